@@ -1,0 +1,400 @@
+//! Syntax binding: links every element of every `__Syntax` template to the
+//! field(s) of each opcode that it sets, and reports elements nothing encodes.
+//!
+//! The rules (documented in `docs/dsl.md`):
+//! * A modifier `.name` / `{.name}` whose name is a field of the opcode is a
+//!   choice among that field's values, spelled as in the value list `.name = {...}`
+//!   (or as the type's value names when there is no list).
+//! * Otherwise a modifier that is a value name of exactly one unbound enum field
+//!   sets that field (`.HI` sets `lohi`; `{.FTZ}` sets `ftz` when present).
+//! * Otherwise a mandatory upper-case modifier is part of the mnemonic (`.WIDE`).
+//! * An operand binds to the field of the same name (case-insensitive); else to
+//!   the next `Order<...>` entry whose type name prefixes the operand name
+//!   (`UImm5Sca` -> a `UImm5` field); else to the next unclaimed `Order` entry
+//!   not named elsewhere in the form (`SrcB` -> `rb` / `urb` / `vb`).
+//! * Decorations set sub-fields of their operand: `-` `.neg`, `|..|` `.abs`,
+//!   `!` `.not`, `~` `.inv`, `.sel` `.sel`.
+
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
+use crate::ir::*;
+use std::collections::BTreeMap;
+
+/// Binds all forms of all optypes, filling `Opcode::forms` and
+/// `Isa::control_fields`, and reports unbound elements.
+pub fn bind(isa: &mut Isa, diags: &mut Diagnostics) {
+    let mut controls: Vec<String> = isa.control_fields.clone();
+    let mut unbound: Aggregate = BTreeMap::new();
+    for ot in 0..isa.optypes.len() {
+        for &oc in &isa.optypes[ot].opcodes.clone() {
+            let mut forms = Vec::new();
+            for (fi, form) in isa.optypes[ot].syntax.iter().enumerate() {
+                let b = bind_form(isa, ot, oc, fi, form, diags, &mut unbound);
+                for c in &b.controls {
+                    if !controls.contains(c) {
+                        controls.push(c.clone());
+                    }
+                }
+                forms.push(b);
+            }
+            isa.opcodes[oc].forms = forms;
+        }
+    }
+    isa.control_fields = controls;
+    report_aggregate(isa, unbound, diags);
+}
+
+/// Problems that depend on the opcode, reported once per place with the
+/// opcodes they concern: (span, code, message) -> opcode names.
+type Aggregate = BTreeMap<(Option<crate::Span>, Code, String), Vec<String>>;
+
+fn note(agg: &mut Aggregate, loc: &Loc, code: Code, msg: String, opcode: &str) {
+    let ops = agg.entry((loc.span, code, msg)).or_default();
+    if !ops.iter().any(|o| o == opcode) {
+        ops.push(opcode.to_string());
+    }
+}
+
+fn report_aggregate(isa: &Isa, agg: Aggregate, diags: &mut Diagnostics) {
+    let count: BTreeMap<&str, usize> = isa
+        .optypes
+        .iter()
+        .flat_map(|o| o.opcodes.iter().map(move |&oc| (isa.opcodes[oc].name.as_str(), o.opcodes.len())))
+        .collect();
+    for ((span, code, msg), opcodes) in agg {
+        let mut d = Diagnostic::new(code, span, msg);
+        // Only say which opcodes when it is not all of the optype's.
+        let all = opcodes.first().and_then(|o| count.get(o.as_str())).is_some_and(|&n| n == opcodes.len());
+        if !all {
+            d = d.with_note(format!("in {}", opcodes.join(", ")));
+        }
+        diags.push(d);
+    }
+}
+
+fn enum_values(isa: &Isa, f: &Field) -> Vec<EnumValue> {
+    match &isa.types[f.ty].kind {
+        TypeKind::Enum { values } => values.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// Spellings a choice accepts: the value list's, mapped onto the field's enum.
+fn choice_values(
+    isa: &Isa,
+    ot: usize,
+    list_name: &str,
+    field: &Field,
+    mandatory: bool,
+    opcode: &str,
+    agg: &mut Aggregate,
+) -> Vec<ChoiceValue> {
+    let values = enum_values(isa, field);
+    let list = isa.optypes[ot].value_lists.iter().find(|l| l.name == list_name);
+    let field_default = field.default_value();
+    let Some(list) = list else {
+        return values
+            .iter()
+            .filter(|v| !field.is_constant() || Some(v.encoding) == field_default)
+            .map(|v| ChoiceValue { spelling: v.name.clone(), value: v.encoding, is_default: Some(v.encoding) == field_default })
+            .collect();
+    };
+    let hooked = isa.opcodes.iter().any(|o| o.name == opcode && o.operands.asm_formats.iter().any(|a| a.operand == field.name));
+    let matched: Vec<Option<&EnumValue>> =
+        list.items.iter().map(|i| values.iter().find(|v| v.name == i.spelling)).collect();
+    let positional = matched.iter().all(Option::is_none) && list.items.len() == values.len() && !hooked;
+    let mut out = Vec::new();
+    for (k, item) in list.items.iter().enumerate() {
+        let ev = if positional { values.get(k) } else { matched[k] };
+        let Some(ev) = ev else {
+            if !hooked {
+                let names: Vec<&str> = values.iter().map(|v| v.name.as_str()).collect();
+                note(
+                    agg,
+                    &list.loc,
+                    Code::ValueListMismatch,
+                    format!(
+                        "`.{}` lists `.{}`, which is not a value of `{}` ({})",
+                        list.name,
+                        item.spelling,
+                        field.ty_name,
+                        names.join(", ")
+                    ),
+                    opcode,
+                );
+            }
+            continue;
+        };
+        if positional {
+            note(
+                agg,
+                &list.loc,
+                Code::ValueListMismatch,
+                format!(
+                    "`.{}` spells the values of `{}` differently; mapped by position: {}",
+                    list.name,
+                    field.ty_name,
+                    list.items
+                        .iter()
+                        .zip(&values)
+                        .map(|(i, v)| format!(".{} = {}", i.spelling, v.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                opcode,
+            );
+        }
+        if field.is_constant() && Some(ev.encoding) != field_default {
+            note(
+                agg,
+                &list.loc,
+                Code::ValueListMismatch,
+                format!(
+                    "`.{}` cannot be encoded: field `{}` is the constant `{}` in this opcode",
+                    item.spelling,
+                    field.name,
+                    field_default.and_then(|d| isa.types[field.ty].enum_name(d)).unwrap_or("?")
+                ),
+                opcode,
+            );
+            continue;
+        }
+        if item.is_default && Some(ev.encoding) != field_default {
+            note(
+                agg,
+                &list.loc,
+                Code::ValueListMismatch,
+                format!(
+                    "`.{}` is marked as the default, but field `{}` defaults to {}",
+                    item.spelling,
+                    field.name,
+                    field_default.and_then(|d| isa.types[field.ty].enum_name(d)).unwrap_or("nothing")
+                ),
+                opcode,
+            );
+        }
+        if item.is_default && mandatory {
+            note(
+                agg,
+                &list.loc,
+                Code::MandatoryWithDefault,
+                format!("`.{}` is mandatory in the template but `.{}` is marked as its default", list.name, item.spelling),
+                opcode,
+            );
+        }
+        out.push(ChoiceValue { spelling: item.spelling.clone(), value: ev.encoding, is_default: item.is_default });
+    }
+    out
+}
+
+fn bind_form(
+    isa: &Isa,
+    ot: usize,
+    oc: usize,
+    fi: usize,
+    form: &SyntaxForm,
+    _diags: &mut Diagnostics,
+    agg: &mut Aggregate,
+) -> FormBinding {
+    let op = &isa.opcodes[oc];
+    let mut bound: Vec<String> = Vec::new();
+    let mut mnemonic = form.mnemonic.clone();
+    let mut modifiers = Vec::new();
+    let mut fixed = Vec::new();
+    // Fields named by a choice modifier anywhere in the form are not candidates for flags.
+    let named: Vec<&str> = form.modifiers.iter().map(|m| m.name.as_str()).collect();
+    for m in &form.modifiers {
+        let name = m.name.as_str();
+        let field = op.field(name).filter(|f| isa.types[f.ty].is_enum());
+        let has_list = isa.optypes[ot].value_lists.iter().any(|l| l.name == name);
+        let binding = if let Some(f) = field {
+            bound.push(f.name.clone());
+            let list_default = isa.optypes[ot].value_lists.iter().any(|l| l.name == name && l.items.iter().any(|i| i.is_default));
+            if !m.optional && !list_default && matches!(f.value, FieldValue::Default(_)) {
+                note(
+                    agg,
+                    &m.loc,
+                    Code::MandatoryWithDefault,
+                    format!("`.{name}` is mandatory in the template but field `{}` has a default", f.name),
+                    &op.name,
+                );
+            }
+            ModifierBinding::Choice {
+                field: f.name.clone(),
+                optional: m.optional,
+                values: choice_values(isa, ot, name, f, !m.optional, &op.name, agg),
+            }
+        } else if has_list {
+            note(
+                agg,
+                &m.loc,
+                Code::UnboundModifier,
+                format!("modifier `.{name}` has no field to encode it"),
+                &op.name,
+            );
+            ModifierBinding::Unbound { text: name.to_string() }
+        } else if let Some((f, v)) = op
+            .fields
+            .iter()
+            .filter(|f| !bound.contains(&f.name) && !named.contains(&f.name.as_str()))
+            .filter(|f| !f.is_constant() || isa.types[f.ty].enum_value(name).map(|v| v.encoding) == f.default_value())
+            .find_map(|f| isa.types[f.ty].enum_value(name).map(|v| (f, v.encoding)))
+        {
+            bound.push(f.name.clone());
+            if !m.optional {
+                fixed.push(FieldSetting { field: f.name.clone(), value: v });
+            }
+            ModifierBinding::Value { field: f.name.clone(), spelling: name.to_string(), value: v, optional: m.optional }
+        } else if !m.optional && !name.chars().any(|c| c.is_ascii_lowercase()) {
+            mnemonic.push('.');
+            mnemonic.push_str(name);
+            ModifierBinding::Mnemonic { text: name.to_string() }
+        } else {
+            note(
+                agg,
+                &m.loc,
+                Code::UnboundModifier,
+                format!("modifier `.{name}` has no field to encode it"),
+                &op.name,
+            );
+            ModifierBinding::Unbound { text: name.to_string() }
+        };
+        modifiers.push(binding);
+    }
+
+    // Operands, aligned with Order<...> (minus the guard).
+    let guard = isa.guard.as_deref();
+    let order: Vec<&OperandRef> = op.operands.order.iter().filter(|r| Some(r.name.as_str()) != guard).collect();
+    let mut claimed = vec![false; order.len()];
+    let lower_names: Vec<String> = form.operands.iter().map(|o| o.name.to_ascii_lowercase()).collect();
+    let mut pos = 0usize;
+    let mut operands = Vec::new();
+    for (k, sop) in form.operands.iter().enumerate() {
+        let mut b = OperandBinding::default();
+        match &sop.shape {
+            OperandShape::Literal => {
+                if let Some(i) = order.iter().position(|e| e.name == sop.name) {
+                    claimed[i] = true;
+                    pos = pos.max(i + 1);
+                }
+            }
+            OperandShape::Indexed { .. } => {
+                if let Some(i) = (0..order.len()).find(|&i| !claimed[i] && !order[i].index.is_empty()) {
+                    claimed[i] = true;
+                    pos = pos.max(i + 1);
+                    b.index_fields = order[i].index.clone();
+                }
+            }
+            OperandShape::Named => {
+                let lname = &lower_names[k];
+                let by_name = order.iter().enumerate().position(|(i, e)| !claimed[i] && e.name.to_ascii_lowercase() == *lname);
+                let pick = by_name
+                    .or_else(|| {
+                        // A field whose type name prefixes the operand name.
+                        (pos..order.len()).find(|&i| {
+                            !claimed[i]
+                                && op.field(&order[i].name).is_some_and(|f| sop.name.starts_with(f.ty_name.as_str()))
+                        })
+                    })
+                    .or_else(|| {
+                        (pos..order.len()).find(|&i| {
+                            !claimed[i]
+                                && order[i].index.is_empty()
+                                && !lower_names.contains(&order[i].name.to_ascii_lowercase())
+                                && op.field(&order[i].name).is_some()
+                        })
+                    });
+                if let Some(i) = pick {
+                    claimed[i] = true;
+                    pos = i + 1;
+                    b.field = Some(order[i].name.clone());
+                } else if op.field(lname).is_some() {
+                    b.field = Some(lname.clone());
+                } else {
+                    note(
+                        agg,
+                        &sop.loc,
+                        Code::UnboundOperand,
+                        format!("operand `{}` has no field to encode it", sop.name),
+                        &op.name,
+                    );
+                }
+            }
+        }
+        if let Some(f) = &b.field {
+            bound.push(f.clone());
+        }
+        bound.extend(b.index_fields.iter().cloned());
+        for d in sop.prefixes.iter().chain(&sop.suffixes) {
+            let Some(base) = &b.field else {
+                b.decorations.push(None);
+                continue;
+            };
+            let sub = match d.kind.sub_field() {
+                Some(s) => s.to_string(),
+                None => d.name.clone(),
+            };
+            let full = format!("{base}.{sub}");
+            if let Some(f) = op.field(&full) {
+                if d.kind == DecorationKind::Suffix && isa.types[f.ty].is_enum() {
+                    // Checks the suffix's value list against the field's type.
+                    choice_values(isa, ot, &d.name, f, !d.optional, &op.name, agg);
+                }
+                bound.push(full.clone());
+                b.decorations.push(Some(full));
+            } else if d.optional
+                && op.field(base).is_some_and(|f| matches!(isa.types[f.ty].kind, TypeKind::Int { .. } | TypeKind::Float { .. }))
+            {
+                // An immediate carries its own sign, and takes no abs or selector:
+                // the decoration is simply not available in this operand form.
+                b.decorations.push(None);
+            } else {
+                let what = match d.kind {
+                    DecorationKind::Suffix => format!("suffix `.{}`", d.name),
+                    _ => format!("prefix `{}`", d.name),
+                };
+                note(
+                    agg,
+                    &d.loc,
+                    Code::UnboundOperandDecoration,
+                    format!("{what} of operand `{}` has no field to encode it (no `{full}`)", sop.name),
+                    &op.name,
+                );
+                b.decorations.push(None);
+            }
+        }
+        operands.push(b);
+    }
+    let mut controls = Vec::new();
+    for c in &form.controls {
+        if op.field(c).is_some() {
+            controls.push(c.clone());
+        } else {
+            note(agg, &form.loc, Code::UnboundOperand, format!("control `${c}` has no field to encode it"), &op.name);
+        }
+    }
+    let _ = fi;
+    FormBinding { form: fi, mnemonic, modifiers, operands, fixed, controls }
+}
+
+/// Fields a form can set (including the guard and control fields).
+pub fn settable_fields(isa: &Isa, op: &Opcode, b: &FormBinding) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    if let Some(g) = &isa.guard {
+        out.push(g.clone());
+        out.push(format!("{g}.not"));
+    }
+    out.extend(isa.control_fields.iter().cloned());
+    for m in &b.modifiers {
+        match m {
+            ModifierBinding::Value { field, .. } | ModifierBinding::Choice { field, .. } => out.push(field.clone()),
+            _ => {}
+        }
+    }
+    for o in &b.operands {
+        out.extend(o.field.iter().cloned());
+        out.extend(o.index_fields.iter().cloned());
+        out.extend(o.decorations.iter().flatten().cloned());
+    }
+    let _ = op;
+    out
+}

@@ -1,0 +1,307 @@
+//! Checks over the bound IR that need the whole picture: opcodes that can
+//! decode the same word, fields no syntax can set, expressions (exceptions,
+//! `Bitwidth`) naming unknown fields or values, directives naming operands
+//! that do not exist, value lists written without dots, optypes without
+//! syntax or opcodes. Each check is a small function pushing diagnostics.
+
+use crate::ast;
+use crate::bind::settable_fields;
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
+use crate::expr::{BinOp, Expr, ExprKind, ExprType};
+use crate::ir::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Runs every check.
+pub fn check(isa: &Isa, files: &[ast::File], diags: &mut Diagnostics) {
+    check_value_list_dots(files, diags);
+    check_missing_syntax(isa, diags);
+    check_ambiguous_decode(isa, diags);
+    check_unsettable_fields(isa, diags);
+    check_expressions(isa, diags);
+    check_directives(isa, diags);
+}
+
+fn span(loc: &Loc) -> Option<crate::Span> {
+    loc.span
+}
+
+/// Value lists and their items must start with a dot (`.rnd = {.RN*}`).
+fn check_value_list_dots(files: &[ast::File], diags: &mut Diagnostics) {
+    for s in files.iter().flat_map(|f| &f.decls).flat_map(|d| &d.sections) {
+        for v in &s.value_lists {
+            if v.missing_dot {
+                diags.push(
+                    Diagnostic::new(Code::ValueListMismatch, v.name.span, format!("value list `{}` lacks its leading dot", v.name.value))
+                        .with_label(format!("write `.{}`", v.name.value)),
+                );
+            }
+            for i in &v.items {
+                if i.missing_dot {
+                    diags.push(
+                        Diagnostic::new(Code::ValueListMismatch, i.name.span, format!("value `{}` lacks its leading dot", i.name.value))
+                            .with_label(format!("write `.{}`", i.name.value)),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn check_missing_syntax(isa: &Isa, diags: &mut Diagnostics) {
+    for ot in &isa.optypes {
+        if ot.syntax.is_empty() {
+            diags.push(
+                Diagnostic::new(Code::MissingSyntax, span(&ot.loc), format!("optype `{}` has no `__Syntax`", ot.name))
+                    .with_note("it cannot be assembled or disassembled"),
+            );
+        }
+        if ot.opcodes.is_empty() {
+            diags.push(Diagnostic::new(Code::NoOpcodes, span(&ot.loc), format!("optype `{}` has no opcodes", ot.name)));
+        }
+    }
+}
+
+/// Two opcodes whose constant bits agree wherever both are constant can both
+/// claim the same word.
+fn check_ambiguous_decode(isa: &Isa, diags: &mut Diagnostics) {
+    // Bucket by the bits every opcode fixes, so the common case is not quadratic.
+    let common = isa.opcodes.iter().fold(u128::MAX, |m, o| m & o.fixed_mask);
+    let mut buckets: BTreeMap<u128, Vec<usize>> = BTreeMap::new();
+    for (i, o) in isa.opcodes.iter().enumerate() {
+        buckets.entry(o.fixed_bits & common).or_default().push(i);
+    }
+    for ids in buckets.values() {
+        for (k, &a) in ids.iter().enumerate() {
+            for &b in &ids[..k] {
+                let (x, y) = (&isa.opcodes[a], &isa.opcodes[b]);
+                let both = x.fixed_mask & y.fixed_mask;
+                if (x.fixed_bits ^ y.fixed_bits) & both == 0 {
+                    let mut d = Diagnostic::new(
+                        Code::AmbiguousDecode,
+                        span(&x.loc),
+                        format!("opcodes `{}` and `{}` can decode the same word", y.name, x.name),
+                    )
+                    .with_note(format!(
+                        "their constant fields agree on every bit both fix (word & {:#x} == {:#x})",
+                        both,
+                        x.fixed_bits & both
+                    ));
+                    if let Some(s) = span(&y.loc) {
+                        d = d.with_secondary(s, format!("`{}` is declared here", y.name));
+                    }
+                    diags.push(d);
+                }
+            }
+        }
+    }
+}
+
+/// Fields with no constant value that none of the optype's syntax forms can set.
+fn check_unsettable_fields(isa: &Isa, diags: &mut Diagnostics) {
+    // field span -> (field name, opcodes)
+    let mut unsettable: BTreeMap<(Option<crate::Span>, String), Vec<String>> = BTreeMap::new();
+    let mut required: BTreeMap<(Option<crate::Span>, String), Vec<String>> = BTreeMap::new();
+    for op in &isa.opcodes {
+        if isa.optypes[op.optype].syntax.is_empty() {
+            continue; // reported as W008
+        }
+        let per_form: Vec<Vec<String>> = op.forms.iter().map(|b| settable_fields(isa, op, b)).collect();
+        let any: BTreeSet<&String> = per_form.iter().flatten().collect();
+        for f in &op.fields {
+            if f.is_constant() {
+                continue;
+            }
+            if !any.contains(&f.name) {
+                unsettable.entry((span(&f.loc), f.name.clone())).or_default().push(op.name.clone());
+            } else if f.value == FieldValue::Free {
+                for (b, set) in op.forms.iter().zip(&per_form) {
+                    if !set.contains(&f.name) {
+                        let form = &isa.optypes[op.optype].syntax[b.form];
+                        required.entry((span(&form.loc), f.name.clone())).or_default().push(op.name.clone());
+                    }
+                }
+            }
+        }
+    }
+    for ((s, name), ops) in unsettable {
+        diags.push(
+            Diagnostic::new(Code::UnsettableField, s, format!("no syntax form can set field `{name}`"))
+                .with_note(format!("in {}", ops.join(", "))),
+        );
+    }
+    for ((s, name), ops) in required {
+        diags.push(
+            Diagnostic::new(
+                Code::UnsettableField,
+                s,
+                format!("this form cannot set field `{name}`, which has no default"),
+            )
+            .with_note(format!("in {}", ops.join(", "))),
+        );
+    }
+}
+
+/// Field lookup for expression checking.
+struct Scope<'a> {
+    isa: &'a Isa,
+    op: &'a Opcode,
+}
+
+impl Scope<'_> {
+    /// Types an expression, reporting unknown fields and values.
+    fn ty(&self, e: &Expr, diags: &mut Diagnostics) -> Option<ExprType> {
+        Some(match &e.kind {
+            ExprKind::Int(_) => ExprType::Int,
+            ExprKind::Str(_) => ExprType::Value,
+            ExprKind::Bool(_) => ExprType::Bool,
+            ExprKind::Field(name) => {
+                if self.op.field(name).is_none() {
+                    let mut d = Diagnostic::new(
+                        Code::UndefinedField,
+                        e.span,
+                        format!("`{name}` is not a field of opcode `{}`", self.op.name),
+                    );
+                    if let Some(n) = crate::resolve::nearest(name, self.op.fields.iter().map(|f| f.name.as_str())) {
+                        d = d.with_label(format!("did you mean `{n}`?"));
+                    }
+                    diags.push(d);
+                    return None;
+                }
+                ExprType::Value
+            }
+            ExprKind::Not(inner) => {
+                self.ty(inner, diags)?;
+                ExprType::Bool
+            }
+            ExprKind::Binary(op, a, b) => {
+                let ta = self.ty(a, diags);
+                let tb = self.ty(b, diags);
+                let (ta, tb) = (ta?, tb?);
+                match op {
+                    BinOp::Eq | BinOp::Ne => {
+                        self.check_comparison(a, b, diags);
+                        self.check_comparison(b, a, diags);
+                        ExprType::Bool
+                    }
+                    BinOp::Or | BinOp::And => {
+                        for (t, x) in [(ta, a), (tb, b)] {
+                            if t == ExprType::Value && !matches!(x.kind, ExprKind::Field(_)) {
+                                diags.push(Diagnostic::new(
+                                    Code::TypeMismatch,
+                                    x.span,
+                                    format!("`{}` needs a condition here", op.symbol()),
+                                ));
+                            }
+                        }
+                        ExprType::Bool
+                    }
+                    BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                        for x in [a, b] {
+                            if matches!(x.kind, ExprKind::Str(_)) {
+                                diags.push(Diagnostic::new(
+                                    Code::TypeMismatch,
+                                    x.span,
+                                    format!("`{}` needs a number, not a string", op.symbol()),
+                                ));
+                            }
+                        }
+                        ExprType::Int
+                    }
+                }
+            }
+        })
+    }
+
+    /// `field == "VALUE"`: VALUE must be a value of the field's type.
+    fn check_comparison(&self, field: &Expr, value: &Expr, diags: &mut Diagnostics) {
+        let (ExprKind::Field(f), ExprKind::Str(v)) = (&field.kind, &value.kind) else { return };
+        let Some(fd) = self.op.field(f) else { return };
+        let t = &self.isa.types[fd.ty];
+        let ok = match &t.kind {
+            TypeKind::Enum { .. } => t.enum_value(v).is_some(),
+            _ => crate::resolve::encode_literal(t, v).is_some(),
+        };
+        if !ok {
+            let mut d = Diagnostic::new(
+                Code::UnknownValue,
+                value.span,
+                format!("`{v}` is not a value of `{f}` (type `{}`)", t.name),
+            );
+            if let TypeKind::Enum { values } = &t.kind {
+                if let Some(n) = crate::resolve::nearest(v, values.iter().map(|x| x.name.as_str())) {
+                    d = d.with_label(format!("did you mean `{n}`?"));
+                }
+            }
+            diags.push(d);
+        }
+    }
+}
+
+fn check_expressions(isa: &Isa, diags: &mut Diagnostics) {
+    for op in &isa.opcodes {
+        let scope = Scope { isa, op };
+        for e in &op.exceptions {
+            if let Some(t) = scope.ty(&e.condition, diags) {
+                if t == ExprType::Int || matches!(e.condition.kind, ExprKind::Str(_)) {
+                    diags.push(Diagnostic::new(
+                        Code::TypeMismatch,
+                        e.condition.span,
+                        "an exception condition must be a comparison or a logical expression",
+                    ));
+                }
+            }
+        }
+        for b in &op.operands.bitwidths {
+            if let Some(ExprType::Bool) = scope.ty(&b.expr, diags) {
+                if !matches!(b.expr.kind, ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)) {
+                    diags.push(Diagnostic::new(Code::TypeMismatch, b.expr.span, "a bit width must be a number"));
+                }
+            }
+        }
+    }
+}
+
+/// Names in InList/OutList/Order/Bitwidth/AsmFormat/ModiOrder must be fields
+/// (or fixed text of the syntax, such as `PR`).
+fn check_directives(isa: &Isa, diags: &mut Diagnostics) {
+    let mut agg: BTreeMap<(Option<crate::Span>, String), Vec<String>> = BTreeMap::new();
+    for op in &isa.opcodes {
+        let ot = &isa.optypes[op.optype];
+        let literal = |n: &str| {
+            ot.syntax.iter().flat_map(|f| &f.operands).any(|o| matches!(o.shape, OperandShape::Literal) && o.name == n)
+        };
+        let indexed_base = |n: &str| {
+            ot.syntax.iter().flat_map(|f| &f.operands).any(|o| matches!(&o.shape, OperandShape::Indexed { base, .. } if base == n))
+        };
+        let mut check = |name: &str, at: Option<crate::Span>, what: &str, indexed: bool| {
+            let ok = op.field(name).is_some() || literal(name) || (indexed && indexed_base(name));
+            if !ok {
+                let msg = format!("{what} names `{name}`, which is not a field of this opcode");
+                agg.entry((at.or(op.loc.span), msg)).or_default().push(op.name.clone());
+            }
+        };
+        let info = &op.operands;
+        for (list, what) in [(&info.inputs, "InList"), (&info.outputs, "OutList"), (&info.order, "Order")] {
+            for r in list {
+                check(&r.name, r.span, what, !r.index.is_empty());
+                for i in &r.index {
+                    check(i, r.span, what, false);
+                }
+            }
+        }
+        for b in &info.bitwidths {
+            check(&b.operand, b.span, "Bitwidth", false);
+        }
+        for a in &info.asm_formats {
+            for (k, x) in std::iter::once(&a.operand).chain(&a.args).enumerate() {
+                check(x, a.spans.get(k).copied(), "AsmFormat", false);
+            }
+        }
+        for m in &info.modi_order {
+            check(&m.name, m.span, "ModiOrder", false);
+        }
+    }
+    for ((s, msg), _ops) in agg {
+        diags.push(Diagnostic::new(Code::UnknownDirectiveOperand, s, msg));
+    }
+}

@@ -1,0 +1,265 @@
+//! Diagnostics: the stable error/warning codes, the `Diagnostic` value every
+//! stage produces, and rustc-style rendering (through `codespan-reporting`).
+//! Stages never stop at the first problem: they push into a [`Diagnostics`]
+//! list, which is sorted by position before it is shown.
+
+use crate::source::{SourceMap, Span};
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::{Error as FilesError, Files};
+use codespan_reporting::term;
+use serde::Serialize;
+
+/// Severity of a diagnostic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+macro_rules! codes {
+    ($( $variant:ident = $code:literal, $sev:ident, $title:literal; )*) => {
+        /// Every diagnostic the compiler can emit. Codes are stable: tests and
+        /// users refer to them, so a code is never reused for something else.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        pub enum Code { $( $variant, )* }
+
+        impl Code {
+            /// All codes, in order.
+            pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
+            /// The stable code, e.g. `E004`.
+            pub fn as_str(self) -> &'static str { match self { $( Code::$variant => $code, )* } }
+            /// Whether this code is an error or a warning.
+            pub fn severity(self) -> Severity { match self { $( Code::$variant => Severity::$sev, )* } }
+            /// One-line description of what the code means.
+            pub fn title(self) -> &'static str { match self { $( Code::$variant => $title, )* } }
+        }
+    };
+}
+
+codes! {
+    // --- reading and parsing ---------------------------------------------
+    Io = "E001", Error, "a spec file or directory cannot be read";
+    InvalidUtf8 = "E002", Error, "a spec file is not valid UTF-8";
+    StrayText = "E003", Error, "text outside any declaration or section";
+    MalformedDecl = "E004", Error, "malformed declaration header";
+    MalformedEnumValue = "E005", Error, "malformed bit-field type value";
+    MalformedField = "E006", Error, "malformed field";
+    MalformedDirective = "E007", Error, "malformed OperandInfo directive";
+    MalformedException = "E008", Error, "malformed exception rule";
+    MalformedSyntax = "E009", Error, "malformed syntax template or value list";
+    UnterminatedFence = "E010", Error, "code fence not closed before the end of its section";
+    TooDeep = "E011", Error, "expression nested too deeply";
+    MalformedProperty = "E012", Error, "malformed or unknown property of an operand type or ISA";
+    // --- names and inheritance --------------------------------------------
+    UndefinedType = "E020", Error, "undefined type";
+    UndefinedParent = "E021", Error, "undefined parent";
+    DuplicateDefinition = "E022", Error, "duplicate definition";
+    InheritanceCycle = "E023", Error, "inheritance cycle";
+    WrongParentKind = "E024", Error, "parent of the wrong kind";
+    UndefinedField = "E025", Error, "expression names an unknown field";
+    UnknownValue = "E026", Error, "expression compares a field with a value its type does not have";
+    TypeMismatch = "E027", Error, "expression has the wrong type";
+    // --- encoding ---------------------------------------------------------
+    FieldOverlap = "E030", Error, "two fields of one opcode share bits";
+    FieldOutOfRange = "E031", Error, "field extends past the instruction width";
+    ZeroWidth = "E032", Error, "field or type of zero width";
+    ValueTooWide = "E033", Error, "value does not fit its width";
+    BadFieldValue = "E034", Error, "default or constant is not a value of the field's type";
+    AmbiguousDecode = "E035", Error, "two opcodes can decode the same word";
+    DuplicateValue = "E036", Error, "two values of one type share a name or an encoding";
+    WidthMismatch = "E037", Error, "field width does not match its type";
+    MissingIsa = "E038", Error, "no __DefIsa declaration, or more than one";
+    // --- warnings ----------------------------------------------------------
+    IdenticalRedefinition = "W001", Warning, "field defined twice identically";
+    UnboundModifier = "W002", Warning, "syntax modifier with no field to encode it";
+    UnboundOperandDecoration = "W003", Warning, "operand prefix or suffix with no field to encode it";
+    UnsettableField = "W004", Warning, "field that no syntax form can set";
+    ValueListMismatch = "W005", Warning, "value list disagrees with the field's type";
+    MandatoryWithDefault = "W006", Warning, "mandatory modifier has a default";
+    UnknownDirectiveOperand = "W007", Warning, "directive names an operand that does not exist";
+    MissingSyntax = "W008", Warning, "optype without __Syntax";
+    UnboundOperand = "W009", Warning, "syntax operand with no field";
+    UnknownSection = "W011", Warning, "section content that is not understood";
+    NoOpcodes = "W012", Warning, "optype without opcodes";
+    LegacySkipped = "W013", Warning, "file not in the DSL skipped";
+}
+
+/// A secondary label: another place that explains the primary one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+/// One diagnostic, with a primary span and optional secondary labels and notes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub message: String,
+    pub span: Option<Span>,
+    pub label: String,
+    pub secondary: Vec<Label>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, span: impl Into<Option<Span>>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            message: message.into(),
+            span: span.into(),
+            label: String::new(),
+            secondary: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+    /// Text under the primary caret.
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+    pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.secondary.push(Label { span, message: message.into() });
+        self
+    }
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity() == Severity::Error
+    }
+}
+
+/// A list of diagnostics collected over a whole compilation.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Diagnostics {
+    pub items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn push(&mut self, d: Diagnostic) {
+        self.items.push(d);
+    }
+    pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
+        self.items.extend(other);
+    }
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(Diagnostic::is_error)
+    }
+    pub fn error_count(&self) -> usize {
+        self.items.iter().filter(|d| d.is_error()).count()
+    }
+    pub fn warning_count(&self) -> usize {
+        self.items.len() - self.error_count()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+    /// Sorts by file and position, then code, and drops exact duplicates
+    /// (a rule inherited by many opcodes is reported once).
+    pub fn sort(&mut self) {
+        self.items.sort_by(|a, b| {
+            (a.span, a.code, &a.message).cmp(&(b.span, b.code, &b.message))
+        });
+        self.items.dedup();
+    }
+
+    /// Renders all diagnostics like rustc (`error[E030]: ...`, ` --> file:line:col`,
+    /// the source line and a caret), followed by a summary line.
+    pub fn render(&self, sources: &SourceMap, color: bool) -> String {
+        let mut out = Vec::new();
+        {
+            let mut writer: Box<dyn term::termcolor::WriteColor> = if color {
+                Box::new(term::termcolor::Ansi::new(&mut out))
+            } else {
+                Box::new(term::termcolor::NoColor::new(&mut out))
+            };
+            let config = term::Config { chars: term::Chars::ascii(), ..Default::default() };
+            let files = FilesAdapter(sources);
+            for d in &self.items {
+                let _ = term::emit(&mut writer, &config, &files, &to_codespan(d));
+            }
+        }
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// One line such as `3 errors, 12 warnings`.
+    pub fn summary(&self) -> String {
+        let e = self.error_count();
+        let w = self.warning_count();
+        format!("{} error{}, {} warning{}", e, plural(e), w, plural(w))
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<u32> {
+    let mut out = match d.severity() {
+        Severity::Error => cs::Diagnostic::error(),
+        Severity::Warning => cs::Diagnostic::warning(),
+    }
+    .with_code(d.code.as_str())
+    .with_message(&d.message)
+    .with_notes(d.notes.clone());
+    let mut labels = Vec::new();
+    if let Some(span) = d.span {
+        labels.push(cs::Label::primary(span.file.0, span.range()).with_message(&d.label));
+    }
+    for l in &d.secondary {
+        labels.push(cs::Label::secondary(l.span.file.0, l.span.range()).with_message(&l.message));
+    }
+    out = out.with_labels(labels);
+    out
+}
+
+struct FilesAdapter<'a>(&'a SourceMap);
+
+impl<'a> Files<'a> for FilesAdapter<'a> {
+    type FileId = u32;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: u32) -> Result<&'a str, FilesError> {
+        self.file(id).map(|f| f.name.as_str())
+    }
+    fn source(&'a self, id: u32) -> Result<&'a str, FilesError> {
+        self.file(id).map(|f| f.text.as_str())
+    }
+    fn line_index(&'a self, id: u32, byte_index: usize) -> Result<usize, FilesError> {
+        let f = self.file(id)?;
+        Ok(match f.line_starts().binary_search(&(byte_index as u32)) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        })
+    }
+    fn line_range(&'a self, id: u32, line_index: usize) -> Result<std::ops::Range<usize>, FilesError> {
+        let f = self.file(id)?;
+        let starts = f.line_starts();
+        let start = *starts.get(line_index).ok_or(FilesError::LineTooLarge {
+            given: line_index,
+            max: starts.len() - 1,
+        })? as usize;
+        let end = starts.get(line_index + 1).map(|&e| e as usize).unwrap_or(f.text.len());
+        Ok(start..end)
+    }
+}
+
+impl FilesAdapter<'_> {
+    fn file(&self, id: u32) -> Result<&crate::source::SourceFile, FilesError> {
+        if (id as usize) < self.0.len() {
+            Ok(self.0.get(crate::source::FileId(id)))
+        } else {
+            Err(FilesError::FileMissing)
+        }
+    }
+}

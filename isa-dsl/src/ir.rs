@@ -1,0 +1,475 @@
+//! The resolved, checked IR: what every later pass (encoders, decoders,
+//! assembler, docs, simulator) reads. Inheritance is flattened (each opcode
+//! carries its full field layout), every default and constant is typed and
+//! encoded, every syntax template element is linked to the field(s) it sets.
+//! Serialisable with serde; all collections are `Vec`s in declaration order, so
+//! output is byte-identical across runs.
+
+use crate::expr::Expr;
+use crate::source::Span;
+use serde::{Deserialize, Serialize};
+
+/// The whole instruction set.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Isa {
+    /// Name from `__DefIsa`.
+    pub name: String,
+    /// Instruction width in bits (128).
+    pub width: u32,
+    /// Field written as the `@P0` guard prefix, if the ISA has one.
+    pub guard: Option<String>,
+    /// Spec files, in the order they were read.
+    pub files: Vec<String>,
+    pub types: Vec<Type>,
+    pub groups: Vec<Group>,
+    pub optypes: Vec<Optype>,
+    pub opcodes: Vec<Opcode>,
+    /// Scheduling/control fields: declared with `Control = field;` in `__DefIsa`
+    /// or written as `$name` in a template. Every instruction accepts them.
+    pub control_fields: Vec<String>,
+}
+
+/// Where something was written: file index, 1-based line and column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Loc {
+    pub file: u32,
+    pub line: u32,
+    pub col: u32,
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+/// Index into [`Isa::types`].
+pub type TypeId = usize;
+/// Index into [`Isa::optypes`].
+pub type OptypeId = usize;
+/// Index into [`Isa::opcodes`].
+pub type OpcodeId = usize;
+
+/// A field type: a bit-field enum or an operand kind.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Type {
+    pub name: String,
+    pub width: u32,
+    pub kind: TypeKind,
+    pub loc: Loc,
+}
+
+/// What a type's bits mean.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TypeKind {
+    /// `__DefBitFieldType`: named values.
+    Enum { values: Vec<EnumValue> },
+    /// A register file (`predicate`: a predicate file, whose constants read true).
+    Register { prefix: String, predicate: bool, constants: Vec<NamedIndex> },
+    /// An integer immediate.
+    Int { signed: bool },
+    /// `lanes` IEEE-style floats of `1 + exponent + mantissa` bits each, lane 0 lowest.
+    Float { exponent: u32, mantissa: u32, lanes: u32 },
+    /// `c[bank][offset]`: bit ranges within the field.
+    ConstMem { bank: BitRange, offset: BitRange },
+}
+
+/// A value of an enum type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnumValue {
+    pub name: String,
+    pub encoding: u64,
+}
+
+/// A named register index (`RZ = 255`, `PT = 7`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedIndex {
+    pub name: String,
+    pub index: u64,
+}
+
+/// `<start, width>` within a field or instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BitRange {
+    pub start: u32,
+    pub width: u32,
+}
+
+impl Type {
+    /// The value named `name`, for enums.
+    pub fn enum_value(&self, name: &str) -> Option<&EnumValue> {
+        match &self.kind {
+            TypeKind::Enum { values } => values.iter().find(|v| v.name == name),
+            _ => None,
+        }
+    }
+    /// Name of the enum value encoded as `enc`.
+    pub fn enum_name(&self, enc: u64) -> Option<&str> {
+        match &self.kind {
+            TypeKind::Enum { values } => values.iter().find(|v| v.encoding == enc).map(|v| v.name.as_str()),
+            _ => None,
+        }
+    }
+    pub fn is_enum(&self) -> bool {
+        matches!(self.kind, TypeKind::Enum { .. })
+    }
+}
+
+/// A `__DefGroup`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Group {
+    pub name: String,
+    pub parent: Option<String>,
+    pub loc: Loc,
+}
+
+/// A `__DefOptype`: one instruction (mnemonic) with its syntax, docs and opcodes.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Optype {
+    pub name: String,
+    /// Group chain from the root down to the direct parent.
+    pub groups: Vec<String>,
+    pub loc: Loc,
+    pub syntax: Vec<SyntaxForm>,
+    pub value_lists: Vec<ValueList>,
+    pub docs: Docs,
+    pub examples: Vec<Example>,
+    /// The `__Simulation` hook (`vd = HADD2(va, vb);`).
+    pub simulation: Option<SimulationHook>,
+    pub opcodes: Vec<OpcodeId>,
+}
+
+/// Verbatim prose sections (Markdown), with where they start.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Docs {
+    pub description: Option<Prose>,
+    pub operand_info: Option<Prose>,
+    pub modifier_info: Option<Prose>,
+    pub semantics: Option<Prose>,
+    pub exception: Option<Prose>,
+}
+
+/// A block of Markdown.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Prose {
+    pub text: String,
+    pub loc: Loc,
+}
+
+/// One line of an `__Examples` code block.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Example {
+    pub text: String,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SimulationHook {
+    pub result: String,
+    pub function: String,
+    pub args: Vec<String>,
+    pub loc: Loc,
+}
+
+/// A `.name = {.A*, .B}` list from `__Syntax`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ValueList {
+    pub name: String,
+    pub items: Vec<ValueListItem>,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ValueListItem {
+    /// The spelling users write (without the dot).
+    pub spelling: String,
+    pub is_default: bool,
+}
+
+/// One `__Syntax` template line, as written.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SyntaxForm {
+    pub text: String,
+    pub mnemonic: String,
+    pub modifiers: Vec<SyntaxModifier>,
+    pub operands: Vec<SyntaxOperand>,
+    pub controls: Vec<String>,
+    pub comment: Option<String>,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SyntaxModifier {
+    pub name: String,
+    pub optional: bool,
+    pub loc: Loc,
+}
+
+/// Operand decorations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecorationKind {
+    /// `-x`: sets `x.neg`.
+    Neg,
+    /// `|x|`: sets `x.abs`.
+    Abs,
+    /// `!x`: sets `x.not`.
+    Not,
+    /// `~x`: sets `x.inv`.
+    Invert,
+    /// `x.sel`: sets `x.sel` to a value.
+    Suffix,
+}
+
+impl DecorationKind {
+    /// Sub-field name a decoration sets (`neg`, `abs`, `not`, `inv`).
+    pub fn sub_field(self) -> Option<&'static str> {
+        match self {
+            DecorationKind::Neg => Some("neg"),
+            DecorationKind::Abs => Some("abs"),
+            DecorationKind::Not => Some("not"),
+            DecorationKind::Invert => Some("inv"),
+            DecorationKind::Suffix => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Decoration {
+    pub kind: DecorationKind,
+    /// For suffixes, the name after the dot (`hsel2`).
+    pub name: String,
+    pub optional: bool,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "shape", rename_all = "snake_case")]
+pub enum OperandShape {
+    Named,
+    /// Fixed text such as `PR`.
+    Literal,
+    /// `R[URb{+SImm9}]`.
+    Indexed { base: String, index: String, offset: Option<String>, offset_optional: bool },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SyntaxOperand {
+    pub name: String,
+    #[serde(flatten)]
+    pub shape: OperandShape,
+    pub optional: bool,
+    pub prefixes: Vec<Decoration>,
+    pub suffixes: Vec<Decoration>,
+    pub loc: Loc,
+}
+
+/// A `__DefOpcode`: one encoding (operand form) of an optype.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Opcode {
+    pub name: String,
+    pub optype: OptypeId,
+    pub loc: Loc,
+    /// Full layout after inheritance, sorted by start bit.
+    pub fields: Vec<Field>,
+    /// Bits fixed by `==` constants, and their values (hex strings in output).
+    #[serde(with = "hex_u128")]
+    pub fixed_mask: u128,
+    #[serde(with = "hex_u128")]
+    pub fixed_bits: u128,
+    pub operands: OperandInfo,
+    /// Exception rules from the whole chain (group, optype, opcode).
+    pub exceptions: Vec<Exception>,
+    /// How each syntax form of the optype maps onto this opcode's fields.
+    pub forms: Vec<FormBinding>,
+}
+
+impl Opcode {
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+    /// Bits covered by some field.
+    pub fn covered_mask(&self) -> u128 {
+        self.fields.iter().fold(0u128, |m, f| m | f.mask())
+    }
+}
+
+/// A field of an opcode's layout.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Field {
+    /// `rd`, `ra.neg`.
+    pub name: String,
+    pub start: u32,
+    pub width: u32,
+    /// Type name and index.
+    #[serde(rename = "type")]
+    pub ty_name: String,
+    #[serde(skip)]
+    pub ty: TypeId,
+    pub value: FieldValue,
+    /// The group, optype or opcode that declared it.
+    pub declared_in: String,
+    pub loc: Loc,
+}
+
+impl Field {
+    /// Mask of the field's bits in the instruction word.
+    pub fn mask(&self) -> u128 {
+        if self.width == 0 {
+            0
+        } else if self.width >= 128 {
+            u128::MAX
+        } else {
+            ((1u128 << self.width) - 1) << self.start
+        }
+    }
+    /// The operand this field belongs to (`ra` for `ra.neg`).
+    pub fn base(&self) -> &str {
+        self.name.split('.').next().unwrap_or(&self.name)
+    }
+    pub fn default_value(&self) -> Option<u64> {
+        match self.value {
+            FieldValue::Default(v) | FieldValue::Constant(v) => Some(v),
+            FieldValue::Free => None,
+        }
+    }
+    pub fn is_constant(&self) -> bool {
+        matches!(self.value, FieldValue::Constant(_))
+    }
+}
+
+/// A field's initialiser, as its encoded bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldValue {
+    /// No default: the user must give it.
+    Free,
+    /// `= X`.
+    Default(u64),
+    /// `== X`: fixed for this opcode (selects it when decoding).
+    Constant(u64),
+}
+
+/// `__OperandInfo` directives.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct OperandInfo {
+    pub inputs: Vec<OperandRef>,
+    pub outputs: Vec<OperandRef>,
+    pub order: Vec<OperandRef>,
+    pub bitwidths: Vec<Bitwidth>,
+    pub asm_formats: Vec<AsmFormat>,
+    pub modi_order: Vec<OperandRef>,
+}
+
+/// An operand named in a directive; `index` is non-empty for `R[urb, ridx]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OperandRef {
+    pub name: String,
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub index: Vec<String>,
+    /// True when the name is fixed text of the syntax (`PR`) rather than a field.
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub literal: bool,
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Bitwidth {
+    pub operand: String,
+    pub expr: Expr,
+    /// The value when it does not depend on fields.
+    pub constant: Option<i64>,
+    #[serde(skip)]
+    pub span: Option<Span>,
+}
+
+/// `AsmFormat<x> = Hook(args)`: a named conversion between the field and its text.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AsmFormat {
+    pub operand: String,
+    pub function: String,
+    pub args: Vec<String>,
+    /// Spans of the operand and of each argument.
+    #[serde(skip)]
+    pub spans: Vec<Span>,
+}
+
+/// An `__Exception` rule: the instruction is invalid when `condition` holds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Exception {
+    pub class: String,
+    pub kind: String,
+    pub message: String,
+    pub condition: Expr,
+    pub loc: Loc,
+}
+
+/// How one syntax form of the optype sets this opcode's fields.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FormBinding {
+    /// Index into the optype's `syntax`.
+    pub form: usize,
+    /// Full mnemonic including fixed parts (`IMAD.WIDE`, `IDP.2A`).
+    pub mnemonic: String,
+    /// One entry per modifier of the form.
+    pub modifiers: Vec<ModifierBinding>,
+    /// One entry per operand of the form.
+    pub operands: Vec<OperandBinding>,
+    /// Fields this form fixes (`.HI` in `IMAD.HI.X` fixes `lohi = HI`).
+    pub fixed: Vec<FieldSetting>,
+    /// Control fields (`$sched`).
+    pub controls: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldSetting {
+    pub field: String,
+    pub value: u64,
+}
+
+/// What a template modifier sets.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "binding", rename_all = "snake_case")]
+pub enum ModifierBinding {
+    /// Part of the mnemonic (`.WIDE`).
+    Mnemonic { text: String },
+    /// `.HI` (mandatory) or `{.FTZ}` (optional flag: absent = field default).
+    Value { field: String, spelling: String, value: u64, optional: bool },
+    /// `.rnd` / `{.rnd}`: one of several spellings.
+    Choice { field: String, optional: bool, values: Vec<ChoiceValue> },
+    /// Nothing encodes it (reported as W002).
+    Unbound { text: String },
+}
+
+/// One spelling a `Choice` modifier accepts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChoiceValue {
+    pub spelling: String,
+    pub value: u64,
+    pub is_default: bool,
+}
+
+/// What a template operand sets.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct OperandBinding {
+    /// The operand's main field (`rb`, `urb`, `vb`), if any.
+    pub field: Option<String>,
+    /// For `R[URb+SImm9]`: the index and offset fields.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub index_fields: Vec<String>,
+    /// One entry per prefix then suffix of the operand: the field it sets, if any.
+    pub decorations: Vec<Option<String>>,
+}
+
+/// Serialises a `u128` as a `0x...` string: YAML and JSON readers disagree on
+/// 128-bit integers, strings are portable.
+mod hex_u128 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &u128, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{v:#034x}"))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        let s = String::deserialize(d)?;
+        u128::from_str_radix(s.trim_start_matches("0x"), 16).map_err(serde::de::Error::custom)
+    }
+}

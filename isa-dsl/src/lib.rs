@@ -1,0 +1,145 @@
+//! `isa-dsl`: the front end of the ISA description toolchain. Reads spec
+//! files (text) into an AST with spans ([`parser`]), resolves names and
+//! inheritance into a typed IR ([`resolve`]), links syntax templates to fields
+//! ([`bind`]) and checks the result ([`check`]). Knows nothing about code
+//! generation: every pass over the IR lives in `isa-codegen`.
+//!
+//! The whole pipeline, as every caller (CLI, proc-macro, docs) runs it:
+//! ```text
+//! load(paths) -> SourceMap -> parse_file* -> resolve -> bind -> check -> Frontend
+//! ```
+
+pub mod ast;
+pub mod bind;
+pub mod check;
+pub mod diagnostic;
+pub mod expr;
+pub mod ir;
+pub mod parser;
+pub mod resolve;
+pub mod source;
+
+pub use diagnostic::{Code, Diagnostic, Diagnostics, Severity};
+pub use source::{FileId, SourceMap, Span};
+
+use std::path::{Path, PathBuf};
+
+/// Result of running the front end: the sources (for rendering diagnostics),
+/// the IR, and every diagnostic, sorted.
+#[derive(Debug)]
+pub struct Frontend {
+    pub sources: SourceMap,
+    pub isa: ir::Isa,
+    pub diagnostics: Diagnostics,
+}
+
+impl Frontend {
+    /// True when there are errors (warnings do not count).
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.has_errors()
+    }
+    /// All diagnostics rendered like rustc, without colour.
+    pub fn render_diagnostics(&self) -> String {
+        self.diagnostics.render(&self.sources, false)
+    }
+}
+
+/// Spec files found under `paths`: files as given, directories searched
+/// recursively for `*.txt`, each directory's entries in name order.
+pub fn collect_spec_files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        collect(p, &mut out, diags, 0);
+    }
+    out
+}
+
+fn collect(p: &Path, out: &mut Vec<PathBuf>, diags: &mut Diagnostics, depth: usize) {
+    if p.is_dir() {
+        if depth > 32 {
+            diags.push(Diagnostic::new(Code::Io, None, format!("{}: directories nested too deeply", p.display())));
+            return;
+        }
+        let entries = match std::fs::read_dir(p) {
+            Ok(e) => e,
+            Err(e) => {
+                diags.push(Diagnostic::new(Code::Io, None, format!("{}: {e}", p.display())));
+                return;
+            }
+        };
+        let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        entries.sort();
+        for e in entries {
+            if e.is_dir() || e.extension().is_some_and(|x| x == "txt") {
+                collect(&e, out, diags, depth + 1);
+            }
+        }
+    } else if p.exists() {
+        out.push(p.to_path_buf());
+    } else {
+        diags.push(Diagnostic::new(Code::Io, None, format!("{}: no such file or directory", p.display())));
+    }
+}
+
+/// Reads the spec files under `paths` and runs the front end.
+pub fn load(paths: &[PathBuf]) -> Frontend {
+    let mut diags = Diagnostics::default();
+    let mut sources = SourceMap::new();
+    for f in collect_spec_files(paths, &mut diags) {
+        match std::fs::read(&f) {
+            Ok(bytes) => add_source(&mut sources, &f.display().to_string(), &bytes, &mut diags),
+            Err(e) => diags.push(Diagnostic::new(Code::Io, None, format!("{}: {e}", f.display()))),
+        }
+    }
+    compile(sources, diags)
+}
+
+/// Adds one file's bytes, reporting invalid UTF-8.
+pub fn add_source(sources: &mut SourceMap, name: &str, bytes: &[u8], diags: &mut Diagnostics) {
+    let (id, bad) = sources.add_bytes(name, bytes);
+    if let Some(at) = bad {
+        diags.push(
+            Diagnostic::new(Code::InvalidUtf8, Span::new(id, at, at), "file is not valid UTF-8")
+                .with_label("invalid byte sequence here")
+                .with_note("spec files must be UTF-8; the rest of the file is read with replacement characters"),
+        );
+    }
+}
+
+/// Whether a file is written in the DSL (it declares something with `__Def`).
+pub fn is_dsl(text: &str) -> bool {
+    text.lines().any(|l| l.trim_start().starts_with("__Def"))
+}
+
+/// Runs parse -> resolve -> bind -> check over every file in `sources`.
+/// Files with no `__Def` declaration at all are not DSL (for example the
+/// SPA 5.3 notation): they are skipped with warning W013.
+pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
+    let mut files = Vec::new();
+    for (id, f) in sources.files() {
+        if !is_dsl(&f.text) && !f.text.trim().is_empty() {
+            let first = f.text.lines().next().unwrap_or("").trim_end();
+            diags.push(
+                Diagnostic::new(Code::LegacySkipped, Span::new(id, 0, first.len()), "file is not in the DSL; skipped")
+                    .with_label("no `__Def...` declaration in this file")
+                    .with_note("the SPA 5.3 notation has no front end yet"),
+            );
+            continue;
+        }
+        files.push(parser::parse_file(id, &f.text, &mut diags));
+    }
+    let mut isa = resolve::resolve(&sources, &files, &mut diags);
+    bind::bind(&mut isa, &mut diags);
+    check::check(&isa, &files, &mut diags);
+    diags.sort();
+    Frontend { sources, isa, diagnostics: diags }
+}
+
+/// Runs the front end on in-memory files `(name, text)`.
+pub fn compile_texts<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Frontend {
+    let mut sources = SourceMap::new();
+    for (name, text) in files {
+        sources.add(name, text);
+    }
+    compile(sources, Diagnostics::default())
+}

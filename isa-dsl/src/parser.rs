@@ -1,0 +1,913 @@
+//! Parser: spec text -> [`ast::File`]. Runs the pest `file` rule to split a
+//! file into declarations, sections and raw lines, then applies the line rules
+//! of `grammar.pest` to each line according to the section it is in. A line
+//! that does not parse becomes one diagnostic at the column pest reports, and
+//! parsing goes on with the next line.
+
+use crate::ast::*;
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
+use crate::expr::{BinOp, Expr, ExprKind};
+use crate::source::{FileId, Span};
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser;
+use std::sync::OnceLock;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "grammar.pest"]
+struct DslParser;
+
+/// `__OperandInfo` directive keywords.
+const DIRECTIVES: &[&str] = &["InList", "OutList", "Order", "Bitwidth", "AsmFormat", "ModiOrder"];
+
+/// Deepest parenthesis nesting accepted in one expression. Deeper input is
+/// reported (E011) instead of risking the parser's stack.
+pub const MAX_NESTING: usize = 32;
+
+/// Parses one file. Never panics; every problem becomes a diagnostic.
+pub fn parse_file(file: FileId, text: &str, diags: &mut Diagnostics) -> File {
+    // Track literal tokens in parse errors (see `describe_failure`).
+    pest::set_error_detail(true);
+    let mut out = File::default();
+    let pairs = match DslParser::parse(Rule::file, text) {
+        Ok(mut p) => p.next().map(|p| p.into_inner()),
+        Err(e) => {
+            let pos = error_pos(&e);
+            diags.push(Diagnostic::new(Code::StrayText, Span::new(file, pos, pos), "cannot split file into lines"));
+            return out;
+        }
+    };
+    let Some(pairs) = pairs else { return out };
+    let cx = Cx { file };
+    for pair in pairs {
+        match pair.as_rule() {
+            Rule::top_line => {
+                let line = cx.line(pair.into_inner().next().unwrap_or_else(|| unreachable_pair()));
+                if !is_blank_or_comment(&line.value) {
+                    diags.push(
+                        Diagnostic::new(Code::StrayText, trim_span(&line), "text before the first declaration")
+                            .with_label("expected `__DefGroup`, `__DefOptype`, `__DefOpcode`, `__DefBitFieldType`, ...")
+                            .with_note("comments start with `//`"),
+                    );
+                }
+            }
+            Rule::decl => {
+                if let Some(d) = cx.decl(pair, diags) {
+                    out.decls.push(d);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+// `file` guarantees the children below exist; this keeps the code total anyway.
+fn unreachable_pair<'a>() -> Pair<'a, Rule> {
+    DslParser::parse(Rule::blank_line, "")
+        .ok()
+        .and_then(|mut p| p.next())
+        .expect("the empty string is a blank line")
+}
+
+fn error_pos(e: &pest::error::Error<Rule>) -> usize {
+    match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    }
+}
+
+fn is_blank_or_comment(s: &str) -> bool {
+    let t = s.trim_start_matches([' ', '\t', '\u{3000}']);
+    t.trim_end().is_empty() || t.starts_with("//")
+}
+
+fn trim_span(line: &Spanned<String>) -> Span {
+    let lead = line.value.len() - line.value.trim_start().len();
+    let body = line.value.trim();
+    line.span.sub(lead, lead + body.len())
+}
+
+/// Human name of a grammar rule for "expected ..." messages.
+fn rule_name(r: &Rule) -> &'static str {
+    match r {
+        Rule::int => "a number",
+        Rule::ident | Rule::operand_name | Rule::mnemonic => "a name",
+        Rule::value_name => "a value name",
+        Rule::path => "a field name",
+        Rule::string => "a string",
+        Rule::bit_range | Rule::decl_width => "`<`",
+        Rule::const_op => "`==`",
+        Rule::default_op | Rule::field_init => "`=`",
+        Rule::trailing_comment => "a comment",
+        Rule::EOI => "end of line",
+        Rule::expr | Rule::paren | Rule::bool_lit => "an expression",
+        Rule::not_op => "`not`",
+        Rule::or_op | Rule::and_op | Rule::eq_op | Rule::ne_op | Rule::add_op | Rule::sub_op | Rule::mul_op => {
+            "an operator"
+        }
+        Rule::decl_parent | Rule::decl_kind => "`:`",
+        Rule::operand_ref | Rule::indexed_ref => "an operand",
+        Rule::list_item => "a value",
+        Rule::comma => "`,`",
+        Rule::operand | Rule::opt_operand | Rule::operand_list => "an operand",
+        Rule::opt_modifier | Rule::req_modifier => "a modifier",
+        Rule::control => "`$name`",
+        Rule::property_value => "a value",
+        _ => "more input",
+    }
+}
+
+fn expected_message(e: &pest::error::Error<Rule>) -> String {
+    match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().map(rule_name).collect();
+            names.sort();
+            names.dedup();
+            match names.len() {
+                0 => "unexpected input".to_string(),
+                1 => format!("expected {}", names[0]),
+                _ => {
+                    let last = names.pop().unwrap_or_default();
+                    format!("expected {} or {}", names.join(", "), last)
+                }
+            }
+        }
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    }
+}
+
+fn positives_has_int(e: &pest::error::Error<Rule>) -> bool {
+    matches!(&e.variant, pest::error::ErrorVariant::ParsingError { positives, .. } if positives.contains(&Rule::int))
+}
+
+/// Where a line rule failed and what it expected there. pest's own error
+/// names only rules; its parse attempts also know the literal tokens tried at
+/// the furthest position (`;`, `=`, `>`), which makes for precise messages.
+fn describe_failure(e: &pest::error::Error<Rule>) -> (usize, String) {
+    let pos = error_pos(e);
+    let Some(attempts) = e.parse_attempts() else { return (pos, expected_message(e)) };
+    if attempts.max_position < pos {
+        return (pos, expected_message(e));
+    }
+    let mut names: Vec<String> = Vec::new();
+    if attempts.max_position == pos {
+        if let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant {
+            names.extend(positives.iter().map(rule_name).filter(|n| *n != "more input").map(String::from));
+        }
+    }
+    for t in attempts.expected_tokens() {
+        // `ParsingToken` is not exported; its Display is the token, or `a..z` for ranges.
+        let token = t.to_string();
+        let n = match token.as_str() {
+            "BUILTIN_RULE" => continue,
+            t if t.trim().is_empty() => continue,
+            "0x" | "0X" | "0b" => "a number".to_string(),
+            t if t.len() >= 4 && t.contains("..") => {
+                if t.starts_with(|c: char| c.is_ascii_digit()) { "a number".to_string() } else { "a name".to_string() }
+            }
+            t => format!("`{t}`"),
+        };
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    if names.iter().any(|n| n == "a name" || n == "a field name") {
+        names.retain(|n| n != "`_`" && n != "a number" || n == "a number" && positives_has_int(e));
+    }
+    if names.iter().any(|n| n == "an expression") {
+        // The expression's own first tokens say nothing more.
+        names.retain(|n| n.starts_with("a") || n == "`(`");
+    }
+    names.sort();
+    names.dedup();
+    let msg = match names.len() {
+        0 => "unexpected input".to_string(),
+        1 => format!("expected {}", names[0]),
+        _ => {
+            let last = names.pop().unwrap_or_default();
+            format!("expected {} or {}", names.join(", "), last)
+        }
+    };
+    (attempts.max_position, msg)
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static P: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    P.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::or_op, Assoc::Left))
+            .op(Op::infix(Rule::and_op, Assoc::Left))
+            .op(Op::prefix(Rule::not_op))
+            .op(Op::infix(Rule::eq_op, Assoc::Left) | Op::infix(Rule::ne_op, Assoc::Left))
+            .op(Op::infix(Rule::add_op, Assoc::Left) | Op::infix(Rule::sub_op, Assoc::Left))
+            .op(Op::infix(Rule::mul_op, Assoc::Left))
+    })
+}
+
+fn max_paren_depth(s: &str) -> usize {
+    let (mut d, mut m) = (0usize, 0usize);
+    for c in s.bytes() {
+        match c {
+            b'(' | b'{' | b'[' => {
+                d += 1;
+                m = m.max(d);
+            }
+            b')' | b'}' | b']' => d = d.saturating_sub(1),
+            _ => {}
+        }
+    }
+    m
+}
+
+struct Cx {
+    file: FileId,
+}
+
+impl Cx {
+    fn span(&self, p: &Pair<Rule>) -> Span {
+        let s = p.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+
+    /// A `raw_line` pair -> its text (without line break) and span.
+    fn line(&self, p: Pair<Rule>) -> Spanned<String> {
+        let text = p.clone().into_inner().next().map(|t| (t.as_str().to_string(), self.span(&t)));
+        match text {
+            Some((value, span)) => Spanned { value, span },
+            None => Spanned { value: String::new(), span: self.span(&p) },
+        }
+    }
+
+    /// Parses `line` with a line rule. On failure, reports `code` at the
+    /// column pest stopped at and returns None.
+    fn parse_line<'i>(
+        &self,
+        rule: Rule,
+        line: &'i Spanned<String>,
+        code: Code,
+        what: &str,
+        diags: &mut Diagnostics,
+    ) -> Option<Pair<'i, Rule>> {
+        if max_paren_depth(&line.value) > MAX_NESTING {
+            diags.push(
+                Diagnostic::new(Code::TooDeep, trim_span(line), format!("{what} nested too deeply"))
+                    .with_note(format!("at most {MAX_NESTING} levels of brackets are accepted")),
+            );
+            return None;
+        }
+        match DslParser::parse(rule, &line.value) {
+            Ok(mut pairs) => pairs.next(),
+            Err(e) => {
+                let (pos, expected) = describe_failure(&e);
+                let pos = pos.min(line.value.len());
+                let end = line.value[pos..].chars().next().map(|c| pos + c.len_utf8()).unwrap_or(pos);
+                diags.push(
+                    Diagnostic::new(code, line.span.sub(pos, end), format!("malformed {what}"))
+                        .with_label(expected),
+                );
+                None
+            }
+        }
+    }
+
+    fn offset_span(&self, line: &Spanned<String>, p: &Pair<Rule>) -> Span {
+        let s = p.as_span();
+        line.span.sub(s.start(), s.end())
+    }
+
+    fn offset_ident(&self, line: &Spanned<String>, p: &Pair<Rule>) -> Ident {
+        Spanned { value: p.as_str().to_string(), span: self.offset_span(line, p) }
+    }
+
+    fn decl(&self, pair: Pair<Rule>, diags: &mut Diagnostics) -> Option<Decl> {
+        let mut inner = pair.into_inner();
+        let header = self.line(inner.next()?.into_inner().next()?);
+        let head = self.parse_line(Rule::decl_head, &header, Code::MalformedDecl, "declaration header", diags);
+        let mut decl = match head {
+            Some(h) => self.decl_head(&header, h, diags)?,
+            None => return None,
+        };
+        for p in inner {
+            match p.as_rule() {
+                Rule::body_line => {
+                    let Some(raw) = p.into_inner().next() else { continue };
+                    let line = self.line(raw);
+                    self.decl_body_line(&mut decl, &line, diags);
+                }
+                Rule::section => {
+                    if let Some(s) = self.section(&decl, p, diags) {
+                        decl.sections.push(s);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(decl)
+    }
+
+    fn decl_head(&self, line: &Spanned<String>, head: Pair<Rule>, diags: &mut Diagnostics) -> Option<Decl> {
+        let mut kind = None;
+        let mut name = None;
+        let mut width = None;
+        let mut parent = None;
+        let mut type_kind = None;
+        for p in head.into_inner() {
+            match p.as_rule() {
+                Rule::decl_kw => {
+                    kind = Some(match p.as_str() {
+                        "__DefBitFieldType" => DeclKind::BitFieldType,
+                        "__DefOperandType" => DeclKind::OperandType,
+                        "__DefIsa" => DeclKind::Isa,
+                        "__DefGroup" => DeclKind::Group,
+                        "__DefOptype" => DeclKind::Optype,
+                        _ => DeclKind::Opcode,
+                    })
+                }
+                Rule::ident => name = Some(self.offset_ident(line, &p)),
+                Rule::decl_width => {
+                    let n = p.into_inner().next()?;
+                    width = Some(self.int(line, &n, diags)?);
+                }
+                Rule::decl_parent => {
+                    parent = Some(p.into_inner().next().map(|i| self.offset_ident(line, &i)));
+                }
+                Rule::decl_kind => {
+                    type_kind = p.into_inner().next().map(|i| self.offset_ident(line, &i));
+                }
+                _ => {}
+            }
+        }
+        let kind = kind?;
+        let span = trim_span(line);
+        let name = name?;
+        // Shape checks that the grammar leaves to us, so the message can be precise.
+        let needs_width = matches!(kind, DeclKind::BitFieldType | DeclKind::OperandType);
+        if needs_width && width.is_none() {
+            diags.push(
+                Diagnostic::new(Code::MalformedDecl, name.span, format!("`{}` needs a width", kind.keyword()))
+                    .with_label(format!("write `{}<N>`", name.value)),
+            );
+            return None;
+        }
+        if !needs_width {
+            if let Some(w) = &width {
+                diags.push(Diagnostic::new(Code::MalformedDecl, w.span, format!("`{}` takes no width", kind.keyword())));
+            }
+        }
+        if matches!(kind, DeclKind::Optype | DeclKind::Opcode) && parent.as_ref().map_or(true, |p| p.is_none()) {
+            diags.push(
+                Diagnostic::new(Code::MalformedDecl, name.span, format!("`{}` needs a parent", kind.keyword()))
+                    .with_label(format!("write `{} : [Parent]`", name.value)),
+            );
+            return None;
+        }
+        if kind == DeclKind::OperandType && type_kind.is_none() {
+            diags.push(
+                Diagnostic::new(Code::MalformedDecl, name.span, "`__DefOperandType` needs a kind")
+                    .with_label("write `: Register`, `: Predicate`, `: SignedInt`, `: UnsignedInt`, `: Float` or `: ConstMem`"),
+            );
+            return None;
+        }
+        if kind != DeclKind::OperandType {
+            if let Some(k) = &type_kind {
+                diags.push(Diagnostic::new(Code::MalformedDecl, k.span, "only `__DefOperandType` takes a kind"));
+            }
+        }
+        if !matches!(kind, DeclKind::Group | DeclKind::Optype | DeclKind::Opcode) {
+            if let Some(Some(p)) = &parent {
+                diags.push(Diagnostic::new(Code::MalformedDecl, p.span, format!("`{}` takes no parent", kind.keyword())));
+            }
+        }
+        Some(Decl {
+            kind,
+            name,
+            width,
+            parent,
+            type_kind,
+            span,
+            values: Vec::new(),
+            properties: Vec::new(),
+            sections: Vec::new(),
+        })
+    }
+
+    fn int(&self, line: &Spanned<String>, p: &Pair<Rule>, diags: &mut Diagnostics) -> Option<Spanned<u64>> {
+        let span = self.offset_span(line, p);
+        match parse_int(p.as_str()) {
+            Some(v) => Some(Spanned { value: v, span }),
+            None => {
+                diags.push(Diagnostic::new(Code::ValueTooWide, span, "number does not fit in 64 bits"));
+                None
+            }
+        }
+    }
+
+    fn decl_body_line(&self, decl: &mut Decl, line: &Spanned<String>, diags: &mut Diagnostics) {
+        if is_blank_or_comment(&line.value) {
+            return;
+        }
+        match decl.kind {
+            DeclKind::BitFieldType => {
+                let Some(p) = self.parse_line(Rule::enum_value_line, line, Code::MalformedEnumValue, "value", diags)
+                else {
+                    return;
+                };
+                let mut name = None;
+                let mut enc = None;
+                for c in p.into_inner() {
+                    match c.as_rule() {
+                        Rule::value_name => name = Some(self.offset_ident(line, &c)),
+                        Rule::int => enc = self.int(line, &c, diags),
+                        _ => {}
+                    }
+                }
+                if let Some(name) = name {
+                    decl.values.push(EnumValue { name, encoding: enc, span: trim_span(line) });
+                }
+            }
+            DeclKind::OperandType | DeclKind::Isa => {
+                let Some(p) = self.parse_line(Rule::property_line, line, Code::MalformedProperty, "property", diags)
+                else {
+                    return;
+                };
+                let mut key = None;
+                let mut name = None;
+                let mut value = None;
+                for c in p.into_inner() {
+                    match c.as_rule() {
+                        Rule::ident => key = Some(self.offset_ident(line, &c)),
+                        Rule::value_name => name = Some(self.offset_ident(line, &c)),
+                        Rule::property_value => {
+                            let span = self.offset_span(line, &c);
+                            let Some(v) = c.into_inner().next() else { continue };
+                            let pv = match v.as_rule() {
+                                Rule::string => PropertyValue::Str(string_body(&v)),
+                                Rule::int => match self.int(line, &v, diags) {
+                                    Some(i) => PropertyValue::Int(i.value),
+                                    None => return,
+                                },
+                                Rule::bit_range => {
+                                    let mut it = v.into_inner();
+                                    let (Some(a), Some(b)) = (it.next(), it.next()) else { return };
+                                    let (Some(a), Some(b)) = (self.int(line, &a, diags), self.int(line, &b, diags))
+                                    else {
+                                        return;
+                                    };
+                                    PropertyValue::Range { start: a.value, width: b.value }
+                                }
+                                _ => PropertyValue::Name(v.as_str().to_string()),
+                            };
+                            value = Some(Spanned { value: pv, span });
+                        }
+                        _ => {}
+                    }
+                }
+                if let (Some(key), Some(value)) = (key, value) {
+                    decl.properties.push(Property { key, name, value, span: trim_span(line) });
+                }
+            }
+            _ => diags.push(
+                Diagnostic::new(Code::StrayText, trim_span(line), "text outside any section")
+                    .with_label("expected a section such as `__Encoding`"),
+            ),
+        }
+    }
+
+    fn section(&self, decl: &Decl, pair: Pair<Rule>, diags: &mut Diagnostics) -> Option<Section> {
+        let mut inner = pair.into_inner();
+        let header_pair = inner.next()?;
+        let kw = header_pair.clone().into_inner().find(|p| p.as_rule() == Rule::section_kw)?;
+        let kind = SectionKind::from_keyword(kw.as_str())?;
+        let header = self.span(&kw);
+        let lines: Vec<Spanned<String>> =
+            inner.filter_map(|p| p.into_inner().next()).map(|raw| self.line(raw)).collect();
+        if !matches!(decl.kind, DeclKind::Group | DeclKind::Optype | DeclKind::Opcode) {
+            diags.push(Diagnostic::new(
+                Code::StrayText,
+                header,
+                format!("section `__{}` inside `{}`", kind.name(), decl.kind.keyword()),
+            ));
+            return None;
+        }
+        let text = section_text(self.file, header, &lines);
+        let mut s = Section {
+            kind,
+            header,
+            text,
+            fields: Vec::new(),
+            directives: Vec::new(),
+            exceptions: Vec::new(),
+            templates: Vec::new(),
+            value_lists: Vec::new(),
+            code_lines: Vec::new(),
+            simulation: None,
+        };
+        let mut fence_open: Option<Span> = None;
+        for line in &lines {
+            if DslParser::parse(Rule::fence_line, &line.value).is_ok() {
+                fence_open = match fence_open {
+                    Some(_) => None,
+                    None => Some(trim_span(line)),
+                };
+                continue;
+            }
+            let in_fence = fence_open.is_some();
+            match kind {
+                SectionKind::Encoding => {
+                    if is_blank_or_comment(&line.value) {
+                        continue;
+                    }
+                    if let Some(f) = self.field(line, diags) {
+                        s.fields.push(f);
+                    }
+                }
+                SectionKind::Syntax if in_fence => {
+                    if is_blank_or_comment(&line.value) {
+                        continue;
+                    }
+                    if looks_like_value_list(&line.value) {
+                        if let Some(v) = self.value_list(line, diags) {
+                            s.value_lists.push(v);
+                        }
+                    } else if let Some(t) = self.template(line, diags) {
+                        s.templates.push(t);
+                    }
+                }
+                SectionKind::OperandInfo => {
+                    if !in_fence && DslParser::parse(Rule::directive_start, &line.value).is_ok() {
+                        let word = line.value.trim_start().split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
+                        if !DIRECTIVES.contains(&word) {
+                            let lead = line.value.len() - line.value.trim_start().len();
+                            diags.push(
+                                Diagnostic::new(Code::MalformedDirective, line.span.sub(lead, lead + word.len()), format!("unknown directive `{word}`"))
+                                    .with_note(format!("directives are {}", DIRECTIVES.join(", "))),
+                            );
+                            continue;
+                        }
+                        if let Some(d) = self.directive(line, diags) {
+                            s.directives.push(d);
+                        }
+                    }
+                }
+                SectionKind::Exception => {
+                    if !in_fence && DslParser::parse(Rule::directive_start, &line.value).is_ok() {
+                        if let Some(e) = self.exception(line, diags) {
+                            s.exceptions.push(e);
+                        }
+                    }
+                }
+                SectionKind::Examples | SectionKind::Semantics if in_fence => {
+                    s.code_lines.push(line.clone());
+                }
+                SectionKind::Simulation => {
+                    if is_blank_or_comment(&line.value) || s.simulation.is_some() {
+                        continue;
+                    }
+                    match DslParser::parse(Rule::simulation_line, &line.value) {
+                        Ok(mut p) => s.simulation = p.next().map(|p| self.simulation(line, p)),
+                        Err(_) => diags.push(
+                            Diagnostic::new(Code::UnknownSection, trim_span(line), "simulation hook not understood")
+                                .with_label("expected `result = Hook(args);`"),
+                        ),
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(open) = fence_open {
+            diags.push(
+                Diagnostic::new(Code::UnterminatedFence, open, "code fence is never closed")
+                    .with_label("opened here")
+                    .with_note(format!("the `__{}` section ends before a closing ```", kind.name())),
+            );
+        }
+        Some(s)
+    }
+
+    fn field(&self, line: &Spanned<String>, diags: &mut Diagnostics) -> Option<Field> {
+        let p = self.parse_line(Rule::field_line, line, Code::MalformedField, "field", diags)?;
+        let mut it = p.into_inner();
+        let range = it.next()?;
+        let mut r = range.into_inner();
+        let start = self.int(line, &r.next()?, diags)?;
+        let width = self.int(line, &r.next()?, diags)?;
+        let ty = self.offset_ident(line, &it.next()?);
+        let name = self.offset_ident(line, &it.next()?);
+        let mut init = None;
+        for c in it {
+            if c.as_rule() == Rule::field_init {
+                let mut ci = c.into_inner();
+                let op = ci.next()?;
+                let v = ci.next()?;
+                let mut value = self.offset_ident(line, &v);
+                if v.as_rule() == Rule::int {
+                    // `- int`: keep the sign in the text.
+                    value.value = format!("-{}", v.as_str());
+                    value.span.start -= 1;
+                }
+                init = Some(FieldInit { constant: op.as_rule() == Rule::const_op, value });
+            }
+        }
+        Some(Field { start, width, ty, name, init, span: trim_span(line) })
+    }
+
+    fn operand_ref(&self, line: &Spanned<String>, p: Pair<Rule>) -> Option<OperandRef> {
+        let inner = p.into_inner().next()?;
+        match inner.as_rule() {
+            Rule::indexed_ref => {
+                let mut it = inner.into_inner();
+                let name = self.offset_ident(line, &it.next()?);
+                let index = it.map(|i| self.offset_ident(line, &i)).collect();
+                Some(OperandRef { name, index })
+            }
+            _ => Some(OperandRef { name: self.offset_ident(line, &inner), index: Vec::new() }),
+        }
+    }
+
+    fn directive(&self, line: &Spanned<String>, diags: &mut Diagnostics) -> Option<Directive> {
+        let p = self.parse_line(Rule::directive_line, line, Code::MalformedDirective, "directive", diags)?;
+        let d = p.into_inner().next()?;
+        let span = trim_span(line);
+        Some(match d.as_rule() {
+            Rule::list_directive => {
+                let mut it = d.into_inner();
+                let kw = it.next()?;
+                let refs: Vec<OperandRef> = it.filter_map(|r| self.operand_ref(line, r)).collect();
+                match kw.as_str() {
+                    "InList" => Directive::InList(refs, span),
+                    "OutList" => Directive::OutList(refs, span),
+                    _ => Directive::Order(refs, span),
+                }
+            }
+            Rule::bitwidth_directive => {
+                let mut it = d.into_inner();
+                let operand = self.offset_ident(line, &it.next()?);
+                let expr = self.expr(line, it.next()?);
+                Directive::Bitwidth { operand, expr, span }
+            }
+            Rule::asm_format_directive => {
+                let mut it = d.into_inner();
+                let operand = self.offset_ident(line, &it.next()?);
+                let function = self.offset_ident(line, &it.next()?);
+                let args = it.map(|a| self.offset_ident(line, &a)).collect();
+                Directive::AsmFormat { operand, function, args, span }
+            }
+            _ => Directive::ModiOrder(d.into_inner().map(|a| self.offset_ident(line, &a)).collect(), span),
+        })
+    }
+
+    fn exception(&self, line: &Spanned<String>, diags: &mut Diagnostics) -> Option<ExceptionRule> {
+        let p = self.parse_line(Rule::exception_line, line, Code::MalformedException, "exception rule", diags)?;
+        let mut it = p.into_inner();
+        let class = self.offset_ident(line, &it.next()?);
+        let kind = self.offset_ident(line, &it.next()?);
+        let msg = it.next()?;
+        let message = Spanned { value: string_body(&msg), span: self.offset_span(line, &msg) };
+        let condition = self.expr(line, it.next()?);
+        Some(ExceptionRule { class, kind, message, condition, span: trim_span(line) })
+    }
+
+    fn expr(&self, line: &Spanned<String>, p: Pair<Rule>) -> Expr {
+        let span = self.offset_span(line, &p);
+        pratt()
+            .map_primary(|prim| self.primary(line, prim))
+            .map_prefix(|op, rhs| {
+                let s = self.offset_span(line, &op);
+                let end = rhs.span.map_or(s.end, |r| r.end);
+                Expr::new(ExprKind::Not(Box::new(rhs)), Span { end, ..s })
+            })
+            .map_infix(move |lhs, op, rhs| {
+                let op = match op.as_rule() {
+                    Rule::or_op => BinOp::Or,
+                    Rule::and_op => BinOp::And,
+                    Rule::eq_op => BinOp::Eq,
+                    Rule::ne_op => BinOp::Ne,
+                    Rule::add_op => BinOp::Add,
+                    Rule::sub_op => BinOp::Sub,
+                    _ => BinOp::Mul,
+                };
+                let s = match (lhs.span, rhs.span) {
+                    (Some(a), Some(b)) => Span { end: b.end, ..a },
+                    _ => span,
+                };
+                Expr::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), s)
+            })
+            .parse(p.into_inner())
+    }
+
+    fn primary(&self, line: &Spanned<String>, p: Pair<Rule>) -> Expr {
+        let span = self.offset_span(line, &p);
+        match p.as_rule() {
+            Rule::paren => match p.into_inner().next() {
+                Some(e) => {
+                    let mut e = self.expr(line, e);
+                    e.span = Some(span);
+                    e
+                }
+                None => Expr::new(ExprKind::Bool(false), span),
+            },
+            // Numbers too large for i64 saturate; they are compared, never stored.
+            Rule::int => Expr::new(ExprKind::Int(parse_int(p.as_str()).map_or(i64::MAX, |v| v as i64)), span),
+            Rule::string => Expr::new(ExprKind::Str(string_body(&p)), span),
+            Rule::bool_lit => Expr::new(ExprKind::Bool(p.as_str() == "true"), span),
+            _ => Expr::new(ExprKind::Field(p.as_str().to_string()), span),
+        }
+    }
+
+    fn value_list(&self, line: &Spanned<String>, diags: &mut Diagnostics) -> Option<ValueList> {
+        let p = self.parse_line(Rule::value_list_line, line, Code::MalformedSyntax, "value list", diags)?;
+        let mut missing_dot = true;
+        let mut name = None;
+        let mut items = Vec::new();
+        for c in p.into_inner() {
+            match c.as_rule() {
+                Rule::list_dot => missing_dot = false,
+                Rule::ident => name = Some(self.offset_ident(line, &c)),
+                Rule::list_item => {
+                    let mut item = ValueListItem {
+                        name: Spanned { value: String::new(), span: self.offset_span(line, &c) },
+                        missing_dot: true,
+                        is_default: false,
+                    };
+                    for ic in c.into_inner() {
+                        match ic.as_rule() {
+                            Rule::item_dot => item.missing_dot = false,
+                            Rule::value_name => item.name = self.offset_ident(line, &ic),
+                            Rule::default_mark => item.is_default = true,
+                            _ => {}
+                        }
+                    }
+                    items.push(item);
+                }
+                _ => {}
+            }
+        }
+        Some(ValueList { name: name?, missing_dot, items, span: trim_span(line) })
+    }
+
+    fn template(&self, line: &Spanned<String>, diags: &mut Diagnostics) -> Option<Template> {
+        let p = self.parse_line(Rule::template_line, line, Code::MalformedSyntax, "syntax template", diags)?;
+        let mut t = Template {
+            mnemonic: Spanned { value: String::new(), span: line.span },
+            modifiers: Vec::new(),
+            operands: Vec::new(),
+            controls: Vec::new(),
+            comment: None,
+            span: trim_span(line),
+        };
+        for c in p.into_inner() {
+            match c.as_rule() {
+                Rule::mnemonic => t.mnemonic = self.offset_ident(line, &c),
+                Rule::opt_modifier | Rule::req_modifier => {
+                    let optional = c.as_rule() == Rule::opt_modifier;
+                    let name = c.into_inner().next()?;
+                    t.modifiers.push(TemplateModifier { name: self.offset_ident(line, &name), optional });
+                }
+                Rule::operand_list => {
+                    for item in c.into_inner() {
+                        match item.as_rule() {
+                            Rule::operand => t.operands.push(self.template_operand(line, item, false)?),
+                            Rule::opt_operand => {
+                                let op = item.into_inner().find(|i| i.as_rule() == Rule::operand)?;
+                                t.operands.push(self.template_operand(line, op, true)?);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Rule::control => {
+                    let name = c.into_inner().next()?;
+                    t.controls.push(self.offset_ident(line, &name));
+                }
+                Rule::trailing_comment => {
+                    t.comment = Some(c.as_str().trim_start_matches('/').trim().to_string());
+                    // The template's span ends before its comment.
+                    let cut = c.as_span().start();
+                    let lead = line.value.len() - line.value.trim_start().len();
+                    let body = line.value[..cut].trim_end().len();
+                    t.span = line.span.sub(lead, body.max(lead));
+                }
+                _ => {}
+            }
+        }
+        Some(t)
+    }
+
+    fn template_operand(&self, line: &Spanned<String>, p: Pair<Rule>, optional: bool) -> Option<TemplateOperand> {
+        let span = self.offset_span(line, &p);
+        let mut op = TemplateOperand {
+            name: Spanned { value: String::new(), span },
+            shape: OperandShape::Named,
+            optional,
+            prefixes: Vec::new(),
+            suffixes: Vec::new(),
+            span,
+        };
+        let mut seen_atom = false;
+        for c in p.into_inner() {
+            let cspan = self.offset_span(line, &c);
+            match c.as_rule() {
+                Rule::opt_prefix | Rule::req_prefix => {
+                    let ch = c.as_str().trim_matches(['{', '}']);
+                    let kind = match ch {
+                        "-" => Decoration::Neg,
+                        "|" => Decoration::Abs,
+                        "!" => Decoration::Not,
+                        _ => Decoration::Invert,
+                    };
+                    op.prefixes.push(TemplateDecoration { kind, optional: c.as_rule() == Rule::opt_prefix, span: cspan });
+                }
+                Rule::operand_name => {
+                    op.name = self.offset_ident(line, &c);
+                    seen_atom = true;
+                }
+                Rule::literal_operand => {
+                    op.name = self.offset_ident(line, &c);
+                    op.shape = OperandShape::Literal;
+                    seen_atom = true;
+                }
+                Rule::indexed_operand => {
+                    let mut it = c.into_inner();
+                    let base = self.offset_ident(line, &it.next()?);
+                    let index = self.offset_ident(line, &it.next()?);
+                    let (offset, offset_optional) = match it.next() {
+                        Some(o) => {
+                            let optional = o.as_str().starts_with('{');
+                            (o.into_inner().next().map(|i| self.offset_ident(line, &i)), optional)
+                        }
+                        None => (None, false),
+                    };
+                    op.name = base.clone();
+                    op.shape = OperandShape::Indexed { base, index, offset, offset_optional };
+                    seen_atom = true;
+                }
+                Rule::opt_suffix | Rule::req_suffix => {
+                    let optional = c.as_rule() == Rule::opt_suffix;
+                    let name = c.into_inner().next()?.as_str().to_string();
+                    op.suffixes.push(TemplateDecoration { kind: Decoration::Suffix(name), optional, span: cspan });
+                }
+                Rule::opt_bar | Rule::req_bar => {
+                    // Closing `|` of an absolute value: recorded by the opening one.
+                    if !seen_atom {
+                        return None;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(op)
+    }
+
+    fn simulation(&self, line: &Spanned<String>, p: Pair<Rule>) -> SimulationCall {
+        let span = trim_span(line);
+        let mut it = p.into_inner();
+        let mut next = || it.next().map(|x| self.offset_ident(line, &x));
+        let result = next().unwrap_or(Spanned { value: String::new(), span });
+        let function = next().unwrap_or(Spanned { value: String::new(), span });
+        let mut args = Vec::new();
+        while let Some(a) = next() {
+            args.push(a);
+        }
+        SimulationCall { result, function, args, span }
+    }
+}
+
+fn string_body(p: &Pair<Rule>) -> String {
+    p.clone().into_inner().next().map(|b| b.as_str().to_string()).unwrap_or_default()
+}
+
+fn looks_like_value_list(s: &str) -> bool {
+    let t = s.trim_start().trim_start_matches('.');
+    let name_len = t.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    name_len > 0 && t[name_len..].trim_start().starts_with('=')
+}
+
+/// Parses `123`, `0x1F`, `0b101`.
+pub fn parse_int(s: &str) -> Option<u64> {
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()
+    } else if let Some(b) = s.strip_prefix("0b") {
+        u64::from_str_radix(b, 2).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
+fn section_text(file: FileId, header: Span, lines: &[Spanned<String>]) -> Spanned<String> {
+    let mut end = lines.len();
+    while end > 0 && lines[end - 1].value.trim().is_empty() {
+        end -= 1;
+    }
+    let mut text = String::new();
+    for l in &lines[..end] {
+        text.push_str(&l.value);
+        text.push('\n');
+    }
+    let span = match (lines.first(), end) {
+        (Some(first), e) if e > 0 => Span { file, start: first.span.start, end: lines[e - 1].span.end },
+        _ => Span { file, start: header.end, end: header.end },
+    };
+    Spanned { value: text, span }
+}

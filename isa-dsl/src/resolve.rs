@@ -1,0 +1,812 @@
+//! Name resolution: ASTs of all files -> one [`ir::Isa`]. Registers every
+//! name first (types, classes, the ISA), then builds types, walks each
+//! opcode's `Group -> ... -> Optype -> Opcode` chain to flatten its field
+//! layout, types every default and constant, and gathers directives,
+//! exceptions and documentation. Problems found on the way (undefined names,
+//! duplicates, cycles, overlapping bits, bad values) become diagnostics; the
+//! IR is still produced, with the offending item left out.
+
+use crate::ast::{self, DeclKind, Directive, PropertyValue, SectionKind, Spanned};
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
+use crate::ir::*;
+use crate::parser::parse_int;
+use crate::source::{SourceMap, Span};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Builds the IR from parsed files. `files` are in reading order.
+pub fn resolve(sources: &SourceMap, files: &[ast::File], diags: &mut Diagnostics) -> Isa {
+    let mut r = Resolver { sources, diags, isa: Isa::default(), type_ids: BTreeMap::new() };
+    let decls: Vec<&ast::Decl> = files.iter().flat_map(|f| &f.decls).collect();
+    r.isa.files = sources.files().map(|(_, f)| f.name.clone()).collect();
+    r.isa_decl(&decls);
+    r.types(&decls);
+    let classes = r.classes(&decls);
+    r.optypes_and_opcodes(&classes);
+    r.isa
+}
+
+struct Resolver<'a> {
+    sources: &'a SourceMap,
+    diags: &'a mut Diagnostics,
+    isa: Isa,
+    type_ids: BTreeMap<String, TypeId>,
+}
+
+/// A class declaration (group, optype or opcode) and its resolved parent.
+struct Class<'a> {
+    decl: &'a ast::Decl,
+    parent: Option<usize>,
+}
+
+impl<'a> Resolver<'a> {
+    fn loc(&self, span: Span) -> Loc {
+        let (line, col) = self.sources.get(span.file).line_col(span.start);
+        Loc { file: span.file.0, line: line as u32, col: col as u32, span: Some(span) }
+    }
+
+    fn err(&mut self, code: Code, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::new(code, span, msg));
+        self.diags.items.last_mut().expect("just pushed")
+    }
+
+    // --- the ISA declaration ------------------------------------------------
+
+    fn isa_decl(&mut self, decls: &[&ast::Decl]) {
+        self.isa.width = 128;
+        self.isa.name = "ISA".into();
+        let isas: Vec<&&ast::Decl> = decls.iter().filter(|d| d.kind == DeclKind::Isa).collect();
+        if let Some(first) = isas.first() {
+            for extra in &isas[1..] {
+                self.err(Code::MissingIsa, extra.name.span, "more than one `__DefIsa` declaration")
+                    .secondary
+                    .push(crate::diagnostic::Label { span: first.name.span, message: "first declared here".into() });
+            }
+            self.isa.name = first.name.value.clone();
+            for p in &first.properties {
+                match (p.key.value.as_str(), &p.value.value, &p.name) {
+                    ("Width", PropertyValue::Int(w), None) if (1..=128).contains(w) => self.isa.width = *w as u32,
+                    ("Width", _, _) => {
+                        self.err(Code::MalformedProperty, p.value.span, "`Width` must be a number from 1 to 128");
+                    }
+                    ("Guard", PropertyValue::Name(g), None) => self.isa.guard = Some(g.clone()),
+                    ("Control", PropertyValue::Name(c), None) => self.isa.control_fields.push(c.clone()),
+                    _ => {
+                        self.err(Code::MalformedProperty, p.key.span, format!("unknown ISA property `{}`", p.key.value))
+                            .notes
+                            .push("the ISA takes `Width = N;`, `Guard = field;` and `Control = field;`".into());
+                    }
+                }
+            }
+        }
+    }
+
+    // --- types --------------------------------------------------------------
+
+    fn types(&mut self, decls: &[&ast::Decl]) {
+        let mut first_seen: BTreeMap<String, Span> = BTreeMap::new();
+        for d in decls.iter().filter(|d| matches!(d.kind, DeclKind::BitFieldType | DeclKind::OperandType)) {
+            if let Some(prev) = first_seen.get(&d.name.value) {
+                let prev = *prev;
+                self.err(Code::DuplicateDefinition, d.name.span, format!("type `{}` is defined twice", d.name.value))
+                    .secondary
+                    .push(crate::diagnostic::Label { span: prev, message: "first defined here".into() });
+                continue;
+            }
+            first_seen.insert(d.name.value.clone(), d.name.span);
+            if let Some(t) = self.build_type(d) {
+                self.type_ids.insert(t.name.clone(), self.isa.types.len());
+                self.isa.types.push(t);
+            }
+        }
+    }
+
+    fn build_type(&mut self, d: &ast::Decl) -> Option<Type> {
+        let w = d.width.as_ref()?;
+        if w.value == 0 || w.value > 64 {
+            let msg = if w.value == 0 { "type of zero width" } else { "types are at most 64 bits wide" };
+            self.err(Code::ZeroWidth, w.span, msg);
+            return None;
+        }
+        let width = w.value as u32;
+        let kind = match d.kind {
+            DeclKind::BitFieldType => self.enum_type(d, width),
+            _ => self.operand_type(d, width)?,
+        };
+        Some(Type { name: d.name.value.clone(), width, kind, loc: self.loc(d.name.span) })
+    }
+
+    fn enum_type(&mut self, d: &ast::Decl, width: u32) -> TypeKind {
+        let max = max_value(width);
+        let mut values: Vec<EnumValue> = Vec::new();
+        let mut spans: Vec<Span> = Vec::new();
+        let mut next = 0u64;
+        for v in &d.values {
+            let enc = v.encoding.as_ref().map_or(next, |e| e.value);
+            let enc_span = v.encoding.as_ref().map_or(v.name.span, |e| e.span);
+            if enc > max {
+                self.err(
+                    Code::ValueTooWide,
+                    enc_span,
+                    format!("value `{}` = {enc} does not fit in {width} bit{}", v.name.value, if width == 1 { "" } else { "s" }),
+                )
+                .label = format!("largest encoding is {max}");
+            }
+            if let Some(i) = values.iter().position(|x| x.name == v.name.value) {
+                let prev = spans[i];
+                self.err(Code::DuplicateValue, v.name.span, format!("value `{}` is listed twice", v.name.value))
+                    .secondary
+                    .push(crate::diagnostic::Label { span: prev, message: "first listed here".into() });
+            } else if let Some(i) = values.iter().position(|x| x.encoding == enc) {
+                let (prev, other) = (spans[i], values[i].name.clone());
+                self.err(
+                    Code::DuplicateValue,
+                    enc_span,
+                    format!("`{}` and `{other}` have the same encoding {enc}", v.name.value),
+                )
+                .secondary
+                .push(crate::diagnostic::Label { span: prev, message: format!("`{other}` is {enc}") });
+            }
+            values.push(EnumValue { name: v.name.value.clone(), encoding: enc });
+            spans.push(v.name.span);
+            next = enc.wrapping_add(1);
+        }
+        TypeKind::Enum { values }
+    }
+
+    fn operand_type(&mut self, d: &ast::Decl, width: u32) -> Option<TypeKind> {
+        let kind = d.type_kind.as_ref()?;
+        let mut props: BTreeMap<&str, &ast::Property> = BTreeMap::new();
+        let mut constants = Vec::new();
+        let allowed: &[&str] = match kind.value.as_str() {
+            "Register" | "Predicate" => &["Prefix", "Constant"],
+            "SignedInt" | "UnsignedInt" => &[],
+            "Float" => &["Exponent", "Mantissa", "Lanes"],
+            "ConstMem" => &["Bank", "Offset"],
+            other => {
+                self.err(Code::MalformedDecl, kind.span, format!("unknown operand kind `{other}`")).notes.push(
+                    "kinds are Register, Predicate, SignedInt, UnsignedInt, Float and ConstMem".into(),
+                );
+                return None;
+            }
+        };
+        for p in &d.properties {
+            let key = p.key.value.as_str();
+            if !allowed.contains(&key) {
+                self.err(Code::MalformedProperty, p.key.span, format!("`{}` has no property `{key}`", kind.value))
+                    .notes
+                    .push(if allowed.is_empty() {
+                        format!("`{}` takes no properties", kind.value)
+                    } else {
+                        format!("`{}` takes {}", kind.value, allowed.join(", "))
+                    });
+                continue;
+            }
+            if key == "Constant" {
+                match (&p.name, &p.value.value) {
+                    (Some(n), PropertyValue::Int(i)) if *i <= max_value(width) => {
+                        constants.push(NamedIndex { name: n.value.clone(), index: *i })
+                    }
+                    (Some(_), PropertyValue::Int(i)) => {
+                        self.err(Code::ValueTooWide, p.value.span, format!("register {i} does not fit in {width} bits"));
+                    }
+                    _ => {
+                        self.err(Code::MalformedProperty, p.span, "expected `Constant NAME = index;`");
+                    }
+                }
+                continue;
+            }
+            if p.name.is_some() {
+                self.err(Code::MalformedProperty, p.span, format!("expected `{key} = value;`"));
+                continue;
+            }
+            if props.insert(key, p).is_some() {
+                self.err(Code::DuplicateDefinition, p.key.span, format!("property `{key}` is given twice"));
+            }
+        }
+        let int = |r: &mut Self, key: &str| -> Option<u64> {
+            match props.get(key).map(|p| (&p.value.value, p.value.span)) {
+                Some((PropertyValue::Int(i), _)) => Some(*i),
+                Some((_, span)) => {
+                    r.err(Code::MalformedProperty, span, format!("`{key}` must be a number"));
+                    None
+                }
+                None => None,
+            }
+        };
+        let range = |r: &mut Self, key: &str| -> Option<BitRange> {
+            match props.get(key).map(|p| (&p.value.value, p.value.span)) {
+                Some((PropertyValue::Range { start, width: w }, span)) => {
+                    if start + w > width as u64 || *w == 0 {
+                        r.err(Code::FieldOutOfRange, span, format!("`{key}` must lie inside the type's {width} bits"));
+                        return None;
+                    }
+                    Some(BitRange { start: *start as u32, width: *w as u32 })
+                }
+                Some((_, span)) => {
+                    r.err(Code::MalformedProperty, span, format!("`{key}` must be a bit range `<start, width>`"));
+                    None
+                }
+                None => {
+                    r.err(Code::MalformedProperty, d.name.span, format!("`ConstMem` needs `{key} = <start, width>;`"));
+                    None
+                }
+            }
+        };
+        Some(match kind.value.as_str() {
+            "Register" | "Predicate" => {
+                let prefix = match props.get("Prefix").map(|p| &p.value.value) {
+                    Some(PropertyValue::Str(s)) if !s.is_empty() => s.clone(),
+                    _ => {
+                        self.err(Code::MalformedProperty, d.name.span, "registers need `Prefix = \"R\";`");
+                        return None;
+                    }
+                };
+                TypeKind::Register { prefix, predicate: kind.value == "Predicate", constants }
+            }
+            "SignedInt" => TypeKind::Int { signed: true },
+            "UnsignedInt" => TypeKind::Int { signed: false },
+            "Float" => {
+                let e = int(self, "Exponent").unwrap_or(8) as u32;
+                let m = int(self, "Mantissa").unwrap_or(23) as u32;
+                let lanes = int(self, "Lanes").unwrap_or(1) as u32;
+                if lanes == 0 || (1 + e + m) * lanes != width || e < 2 || m < 1 {
+                    self.err(
+                        Code::WidthMismatch,
+                        d.name.span,
+                        format!("{lanes} lane(s) of 1+{e}+{m} bits do not make {width} bits"),
+                    );
+                    return None;
+                }
+                TypeKind::Float { exponent: e, mantissa: m, lanes }
+            }
+            _ => {
+                let (bank, offset) = (range(self, "Bank")?, range(self, "Offset")?);
+                TypeKind::ConstMem { bank, offset }
+            }
+        })
+    }
+
+    // --- classes --------------------------------------------------------------
+
+    fn classes(&mut self, decls: &[&'a ast::Decl]) -> Vec<Class<'a>> {
+        let mut classes: Vec<Class<'a>> = Vec::new();
+        let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
+        for d in decls.iter().filter(|d| matches!(d.kind, DeclKind::Group | DeclKind::Optype | DeclKind::Opcode)) {
+            if let Some(&prev) = by_name.get(d.name.value.as_str()) {
+                let prev_span = classes[prev].decl.name.span;
+                self.err(Code::DuplicateDefinition, d.name.span, format!("`{}` is defined twice", d.name.value))
+                    .secondary
+                    .push(crate::diagnostic::Label { span: prev_span, message: "first defined here".into() });
+                continue;
+            }
+            by_name.insert(&d.name.value, classes.len());
+            classes.push(Class { decl: d, parent: None });
+        }
+        for i in 0..classes.len() {
+            let d = classes[i].decl;
+            let Some(Some(p)) = &d.parent else { continue };
+            match by_name.get(p.value.as_str()) {
+                None => {
+                    let mut diag = Diagnostic::new(Code::UndefinedParent, p.span, format!("undefined parent `{}`", p.value));
+                    if let Some(s) = nearest(&p.value, by_name.keys().copied()) {
+                        diag = diag.with_label(format!("did you mean `{s}`?"));
+                    }
+                    self.diags.push(diag);
+                }
+                Some(&pi) => {
+                    let pk = classes[pi].decl.kind;
+                    let ok = match d.kind {
+                        DeclKind::Group | DeclKind::Optype => pk == DeclKind::Group,
+                        _ => pk == DeclKind::Optype,
+                    };
+                    if ok {
+                        classes[i].parent = Some(pi);
+                    } else {
+                        let want = if d.kind == DeclKind::Opcode { "an optype" } else { "a group" };
+                        let pspan = classes[pi].decl.name.span;
+                        self.err(
+                            Code::WrongParentKind,
+                            p.span,
+                            format!("the parent of `{}` must be {want}, but `{}` is declared with `{}`", d.name.value, p.value, pk.keyword()),
+                        )
+                        .secondary
+                        .push(crate::diagnostic::Label { span: pspan, message: "declared here".into() });
+                    }
+                }
+            }
+        }
+        // Cycles can only run through groups (optypes and opcodes have group/optype parents).
+        let mut reported: BTreeSet<usize> = BTreeSet::new();
+        for start in 0..classes.len() {
+            let mut seen = vec![start];
+            let mut cur = classes[start].parent;
+            while let Some(c) = cur {
+                if c == start {
+                    if seen.iter().all(|s| !reported.contains(s)) {
+                        let names: Vec<&str> = seen.iter().map(|&s| classes[s].decl.name.value.as_str()).collect();
+                        let span = classes[start].decl.name.span;
+                        self.err(Code::InheritanceCycle, span, format!("inheritance cycle: {} -> {}", names.join(" -> "), names[0]));
+                        reported.extend(seen.iter().copied());
+                    }
+                    classes[start].parent = None;
+                    break;
+                }
+                if seen.contains(&c) || seen.len() > classes.len() {
+                    break;
+                }
+                seen.push(c);
+                cur = classes[c].parent;
+            }
+        }
+        for c in &classes {
+            if c.decl.kind == DeclKind::Group {
+                let parent = c.parent.map(|p| classes[p].decl.name.value.clone());
+                self.isa.groups.push(Group { name: c.decl.name.value.clone(), parent, loc: self.loc(c.decl.name.span) });
+            }
+        }
+        classes
+    }
+
+    /// Chain of class indices from the root down to `i` (inclusive).
+    fn chain(classes: &[Class], i: usize) -> Vec<usize> {
+        let mut out = vec![i];
+        let mut cur = classes[i].parent;
+        while let Some(c) = cur {
+            if out.contains(&c) {
+                break;
+            }
+            out.push(c);
+            cur = classes[c].parent;
+        }
+        out.reverse();
+        out
+    }
+
+    fn optypes_and_opcodes(&mut self, classes: &[Class<'a>]) {
+        // Every field is checked where it is written, even in a group no opcode
+        // inherits; the per-opcode pass below reports the same problems again,
+        // and `Diagnostics::sort` drops the repeats.
+        let isa_width = self.isa.width as u64;
+        for c in classes {
+            for s in c.decl.sections.iter().filter(|s| s.kind == SectionKind::Encoding) {
+                for f in &s.fields {
+                    self.field(f, c.decl, isa_width);
+                }
+            }
+        }
+        let mut optype_ids: BTreeMap<usize, OptypeId> = BTreeMap::new();
+        for (i, c) in classes.iter().enumerate().filter(|(_, c)| c.decl.kind == DeclKind::Optype) {
+            let chain = Self::chain(classes, i);
+            let groups = chain[..chain.len() - 1].iter().map(|&g| classes[g].decl.name.value.clone()).collect();
+            let ot = self.optype(c.decl, groups);
+            optype_ids.insert(i, self.isa.optypes.len());
+            self.isa.optypes.push(ot);
+        }
+        for (i, c) in classes.iter().enumerate().filter(|(_, c)| c.decl.kind == DeclKind::Opcode) {
+            let Some(p) = c.parent else { continue };
+            let Some(&ot) = optype_ids.get(&p) else { continue };
+            let chain: Vec<&ast::Decl> = Self::chain(classes, i).into_iter().map(|k| classes[k].decl).collect();
+            let id = self.isa.opcodes.len();
+            let op = self.opcode(&chain, ot);
+            self.isa.optypes[ot].opcodes.push(id);
+            self.isa.opcodes.push(op);
+        }
+    }
+
+    fn prose(&self, d: &ast::Decl, kind: SectionKind) -> Option<Prose> {
+        let mut texts = d.sections.iter().filter(|s| s.kind == kind);
+        let first = texts.next()?;
+        let mut text = first.text.value.clone();
+        for s in texts {
+            text.push('\n');
+            text.push_str(&s.text.value);
+        }
+        Some(Prose { text, loc: self.loc(first.text.span) })
+    }
+
+    fn optype(&mut self, d: &ast::Decl, groups: Vec<String>) -> Optype {
+        let mut syntax = Vec::new();
+        let mut value_lists = Vec::new();
+        let mut examples = Vec::new();
+        let mut simulation = None;
+        for s in &d.sections {
+            for t in &s.templates {
+                syntax.push(self.syntax_form(t));
+            }
+            for v in &s.value_lists {
+                value_lists.push(ValueList {
+                    name: v.name.value.clone(),
+                    items: v
+                        .items
+                        .iter()
+                        .map(|i| ValueListItem { spelling: i.name.value.clone(), is_default: i.is_default })
+                        .collect(),
+                    loc: self.loc(v.span),
+                });
+            }
+            if s.kind == SectionKind::Examples {
+                for l in &s.code_lines {
+                    if !l.value.trim().is_empty() {
+                        examples.push(Example { text: l.value.clone(), loc: self.loc(l.span) });
+                    }
+                }
+            }
+            if let Some(sim) = &s.simulation {
+                simulation = Some(SimulationHook {
+                    result: sim.result.value.clone(),
+                    function: sim.function.value.clone(),
+                    args: sim.args.iter().map(|a| a.value.clone()).collect(),
+                    loc: self.loc(sim.function.span),
+                });
+            }
+        }
+        let docs = Docs {
+            description: self.prose(d, SectionKind::Description),
+            operand_info: self.prose(d, SectionKind::OperandInfo),
+            modifier_info: self.prose(d, SectionKind::ModifierInfo),
+            semantics: self.prose(d, SectionKind::Semantics),
+            exception: self.prose(d, SectionKind::Exception),
+        };
+        Optype {
+            name: d.name.value.clone(),
+            groups,
+            loc: self.loc(d.name.span),
+            syntax,
+            value_lists,
+            docs,
+            examples,
+            simulation,
+            opcodes: Vec::new(),
+        }
+    }
+
+    fn syntax_form(&self, t: &ast::Template) -> SyntaxForm {
+        let deco = |d: &ast::TemplateDecoration| {
+            let (kind, name) = match &d.kind {
+                ast::Decoration::Neg => (DecorationKind::Neg, "-".to_string()),
+                ast::Decoration::Abs => (DecorationKind::Abs, "|".to_string()),
+                ast::Decoration::Not => (DecorationKind::Not, "!".to_string()),
+                ast::Decoration::Invert => (DecorationKind::Invert, "~".to_string()),
+                ast::Decoration::Suffix(s) => (DecorationKind::Suffix, s.clone()),
+            };
+            Decoration { kind, name, optional: d.optional, loc: self.loc(d.span) }
+        };
+        SyntaxForm {
+            text: self.sources.text(t.span).to_string(),
+            mnemonic: t.mnemonic.value.clone(),
+            modifiers: t
+                .modifiers
+                .iter()
+                .map(|m| SyntaxModifier { name: m.name.value.clone(), optional: m.optional, loc: self.loc(m.name.span) })
+                .collect(),
+            operands: t
+                .operands
+                .iter()
+                .map(|o| SyntaxOperand {
+                    name: o.name.value.clone(),
+                    shape: match &o.shape {
+                        ast::OperandShape::Named => OperandShape::Named,
+                        ast::OperandShape::Literal => OperandShape::Literal,
+                        ast::OperandShape::Indexed { base, index, offset, offset_optional } => OperandShape::Indexed {
+                            base: base.value.clone(),
+                            index: index.value.clone(),
+                            offset: offset.as_ref().map(|o| o.value.clone()),
+                            offset_optional: *offset_optional,
+                        },
+                    },
+                    optional: o.optional,
+                    prefixes: o.prefixes.iter().map(deco).collect(),
+                    suffixes: o.suffixes.iter().map(deco).collect(),
+                    loc: self.loc(o.span),
+                })
+                .collect(),
+            controls: t.controls.iter().map(|c| c.value.clone()).collect(),
+            comment: t.comment.clone(),
+            loc: self.loc(t.span),
+        }
+    }
+
+    // --- opcodes ----------------------------------------------------------------
+
+    fn opcode(&mut self, chain: &[&ast::Decl], optype: OptypeId) -> Opcode {
+        let me = chain[chain.len() - 1];
+        let mut fields: Vec<Field> = Vec::new();
+        let mut field_spans: Vec<Span> = Vec::new();
+        let isa_width = self.isa.width as u64;
+        for d in chain {
+            for s in d.sections.iter().filter(|s| s.kind == SectionKind::Encoding) {
+                for f in &s.fields {
+                    let Some(field) = self.field(f, d, isa_width) else { continue };
+                    // Overlaps and duplicates against what the chain already declared.
+                    let mut keep = true;
+                    for (k, other) in fields.iter().enumerate() {
+                        let same_name = other.name == field.name;
+                        let overlap = other.mask() & field.mask() != 0;
+                        if !same_name && !overlap {
+                            continue;
+                        }
+                        let identical = same_name
+                            && other.start == field.start
+                            && other.width == field.width
+                            && other.ty == field.ty
+                            && other.value == field.value;
+                        let prev = field_spans[k];
+                        if identical {
+                            self.diags.push(
+                                Diagnostic::new(
+                                    Code::IdenticalRedefinition,
+                                    f.span,
+                                    format!("field `{}` is already defined identically by `{}`", field.name, other.declared_in),
+                                )
+                                .with_secondary(prev, "first defined here")
+                                .with_label("remove this line"),
+                            );
+                        } else if same_name {
+                            self.diags.push(
+                                Diagnostic::new(
+                                    Code::DuplicateDefinition,
+                                    f.name.span,
+                                    format!("field `{}` is defined twice in `{}`", field.name, me.name.value),
+                                )
+                                .with_secondary(prev, format!("first defined by `{}`", other.declared_in)),
+                            );
+                        } else {
+                            let lo = field.start.max(other.start);
+                            let hi = (field.start + field.width).min(other.start + other.width) - 1;
+                            let bits = if lo == hi { format!("bit {lo}") } else { format!("bits {lo}..{hi}") };
+                            self.diags.push(
+                                Diagnostic::new(
+                                    Code::FieldOverlap,
+                                    f.span,
+                                    format!("field `{}` overlaps `{}` at {bits} in opcode `{}`", field.name, other.name, me.name.value),
+                                )
+                                .with_secondary(prev, format!("`{}` is defined here", other.name)),
+                            );
+                        }
+                        keep = false;
+                        break;
+                    }
+                    if keep {
+                        fields.push(field);
+                        field_spans.push(f.span);
+                    }
+                }
+            }
+        }
+        let mut order: Vec<usize> = (0..fields.len()).collect();
+        order.sort_by_key(|&i| (fields[i].start, fields[i].width));
+        let fields: Vec<Field> = order.into_iter().map(|i| fields[i].clone()).collect();
+        let (mut fixed_mask, mut fixed_bits) = (0u128, 0u128);
+        for f in &fields {
+            if let FieldValue::Constant(v) = f.value {
+                fixed_mask |= f.mask();
+                fixed_bits |= ((v as u128) << f.start) & f.mask();
+            }
+        }
+        let mut operands = OperandInfo::default();
+        let mut exceptions = Vec::new();
+        for d in chain {
+            for s in &d.sections {
+                for dir in &s.directives {
+                    self.directive(dir, &mut operands);
+                }
+                for e in &s.exceptions {
+                    exceptions.push(Exception {
+                        class: e.class.value.clone(),
+                        kind: e.kind.value.clone(),
+                        message: e.message.value.clone(),
+                        condition: e.condition.clone(),
+                        loc: self.loc(e.span),
+                    });
+                }
+            }
+        }
+        Opcode {
+            name: me.name.value.clone(),
+            optype,
+            loc: self.loc(me.name.span),
+            fields,
+            fixed_mask,
+            fixed_bits,
+            operands,
+            exceptions,
+            forms: Vec::new(),
+        }
+    }
+
+    fn field(&mut self, f: &ast::Field, owner: &ast::Decl, isa_width: u64) -> Option<Field> {
+        if f.width.value == 0 {
+            self.err(Code::ZeroWidth, f.width.span, format!("field `{}` has zero width", f.name.value));
+            return None;
+        }
+        if f.start.value + f.width.value > isa_width {
+            let last = f.start.value + f.width.value - 1;
+            self.err(
+                Code::FieldOutOfRange,
+                f.span,
+                format!("field `{}` ends at bit {last}, past the last bit {} of the instruction", f.name.value, isa_width - 1),
+            )
+            .label = format!("bits {}..{last}", f.start.value);
+            return None;
+        }
+        let Some(&ty) = self.type_ids.get(&f.ty.value) else {
+            let mut d = Diagnostic::new(Code::UndefinedType, f.ty.span, format!("undefined type `{}`", f.ty.value));
+            if let Some(s) = nearest(&f.ty.value, self.type_ids.keys().map(|s| s.as_str())) {
+                d = d.with_label(format!("did you mean `{s}`?"));
+            }
+            self.diags.push(d);
+            return None;
+        };
+        let t = &self.isa.types[ty];
+        if t.width as u64 != f.width.value {
+            let (tn, tw, tspan) = (t.name.clone(), t.width, t.loc.span);
+            self.err(
+                Code::WidthMismatch,
+                f.width.span,
+                format!("field `{}` is {} bits wide but type `{tn}` is {tw}", f.name.value, f.width.value),
+            )
+            .secondary
+            .push(crate::diagnostic::Label { span: tspan.unwrap_or(f.ty.span), message: format!("`{tn}` is declared here") });
+            return None;
+        }
+        let value = match &f.init {
+            None => FieldValue::Free,
+            Some(init) => {
+                let enc = self.encode_value(ty, &init.value)?;
+                if init.constant { FieldValue::Constant(enc) } else { FieldValue::Default(enc) }
+            }
+        };
+        Some(Field {
+            name: f.name.value.clone(),
+            start: f.start.value as u32,
+            width: f.width.value as u32,
+            ty_name: f.ty.value.clone(),
+            ty,
+            value,
+            declared_in: owner.name.value.clone(),
+            loc: self.loc(f.span),
+        })
+    }
+
+    /// Encodes a default or constant written in the spec for a field of type `ty`.
+    fn encode_value(&mut self, ty: TypeId, v: &Spanned<String>) -> Option<u64> {
+        let t = &self.isa.types[ty];
+        let text = v.value.as_str();
+        let enc = encode_literal(t, text);
+        if enc.is_none() {
+            let expected = match &t.kind {
+                TypeKind::Enum { values } => {
+                    let names: Vec<&str> = values.iter().map(|v| v.name.as_str()).collect();
+                    format!("expected one of {}", names.join(", "))
+                }
+                TypeKind::Register { prefix, constants, .. } => {
+                    let mut s = format!("expected {prefix}0..{prefix}{}", max_value(t.width));
+                    for c in constants {
+                        s.push_str(&format!(" or {}", c.name));
+                    }
+                    s
+                }
+                TypeKind::Int { signed: true } => format!("expected an integer that fits in {} signed bits", t.width),
+                _ => format!("expected a number that fits in {} bits", t.width),
+            };
+            let name = t.name.clone();
+            self.err(Code::BadFieldValue, v.span, format!("`{text}` is not a value of type `{name}`")).label = expected;
+        }
+        enc
+    }
+
+    fn directive(&mut self, d: &Directive, out: &mut OperandInfo) {
+        let refs = |v: &[ast::OperandRef]| -> Vec<OperandRef> {
+            v.iter()
+                .map(|r| OperandRef {
+                    name: r.name.value.clone(),
+                    index: r.index.iter().map(|i| i.value.clone()).collect(),
+                    literal: false,
+                    span: Some(r.name.span),
+                })
+                .collect()
+        };
+        match d {
+            Directive::InList(v, _) => out.inputs = refs(v),
+            Directive::OutList(v, _) => out.outputs = refs(v),
+            Directive::Order(v, _) => out.order = refs(v),
+            Directive::Bitwidth { operand, expr, .. } => {
+                let constant = match expr.eval(&|_| None) {
+                    Some(crate::expr::Value::Int(i)) => Some(i),
+                    _ => None,
+                };
+                out.bitwidths.retain(|b| b.operand != operand.value);
+                out.bitwidths.push(Bitwidth {
+                    operand: operand.value.clone(),
+                    expr: expr.clone(),
+                    constant,
+                    span: Some(operand.span),
+                });
+            }
+            Directive::AsmFormat { operand, function, args, .. } => {
+                out.asm_formats.retain(|a| a.operand != operand.value);
+                out.asm_formats.push(AsmFormat {
+                    operand: operand.value.clone(),
+                    function: function.value.clone(),
+                    args: args.iter().map(|a| a.value.clone()).collect(),
+                    spans: std::iter::once(operand.span).chain(args.iter().map(|a| a.span)).collect(),
+                })
+            }
+            Directive::ModiOrder(v, _) => {
+                out.modi_order = v
+                    .iter()
+                    .map(|i| OperandRef { name: i.value.clone(), index: Vec::new(), literal: false, span: Some(i.span) })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// Largest unsigned value of `width` bits.
+pub fn max_value(width: u32) -> u64 {
+    if width >= 64 { u64::MAX } else { (1u64 << width) - 1 }
+}
+
+/// Encodes a value as written in the spec (`PT`, `R3`, `False`, `0x2`, `-1`)
+/// for type `t`; `None` if it is not a value of the type.
+pub fn encode_literal(t: &Type, text: &str) -> Option<u64> {
+    let max = max_value(t.width);
+    let number = |s: &str| -> Option<i128> {
+        let (neg, body) = match s.strip_prefix('-') {
+            Some(b) => (true, b),
+            None => (false, s),
+        };
+        let v = parse_int(body)? as i128;
+        Some(if neg { -v } else { v })
+    };
+    match &t.kind {
+        TypeKind::Enum { values } => values.iter().find(|v| v.name == text).map(|v| v.encoding),
+        TypeKind::Register { prefix, constants, .. } => {
+            if let Some(c) = constants.iter().find(|c| c.name == text) {
+                return Some(c.index);
+            }
+            let n = text.strip_prefix(prefix.as_str()).filter(|r| r.bytes().all(|b| b.is_ascii_digit()) && !r.is_empty())?;
+            let n: u64 = n.parse().ok()?;
+            (n <= max).then_some(n)
+        }
+        TypeKind::Int { signed } => {
+            let v = number(text)?;
+            let (lo, hi) = if *signed {
+                (-(1i128 << (t.width - 1)), (1i128 << (t.width - 1)) - 1)
+            } else {
+                (0, max as i128)
+            };
+            (lo..=hi).contains(&v).then_some((v as u64) & max)
+        }
+        TypeKind::Float { .. } | TypeKind::ConstMem { .. } => {
+            let v = number(text)?;
+            (0..=max as i128).contains(&v).then_some(v as u64)
+        }
+    }
+}
+
+/// The candidate closest to `name` by edit distance, if reasonably close.
+pub fn nearest<'n>(name: &str, candidates: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = edit_distance(&name.to_ascii_lowercase(), &c.to_ascii_lowercase());
+        if d <= name.len().max(2) / 3 + 1 && best.map_or(true, |(bd, bc)| (d, c) < (bd, bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

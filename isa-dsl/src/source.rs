@@ -1,0 +1,130 @@
+//! Source files and spans. Owns the text of every spec file read, hands out
+//! `FileId`s, and turns byte offsets into `line:col` for diagnostics. Nothing
+//! here knows about the DSL.
+
+use serde::{Deserialize, Serialize};
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct FileId(pub u32);
+
+/// A byte range in one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span { file, start: start as u32, end: end as u32 }
+    }
+    /// A sub-range, given offsets relative to this span's start.
+    pub fn sub(self, start: usize, end: usize) -> Span {
+        Span { file: self.file, start: self.start + start as u32, end: self.start + end as u32 }
+    }
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// One loaded spec file.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// Path as given by the user (used in diagnostics and generated headers).
+    pub name: String,
+    /// The text; invalid UTF-8 was replaced and reported when the file was added.
+    pub text: String,
+    line_starts: Vec<u32>,
+}
+
+impl SourceFile {
+    fn new(name: String, text: String) -> SourceFile {
+        let mut line_starts = vec![0u32];
+        let bytes = text.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+                line_starts.push(i as u32 + 1);
+            }
+        }
+        SourceFile { name, text, line_starts }
+    }
+
+    /// 1-based line and column (column counted in characters) of a byte offset.
+    pub fn line_col(&self, offset: u32) -> (usize, usize) {
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line] as usize;
+        let end = (offset as usize).min(self.text.len());
+        let col = self.text.get(start..end).map(|s| s.chars().count()).unwrap_or(end - start);
+        (line + 1, col + 1)
+    }
+
+    /// Byte offsets at which each line starts.
+    pub fn line_starts(&self) -> &[u32] {
+        &self.line_starts
+    }
+}
+
+/// All files of one compilation.
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn new() -> SourceMap {
+        SourceMap::default()
+    }
+
+    /// Adds a file from text.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        let id = FileId(self.files.len() as u32);
+        self.files.push(SourceFile::new(name.into(), text.into()));
+        id
+    }
+
+    /// Adds a file from raw bytes. Invalid UTF-8 is replaced by U+FFFD; the
+    /// byte offset of the first invalid sequence is returned so the caller can
+    /// report it.
+    pub fn add_bytes(&mut self, name: impl Into<String>, bytes: &[u8]) -> (FileId, Option<usize>) {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => (self.add(name, s), None),
+            Err(e) => {
+                let bad = e.valid_up_to();
+                (self.add(name, String::from_utf8_lossy(bytes).into_owned()), Some(bad))
+            }
+        }
+    }
+
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// The text a span covers.
+    pub fn text(&self, span: Span) -> &str {
+        self.get(span.file).text.get(span.range()).unwrap_or("")
+    }
+
+    /// `file:line:col` of a span's start.
+    pub fn location(&self, span: Span) -> String {
+        let f = self.get(span.file);
+        let (l, c) = f.line_col(span.start);
+        format!("{}:{}:{}", f.name, l, c)
+    }
+}

@@ -1,0 +1,1 @@
+//! Data-driven end-to-end tests live in `tests/`.
