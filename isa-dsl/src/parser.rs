@@ -26,8 +26,6 @@ pub const MAX_NESTING: usize = 32;
 
 /// Parses one file. Never panics; every problem becomes a diagnostic.
 pub fn parse_file(file: FileId, text: &str, diags: &mut Diagnostics) -> File {
-    // Track literal tokens in parse errors (see `describe_failure`).
-    pest::set_error_detail(true);
     let mut out = File::default();
     let pairs = match DslParser::parse(Rule::file, text) {
         Ok(mut p) => p.next().map(|p| p.into_inner()),
@@ -259,7 +257,12 @@ impl Cx {
         }
         match DslParser::parse(rule, &line.value) {
             Ok(mut pairs) => pairs.next(),
-            Err(e) => {
+            Err(_) => {
+                // Parse again with pest's error detail on, which records the
+                // literal tokens tried; it is too slow to leave on for every line.
+                // It is only ever switched on, so messages never depend on timing.
+                pest::set_error_detail(true);
+                let Err(e) = DslParser::parse(rule, &line.value) else { return None };
                 let (pos, expected) = describe_failure(&e);
                 let pos = pos.min(line.value.len());
                 let end = line.value[pos..].chars().next().map(|c| pos + c.len_utf8()).unwrap_or(pos);
@@ -506,7 +509,7 @@ impl Cx {
         };
         let mut fence_open: Option<Span> = None;
         for line in &lines {
-            if DslParser::parse(Rule::fence_line, &line.value).is_ok() {
+            if line.value.trim_start().starts_with("```") && DslParser::parse(Rule::fence_line, &line.value).is_ok() {
                 fence_open = match fence_open {
                     Some(_) => None,
                     None => Some(trim_span(line)),
@@ -536,7 +539,7 @@ impl Cx {
                     }
                 }
                 SectionKind::OperandInfo => {
-                    if !in_fence && DslParser::parse(Rule::directive_start, &line.value).is_ok() {
+                    if !in_fence && looks_like_directive(&line.value) && DslParser::parse(Rule::directive_start, &line.value).is_ok() {
                         let word = line.value.trim_start().split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
                         if !DIRECTIVES.contains(&word) {
                             let lead = line.value.len() - line.value.trim_start().len();
@@ -552,7 +555,7 @@ impl Cx {
                     }
                 }
                 SectionKind::Exception => {
-                    if !in_fence && DslParser::parse(Rule::directive_start, &line.value).is_ok() {
+                    if !in_fence && looks_like_directive(&line.value) && DslParser::parse(Rule::directive_start, &line.value).is_ok() {
                         if let Some(e) = self.exception(line, diags) {
                             s.exceptions.push(e);
                         }
@@ -876,6 +879,13 @@ impl Cx {
 
 fn string_body(p: &Pair<Rule>) -> String {
     p.clone().into_inner().next().map(|b| b.as_str().to_string()).unwrap_or_default()
+}
+
+/// Cheap pre-check for `Name<`, so prose lines never pay for a failed parse.
+fn looks_like_directive(s: &str) -> bool {
+    let t = s.trim_start();
+    let n = t.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    n > 0 && t[n..].trim_start().starts_with('<')
 }
 
 fn looks_like_value_list(s: &str) -> bool {

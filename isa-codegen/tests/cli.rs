@@ -1,0 +1,73 @@
+//! The `isa-codegen` binary as a user runs it: exit codes, where output goes,
+//! determinism of `ir`.
+
+use std::path::Path;
+use std::process::Command;
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_isa-codegen"));
+    c.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."));
+    c
+}
+
+#[test]
+fn check_spec_exits_0_with_warnings() {
+    let out = bin().args(["check", "spec/", "--color", "never"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("44 optypes, 184 opcodes"), "{stdout}");
+    assert!(String::from_utf8(out.stderr).unwrap().contains("warning[W002]"));
+}
+
+#[test]
+fn deny_warnings_fails() {
+    let out = bin().args(["check", "spec/", "--deny-warnings"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn errors_exit_1_with_location() {
+    let out = bin().args(["check", "spec/base", "tests/specs/fail/e030_field_overlap.txt"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("error[E030]"), "{err}");
+    assert!(err.contains("tests/specs/fail/e030_field_overlap.txt:17:5"), "{err}");
+}
+
+#[test]
+fn missing_path_is_an_error() {
+    let out = bin().args(["check", "no/such/dir"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("error[E001]"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(bin().args(["check"]).output().unwrap().status.code(), Some(2));
+    assert_eq!(bin().args(["frobnicate"]).output().unwrap().status.code(), Some(2));
+    assert_eq!(bin().args(["ir", "spec/", "--format", "xml"]).output().unwrap().status.code(), Some(2));
+}
+
+#[test]
+fn new_extension_compiles_against_base_alone() {
+    let out = bin()
+        .args(["check", "spec/base/", "tests/specs/pass/minimal_extension.txt", "--deny-warnings"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn ir_is_byte_identical_across_runs() {
+    for format in ["yaml", "json"] {
+        let a = bin().args(["ir", "spec/", "--format", format]).output().unwrap();
+        let b = bin().args(["ir", "spec/", "--format", format]).output().unwrap();
+        assert_eq!(a.status.code(), Some(0));
+        assert!(a.stdout.len() > 100_000);
+        assert_eq!(a.stdout, b.stdout, "{format} output differs between runs");
+    }
+    let json = bin().args(["ir", "spec/", "--format", "json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["opcodes"].as_array().unwrap().len(), 184);
+    assert_eq!(v["optypes"].as_array().unwrap().len(), 44);
+}
