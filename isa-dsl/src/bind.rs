@@ -85,7 +85,7 @@ fn choice_values(
     list_name: &str,
     field: &Field,
     mandatory: bool,
-    opcode: &str,
+    op: &Opcode,
     agg: &mut Aggregate,
 ) -> Vec<ChoiceValue> {
     let values = enum_values(isa, field);
@@ -98,7 +98,8 @@ fn choice_values(
             .map(|v| ChoiceValue { spelling: v.name.clone(), value: v.encoding, is_default: Some(v.encoding) == field_default })
             .collect();
     };
-    let hooked = isa.opcodes.iter().any(|o| o.name == opcode && o.operands.asm_formats.iter().any(|a| a.operand == field.name));
+    let hooked = op.operands.asm_formats.iter().any(|a| a.operand == field.name);
+    let opcode = op.name.as_str();
     let matched: Vec<Option<&EnumValue>> =
         list.items.iter().map(|i| values.iter().find(|v| v.name == i.spelling)).collect();
     let positional = matched.iter().all(Option::is_none) && list.items.len() == values.len() && !hooked;
@@ -221,7 +222,7 @@ fn bind_form(
             ModifierBinding::Choice {
                 field: f.name.clone(),
                 optional: m.optional,
-                values: choice_values(isa, ot, name, f, !m.optional, &op.name, agg),
+                values: choice_values(isa, ot, name, f, !m.optional, op, agg),
             }
         } else if has_list {
             note(
@@ -337,7 +338,7 @@ fn bind_form(
             if let Some(f) = op.field(&full) {
                 if d.kind == DecorationKind::Suffix && isa.types[f.ty].is_enum() {
                     // Checks the suffix's value list against the field's type.
-                    choice_values(isa, ot, &d.name, f, !d.optional, &op.name, agg);
+                    choice_values(isa, ot, &d.name, f, !d.optional, op, agg);
                 }
                 bound.push(full.clone());
                 b.decorations.push(Some(full));

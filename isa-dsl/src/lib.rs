@@ -9,6 +9,9 @@
 //! load(paths) -> SourceMap -> parse_file* -> resolve -> bind -> check -> Frontend
 //! ```
 
+// pest_derive without `std` refers to `alloc` by name.
+extern crate alloc;
+
 pub mod ast;
 pub mod bind;
 pub mod check;
@@ -115,7 +118,7 @@ pub fn is_dsl(text: &str) -> bool {
 /// Files with no `__Def` declaration at all are not DSL (for example the
 /// SPA 5.3 notation): they are skipped with warning W013.
 pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
-    let mut files = Vec::new();
+    let mut dsl = Vec::new();
     for (id, f) in sources.files() {
         if !is_dsl(&f.text) && !f.text.trim().is_empty() {
             let first = f.text.lines().next().unwrap_or("").trim_end();
@@ -126,13 +129,63 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
             );
             continue;
         }
-        files.push(parser::parse_file(id, &f.text, &mut diags));
+        dsl.push((id, f.text.as_str()));
     }
+    let files = parse_all(&dsl, &mut diags);
     let mut isa = resolve::resolve(&sources, &files, &mut diags);
     bind::bind(&mut isa, &mut diags);
     check::check(&isa, &files, &mut diags);
     diags.sort();
     Frontend { sources, isa, diagnostics: diags }
+}
+
+/// Parses files independently, on as many threads as the machine offers
+/// (files are dealt out largest first). The result is in input order, so it
+/// does not depend on scheduling.
+fn parse_all(files: &[(FileId, &str)], diags: &mut Diagnostics) -> Vec<ast::File> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len());
+    if threads <= 1 {
+        return files.iter().map(|(id, text)| parser::parse_file(*id, text, diags)).collect();
+    }
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(files[i].1.len()));
+    let mut buckets: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); threads];
+    for i in order {
+        let b = buckets.iter_mut().min_by_key(|b| b.0).expect("threads > 1");
+        b.0 += files[i].1.len();
+        b.1.push(i);
+    }
+    let mut results: Vec<Option<(ast::File, Diagnostics)>> = (0..files.len()).map(|_| None).collect();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = buckets
+            .into_iter()
+            .map(|(_, ids)| {
+                s.spawn(move || {
+                    ids.into_iter()
+                        .map(|i| {
+                            let mut d = Diagnostics::default();
+                            let f = parser::parse_file(files[i].0, files[i].1, &mut d);
+                            (i, f, d)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            // A panic in a parser thread is a bug; re-raise it on this thread.
+            for (i, f, d) in h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)) {
+                results[i] = Some((f, d));
+            }
+        }
+    });
+    results
+        .into_iter()
+        .flatten()
+        .map(|(f, d)| {
+            diags.extend(d.items);
+            f
+        })
+        .collect()
 }
 
 /// Runs the front end on in-memory files `(name, text)`.

@@ -921,3 +921,43 @@ fn section_text(file: FileId, header: Span, lines: &[Spanned<String>]) -> Spanne
     };
     Spanned { value: text, span }
 }
+
+#[cfg(test)]
+mod perf_probe {
+    use crate::*;
+    #[test]
+    #[ignore]
+    fn phases() {
+        let mut diags = Diagnostics::default();
+        let mut sources = SourceMap::new();
+        for f in collect_spec_files(&["../spec".into()], &mut diags) {
+            add_source(&mut sources, &f.display().to_string(), &std::fs::read(&f).unwrap(), &mut diags);
+        }
+        let n = 20;
+        let t = std::time::Instant::now();
+        let mut files = Vec::new();
+        for _ in 0..n {
+            let mut d = Diagnostics::default();
+            files = sources.files().filter(|(_, f)| is_dsl(&f.text)).map(|(id, f)| parser::parse_file(id, &f.text, &mut d)).collect();
+        }
+        eprintln!("parse (1 thread) {:?}", t.elapsed() / n);
+        let t = std::time::Instant::now();
+        let mut isa = ir::Isa::default();
+        for _ in 0..n { let mut d = Diagnostics::default(); isa = resolve::resolve(&sources, &files, &mut d); }
+        eprintln!("resolve {:?}", t.elapsed() / n);
+        let t = std::time::Instant::now();
+        for _ in 0..n { std::hint::black_box(isa.clone()); }
+        let clone = t.elapsed() / n;
+        let t = std::time::Instant::now();
+        let mut bound = isa.clone();
+        for _ in 0..n { let mut d = Diagnostics::default(); bound = isa.clone(); bind::bind(&mut bound, &mut d); }
+        eprintln!("bind {:?}", t.elapsed() / n - clone);
+        let t = std::time::Instant::now();
+        let mut d = Diagnostics::default();
+        for _ in 0..n { d = Diagnostics::default(); check::check(&bound, &files, &mut d); }
+        eprintln!("check {:?}", t.elapsed() / n);
+        let t = std::time::Instant::now();
+        for _ in 0..n { let mut d2 = d.clone(); d2.sort(); }
+        eprintln!("sort {:?}", t.elapsed() / n);
+    }
+}

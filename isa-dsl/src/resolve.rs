@@ -573,9 +573,7 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        let mut order: Vec<usize> = (0..fields.len()).collect();
-        order.sort_by_key(|&i| (fields[i].start, fields[i].width));
-        let fields: Vec<Field> = order.into_iter().map(|i| fields[i].clone()).collect();
+        fields.sort_by_key(|f| (f.start, f.width));
         let (mut fixed_mask, mut fixed_bits) = (0u128, 0u128);
         for f in &fields {
             if let FieldValue::Constant(v) = f.value {
