@@ -11,10 +11,29 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "isa-codegen", version, about = "Compiler for the ISA description DSL")]
+#[command(
+    name = "isa-codegen",
+    version,
+    about = "Compiler for the ISA description DSL",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = "Main job: `isa-codegen spec/ -o generated/` writes the generated crate (all or nothing)."
+)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// Spec files or directories (searched recursively for *.txt).
+    #[arg(required = true)]
+    spec: Vec<PathBuf>,
+    /// Output directory of the generated crate.
+    #[arg(short = 'o', long = "out", required = true)]
+    out: Option<PathBuf>,
+    /// Do not write: exit 1 if the output directory differs from what would be generated.
+    #[arg(long)]
+    check: bool,
+    /// Package name of the generated crate.
+    #[arg(long, default_value = "isa-generated")]
+    crate_name: String,
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
     color: Color,
@@ -59,7 +78,11 @@ fn main() -> ExitCode {
         Color::Never => false,
         Color::Auto => std::io::stderr().is_terminal(),
     };
-    match cli.command {
+    let Some(command) = cli.command else {
+        let out = cli.out.unwrap_or_else(|| PathBuf::from("generated"));
+        return generate(&cli.spec, &out, cli.check, &cli.crate_name, color);
+    };
+    match command {
         Command::Check { spec, deny_warnings } => {
             let fe = isa_codegen::load(&spec);
             eprint!("{}", fe.diagnostics.render(&fe.sources, color));
@@ -100,6 +123,39 @@ fn main() -> ExitCode {
                     ExitCode::from(1)
                 }
             }
+        }
+    }
+}
+
+/// The main job: generate (or `--check`) the output directory.
+fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, crate_name: &str, color: bool) -> ExitCode {
+    let fe = isa_codegen::load(spec);
+    eprint!("{}", fe.diagnostics.render(&fe.sources, color));
+    let options = isa_codegen::Options { crate_name: crate_name.to_string() };
+    let Some(files) = isa_codegen::generate(&fe, &options) else {
+        eprintln!("{}; {} left untouched", fe.diagnostics.summary(), out.display());
+        return ExitCode::from(1);
+    };
+    if check {
+        let problems = isa_codegen::output::check(out, &files);
+        if problems.is_empty() {
+            eprintln!("{} is up to date ({} files)", out.display(), files.len());
+            return ExitCode::SUCCESS;
+        }
+        for p in &problems {
+            eprintln!("error: {p}");
+        }
+        eprintln!("{} is stale: run `isa-codegen {} -o {}`", out.display(), spec.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "), out.display());
+        return ExitCode::from(1);
+    }
+    match isa_codegen::output::write_atomically(out, &files) {
+        Ok(()) => {
+            eprintln!("wrote {} files to {} ({})", files.len(), out.display(), fe.diagnostics.summary());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", out.display());
+            ExitCode::from(1)
         }
     }
 }

@@ -71,3 +71,57 @@ fn ir_is_byte_identical_across_runs() {
     assert_eq!(v["opcodes"].as_array().unwrap().len(), 184);
     assert_eq!(v["optypes"].as_array().unwrap().len(), 44);
 }
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("isa-codegen-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn checked_in_generated_crate_is_fresh() {
+    let out = bin().args(["spec/", "-o", "generated/", "--check"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "generated/ is stale:\n{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn generate_then_check_detects_staleness() {
+    let dir = temp_dir("stale");
+    let out = dir.join("gen");
+    let o = out.to_str().unwrap();
+    assert_eq!(bin().args(["spec/", "-o", o]).output().unwrap().status.code(), Some(0));
+    assert_eq!(bin().args(["spec/", "-o", o, "--check"]).output().unwrap().status.code(), Some(0));
+    // Output is byte-identical across runs.
+    let before = std::fs::read(out.join("src/opcodes.rs")).unwrap();
+    assert_eq!(bin().args(["spec/", "-o", o]).output().unwrap().status.code(), Some(0));
+    assert_eq!(before, std::fs::read(out.join("src/opcodes.rs")).unwrap());
+    // A hand edit, a missing file and an extra file are all stale.
+    std::fs::write(out.join("src/lib.rs"), "// edited\n").unwrap();
+    std::fs::write(out.join("src/extra.rs"), "\n").unwrap();
+    std::fs::remove_file(out.join("src/types.rs")).unwrap();
+    let r = bin().args(["spec/", "-o", o, "--check"]).output().unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8(r.stderr).unwrap();
+    assert!(err.contains("lib.rs is stale") && err.contains("types.rs is missing") && err.contains("extra.rs"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn failed_run_leaves_output_untouched() {
+    let dir = temp_dir("untouched");
+    let out = dir.join("gen");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("keep.txt"), "previous output").unwrap();
+    let r = bin()
+        .args(["spec/base", "tests/specs/fail/e030_field_overlap.txt", "-o", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8(r.stderr).unwrap().contains("left untouched"));
+    assert_eq!(std::fs::read_to_string(out.join("keep.txt")).unwrap(), "previous output");
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
+    // No temporary directories are left behind.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
