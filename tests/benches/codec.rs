@@ -1,0 +1,136 @@
+//! Decode/encode throughput of the generated crate (single thread), against
+//! the interpreted codec (what generation buys) and a public fixed-width
+//! decoder (yaxpeax-arm on random AArch64 words), side by side.
+//! Buffers: random *valid* instructions, one L2-sized (1 MiB) and one 64 MiB.
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use isa_codegen::interp::{Codec, RawInstruction};
+use isa_dsl::ir::{FieldValue, TypeKind};
+use isa_generated::Instruction;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+fn random_words(codec: &Codec, n: usize, seed: u64) -> Vec<u128> {
+    let isa = codec.isa();
+    let mut rng = Rng(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let opcode = (rng.next() % isa.opcodes.len() as u64) as usize;
+        let values = isa.opcodes[opcode]
+            .fields
+            .iter()
+            .map(|f| match (&f.value, &isa.types[f.ty].kind) {
+                (FieldValue::Constant(c), _) => *c,
+                (_, TypeKind::Enum { values }) => values[(rng.next() % values.len() as u64) as usize].encoding,
+                _ => rng.next() & isa_codegen::plan::mask64(f.width),
+            })
+            .collect();
+        if let Ok(w) = codec.encode(&RawInstruction { opcode, values }) {
+            out.push(w);
+        }
+    }
+    out
+}
+
+fn codec_benches(c: &mut Criterion) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    let fe = isa_dsl::load(&[root]);
+    let codec = Codec::new(&fe.isa);
+    let sizes = [("L2 1MiB", 1usize << 16), ("64MiB", 1usize << 22)];
+    let mut g = c.benchmark_group("codec");
+    for (label, n) in sizes {
+        let words = random_words(&codec, n, 7);
+        let insts: Vec<Instruction> = words.iter().map(|&w| Instruction::decode(w).unwrap()).collect();
+        g.throughput(Throughput::Elements(n as u64));
+        g.sample_size(if n > 100_000 { 10 } else { 50 });
+        g.bench_with_input(BenchmarkId::new("generated decode", label), &words, |b, words| {
+            b.iter(|| {
+                let mut acc = 0usize;
+                for &w in words {
+                    if let Ok(i) = Instruction::decode(w) {
+                        acc = acc.wrapping_add(i.index());
+                    }
+                }
+                black_box(acc)
+            })
+        });
+        g.bench_with_input(BenchmarkId::new("generated encode", label), &insts, |b, insts| {
+            b.iter(|| {
+                let mut acc = 0u128;
+                for i in insts {
+                    if let Ok(w) = i.encode() {
+                        acc ^= w;
+                    }
+                }
+                black_box(acc)
+            })
+        });
+        if n <= 1 << 16 {
+            g.bench_with_input(BenchmarkId::new("interpreted decode", label), &words, |b, words| {
+                b.iter(|| {
+                    let mut acc = 0usize;
+                    for &w in words {
+                        if let Ok(r) = codec.decode(w) {
+                            acc = acc.wrapping_add(r.opcode);
+                        }
+                    }
+                    black_box(acc)
+                })
+            });
+        }
+    }
+    // Diagnostic: one opcode only (perfect branch prediction).
+    {
+        let words = random_words(&codec, 1 << 16, 7);
+        let w0 = words[0];
+        let op = &fe.isa.opcodes[codec.decode(w0).unwrap().opcode];
+        let same: Vec<u128> = words.iter().map(|&w| (w & !op.fixed_mask) | op.fixed_bits).filter(|&w| Instruction::decode(w).is_ok()).collect();
+        g.throughput(Throughput::Elements(same.len() as u64));
+        g.bench_function(BenchmarkId::new("generated decode one opcode", op.name.as_str()), |b| {
+            b.iter(|| {
+                let mut acc = 0usize;
+                for &w in &same {
+                    if let Ok(i) = Instruction::decode(w) {
+                        acc = acc.wrapping_add(i.index());
+                    }
+                }
+                black_box(acc)
+            })
+        });
+    }
+    // yaxpeax-arm on 1 MiB of random AArch64 words.
+    {
+        use yaxpeax_arch::{Decoder, U8Reader};
+        let mut rng = Rng(9);
+        let bytes: Vec<u8> = (0..(1usize << 18)).flat_map(|_| (rng.next() as u32).to_le_bytes()).collect();
+        let n = bytes.len() / 4;
+        let decoder = yaxpeax_arm::armv8::a64::InstDecoder::default();
+        g.throughput(Throughput::Elements(n as u64));
+        g.sample_size(20);
+        g.bench_function(BenchmarkId::new("yaxpeax-arm a64 decode", "L2 1MiB"), |b| {
+            b.iter(|| {
+                let mut ok = 0usize;
+                for chunk in bytes.chunks_exact(4) {
+                    let mut reader = U8Reader::new(chunk);
+                    if decoder.decode(&mut reader).is_ok() {
+                        ok += 1;
+                    }
+                }
+                black_box(ok)
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, codec_benches);
+criterion_main!(benches);
