@@ -4,41 +4,13 @@
 //! Buffers: random *valid* instructions, one L2-sized (1 MiB) and one 64 MiB.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use isa_codegen::interp::{Codec, RawInstruction};
-use isa_dsl::ir::{FieldValue, TypeKind};
+use isa_codegen::interp::Codec;
+use isa_tests::{random_valid, Rng};
 use isa_generated::Instruction;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 fn random_words(codec: &Codec, n: usize, seed: u64) -> Vec<u128> {
-    let isa = codec.isa();
     let mut rng = Rng(seed);
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let opcode = (rng.next() % isa.opcodes.len() as u64) as usize;
-        let values = isa.opcodes[opcode]
-            .fields
-            .iter()
-            .map(|f| match (&f.value, &isa.types[f.ty].kind) {
-                (FieldValue::Constant(c), _) => *c,
-                (_, TypeKind::Enum { values }) => values[(rng.next() % values.len() as u64) as usize].encoding,
-                _ => rng.next() & isa_codegen::plan::mask64(f.width),
-            })
-            .collect();
-        if let Ok(w) = codec.encode(&RawInstruction { opcode, values }) {
-            out.push(w);
-        }
-    }
-    out
+    (0..n).map(|_| random_valid(codec, &mut rng).1).collect()
 }
 
 fn codec_benches(c: &mut Criterion) {

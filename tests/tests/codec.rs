@@ -8,63 +8,16 @@
 //!   non-zero uncovered bits;
 //! * proptest: `decode(encode(x)) == x` for every opcode.
 
-use isa_codegen::interp::{Codec, DecodeError, RawInstruction};
-use isa_dsl::ir::{FieldValue, Isa, TypeKind};
+use isa_codegen::interp::{Codec, DecodeError};
+use isa_dsl::ir::Isa;
+use isa_tests::{random_raw, random_valid, Rng};
 use isa_generated::Instruction;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
 fn isa() -> &'static Isa {
     static ISA: OnceLock<Isa> = OnceLock::new();
-    ISA.get_or_init(|| {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
-        let fe = isa_dsl::load(&[root]);
-        assert!(!fe.has_errors(), "{}", fe.render_diagnostics());
-        fe.isa
-    })
-}
-
-/// splitmix64: a small deterministic generator, so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn word(&mut self) -> u128 {
-        (self.next() as u128) << 64 | self.next() as u128
-    }
-}
-
-/// Random field values for `opcode`, valid for each field's type.
-fn random_raw(isa: &Isa, opcode: usize, rng: &mut Rng) -> RawInstruction {
-    let op = &isa.opcodes[opcode];
-    let values = op
-        .fields
-        .iter()
-        .map(|f| match (&f.value, &isa.types[f.ty].kind) {
-            (FieldValue::Constant(c), _) => *c,
-            (_, TypeKind::Enum { values }) => values[rng.below(values.len())].encoding,
-            _ => rng.next() & isa_codegen::plan::mask64(f.width),
-        })
-        .collect();
-    RawInstruction { opcode, values }
-}
-
-/// A random instruction that encodes (exception rules may reject some draws).
-fn random_valid(codec: &Codec, rng: &mut Rng) -> (RawInstruction, u128) {
-    loop {
-        let raw = random_raw(codec.isa(), rng.below(codec.isa().opcodes.len()), rng);
-        if let Ok(w) = codec.encode(&raw) {
-            return (raw, w);
-        }
-    }
+    ISA.get_or_init(isa_tests::spec_isa)
 }
 
 #[test]
