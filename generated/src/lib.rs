@@ -18,8 +18,6 @@
 //! Bits that no field of the decoded opcode covers are ignored by [`Instruction::decode`] (and encode as zero); [`Instruction::decode_strict`] rejects words where they are not zero.
 #![allow(non_camel_case_types, clippy::all)]
 #![forbid(unsafe_code)]
-pub mod types;
-pub mod opcodes;
 pub use opcodes::*;
 pub use types::*;
 /// A value that does not fit its type.
@@ -2699,3 +2697,5 @@ impl Instruction {
         }
     }
 }
+pub mod types;
+pub mod opcodes;

@@ -12,8 +12,8 @@
 //! One struct per opcode: every non-constant field, typed, with
 //! `encode` (to the 128-bit word) and `decode` (from it).
 #![allow(non_camel_case_types, clippy::all)]
-use crate::types::*;
-use crate::{DecodeError, EncodeError};
+use super::types::*;
+use super::{DecodeError, EncodeError};
 /// `HADD2_RR`: an encoding of `HADD2` (ALL > HALU > H_ARITH).
 ///
 /// 执行双路输入16bit浮点数的加法，即Rd = Ra + SrcB。

@@ -13,7 +13,7 @@
 //! per operand type. `to_raw`/`from_raw` convert to and from the bits
 //! stored in the instruction word.
 #![allow(non_camel_case_types, clippy::upper_case_acronyms)]
-use crate::RangeError;
+use super::RangeError;
 /// Bit-field type `FullITypes` (3 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]

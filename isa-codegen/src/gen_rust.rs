@@ -18,16 +18,44 @@ use quote::{format_ident, quote};
 /// One generated file: path relative to the crate root, and its text.
 pub type GenFile = (String, String);
 
+/// The crate's modules as token streams: the root, then `(name, body)` of
+/// each submodule. Paths between them are relative (`super::`), so the same
+/// tokens work as files of a crate and as one inline module (the `isa!` macro).
+pub struct CrateTokens {
+    pub root: TokenStream,
+    pub modules: Vec<(&'static str, TokenStream)>,
+}
+
+/// Generates the crate's tokens.
+pub fn crate_tokens(isa: &Isa) -> CrateTokens {
+    let plan = DecodePlan::new(isa);
+    CrateTokens { root: gen_lib(isa, &plan), modules: vec![("types", gen_types(isa)), ("opcodes", gen_opcodes(isa))] }
+}
+
+impl CrateTokens {
+    /// Everything as one token stream: `pub mod name { ... }` for each submodule.
+    pub fn inline(&self) -> TokenStream {
+        let root = &self.root;
+        let mods = self.modules.iter().map(|(name, body)| {
+            let name = format_ident!("{}", name);
+            quote! { pub mod #name { #body } }
+        });
+        quote! { #root #( #mods )* }
+    }
+}
+
 /// Generates every file of the crate.
 pub fn generate_crate(isa: &Isa, crate_name: &str) -> Vec<GenFile> {
     let header = header(isa);
-    let plan = DecodePlan::new(isa);
-    vec![
-        ("Cargo.toml".to_string(), cargo_toml(isa, crate_name)),
-        ("src/lib.rs".to_string(), format(&header, gen_lib(isa, &plan))),
-        ("src/types.rs".to_string(), format(&header, gen_types(isa))),
-        ("src/opcodes.rs".to_string(), format(&header, gen_opcodes(isa))),
-    ]
+    let tokens = crate_tokens(isa);
+    let root = &tokens.root;
+    let decls = tokens.modules.iter().map(|(name, _)| format_ident!("{}", name));
+    let lib = quote! { #root #( pub mod #decls; )* };
+    let mut files = vec![("Cargo.toml".to_string(), cargo_toml(isa, crate_name)), ("src/lib.rs".to_string(), format(&header, lib))];
+    for (name, body) in tokens.modules {
+        files.push((format!("src/{name}.rs"), format(&header, body)));
+    }
+    files
 }
 
 /// The `// @generated` header: generator and inputs.
@@ -109,7 +137,7 @@ fn gen_types(isa: &Isa) -> TokenStream {
         //! per operand type. `to_raw`/`from_raw` convert to and from the bits
         //! stored in the instruction word.
         #![allow(non_camel_case_types, clippy::upper_case_acronyms)]
-        use crate::RangeError;
+        use super::RangeError;
         #( #items )*
     }
 }
@@ -332,8 +360,8 @@ fn gen_opcodes(isa: &Isa) -> TokenStream {
         //! One struct per opcode: every non-constant field, typed, with
         //! `encode` (to the 128-bit word) and `decode` (from it).
         #![allow(non_camel_case_types, clippy::all)]
-        use crate::types::*;
-        use crate::{DecodeError, EncodeError};
+        use super::types::*;
+        use super::{DecodeError, EncodeError};
         #( #items )*
     }
 }
@@ -603,8 +631,6 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         #![allow(non_camel_case_types, clippy::all)]
         #![forbid(unsafe_code)]
 
-        pub mod types;
-        pub mod opcodes;
         pub use opcodes::*;
         pub use types::*;
 
@@ -762,7 +788,6 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         "Dispatch table: the {key_bits}-bit key (bits every opcode fixes) -> 0 (no opcode), opcode index + 1, or a candidate list."
     ));
     let key_expr = if plan.key_runs.is_empty() { quote! { 0u64 } } else { quote! { #( #key_parts )|* } };
-    let _ = format_ident!("unused");
     quote! {
         #key_doc
         static DISPATCH: [u16; #size] = [ #( #table_entries ),* ];

@@ -36,3 +36,12 @@ pub fn generate(fe: &Frontend, options: &Options) -> Option<output::Files> {
     }
     Some(gen_rust::generate_crate(&fe.isa, &options.crate_name))
 }
+
+/// The generated API as one token stream (what the `isa!` macro expands to):
+/// the same tokens as the files [`generate`] writes, with the submodules inline.
+pub fn expand(fe: &Frontend) -> Option<proc_macro2::TokenStream> {
+    if fe.has_errors() {
+        return None;
+    }
+    Some(gen_rust::crate_tokens(&fe.isa).inline())
+}

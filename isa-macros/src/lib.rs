@@ -1,1 +1,145 @@
-//! placeholder
+//! The `isa!` proc-macro: embeds an ISA spec in a downstream crate. Glue only:
+//! it finds the files, runs the same front end and code generator as the
+//! `isa-codegen` CLI (`isa_dsl::compile`, `isa_codegen::expand`), and turns spec
+//! errors into compile errors.
+//!
+//! ```ignore
+//! isa_macros::isa! {
+//!     include "spec/*.txt";
+//!     include "spec/base/*.txt";
+//!     module gpu;            // optional: the module to expand into (default: the ISA's name, lower case)
+//! }
+//! ```
+//! Globs are relative to the calling crate's `CARGO_MANIFEST_DIR` (or to
+//! `ISA_MACRO_ROOT` when that environment variable is set). Every
+//! matched file is also passed to `include_bytes!`, so Cargo rebuilds the
+//! crate when a spec file changes. Spec warnings are not shown (stable Rust
+//! has no proc-macro warnings); run `isa-codegen check` for them.
+
+use proc_macro::TokenStream;
+use proc_macro2::Span;
+use quote::quote;
+use std::path::{Path, PathBuf};
+use syn::parse::{Parse, ParseStream};
+use syn::{Ident, LitStr, Token};
+
+/// Expands to the generated ISA API. See the crate documentation.
+#[proc_macro]
+pub fn isa(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as Input);
+    match expand(input) {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+struct Input {
+    includes: Vec<LitStr>,
+    module: Option<Ident>,
+}
+
+impl Parse for Input {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut out = Input { includes: Vec::new(), module: None };
+        while !input.is_empty() {
+            let key: Ident = input.parse()?;
+            match key.to_string().as_str() {
+                "include" => out.includes.push(input.parse()?),
+                "module" => {
+                    if out.module.is_some() {
+                        return Err(syn::Error::new(key.span(), "`module` is given twice"));
+                    }
+                    out.module = Some(input.parse()?);
+                }
+                other => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("unknown setting `{other}`; expected `include \"glob\"` or `module name`"),
+                    ))
+                }
+            }
+            if input.peek(Token![;]) {
+                input.parse::<Token![;]>()?;
+            } else if input.peek(Token![,]) {
+                input.parse::<Token![,]>()?;
+            }
+        }
+        if out.includes.is_empty() {
+            return Err(syn::Error::new(Span::call_site(), "`isa!` needs at least one `include \"glob\"`"));
+        }
+        Ok(out)
+    }
+}
+
+fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
+    // `ISA_MACRO_ROOT` overrides the base directory: trybuild builds its test
+    // crates under target/, where CARGO_MANIFEST_DIR is not the source tree.
+    let root = std::env::var_os("ISA_MACRO_ROOT")
+        .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
+        .map_or_else(|| PathBuf::from("."), PathBuf::from);
+    // (path as shown in diagnostics, absolute path, the include it came from)
+    let mut files: Vec<(String, PathBuf, usize)> = Vec::new();
+    for (k, lit) in input.includes.iter().enumerate() {
+        for p in matches(&root, lit)? {
+            if !files.iter().any(|(_, q, _)| *q == p) {
+                let shown = p.strip_prefix(&root).unwrap_or(&p).display().to_string();
+                files.push((shown, p, k));
+            }
+        }
+    }
+    let mut diags = isa_dsl::Diagnostics::default();
+    let mut sources = isa_dsl::SourceMap::new();
+    for (shown, path, k) in &files {
+        let bytes = std::fs::read(path)
+            .map_err(|e| syn::Error::new(input.includes[*k].span(), format!("cannot read {shown}: {e}")))?;
+        isa_dsl::add_source(&mut sources, shown, &bytes, &mut diags);
+    }
+    let fe = isa_dsl::compile(sources, diags);
+    let Some(api) = isa_codegen::expand(&fe) else {
+        // Point at the include that brought in the first file with an error.
+        let first = fe.diagnostics.items.iter().find(|d| d.is_error()).and_then(|d| d.span).map(|s| s.file.0 as usize);
+        let lit = first.and_then(|f| files.get(f)).map_or(&input.includes[0], |(_, _, k)| &input.includes[*k]);
+        let errors = isa_dsl::Diagnostics { items: fe.diagnostics.items.iter().filter(|d| d.is_error()).cloned().collect() };
+        let msg = format!("the ISA spec has errors:\n\n{}{}", errors.render(&fe.sources, false), fe.diagnostics.summary());
+        return Err(syn::Error::new(lit.span(), msg));
+    };
+    let tracked = files.iter().map(|(_, p, _)| p.display().to_string());
+    // The API opens with inner attributes, so it needs a module of its own.
+    let module = input.module.clone().unwrap_or_else(|| Ident::new(&default_module(&fe.isa.name), Span::call_site()));
+    Ok(quote! {
+        pub mod #module {
+            #api
+            // Makes Cargo rebuild this crate when a spec file changes.
+            #( const _: &[u8] = include_bytes!(#tracked); )*
+        }
+    })
+}
+
+/// `GPU` -> `gpu`: the module name when none is given.
+fn default_module(isa_name: &str) -> String {
+    let s: String = isa_name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) { format!("isa_{s}") } else { s }
+}
+
+/// Files a glob matches, in sorted order; a glob without wildcards must name
+/// an existing file.
+fn matches(root: &Path, lit: &LitStr) -> syn::Result<Vec<PathBuf>> {
+    let pattern = lit.value();
+    let full = root.join(&pattern);
+    let full_str = full.to_string_lossy().into_owned();
+    let is_glob = pattern.contains(['*', '?', '[']);
+    if !is_glob {
+        return if full.is_file() {
+            Ok(vec![full])
+        } else {
+            Err(syn::Error::new(lit.span(), format!("no such spec file: {pattern} (relative to CARGO_MANIFEST_DIR)")))
+        };
+    }
+    let paths = glob::glob(&full_str).map_err(|e| syn::Error::new(lit.span(), format!("bad glob `{pattern}`: {e}")))?;
+    let mut out: Vec<PathBuf> = paths.filter_map(Result::ok).filter(|p| p.is_file()).collect();
+    out.sort();
+    if out.is_empty() {
+        return Err(syn::Error::new(lit.span(), format!("`{pattern}` matches no file (relative to CARGO_MANIFEST_DIR)")));
+    }
+    Ok(out)
+}

@@ -1,0 +1,51 @@
+//! The ISA embedded with `isa!` behaves exactly like the generated crate.
+
+use isa_downstream_example::{gpu, iadd};
+
+#[test]
+fn encodes_and_decodes() {
+    let w = iadd(1, 2, 3).unwrap();
+    match gpu::Instruction::decode(w).unwrap() {
+        gpu::Instruction::IADD_RR(i) => {
+            assert_eq!((i.rd.index(), i.ra.index(), i.rb.index()), (1, 2, 3));
+            assert_eq!(i.pg, gpu::Pred::PT);
+        }
+        other => panic!("decoded as {}", other.name()),
+    }
+    assert_eq!(gpu::Instruction::decode(w).unwrap().to_le_bytes().unwrap(), w.to_le_bytes());
+    assert!(iadd(256, 0, 0).is_err(), "R256 does not exist");
+}
+
+#[test]
+fn agrees_with_the_generated_crate_on_random_words() {
+    let mut x = 0x1234_5678_9abc_def0u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    // Keys (low 12 bits) that select some opcode, to aim half the words at real opcodes.
+    let keys: Vec<u128> = (0..4096u128)
+        .filter(|&k| !matches!(isa_generated::Instruction::decode(k), Err(isa_generated::DecodeError::UnknownOpcode { .. })))
+        .collect();
+    // 184 opcodes, less F2IP's four, which also fix `ftype` outside the key.
+    assert_eq!(keys.len(), 180);
+    let mut decoded = 0;
+    for k in 0..200_000 {
+        let mut w = (next() as u128) << 64 | next() as u128;
+        if k % 2 == 0 {
+            w = (w & !0xFFF) | keys[(next() % keys.len() as u64) as usize];
+        }
+        let a = gpu::Instruction::decode(w);
+        let b = isa_generated::Instruction::decode(w);
+        assert_eq!(a.is_ok(), b.is_ok(), "{w:#x}");
+        if let (Ok(a), Ok(b)) = (a, b) {
+            decoded += 1;
+            assert_eq!(a.name(), b.name());
+            assert_eq!(a.raw_fields(), b.raw_fields());
+            assert_eq!(a.encode().unwrap(), b.encode().unwrap());
+        }
+    }
+    assert!(decoded > 1000, "only {decoded} words decoded");
+}

@@ -1,0 +1,38 @@
+//! Generation benchmarks on the seed spec: `expand` (what the `isa!` macro
+//! does at compile time: front end + token generation; target <= 300 ms) and
+//! `generate` (the CLI's main job: the same plus prettyplease formatting).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::path::PathBuf;
+
+fn sources() -> isa_dsl::SourceMap {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    let mut diags = isa_dsl::Diagnostics::default();
+    let mut sources = isa_dsl::SourceMap::new();
+    for f in isa_dsl::collect_spec_files(&[root], &mut diags) {
+        isa_dsl::add_source(&mut sources, &f.display().to_string(), &std::fs::read(&f).unwrap(), &mut diags);
+    }
+    sources
+}
+
+fn benches(c: &mut Criterion) {
+    let src = sources();
+    let mut g = c.benchmark_group("generate");
+    g.sample_size(10);
+    g.bench_function("isa! expansion (front end + tokens)", |b| {
+        b.iter(|| {
+            let fe = isa_dsl::compile(src.clone(), isa_dsl::Diagnostics::default());
+            isa_codegen::expand(&fe).unwrap().to_string().len()
+        })
+    });
+    g.bench_function("isa-codegen spec/ (front end + tokens + prettyplease)", |b| {
+        b.iter(|| {
+            let fe = isa_dsl::compile(src.clone(), isa_dsl::Diagnostics::default());
+            isa_codegen::generate(&fe, &isa_codegen::Options::default()).unwrap().len()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(group, benches);
+criterion_main!(group);

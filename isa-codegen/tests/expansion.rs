@@ -1,0 +1,45 @@
+//! One code path: what the `isa!` macro expands to (`isa_codegen::expand`)
+//! equals what `isa-codegen spec/ -o generated/` wrote, modulo the file header
+//! and the layout (files vs inline modules).
+
+use quote::quote;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+fn parse(file: &str) -> syn::File {
+    let text = std::fs::read_to_string(root().join("generated/src").join(file)).unwrap();
+    syn::parse_file(&text).unwrap()
+}
+
+#[test]
+fn macro_expansion_equals_generated_files() {
+    let fe = isa_dsl::load(&[root().join("spec")]);
+    let expansion = isa_codegen::expand(&fe).expect("the spec has no errors");
+
+    // Rebuild the same shape from the files on disk: lib.rs with its
+    // `pub mod x;` declarations replaced by the modules' contents.
+    let lib = parse("lib.rs");
+    let attrs = &lib.attrs;
+    let mut items = Vec::new();
+    let mut mods = Vec::new();
+    for item in &lib.items {
+        match item {
+            syn::Item::Mod(m) if m.content.is_none() => {
+                let name = &m.ident;
+                let f = parse(&format!("{name}.rs"));
+                let (a, i) = (&f.attrs, &f.items);
+                mods.push(quote! { pub mod #name { #(#a)* #(#i)* } });
+            }
+            other => items.push(other.clone()),
+        }
+    }
+    assert_eq!(mods.len(), 2, "lib.rs declares types and opcodes");
+    let from_files = quote! { #(#attrs)* #(#items)* #(#mods)* };
+
+    let pretty = |ts: proc_macro2::TokenStream| prettyplease::unparse(&syn::parse2::<syn::File>(ts).unwrap());
+    let (a, b) = (pretty(expansion), pretty(from_files));
+    assert!(a == b, "expansion and generated files differ (lengths {} vs {})", a.len(), b.len());
+}

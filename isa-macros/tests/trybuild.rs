@@ -1,0 +1,15 @@
+//! Compile-time behaviour of `isa!`: a passing crate, and the compile errors
+//! for a missing file, a glob matching nothing, a spec syntax error and an
+//! overlap error (`TRYBUILD=overwrite` refreshes the `.stderr` files).
+
+#[test]
+fn ui() {
+    // trybuild compiles these files under target/; resolve includes from here.
+    std::env::set_var("ISA_MACRO_ROOT", env!("CARGO_MANIFEST_DIR"));
+    let t = trybuild::TestCases::new();
+    t.pass("tests/ui/pass.rs");
+    t.compile_fail("tests/ui/missing_file.rs");
+    t.compile_fail("tests/ui/no_match.rs");
+    t.compile_fail("tests/ui/syntax_error.rs");
+    t.compile_fail("tests/ui/overlap.rs");
+}

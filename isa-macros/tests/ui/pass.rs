@@ -1,0 +1,13 @@
+// The seed spec embedded inline: the same API as the generated crate.
+isa_macros::isa! {
+    include "../spec/*.txt";
+    include "../spec/base/*.txt";
+    module gpu;
+}
+
+fn main() {
+    let i = gpu::IADD_RR { rd: gpu::Reg::new(1).unwrap(), ..Default::default() };
+    let w = i.encode().unwrap();
+    assert_eq!(w & 0xFF, 0x30);
+    assert_eq!(gpu::Instruction::decode(w).unwrap(), gpu::Instruction::IADD_RR(i));
+}
