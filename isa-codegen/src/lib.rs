@@ -6,7 +6,9 @@
 //! isa_dsl::load(spec) -> Frontend -> generate(&frontend, &options) -> Files -> output::write_atomically
 //! ```
 
+pub mod asm;
 pub mod dump;
+pub mod examples;
 pub mod gen_rust;
 pub mod interp;
 pub mod names;
@@ -14,6 +16,23 @@ pub mod output;
 pub mod plan;
 
 pub use isa_dsl::{load, Frontend};
+
+/// `isa-codegen check`: the front end, then the passes that validate the spec
+/// further (every `__Examples` line must assemble and round-trip). Returns the
+/// frontend with all diagnostics, sorted, and the example counts.
+pub fn check(paths: &[std::path::PathBuf]) -> (Frontend, examples::ExampleStats) {
+    let mut fe = load(paths);
+    let stats = if fe.has_errors() {
+        examples::ExampleStats::default()
+    } else {
+        let asm = asm::Assembler::new(&fe.isa);
+        let (_, diags, stats) = examples::check_examples(&asm);
+        fe.diagnostics.extend(diags);
+        fe.diagnostics.sort();
+        stats
+    };
+    (fe, stats)
+}
 
 /// Options of the generator.
 #[derive(Clone, Debug)]

@@ -56,6 +56,24 @@ enum Command {
         #[arg(long)]
         deny_warnings: bool,
     },
+    /// Assemble a file: print each instruction's word (32 hex digits, most
+    /// significant first), or write 16-byte little-endian words with -o.
+    Asm {
+        /// Spec files or directories.
+        #[arg(long, required = true)]
+        spec: Vec<PathBuf>,
+        /// Assembly source.
+        file: PathBuf,
+        /// Write binary words here instead of printing hex.
+        #[arg(short = 'o')]
+        out: Option<PathBuf>,
+    },
+    /// Disassemble a file of 16-byte little-endian words, or of hex words one per line.
+    Disasm {
+        #[arg(long, required = true)]
+        spec: Vec<PathBuf>,
+        file: PathBuf,
+    },
     /// Print the resolved IR.
     Ir {
         #[arg(required = true)]
@@ -84,7 +102,7 @@ fn main() -> ExitCode {
     };
     match command {
         Command::Check { spec, deny_warnings } => {
-            let fe = isa_codegen::load(&spec);
+            let (fe, examples) = isa_codegen::check(&spec);
             eprint!("{}", fe.diagnostics.render(&fe.sources, color));
             let isa = &fe.isa;
             let _ = writeln!(
@@ -98,9 +116,20 @@ fn main() -> ExitCode {
                 isa.types.len(),
                 fe.diagnostics.summary()
             );
+            if examples.total > 0 {
+                let _ = writeln!(
+                    std::io::stdout().lock(),
+                    "examples: {} lines, {} assemble and round-trip, {} defective (W014)",
+                    examples.total,
+                    examples.round_trip,
+                    examples.defective
+                );
+            }
             let fail = fe.has_errors() || (deny_warnings && !fe.diagnostics.is_empty());
             if fail { ExitCode::from(1) } else { ExitCode::SUCCESS }
         }
+        Command::Asm { spec, file, out } => asm(&spec, &file, out.as_deref(), color),
+        Command::Disasm { spec, file } => disasm(&spec, &file, color),
         Command::Ir { spec, format } => {
             let fe = isa_codegen::load(&spec);
             eprint!("{}", fe.diagnostics.render(&fe.sources, color));
@@ -158,4 +187,97 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, crate_name: &s
             ExitCode::from(1)
         }
     }
+}
+
+/// Loads a spec for asm/disasm; prints its errors.
+fn load_clean(spec: &[PathBuf], color: bool) -> Option<isa_codegen::Frontend> {
+    let fe = isa_codegen::load(spec);
+    if fe.has_errors() {
+        eprint!("{}", fe.diagnostics.render(&fe.sources, color));
+        eprintln!("{}", fe.diagnostics.summary());
+        return None;
+    }
+    Some(fe)
+}
+
+fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, color: bool) -> ExitCode {
+    let Some(fe) = load_clean(spec, color) else { return ExitCode::from(1) };
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", file.display());
+            return ExitCode::from(1);
+        }
+    };
+    let mut sources = isa_dsl::SourceMap::new();
+    let mut diags = isa_dsl::Diagnostics::default();
+    isa_dsl::add_source(&mut sources, &file.display().to_string(), &bytes, &mut diags);
+    let id = isa_dsl::FileId(0);
+    let text = sources.get(id).text.clone();
+    let (words, errors) = isa_codegen::asm::assemble_text(&fe.isa, &text);
+    for (offset, len, message) in errors {
+        diags.push(
+            isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, isa_dsl::Span::new(id, offset, offset + len), message.clone())
+                .with_label(message),
+        );
+    }
+    if diags.has_errors() {
+        diags.sort();
+        eprint!("{}", diags.render(&sources, color));
+        eprintln!("{}; nothing written", diags.summary());
+        return ExitCode::from(1);
+    }
+    match out {
+        Some(path) => {
+            let bin: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            match isa_codegen::output::write_file_atomically(path, &bin) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: cannot write {}: {e}", path.display());
+                    ExitCode::from(1)
+                }
+            }
+        }
+        None => {
+            let mut s = String::new();
+            for w in words {
+                s.push_str(&format!("{w:032x}\n"));
+            }
+            let _ = std::io::stdout().lock().write_all(s.as_bytes());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn disasm(spec: &[PathBuf], file: &std::path::Path, color: bool) -> ExitCode {
+    let Some(fe) = load_clean(spec, color) else { return ExitCode::from(1) };
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", file.display());
+            return ExitCode::from(1);
+        }
+    };
+    let words = match isa_codegen::asm::read_words(&bytes) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {}: {e}", file.display());
+            return ExitCode::from(1);
+        }
+    };
+    let asm = isa_codegen::asm::Assembler::new(&fe.isa);
+    let mut out = String::new();
+    let mut failed = 0;
+    for (k, w) in words.iter().enumerate() {
+        match asm.disassemble(*w) {
+            Ok(t) => out.push_str(&format!("{t} ;\n")),
+            Err(e) => {
+                failed += 1;
+                eprintln!("error[E041]: {}: word {k} ({w:#034x}) does not decode: {e}", file.display());
+                out.push_str(&format!("// {w:#034x}: {e}\n"));
+            }
+        }
+    }
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }

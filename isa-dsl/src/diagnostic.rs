@@ -70,6 +70,9 @@ codes! {
     DuplicateValue = "E036", Error, "two values of one type share a name or an encoding";
     WidthMismatch = "E037", Error, "field width does not match its type";
     MissingIsa = "E038", Error, "no __DefIsa declaration, or more than one";
+    // --- assembly -----------------------------------------------------------
+    AsmError = "E040", Error, "assembly line does not assemble";
+    DisasmError = "E041", Error, "instruction word does not decode";
     // --- warnings ----------------------------------------------------------
     IdenticalRedefinition = "W001", Warning, "field defined twice identically";
     UnboundModifier = "W002", Warning, "syntax modifier with no field to encode it";
@@ -83,6 +86,7 @@ codes! {
     UnknownSection = "W011", Warning, "section content that is not understood";
     NoOpcodes = "W012", Warning, "optype without opcodes";
     LegacySkipped = "W013", Warning, "file not in the DSL skipped";
+    BadExample = "W014", Warning, "example does not assemble or does not round-trip";
 }
 
 /// A secondary label: another place that explains the primary one.

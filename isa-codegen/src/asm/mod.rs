@@ -1,0 +1,924 @@
+//! Assembler and disassembler, interpreted from the IR: both directions are
+//! driven by the `__Syntax` templates and their bindings (`isa_dsl::bind`);
+//! nothing is written per instruction.
+//!
+//! Assembly of a line: lex it (`text.rs`); for every syntax form whose
+//! mnemonic matches and every opcode of its optype, try to place the dotted
+//! modifiers in the form's modifier slots (any order when unambiguous,
+//! position decides otherwise) and the operand texts in its operands (the
+//! operand kinds written select the opcode: `R1` -> register, `c[..][..]` ->
+//! constant memory, `0x10` -> immediate); then encode, which applies the
+//! spec's `__Exception` rules. The most advanced failure is reported.
+//!
+//! Disassembly: decode, pick the first form that can express every field's
+//! value, print it canonically (defaults omitted, optional operands omitted
+//! when at their defaults). A word no form can express prints as `.word 0x...`,
+//! which the assembler accepts back.
+
+pub mod hooks;
+pub mod text;
+
+use crate::interp::{Codec, RawInstruction};
+use hooks::FloatFormat;
+use isa_dsl::bind::settable_fields;
+use isa_dsl::ir::*;
+use std::collections::BTreeMap;
+use text::Core;
+
+/// Why a line does not assemble: a byte column in the line and a reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsmError {
+    pub col: usize,
+    pub message: String,
+}
+
+impl AsmError {
+    fn at(col: usize, message: impl Into<String>) -> AsmError {
+        AsmError { col, message: message.into() }
+    }
+}
+
+impl std::fmt::Display for AsmError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "column {}: {}", self.col + 1, self.message)
+    }
+}
+
+/// An assembled instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assembled {
+    pub raw: RawInstruction,
+    pub word: u128,
+}
+
+/// Assembler and disassembler for one ISA.
+pub struct Assembler<'a> {
+    isa: &'a Isa,
+    codec: Codec<'a>,
+    /// Base mnemonic -> (optype, form) pairs.
+    forms: BTreeMap<String, Vec<(usize, usize)>>,
+    /// Register-like types by prefix, longest prefix first.
+    registers: Vec<(String, TypeId)>,
+}
+
+/// A failed attempt, ranked by how far into the line it got (column), then stage.
+struct Attempt {
+    score: (usize, u32),
+    error: AsmError,
+}
+
+impl<'a> Assembler<'a> {
+    pub fn new(isa: &'a Isa) -> Assembler<'a> {
+        let mut forms: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
+        for (ot, o) in isa.optypes.iter().enumerate() {
+            for (fi, f) in o.syntax.iter().enumerate() {
+                forms.entry(f.mnemonic.clone()).or_default().push((ot, fi));
+            }
+        }
+        let mut registers: Vec<(String, TypeId)> = isa
+            .types
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| match &t.kind {
+                TypeKind::Register { prefix, .. } => Some((prefix.clone(), i)),
+                _ => None,
+            })
+            .collect();
+        registers.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+        Assembler { isa, codec: Codec::new(isa), forms, registers }
+    }
+
+    pub fn codec(&self) -> &Codec<'a> {
+        &self.codec
+    }
+
+    /// Assembles one line. `Ok(None)` for blank, comment-only and label-only lines.
+    pub fn assemble_line(&self, line: &str) -> Result<Option<Assembled>, AsmError> {
+        let lexed = text::lex(line).map_err(|(c, m)| AsmError::at(c, m))?;
+        let Some(mn) = &lexed.mnemonic else { return Ok(None) };
+        if mn.text == ".word" {
+            return self.raw_word(&lexed).map(Some);
+        }
+        let Some(cands) = self.forms.get(&mn.text) else {
+            let all = self.forms.keys().map(|s| s.as_str());
+            let hint = isa_dsl::resolve::nearest(&mn.text, all).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
+            return Err(AsmError::at(mn.col, format!("unknown mnemonic `{}`{hint}", mn.text)));
+        };
+        let mut best: Option<Attempt> = None;
+        for &(ot, fi) in cands {
+            for &oc in &self.isa.optypes[ot].opcodes {
+                match self.try_form(&lexed, ot, fi, oc) {
+                    Ok(raw) => match self.codec.encode(&raw) {
+                        Ok(word) => return Ok(Some(Assembled { raw, word })),
+                        Err(e) => {
+                            let a = Attempt { score: (usize::MAX, 9), error: AsmError::at(mn.col, e.to_string()) };
+                            if best.as_ref().map_or(true, |b| a.score > b.score) {
+                                best = Some(a);
+                            }
+                        }
+                    },
+                    Err(a) => {
+                        if best.as_ref().map_or(true, |b| a.score > b.score) {
+                            best = Some(a);
+                        }
+                    }
+                }
+            }
+        }
+        Err(best.map(|b| b.error).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches")))
+    }
+
+    /// `.word 0x...`: a raw instruction word, which must decode.
+    fn raw_word(&self, l: &text::Line) -> Result<Assembled, AsmError> {
+        let Some(t) = l.operands.first().filter(|_| l.operands.len() == 1) else {
+            return Err(AsmError::at(0, "`.word` takes one 128-bit number"));
+        };
+        let hex = t.text.strip_prefix("0x").ok_or_else(|| AsmError::at(t.col, "expected `0x` and up to 32 hex digits"))?;
+        let word = u128::from_str_radix(hex, 16).map_err(|_| AsmError::at(t.col, "expected `0x` and up to 32 hex digits"))?;
+        let raw = self.codec.decode(word).map_err(|e| AsmError::at(t.col, format!("`.word` does not decode: {e}")))?;
+        Ok(Assembled { raw, word })
+    }
+
+    fn field_index(op: &Opcode, name: &str) -> Option<usize> {
+        op.fields.iter().position(|f| f.name == name)
+    }
+
+    /// Encoding of a flag sub-field (`.neg`, `.not`): the value named `True`/`False`, else 1/0.
+    fn flag(&self, f: &Field, on: bool) -> u64 {
+        self.isa.types[f.ty].enum_value(if on { "True" } else { "False" }).map_or(on as u64, |v| v.encoding)
+    }
+
+    fn value_list(&self, ot: usize, name: &str) -> Option<&ValueList> {
+        self.isa.optypes[ot].value_lists.iter().find(|l| l.name == name)
+    }
+
+    fn try_form(&self, l: &text::Line, ot: usize, fi: usize, oc: usize) -> Result<RawInstruction, Attempt> {
+        let isa = self.isa;
+        let op = &isa.opcodes[oc];
+        let form = &isa.optypes[ot].syntax[fi];
+        let b = &op.forms[fi];
+        // Failures after the operands were placed rank as reaching the end of the line.
+        let fail = |stage: u32, col: usize, msg: String| {
+            let reach = if stage >= 7 { usize::MAX - 1 } else { col };
+            Attempt { score: (reach, stage), error: AsmError::at(col, msg) }
+        };
+        let mut raw = self.codec.default_instruction(oc).ok_or_else(|| fail(0, 0, "no such opcode".into()))?;
+        let mut set = vec![false; op.fields.len()];
+
+        // Guard.
+        if let Some((neg, tok)) = &l.guard {
+            let g = isa.guard.as_deref().ok_or_else(|| fail(1, tok.col, "this ISA has no guard predicate".into()))?;
+            let gi = Self::field_index(op, g).ok_or_else(|| fail(1, tok.col, format!("`{}` has no guard field", op.name)))?;
+            let v = self.register(&op.fields[gi], &tok.text).ok_or_else(|| fail(1, tok.col, format!("`{}` is not a predicate", tok.text)))?;
+            raw.values[gi] = v;
+            if let Some(ni) = Self::field_index(op, &format!("{g}.not")) {
+                raw.values[ni] = self.flag(&op.fields[ni], *neg);
+            } else if *neg {
+                return Err(fail(1, tok.col, "the guard cannot be negated".into()));
+            }
+        }
+
+        // Modifiers: each dotted part into a slot that accepts it.
+        let mut filled: Vec<Option<&text::Tok>> = vec![None; b.modifiers.len()];
+        let mut last = 0usize;
+        for part in &l.parts {
+            let accepts = |s: usize| filled[s].is_none() && self.slot_accepts(ot, &b.modifiers[s], &part.text);
+            let pick = (last..b.modifiers.len()).find(|&s| accepts(s)).or_else(|| (0..b.modifiers.len()).find(|&s| accepts(s)));
+            let Some(s) = pick else {
+                let valid = self.modifier_spellings(ot, b);
+                return Err(fail(2, part.col, format!("modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, valid)));
+            };
+            filled[s] = Some(part);
+            last = s + 1;
+        }
+        for (s, slot) in b.modifiers.iter().enumerate() {
+            let modifier = &form.modifiers[s];
+            let Some(part) = filled[s] else {
+                if !modifier.optional && !matches!(slot, ModifierBinding::Unbound { .. }) {
+                    let what = match slot {
+                        ModifierBinding::Mnemonic { text } => format!("`.{text}`"),
+                        ModifierBinding::Choice { values, .. } => {
+                            format!("one of {}", values.iter().map(|v| format!(".{}", v.spelling)).collect::<Vec<_>>().join(" "))
+                        }
+                        ModifierBinding::Value { spelling, .. } => format!("`.{spelling}`"),
+                        ModifierBinding::Unbound { text } => format!("`.{text}`"),
+                    };
+                    let col = l.mnemonic.as_ref().map_or(0, |m| m.col);
+                    return Err(fail(3, col, format!("missing modifier `.{}`: expected {what}", modifier.name)));
+                }
+                continue;
+            };
+            match slot {
+                ModifierBinding::Mnemonic { .. } => {}
+                ModifierBinding::Value { field, value, .. } => {
+                    let i = Self::field_index(op, field).unwrap_or(0);
+                    raw.values[i] = *value;
+                    set[i] = true;
+                }
+                ModifierBinding::Choice { field, values, .. } => {
+                    let i = Self::field_index(op, field).unwrap_or(0);
+                    if let Some(v) = values.iter().find(|v| v.spelling == part.text) {
+                        raw.values[i] = v.value;
+                        set[i] = true;
+                    }
+                }
+                ModifierBinding::Unbound { text } => {
+                    return Err(fail(
+                        4,
+                        part.col,
+                        format!("modifier `.{}` cannot be encoded: the spec gives `.{text}` no field", part.text),
+                    ));
+                }
+            }
+        }
+
+        // Operands.
+        let mut assignment: Vec<Option<usize>> = vec![None; form.operands.len()];
+        let texts: Vec<&text::Tok> = l.operands.iter().collect();
+        let mut best_err: Option<Attempt> = None;
+        let ok = self.place(ot, op, form, b, &texts, 0, 0, &mut assignment, &mut raw, &mut set, &mut best_err);
+        if !ok {
+            return Err(best_err.unwrap_or_else(|| {
+                let need = form.operands.iter().filter(|o| !o.optional).count();
+                let col = texts.last().map_or(l.mnemonic.as_ref().map_or(0, |m| m.col), |t| t.col);
+                fail(
+                    5,
+                    col,
+                    format!("`{}` takes {} to {} operands, {} given", form.mnemonic, need, form.operands.len(), texts.len()),
+                )
+            }));
+        }
+
+        // Controls: `&name=value`.
+        for (name, value) in &l.controls {
+            if !isa.control_fields.contains(&name.text) {
+                return Err(fail(7, name.col, format!("unknown control `&{}`; controls are {}", name.text, isa.control_fields.join(", "))));
+            }
+            let i = Self::field_index(op, &name.text).ok_or_else(|| fail(7, name.col, format!("no field `{}`", name.text)))?;
+            let f = &op.fields[i];
+            let v = text::int(&value.text).filter(|v| *v <= crate::plan::mask64(f.width));
+            raw.values[i] = v.ok_or_else(|| fail(7, value.col, format!("`{}` does not fit the {}-bit field `{}`", value.text, f.width, f.name)))?;
+        }
+
+        // Required fields this form cannot set.
+        let settable = settable_fields(isa, op, b);
+        for (i, f) in op.fields.iter().enumerate() {
+            if f.value == FieldValue::Free && !set[i] && !settable.contains(&f.name) {
+                let col = l.mnemonic.as_ref().map_or(0, |m| m.col);
+                return Err(fail(8, col, format!("this form cannot set field `{}`, which has no default (spec defect)", f.name)));
+            }
+        }
+        Ok(raw)
+    }
+
+    /// Places operand texts `texts[x..]` into form operands `k..`, trying
+    /// optional operands both present and absent. Records the deepest failure.
+    #[allow(clippy::too_many_arguments)]
+    fn place(
+        &self,
+        ot: usize,
+        op: &Opcode,
+        form: &SyntaxForm,
+        b: &FormBinding,
+        texts: &[&text::Tok],
+        k: usize,
+        x: usize,
+        assignment: &mut Vec<Option<usize>>,
+        raw: &mut RawInstruction,
+        set: &mut Vec<bool>,
+        best: &mut Option<Attempt>,
+    ) -> bool {
+        if k == form.operands.len() {
+            if x == texts.len() {
+                return true;
+            }
+            let a = Attempt {
+                score: (texts[x].col, 5),
+                error: AsmError::at(texts[x].col, format!("too many operands: `{}` takes at most {}", form.mnemonic, form.operands.len())),
+            };
+            if best.as_ref().map_or(true, |b| a.score > b.score) {
+                *best = Some(a);
+            }
+            return false;
+        }
+        let sop = &form.operands[k];
+        // Try present first, then absent (if optional).
+        let saved = (raw.values.clone(), set.clone());
+        if x < texts.len() {
+            match self.operand(ot, op, sop, &b.operands[k], texts, x, raw, set) {
+                Ok(used) => {
+                    assignment[k] = Some(x);
+                    if self.place(ot, op, form, b, texts, k + 1, x + used, assignment, raw, set, best) {
+                        return true;
+                    }
+                }
+                Err(e) => {
+                    let a = Attempt { score: (e.col, 6), error: e };
+                    if best.as_ref().map_or(true, |b| a.score > b.score) {
+                        *best = Some(a);
+                    }
+                }
+            }
+            raw.values.clone_from(&saved.0);
+            set.clone_from(&saved.1);
+            assignment[k] = None;
+        }
+        if sop.optional {
+            return self.place(ot, op, form, b, texts, k + 1, x, assignment, raw, set, best);
+        }
+        if x >= texts.len() {
+            let col = texts.last().map_or(0, |t| t.col + t.text.len());
+            let a = Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)) };
+            if best.as_ref().map_or(true, |b| a.score > b.score) {
+                *best = Some(a);
+            }
+        }
+        false
+    }
+
+    /// Applies one operand (which may span several texts, e.g. two float
+    /// lanes). Returns how many texts it used.
+    #[allow(clippy::too_many_arguments)]
+    fn operand(
+        &self,
+        ot: usize,
+        op: &Opcode,
+        sop: &SyntaxOperand,
+        ob: &OperandBinding,
+        texts: &[&text::Tok],
+        x: usize,
+        raw: &mut RawInstruction,
+        set: &mut [bool],
+    ) -> Result<usize, AsmError> {
+        let tok = texts[x];
+        let t = text::operand(&tok.text).map_err(|m| AsmError::at(tok.col, m))?;
+        let err = |m: String| AsmError::at(tok.col, m);
+        let mut used = 1;
+        match &sop.shape {
+            OperandShape::Literal => {
+                if t.core != Core::Name(sop.name.clone()) || t.neg || t.abs || t.not || t.inv || t.suffix.is_some() {
+                    return Err(err(format!("expected `{}`", sop.name)));
+                }
+                return Ok(1);
+            }
+            OperandShape::Indexed { base, .. } => {
+                let Core::Indexed { base: b2, index, offset } = &t.core else {
+                    return Err(err(format!("expected `{base}[...]`")));
+                };
+                if b2 != base {
+                    return Err(err(format!("expected `{base}[...]`")));
+                }
+                let ii = ob.index_fields.first().and_then(|f| Self::field_index(op, f)).ok_or_else(|| err("no index field".into()))?;
+                raw.values[ii] = self.register(&op.fields[ii], index).ok_or_else(|| err(format!("`{index}` is not a valid index register")))?;
+                set[ii] = true;
+                if let Some(oi) = ob.index_fields.get(1).and_then(|f| Self::field_index(op, f)) {
+                    let f = &op.fields[oi];
+                    raw.values[oi] = self.int_value(f, *offset as i128).ok_or_else(|| err(format!("offset {offset} does not fit `{}`", f.name)))?;
+                    set[oi] = true;
+                } else if *offset != 0 {
+                    return Err(err("this operand takes no offset".into()));
+                }
+                return Ok(1);
+            }
+            OperandShape::Named => {}
+        }
+        let fname = ob.field.as_deref().ok_or_else(|| err(format!("operand `{}` has no field to encode it (spec defect)", sop.name)))?;
+        let fi = Self::field_index(op, fname).ok_or_else(|| err(format!("no field `{fname}`")))?;
+        let f = &op.fields[fi];
+        let ty = &self.isa.types[f.ty];
+        let mut literal_sign = false;
+        let value = match (&ty.kind, &t.core) {
+            (TypeKind::Register { .. }, Core::Name(n)) => {
+                self.register(f, n).ok_or_else(|| err(format!("`{n}` is not a {} register", ty.name)))?
+            }
+            (TypeKind::Register { prefix, .. }, Core::Pair { prefix: p, lo, hi }) => {
+                if p != prefix || *hi != lo + 1 {
+                    return Err(err(format!("expected a pair `{prefix}[n:n+1]`")));
+                }
+                if self.bitwidth(op, raw, &f.name) != Some(64) {
+                    return Err(err(format!("`{}` is not a 64-bit operand here", sop.name)));
+                }
+                self.register(f, &format!("{prefix}{lo}")).ok_or_else(|| err(format!("`{p}{lo}` does not exist")))?
+            }
+            (TypeKind::Int { .. }, Core::Number(s)) => {
+                let v = text::signed(s).ok_or_else(|| err(format!("`{s}` is not an integer")))?;
+                let v = if t.neg { -v } else { v };
+                literal_sign = t.neg;
+                self.int_value(f, v).ok_or_else(|| err(format!("{s} does not fit the {}-bit field `{}` ({})", f.width, f.name, ty.name)))?
+            }
+            (TypeKind::Float { exponent, mantissa, lanes }, Core::Number(_)) => {
+                let fmt = self.float_format(op, raw, f).unwrap_or(FloatFormat { exponent: *exponent, mantissa: *mantissa });
+                let lanes = if fmt.width() < f.width { f.width / fmt.width() } else { *lanes.max(&1) };
+                // Lanes are written highest first: `H1, H0`.
+                let mut v = 0u64;
+                for lane in 0..lanes {
+                    let tk = texts.get(x + lane as usize).ok_or_else(|| err(format!("`{}` takes {lanes} values", sop.name)))?;
+                    let lt = text::operand(&tk.text).map_err(|m| AsmError::at(tk.col, m))?;
+                    let Core::Number(s) = &lt.core else { return Err(AsmError::at(tk.col, "expected a number")) };
+                    let bits = hooks::parse_float(s, fmt).ok_or_else(|| AsmError::at(tk.col, format!("`{s}` is not a {}-bit float", fmt.width())))?;
+                    let bits = if lt.neg { bits ^ 1 << (fmt.width() - 1) } else { bits };
+                    v |= bits << (fmt.width() * (lanes - 1 - lane));
+                }
+                used = lanes as usize;
+                literal_sign = t.neg;
+                v
+            }
+            (TypeKind::ConstMem { bank, offset }, Core::CMem { bank: b, offset: o }) => {
+                if *b > crate::plan::mask64(bank.width) || *o > crate::plan::mask64(offset.width) {
+                    return Err(err(format!("`c[{b:#x}][{o:#x}]` is out of range (bank < {}, offset < {:#x})", 1u64 << bank.width, 1u64 << offset.width)));
+                }
+                b << bank.start | o << offset.start
+            }
+            (_, _) => return Err(err(format!("`{}` cannot be {} (operand `{}` is {})", tok.text, kind_of(&t.core), sop.name, describe(ty)))),
+        };
+        raw.values[fi] = value;
+        set[fi] = true;
+        // Decorations.
+        let mut deco_iter = sop.prefixes.iter().chain(&sop.suffixes).zip(&ob.decorations);
+        let mut seen_suffix = false;
+        for (d, df) in &mut deco_iter {
+            let on = match d.kind {
+                DecorationKind::Neg => t.neg && !literal_sign,
+                DecorationKind::Abs => t.abs,
+                DecorationKind::Not => t.not,
+                DecorationKind::Invert => t.inv,
+                DecorationKind::Suffix => {
+                    seen_suffix = true;
+                    if let Some(sfx) = &t.suffix {
+                        let dfi = df.as_ref().and_then(|n| Self::field_index(op, n)).ok_or_else(|| err(format!("suffix `.{sfx}` has no field to encode it (spec defect)")))?;
+                        raw.values[dfi] = self.suffix_value(ot, op, raw, &op.fields[dfi], &d.name, sfx).ok_or_else(|| err(format!("`.{sfx}` is not allowed here")))?;
+                        set[dfi] = true;
+                    } else if !d.optional {
+                        return Err(err(format!("`{}` needs a `.{}` suffix", sop.name, d.name)));
+                    }
+                    continue;
+                }
+            };
+            // `~` spells `.neg` when a CvtINegX hook says so.
+            let on = on || (d.kind == DecorationKind::Neg && t.inv && self.hook(op, df.as_deref(), "CvtINegX").is_some());
+            // A written operand sets its flags either way: `P0` clears a `.not`
+            // whose default is set (`pp` defaults to `!PT` in some opcodes).
+            let Some(dfi) = df.as_ref().and_then(|n| Self::field_index(op, n)) else {
+                if on {
+                    return Err(err(format!("the `{}` prefix has no field to encode it here (spec defect)", d.name)));
+                }
+                continue;
+            };
+            raw.values[dfi] = self.flag(&op.fields[dfi], on);
+            set[dfi] = true;
+        }
+        // Decorations written but not in the template.
+        let has = |k: DecorationKind| sop.prefixes.iter().any(|d| d.kind == k);
+        let inv_ok = has(DecorationKind::Invert) || (t.inv && self.neg_is_spelled_inv(op, ob, raw));
+        if (t.neg && !literal_sign && !has(DecorationKind::Neg)) || (t.abs && !has(DecorationKind::Abs)) || (t.not && !has(DecorationKind::Not)) || (t.inv && !inv_ok) {
+            let which = if t.neg { "-" } else if t.abs { "|..|" } else if t.not { "!" } else { "~" };
+            let hint = if t.inv { " (`~` is written only with `.X`)" } else if t.neg && self.neg_is_spelled_inv(op, ob, raw) { " (with `.X` write `~`)" } else { "" };
+            return Err(err(format!("`{which}` is not allowed on operand `{}` here{hint}", sop.name)));
+        }
+        if t.neg && !literal_sign && self.neg_is_spelled_inv(op, ob, raw) {
+            return Err(err(format!("with `.X` the prefix of `{}` is `~`, not `-`", sop.name)));
+        }
+        if t.suffix.is_some() && !seen_suffix {
+            return Err(err(format!("operand `{}` takes no suffix", sop.name)));
+        }
+        Ok(used)
+    }
+
+    /// Whether the operand's `.neg` prefix is spelled `~` under the current fields.
+    fn neg_is_spelled_inv(&self, op: &Opcode, ob: &OperandBinding, raw: &RawInstruction) -> bool {
+        let Some(base) = &ob.field else { return false };
+        let neg = format!("{base}.neg");
+        let Some(h) = self.hook(op, Some(&neg), "CvtINegX") else { return false };
+        let Some(arg) = h.args.get(1) else { return false };
+        let Some(ai) = Self::field_index(op, arg) else { return false };
+        self.isa.types[op.fields[ai].ty].enum_name(raw.values[ai]) == Some("X")
+    }
+
+    fn hook<'b>(&self, op: &'b Opcode, field: Option<&str>, name: &str) -> Option<&'b AsmFormat> {
+        let field = field?;
+        op.operands.asm_formats.iter().find(|a| a.operand == field && a.function == name)
+    }
+
+    /// A register or predicate by name (`R7`, `RZ`, `PT`) for field `f`.
+    fn register(&self, f: &Field, text: &str) -> Option<u64> {
+        let t = &self.isa.types[f.ty];
+        let TypeKind::Register { prefix, constants, .. } = &t.kind else { return None };
+        if let Some(c) = constants.iter().find(|c| c.name == text) {
+            return Some(c.index);
+        }
+        // The longest register prefix must be this type's (so `UR1` is not `R`-something).
+        let (p, _) = self.registers.iter().find(|(p, _)| text.starts_with(p.as_str()))?;
+        if p != prefix {
+            return None;
+        }
+        let n = &text[p.len()..];
+        if n.is_empty() || !n.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let n: u64 = n.parse().ok()?;
+        (n <= crate::plan::mask64(f.width)).then_some(n)
+    }
+
+    /// An integer literal for field `f`: signed types accept -2^(w-1)..2^w-1
+    /// (unsigned spellings of the same bits), unsigned ones 0..2^w-1.
+    fn int_value(&self, f: &Field, v: i128) -> Option<u64> {
+        let max = crate::plan::mask64(f.width) as i128;
+        let signed = matches!(self.isa.types[f.ty].kind, TypeKind::Int { signed: true });
+        let lo = if signed { -(1i128 << (f.width - 1)) } else { 0 };
+        (lo..=max).contains(&v).then_some((v as u64) & max as u64)
+    }
+
+    /// The float format of `f` given a `CvtFImm` hook (by the named field's value).
+    fn float_format(&self, op: &Opcode, raw: &RawInstruction, f: &Field) -> Option<FloatFormat> {
+        let h = self.hook(op, Some(&f.name), "CvtFImm")?;
+        let ai = Self::field_index(op, h.args.get(1)?)?;
+        let name = self.isa.types[op.fields[ai].ty].enum_name(raw.values[ai])?;
+        hooks::format_named(name)
+    }
+
+    /// The bit width of an operand per `Bitwidth<x>`, under the current field values.
+    fn bitwidth(&self, op: &Opcode, raw: &RawInstruction, operand: &str) -> Option<i64> {
+        let bw = op.operands.bitwidths.iter().find(|b| b.operand == operand)?;
+        let e = crate::plan::lower(self.isa, op, &bw.expr)?;
+        let mut word = 0u128;
+        for (f, v) in op.fields.iter().zip(&raw.values) {
+            word |= (*v as u128) << f.start;
+        }
+        Some(e.eval(word))
+    }
+
+    /// The encoding of suffix `sfx` for field `f` (value list, hook, or enum names).
+    fn suffix_value(&self, ot: usize, op: &Opcode, raw: &RawInstruction, f: &Field, list: &str, sfx: &str) -> Option<u64> {
+        let t = &self.isa.types[f.ty];
+        if let Some(h) = self.hook(op, Some(&f.name), "CvtVSel").or_else(|| self.hook(op, Some(&f.name), "CvtVPSel")) {
+            let ai = Self::field_index(op, h.args.get(1)?)?;
+            let bits = hooks::value_bits(self.isa.types[op.fields[ai].ty].enum_name(raw.values[ai])?)?;
+            let k = hooks::vsel_spellings(bits).iter().position(|s| *s == sfx)?;
+            return t.enum_value(&format!("S{k}")).map(|v| v.encoding).or(Some(k as u64));
+        }
+        if let Some(l) = self.value_list(ot, list) {
+            let choice = op.forms.iter().flat_map(|b| &b.modifiers).find_map(|_| None::<u64>);
+            let _ = choice;
+            if let Some(k) = l.items.iter().position(|i| i.spelling == sfx) {
+                // The list may spell values differently; map like the binder does.
+                if let Some(v) = t.enum_value(sfx) {
+                    return Some(v.encoding);
+                }
+                if let TypeKind::Enum { values } = &t.kind {
+                    if values.len() == l.items.len() {
+                        return values.get(k).map(|v| v.encoding);
+                    }
+                }
+                return None;
+            }
+        }
+        t.enum_value(sfx).map(|v| v.encoding)
+    }
+
+    fn slot_accepts(&self, ot: usize, slot: &ModifierBinding, part: &str) -> bool {
+        match slot {
+            ModifierBinding::Mnemonic { text } => text == part,
+            ModifierBinding::Value { spelling, .. } => spelling == part,
+            ModifierBinding::Choice { values, .. } => values.iter().any(|v| v.spelling == part),
+            ModifierBinding::Unbound { text } => {
+                text == part || self.value_list(ot, text).is_some_and(|l| l.items.iter().any(|i| i.spelling == part))
+            }
+        }
+    }
+
+    fn modifier_spellings(&self, ot: usize, b: &FormBinding) -> String {
+        let mut out: Vec<String> = Vec::new();
+        for m in &b.modifiers {
+            match m {
+                ModifierBinding::Mnemonic { text } => out.push(format!(".{text}")),
+                ModifierBinding::Value { spelling, .. } => out.push(format!(".{spelling}")),
+                ModifierBinding::Choice { values, .. } => out.extend(values.iter().map(|v| format!(".{}", v.spelling))),
+                ModifierBinding::Unbound { text } => {
+                    let _ = ot;
+                    out.push(format!(".{text} (unencodable)"));
+                }
+            }
+        }
+        if out.is_empty() { "no modifiers".into() } else { out.join(" ") }
+    }
+
+    // --- disassembly -------------------------------------------------------------
+
+    /// Decodes and prints a word canonically.
+    pub fn disassemble(&self, word: u128) -> Result<String, crate::interp::DecodeError> {
+        let raw = self.codec.decode(word)?;
+        Ok(self.render(&raw))
+    }
+
+    /// Prints a decoded instruction: the first form that expresses it, or `.word`.
+    pub fn render(&self, raw: &RawInstruction) -> String {
+        let op = &self.isa.opcodes[raw.opcode];
+        for b in &op.forms {
+            if let Some(s) = self.render_form(raw, op, b) {
+                return s;
+            }
+        }
+        let mut w = 0u128;
+        for (f, v) in op.fields.iter().zip(&raw.values) {
+            w |= (*v as u128) << f.start;
+        }
+        format!(".word {w:#034x}")
+    }
+
+    fn render_form(&self, raw: &RawInstruction, op: &Opcode, b: &FormBinding) -> Option<String> {
+        let isa = self.isa;
+        let ot = op.optype;
+        let form = &isa.optypes[ot].syntax[b.form];
+        let val = |name: &str| Self::field_index(op, name).map(|i| raw.values[i]);
+        let default = |name: &str| Self::field_index(op, name).and_then(|i| op.fields[i].default_value());
+        let settable = settable_fields(isa, op, b);
+        // Every field the form cannot set must be at its default.
+        for (f, v) in op.fields.iter().zip(&raw.values) {
+            if !f.is_constant() && !settable.contains(&f.name) && Some(*v) != f.default_value() {
+                return None;
+            }
+        }
+        let mut out = String::new();
+        if let Some(g) = &isa.guard {
+            let gi = Self::field_index(op, g);
+            let not = val(&format!("{g}.not"));
+            let not_on = Self::field_index(op, &format!("{g}.not")).map_or(false, |i| Some(raw.values[i]) != Some(self.flag(&op.fields[i], false)));
+            if let Some(gi) = gi {
+                if Some(raw.values[gi]) != op.fields[gi].default_value() || not_on {
+                    let _ = not;
+                    out.push('@');
+                    if not_on {
+                        out.push('!');
+                    }
+                    out.push_str(&self.register_text(&op.fields[gi], raw.values[gi]));
+                    out.push(' ');
+                }
+            }
+        }
+        out.push_str(&form.mnemonic);
+        for m in &b.modifiers {
+            match m {
+                ModifierBinding::Mnemonic { text } => out.push_str(&format!(".{text}")),
+                ModifierBinding::Value { field, spelling, value, optional } => {
+                    let v = val(field)?;
+                    if !optional {
+                        if v != *value {
+                            return None;
+                        }
+                        out.push_str(&format!(".{spelling}"));
+                    } else if v == *value && Some(v) != default(field) {
+                        out.push_str(&format!(".{spelling}"));
+                    } else if v != *value && Some(v) != default(field) {
+                        return None;
+                    }
+                }
+                ModifierBinding::Choice { field, optional, values } => {
+                    let v = val(field)?;
+                    let spelled = values.iter().find(|c| c.value == v);
+                    match (spelled, optional) {
+                        (Some(c), false) => out.push_str(&format!(".{}", c.spelling)),
+                        (Some(c), true) if Some(v) != default(field) => out.push_str(&format!(".{}", c.spelling)),
+                        (_, true) if Some(v) == default(field) => {}
+                        _ => return None,
+                    }
+                }
+                ModifierBinding::Unbound { .. } => {}
+            }
+        }
+        // An optional operand is printed unless all its fields are at their
+        // defaults; within a run of adjacent optional operands, printing one
+        // prints those before it too (positions would be ambiguous otherwise).
+        let n = form.operands.len();
+        let mut want: Vec<bool> = form
+            .operands
+            .iter()
+            .zip(&b.operands)
+            .map(|(sop, ob)| {
+                let fields: Vec<&String> = ob.field.iter().chain(&ob.index_fields).chain(ob.decorations.iter().flatten()).collect();
+                !sop.optional || (!fields.is_empty() && !fields.iter().all(|f| val(f) == default(f)))
+            })
+            .collect();
+        for k in (0..n.saturating_sub(1)).rev() {
+            if form.operands[k].optional && form.operands[k + 1].optional && want[k + 1] {
+                want[k] = true;
+            }
+        }
+        let mut ops: Vec<String> = Vec::new();
+        for ((sop, ob), w) in form.operands.iter().zip(&b.operands).zip(&want) {
+            let text = self.render_operand(ot, op, raw, sop, ob)?;
+            if *w {
+                ops.push(text);
+            }
+        }
+        if !ops.is_empty() {
+            out.push(' ');
+            out.push_str(&ops.join(", "));
+        }
+        for c in &isa.control_fields {
+            if let (Some(v), d) = (val(c), default(c)) {
+                if Some(v) != d {
+                    out.push_str(&format!(" &{c}={v:#x}"));
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn render_operand(&self, ot: usize, op: &Opcode, raw: &RawInstruction, sop: &SyntaxOperand, ob: &OperandBinding) -> Option<String> {
+        let val = |name: &str| Self::field_index(op, name).map(|i| raw.values[i]);
+        match &sop.shape {
+            OperandShape::Literal => return Some(sop.name.clone()),
+            OperandShape::Indexed { base, .. } => {
+                let ii = Self::field_index(op, ob.index_fields.first()?)?;
+                let idx = self.register_text(&op.fields[ii], raw.values[ii]);
+                let off = match ob.index_fields.get(1).and_then(|f| Self::field_index(op, f)) {
+                    Some(oi) => {
+                        let v = sign_extend(raw.values[oi], op.fields[oi].width, &self.isa.types[op.fields[oi].ty]);
+                        match v {
+                            0 => String::new(),
+                            v if v < 0 => format!("-{:#X}", -v).replace("0X", "0x"),
+                            v => format!("+{:#X}", v).replace("0X", "0x"),
+                        }
+                    }
+                    None => String::new(),
+                };
+                return Some(format!("{base}[{idx}{off}]"));
+            }
+            OperandShape::Named => {}
+        }
+        let fi = Self::field_index(op, ob.field.as_deref()?)?;
+        let f = &op.fields[fi];
+        let v = raw.values[fi];
+        let ty = &self.isa.types[f.ty];
+        let core = match &ty.kind {
+            TypeKind::Register { prefix, constants, .. } => {
+                if self.bitwidth(op, raw, &f.name) == Some(64) && !constants.iter().any(|c| c.index == v) {
+                    format!("{prefix}[{}:{}]", v, v + 1)
+                } else {
+                    self.register_text(f, v)
+                }
+            }
+            TypeKind::Int { .. } => {
+                let s = sign_extend(v, f.width, ty);
+                if s < 0 { format!("-0x{:X}", -s) } else { format!("0x{s:X}") }
+            }
+            TypeKind::Float { exponent, mantissa, lanes } => {
+                let fmt = self.float_format(op, raw, f).unwrap_or(FloatFormat { exponent: *exponent, mantissa: *mantissa });
+                let lanes = if fmt.width() < f.width { f.width / fmt.width() } else { *lanes.max(&1) };
+                (0..lanes)
+                    .map(|lane| {
+                        let bits = (v >> (fmt.width() * (lanes - 1 - lane))) & crate::plan::mask64(fmt.width());
+                        hooks::format_float(bits, fmt)
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+            TypeKind::ConstMem { bank, offset } => {
+                let b = (v >> bank.start) & crate::plan::mask64(bank.width);
+                let o = (v >> offset.start) & crate::plan::mask64(offset.width);
+                format!("c[{b:#x}][{o:#x}]")
+            }
+            TypeKind::Enum { .. } => return None,
+        };
+        let mut pre = String::new();
+        let mut abs = false;
+        let mut suffix = String::new();
+        for (d, df) in sop.prefixes.iter().chain(&sop.suffixes).zip(&ob.decorations) {
+            let Some(dn) = df else { continue };
+            let di = Self::field_index(op, dn)?;
+            let on = raw.values[di] != self.flag(&op.fields[di], false);
+            match d.kind {
+                DecorationKind::Neg if on => pre.push(if self.neg_is_spelled_inv(op, ob, raw) { '~' } else { '-' }),
+                DecorationKind::Not if on => pre.push('!'),
+                DecorationKind::Invert if on => pre.push('~'),
+                DecorationKind::Abs if on => abs = true,
+                DecorationKind::Suffix => {
+                    let dv = val(dn)?;
+                    let df_default = op.fields[di].default_value();
+                    if d.optional && Some(dv) == df_default && self.hook(op, Some(dn), "CvtVSel").is_none() && self.hook(op, Some(dn), "CvtVPSel").is_none() {
+                        continue;
+                    }
+                    let s = self.suffix_text(ot, op, raw, &op.fields[di], &d.name, dv)?;
+                    if !s.is_empty() {
+                        suffix = format!(".{s}");
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(if abs { format!("{pre}|{core}{suffix}|") } else { format!("{pre}{core}{suffix}") })
+    }
+
+    fn suffix_text(&self, ot: usize, op: &Opcode, raw: &RawInstruction, f: &Field, list: &str, v: u64) -> Option<String> {
+        let t = &self.isa.types[f.ty];
+        if let Some(h) = self.hook(op, Some(&f.name), "CvtVSel").or_else(|| self.hook(op, Some(&f.name), "CvtVPSel")) {
+            let ai = Self::field_index(op, h.args.get(1)?)?;
+            let bits = hooks::value_bits(self.isa.types[op.fields[ai].ty].enum_name(raw.values[ai])?)?;
+            let name = t.enum_name(v)?;
+            let k: usize = name.strip_prefix('S')?.parse().ok()?;
+            let sp = hooks::vsel_spellings(bits);
+            return if sp.is_empty() && k == 0 { Some(String::new()) } else { sp.get(k).map(|s| s.to_string()) };
+        }
+        if let Some(l) = self.value_list(ot, list) {
+            if let TypeKind::Enum { values } = &t.kind {
+                if let Some(i) = l.items.iter().position(|i| t.enum_value(&i.spelling).is_some_and(|x| x.encoding == v)) {
+                    return Some(l.items[i].spelling.clone());
+                }
+                if values.len() == l.items.len() {
+                    let k = values.iter().position(|x| x.encoding == v)?;
+                    return Some(l.items[k].spelling.clone());
+                }
+            }
+        }
+        t.enum_name(v).map(str::to_string)
+    }
+
+    fn register_text(&self, f: &Field, v: u64) -> String {
+        match &self.isa.types[f.ty].kind {
+            TypeKind::Register { prefix, constants, .. } => {
+                constants.iter().find(|c| c.index == v).map_or_else(|| format!("{prefix}{v}"), |c| c.name.clone())
+            }
+            _ => format!("{v:#x}"),
+        }
+    }
+}
+
+fn sign_extend(v: u64, width: u32, t: &Type) -> i128 {
+    match t.kind {
+        TypeKind::Int { signed: true } if width < 64 && v >> (width - 1) & 1 == 1 => v as i128 - (1i128 << width),
+        _ => v as i128,
+    }
+}
+
+fn kind_of(c: &Core) -> &'static str {
+    match c {
+        Core::Name(_) => "a register",
+        Core::Pair { .. } => "a register pair",
+        Core::CMem { .. } => "a constant-memory reference",
+        Core::Indexed { .. } => "an indexed register",
+        Core::Number(_) => "an immediate",
+    }
+}
+
+fn describe(t: &Type) -> String {
+    match &t.kind {
+        TypeKind::Register { prefix, predicate: true, .. } => format!("a predicate `{prefix}n`"),
+        TypeKind::Register { prefix, .. } => format!("a register `{prefix}n`"),
+        TypeKind::Int { .. } => format!("a {}-bit integer", t.width),
+        TypeKind::Float { .. } => "a float".to_string(),
+        TypeKind::ConstMem { .. } => "`c[bank][offset]`".to_string(),
+        TypeKind::Enum { .. } => format!("a `{}` value", t.name),
+    }
+}
+
+/// Assembles a whole text: the words, and the errors as (byte offset in the
+/// text, length, message). Stops at nothing: every bad line is reported.
+pub fn assemble_text(isa: &Isa, text: &str) -> (Vec<u128>, Vec<(usize, usize, String)>) {
+    let asm = Assembler::new(isa);
+    let mut words = Vec::new();
+    let mut errors = Vec::new();
+    let mut offset = 0usize;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        match asm.assemble_line(body) {
+            Ok(Some(a)) => words.push(a.word),
+            Ok(None) => {}
+            Err(e) => {
+                let col = e.col.min(body.len());
+                let len = body[col..].chars().next().map_or(0, char::len_utf8);
+                errors.push((offset + col, len, e.message));
+            }
+        }
+        offset += line.len();
+    }
+    (words, errors)
+}
+
+/// Reads instruction words from a file: hex words one per line (`0x` optional,
+/// `//` comments allowed) if the file is text of that shape, else 16-byte
+/// little-endian words.
+pub fn read_words(bytes: &[u8]) -> Result<Vec<u128>, String> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        let lines: Vec<&str> = text
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or("").trim())
+            .filter(|l| !l.is_empty())
+            .collect();
+        let parsed: Option<Vec<u128>> = lines
+            .iter()
+            .map(|l| {
+                let h = l.strip_prefix("0x").unwrap_or(l);
+                (h.len() <= 32 && h.bytes().all(|b| b.is_ascii_hexdigit())).then(|| u128::from_str_radix(h, 16).ok()).flatten()
+            })
+            .collect();
+        if let Some(words) = parsed {
+            if !lines.is_empty() {
+                return Ok(words);
+            }
+        }
+    }
+    if bytes.len() % 16 != 0 {
+        return Err(format!("{} bytes is not a whole number of 16-byte words, and the file is not hex text", bytes.len()));
+    }
+    Ok(bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect())
+}

@@ -1,0 +1,72 @@
+//! Checking the spec's `__Examples` with the assembler: each example line must
+//! assemble, and its disassembly must assemble back to the same bits. Lines
+//! that do not are reported as W014 at the exact column the assembler stopped.
+
+use crate::asm::Assembler;
+use isa_dsl::{Code, Diagnostic, Span};
+
+/// Counts over all examples.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExampleStats {
+    /// Example lines with an instruction.
+    pub total: usize,
+    /// Those that assemble and round-trip.
+    pub round_trip: usize,
+    /// Those reported as defective.
+    pub defective: usize,
+}
+
+/// One checked example.
+#[derive(Clone, Debug)]
+pub struct CheckedExample {
+    pub optype: usize,
+    pub text: String,
+    pub loc: isa_dsl::ir::Loc,
+    /// The word and its canonical disassembly, or why it failed.
+    pub result: Result<(u128, String), String>,
+}
+
+/// Assembles every example of the ISA.
+pub fn check_examples(asm: &Assembler) -> (Vec<CheckedExample>, Vec<Diagnostic>, ExampleStats) {
+    let isa = asm.codec().isa();
+    let mut out = Vec::new();
+    let mut diags = Vec::new();
+    let mut stats = ExampleStats::default();
+    for (ot, o) in isa.optypes.iter().enumerate() {
+        for ex in &o.examples {
+            let result = match asm.assemble_line(&ex.text) {
+                Ok(None) => continue,
+                Ok(Some(a)) => {
+                    let text = asm.render(&a.raw);
+                    match asm.assemble_line(&text) {
+                        Ok(Some(b)) if b.word == a.word => Ok((a.word, text)),
+                        Ok(_) => Err((0, format!("disassembles to `{text}`, which does not assemble to the same bits"))),
+                        Err(e) => Err((0, format!("disassembles to `{text}`, which does not assemble: {}", e.message))),
+                    }
+                }
+                Err(e) => Err((e.col, e.message)),
+            };
+            stats.total += 1;
+            let result = match result {
+                Ok(r) => {
+                    stats.round_trip += 1;
+                    Ok(r)
+                }
+                Err((col, message)) => {
+                    stats.defective += 1;
+                    if let Some(span) = ex.loc.span {
+                        let at = span.start as usize + col.min(ex.text.len());
+                        let end = at + ex.text[col.min(ex.text.len())..].chars().next().map_or(0, char::len_utf8);
+                        diags.push(
+                            Diagnostic::new(Code::BadExample, Span::new(span.file, at, end), format!("example does not assemble: {message}"))
+                                .with_label(message.clone()),
+                        );
+                    }
+                    Err(message)
+                }
+            };
+            out.push(CheckedExample { optype: ot, text: ex.text.trim().to_string(), loc: ex.loc, result });
+        }
+    }
+    (out, diags, stats)
+}
