@@ -1,6 +1,7 @@
 //! Generation benchmarks on the seed spec: `expand` (what the `isa!` macro
 //! does at compile time: front end + token generation; target <= 300 ms) and
-//! `generate` (the CLI's main job: the same plus prettyplease formatting).
+//! `generate` (the CLI's main job: the same plus prettyplease formatting), and
+//! the reference manual alone (target <= 100 ms).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::path::PathBuf;
@@ -28,9 +29,23 @@ fn benches(c: &mut Criterion) {
     g.bench_function("isa-codegen spec/ (front end + tokens + prettyplease)", |b| {
         b.iter(|| {
             let fe = isa_dsl::compile(src.clone(), isa_dsl::Diagnostics::default());
-            isa_codegen::generate(&fe, &isa_codegen::Options::default()).unwrap().len()
+            let checked = isa_codegen::check_frontend(fe);
+            isa_codegen::generate(&checked, &isa_codegen::Options::default()).unwrap().len()
         })
     });
+    {
+        let fe = isa_dsl::compile(src.clone(), isa_dsl::Diagnostics::default());
+        let checked = isa_codegen::check_frontend(fe);
+        let asm = isa_codegen::asm::Assembler::new(&checked.fe.isa);
+        let input = isa_codegen::docs::DocsInput {
+            isa: &checked.fe.isa,
+            asm: &asm,
+            examples: &checked.examples,
+            diagnostics: &checked.fe.diagnostics,
+            sources: &checked.fe.sources,
+        };
+        g.bench_function("reference manual (HTML site + Markdown book)", |b| b.iter(|| isa_codegen::docs::generate(&input).unwrap().len()));
+    }
     g.finish();
 }
 

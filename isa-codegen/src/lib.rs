@@ -7,31 +7,47 @@
 //! ```
 
 pub mod asm;
+pub mod docs;
 pub mod dump;
 pub mod examples;
 pub mod gen_rust;
 pub mod interp;
+pub mod links;
 pub mod names;
 pub mod output;
 pub mod plan;
 
 pub use isa_dsl::{load, Frontend};
 
-/// `isa-codegen check`: the front end, then the passes that validate the spec
-/// further (every `__Examples` line must assemble and round-trip). Returns the
-/// frontend with all diagnostics, sorted, and the example counts.
-pub fn check(paths: &[std::path::PathBuf]) -> (Frontend, examples::ExampleStats) {
-    let mut fe = load(paths);
-    let stats = if fe.has_errors() {
-        examples::ExampleStats::default()
+/// The front end plus the passes that validate the spec further: every
+/// `__Examples` line must assemble and round-trip (W014), every link in the
+/// prose must resolve (W010). What `isa-codegen check` reports, and what the
+/// generator and the manual are built from.
+pub struct Checked {
+    /// The front end's result, its diagnostics extended and sorted.
+    pub fe: Frontend,
+    pub examples: Vec<examples::CheckedExample>,
+    pub example_stats: examples::ExampleStats,
+}
+
+/// Runs the checks on a front-end result.
+pub fn check_frontend(mut fe: Frontend) -> Checked {
+    let (examples, stats) = if fe.has_errors() {
+        (Vec::new(), examples::ExampleStats::default())
     } else {
         let asm = asm::Assembler::new(&fe.isa);
-        let (_, diags, stats) = examples::check_examples(&asm);
+        let (examples, diags, stats) = examples::check_examples(&asm);
         fe.diagnostics.extend(diags);
-        fe.diagnostics.sort();
-        stats
+        (examples, stats)
     };
-    (fe, stats)
+    fe.diagnostics.extend(links::check(&fe.isa));
+    fe.diagnostics.sort();
+    Checked { fe, examples, example_stats: stats }
+}
+
+/// `isa-codegen check SPEC...`.
+pub fn check(paths: &[std::path::PathBuf]) -> Checked {
+    check_frontend(load(paths))
 }
 
 /// Options of the generator.
@@ -47,13 +63,25 @@ impl Default for Options {
     }
 }
 
-/// Everything `isa-codegen SPEC -o DIR` writes, as (relative path, text).
-/// Refuses (returns `None`) when the front end found errors.
-pub fn generate(fe: &Frontend, options: &Options) -> Option<output::Files> {
+/// Everything `isa-codegen SPEC -o DIR` writes, as (relative path, text):
+/// the Rust crate and the reference manual (`docs/html`, `docs/md`).
+/// Refuses when the spec has errors.
+pub fn generate(checked: &Checked, options: &Options) -> Result<output::Files, String> {
+    let fe = &checked.fe;
     if fe.has_errors() {
-        return None;
+        return Err(format!("the spec has errors ({})", fe.diagnostics.summary()));
     }
-    Some(gen_rust::generate_crate(&fe.isa, &options.crate_name))
+    let mut files = gen_rust::generate_crate(&fe.isa, &options.crate_name);
+    let asm = asm::Assembler::new(&fe.isa);
+    let input = docs::DocsInput {
+        isa: &fe.isa,
+        asm: &asm,
+        examples: &checked.examples,
+        diagnostics: &fe.diagnostics,
+        sources: &fe.sources,
+    };
+    files.extend(docs::generate(&input)?);
+    Ok(files)
 }
 
 /// The generated API as one token stream (what the `isa!` macro expands to):

@@ -102,7 +102,8 @@ fn main() -> ExitCode {
     };
     match command {
         Command::Check { spec, deny_warnings } => {
-            let (fe, examples) = isa_codegen::check(&spec);
+            let checked = isa_codegen::check(&spec);
+            let (fe, examples) = (&checked.fe, checked.example_stats);
             eprint!("{}", fe.diagnostics.render(&fe.sources, color));
             let isa = &fe.isa;
             let _ = writeln!(
@@ -158,12 +159,16 @@ fn main() -> ExitCode {
 
 /// The main job: generate (or `--check`) the output directory.
 fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, crate_name: &str, color: bool) -> ExitCode {
-    let fe = isa_codegen::load(spec);
+    let checked = isa_codegen::check(spec);
+    let fe = &checked.fe;
     eprint!("{}", fe.diagnostics.render(&fe.sources, color));
     let options = isa_codegen::Options { crate_name: crate_name.to_string() };
-    let Some(files) = isa_codegen::generate(&fe, &options) else {
-        eprintln!("{}; {} left untouched", fe.diagnostics.summary(), out.display());
-        return ExitCode::from(1);
+    let files = match isa_codegen::generate(&checked, &options) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}; {} left untouched", out.display());
+            return ExitCode::from(1);
+        }
     };
     if check {
         let problems = isa_codegen::output::check(out, &files);

@@ -83,6 +83,7 @@ codes! {
     UnknownDirectiveOperand = "W007", Warning, "directive names an operand that does not exist";
     MissingSyntax = "W008", Warning, "optype without __Syntax";
     UnboundOperand = "W009", Warning, "syntax operand with no field";
+    UnresolvedLink = "W010", Warning, "link to a document or instruction the spec does not contain";
     UnknownSection = "W011", Warning, "section content that is not understood";
     NoOpcodes = "W012", Warning, "optype without opcodes";
     LegacySkipped = "W013", Warning, "file not in the DSL skipped";

@@ -1,5 +1,5 @@
-//! Data-driven spec tests: every `tests/specs/{pass,fail}/*.txt` is compiled
-//! together with `spec/base/` (as a new instruction file would be), and its
+//! Data-driven spec tests: every `tests/specs/{pass,fail}/*.txt` is checked
+//! (`isa-codegen check`) together with `spec/base/` (as a new instruction file would be), and its
 //! rendered diagnostics are compared with the `.stderr` file beside it.
 //! `pass/` files must have no errors, `fail/` files at least one.
 //! Run with `BLESS=1` to rewrite the golden files after a deliberate change.
@@ -25,7 +25,8 @@ fn check_spec(path: &Path) -> datatest_stable::Result<()> {
     }
     let rel = path.strip_prefix(Path::new(env!("CARGO_MANIFEST_DIR"))).unwrap_or(path);
     isa_dsl::add_source(&mut sources, &rel.display().to_string(), &bytes, &mut diags);
-    let fe = isa_dsl::compile(sources, diags);
+    // The full `isa-codegen check`: front end, examples (W014), links (W010).
+    let fe = isa_codegen::check_frontend(isa_dsl::compile(sources, diags)).fe;
     let mut out = fe.render_diagnostics();
     out.push_str(&fe.diagnostics.summary());
     out.push('\n');

@@ -1,0 +1,825 @@
+//! The reference manual: a static HTML site (`docs/html/`, works from
+//! `file://`, no external scripts or fonts) and an mdBook-compatible Markdown
+//! book (`docs/md/`), both regenerated from the spec. This module only builds
+//! the data each page shows; every byte of HTML and Markdown layout comes
+//! from the minijinja templates in `templates/`. Prose is rendered from the
+//! spec's Markdown with pulldown-cmark; code blocks are tokenised here and
+//! highlighted by the templates.
+
+use crate::asm::Assembler;
+use crate::examples::CheckedExample;
+use crate::links::{self, LinkTarget};
+use isa_dsl::ir::*;
+use isa_dsl::Diagnostics;
+use minijinja::{context, Environment};
+use serde::Serialize;
+
+/// Templates, embedded so the tool works from any directory.
+const TEMPLATES: &[(&str, &str)] = &[
+    ("html/base.html", include_str!("../../templates/html/base.html")),
+    ("html/index.html", include_str!("../../templates/html/index.html")),
+    ("html/insn.html", include_str!("../../templates/html/insn.html")),
+    ("html/type.html", include_str!("../../templates/html/type.html")),
+    ("html/diagnostics.html", include_str!("../../templates/html/diagnostics.html")),
+    ("html/search-index.js", include_str!("../../templates/html/search-index.js")),
+    ("md/SUMMARY.md", include_str!("../../templates/md/SUMMARY.md")),
+    ("md/README.md", include_str!("../../templates/md/README.md")),
+    ("md/insn.md", include_str!("../../templates/md/insn.md")),
+    ("md/type.md", include_str!("../../templates/md/type.md")),
+    ("md/diagnostics.md", include_str!("../../templates/md/diagnostics.md")),
+];
+
+/// Static files copied as they are.
+const STATIC: &[(&str, &str)] = &[
+    ("html/style.css", include_str!("../../templates/html/style.css")),
+    ("html/search.js", include_str!("../../templates/html/search.js")),
+];
+
+/// Everything the manual needs besides the IR.
+pub struct DocsInput<'a> {
+    pub isa: &'a Isa,
+    pub asm: &'a Assembler<'a>,
+    pub examples: &'a [CheckedExample],
+    /// All diagnostics of `check` (front end, examples, links).
+    pub diagnostics: &'a Diagnostics,
+    pub sources: &'a isa_dsl::SourceMap,
+}
+
+/// Renders the site and the book: (path relative to the output dir, text).
+pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
+    let mut env = Environment::new();
+    for (name, src) in TEMPLATES {
+        env.add_template(name, src).map_err(|e| format!("template {name}: {e}"))?;
+    }
+    let render = |name: &str, ctx: minijinja::Value| -> Result<String, String> {
+        env.get_template(name).and_then(|t| t.render(ctx)).map_err(|e| format!("template {name}: {e:#}"))
+    };
+    let isa = input.isa;
+    let base = Base {
+        isa: isa.name.clone(),
+        diagnostic_count: input.diagnostics.len(),
+        optype_count: isa.optypes.len(),
+        opcode_count: isa.opcodes.len(),
+        width: isa.width,
+    };
+    let groups = index_groups(isa);
+    let types: Vec<TypeEntry> = isa.types.iter().map(|t| TypeEntry { name: t.name.clone(), kind: type_kind(t) }).collect();
+    let legacy: Vec<LegacyLink> = Vec::new();
+    let mut out = Vec::new();
+    for (path, text) in STATIC {
+        out.push((format!("docs/{path}"), text.to_string()));
+    }
+    out.push((
+        "docs/html/index.html".into(),
+        render("html/index.html", merge(context! { root => "", groups => v(&groups), types => v(&types), legacy => v(&legacy) }, &(), &base))?,
+    ));
+    out.push(("docs/html/search-index.js".into(), render("html/search-index.js", context! { entries => v(&search_index(input)) })?));
+    out.push(("docs/md/SUMMARY.md".into(), render("md/SUMMARY.md", context! { groups => v(&groups), types => v(&types), legacy => v(&legacy) })?));
+    out.push(("docs/md/README.md".into(), render("md/README.md", merge(context! { groups => v(&groups) }, &(), &base))?));
+    for (ot, o) in isa.optypes.iter().enumerate() {
+        let page = insn_page(input, ot);
+        let ctx = merge(context! { root => minijinja::Value::from_safe_string("../".into()) }, &page, &base);
+        out.push((format!("docs/html/insn/{}.html", o.name), render("html/insn.html", ctx.clone())?));
+        out.push((format!("docs/md/insn/{}.md", o.name), render("md/insn.md", ctx)?));
+    }
+    for t in &isa.types {
+        let page = type_page(isa, t, input.sources);
+        let ctx = merge(context! { root => minijinja::Value::from_safe_string("../".into()) }, &page, &base);
+        out.push((format!("docs/html/types/{}.html", t.name), render("html/type.html", ctx.clone())?));
+        out.push((format!("docs/md/types/{}.md", t.name), render("md/type.md", ctx)?));
+    }
+    let diags = diagnostics_page(input);
+    let ctx = merge(context! { root => "" }, &diags, &base);
+    out.push(("docs/html/diagnostics.html".into(), render("html/diagnostics.html", ctx.clone())?));
+    out.push(("docs/md/diagnostics.md".into(), render("md/diagnostics.md", ctx)?));
+    for (_, text) in out.iter_mut() {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+fn v(x: &impl Serialize) -> minijinja::Value {
+    minijinja::Value::from(minijinja::value::Serde(x))
+}
+
+/// A template context: `first`, then the fields of `a`, then those of `b`.
+fn merge(first: minijinja::Value, a: &impl Serialize, b: &impl Serialize) -> minijinja::Value {
+    minijinja::value::merge_maps([first, minijinja::Value::from(minijinja::value::Serde(a)), minijinja::Value::from(minijinja::value::Serde(b))])
+}
+
+#[derive(Serialize)]
+struct Base {
+    isa: String,
+    diagnostic_count: usize,
+    optype_count: usize,
+    opcode_count: usize,
+    width: u32,
+}
+
+#[derive(Serialize, Clone)]
+struct TypeEntry {
+    name: String,
+    kind: String,
+}
+
+#[derive(Serialize, Clone)]
+struct LegacyLink {
+    title: String,
+    href: String,
+    md: String,
+}
+
+#[derive(Serialize, Clone)]
+struct IndexGroup {
+    name: String,
+    path: String,
+    insns: Vec<IndexInsn>,
+    /// Ancestor groups with no section of their own, anchored here.
+    aliases: Vec<String>,
+}
+
+#[derive(Serialize, Clone)]
+struct IndexInsn {
+    name: String,
+    opcodes: usize,
+    summary: String,
+}
+
+fn type_kind(t: &Type) -> String {
+    match &t.kind {
+        TypeKind::Enum { values } => format!("enum, {} values, {} bits", values.len(), t.width),
+        TypeKind::Register { predicate: true, .. } => format!("predicate, {} bits", t.width),
+        TypeKind::Register { .. } => format!("register, {} bits", t.width),
+        TypeKind::Int { signed: true } => format!("signed immediate, {} bits", t.width),
+        TypeKind::Int { signed: false } => format!("unsigned immediate, {} bits", t.width),
+        TypeKind::Float { lanes, .. } if *lanes > 1 => format!("{lanes}-lane float immediate, {} bits", t.width),
+        TypeKind::Float { .. } => format!("float immediate, {} bits", t.width),
+        TypeKind::ConstMem { .. } => format!("constant-memory reference, {} bits", t.width),
+    }
+}
+
+/// First sentence (or line) of an optype's description.
+fn summary(o: &Optype) -> String {
+    let Some(d) = &o.docs.description else { return String::new() };
+    let first = d.text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let end = first.find('。').map(|i| i + '。'.len_utf8()).unwrap_or(first.len());
+    first[..end].to_string()
+}
+
+fn index_groups(isa: &Isa) -> Vec<IndexGroup> {
+    let mut groups: Vec<IndexGroup> = Vec::new();
+    for o in &isa.optypes {
+        let name = o.groups.last().cloned().unwrap_or_default();
+        let path = o.groups.iter().filter(|g| o.groups.len() == 1 || g.as_str() != "ALL").cloned().collect::<Vec<_>>().join(" › ");
+        let entry = IndexInsn { name: o.name.clone(), opcodes: o.opcodes.len(), summary: summary(o) };
+        match groups.iter_mut().find(|g| g.name == name) {
+            Some(g) => g.insns.push(entry),
+            None => groups.push(IndexGroup { name, path, insns: vec![entry], aliases: Vec::new() }),
+        }
+    }
+    // Every group of every chain gets an anchor (breadcrumbs link to them).
+    let mut anchored: Vec<String> = groups.iter().map(|g| g.name.clone()).collect();
+    for o in &isa.optypes {
+        let Some(k) = groups.iter().position(|g| Some(&g.name) == o.groups.last()) else { continue };
+        for g in &o.groups {
+            if !anchored.contains(g) {
+                anchored.push(g.clone());
+                groups[k].aliases.push(g.clone());
+            }
+        }
+    }
+    groups
+}
+
+#[derive(Serialize)]
+struct SearchEntry {
+    name: String,
+    href: String,
+    summary: String,
+    terms: String,
+}
+
+fn search_index(input: &DocsInput) -> Vec<SearchEntry> {
+    input
+        .isa
+        .optypes
+        .iter()
+        .map(|o| {
+            let mut terms = vec![o.name.clone(), summary(o)];
+            for f in &o.syntax {
+                terms.push(f.text.clone());
+            }
+            for l in &o.value_lists {
+                terms.extend(l.items.iter().map(|i| format!(".{}", i.spelling)));
+            }
+            SearchEntry { name: o.name.clone(), href: format!("insn/{}.html", o.name), summary: summary(o), terms: terms.join(" ") }
+        })
+        .collect()
+}
+
+// --- instruction pages ------------------------------------------------------
+
+#[derive(Serialize)]
+struct InsnPage {
+    name: String,
+    groups: Vec<String>,
+    summary: String,
+    syntax: Vec<String>,
+    modifiers: Vec<ModRow>,
+    sections: Vec<Section>,
+    exceptions: Vec<ExcRow>,
+    simulation: Option<String>,
+    examples: Vec<ExampleRow>,
+    opcodes: Vec<OpcodeView>,
+    legacy: Vec<LegacyLink>,
+}
+
+#[derive(Serialize)]
+struct ModRow {
+    written: String,
+    optional: bool,
+    values: Vec<ModValue>,
+    default: Option<String>,
+    field: Option<String>,
+    bits: String,
+}
+
+#[derive(Serialize)]
+struct ModValue {
+    spelling: String,
+    encoding: String,
+}
+
+#[derive(Serialize)]
+struct Section {
+    id: String,
+    title: String,
+    blocks: Vec<Block>,
+    /// The section as Markdown for the book (links rewritten).
+    markdown: String,
+}
+
+#[derive(Serialize)]
+struct Block {
+    code: bool,
+    html: String,
+    lines: Vec<Vec<Token>>,
+}
+
+#[derive(Serialize, Clone, PartialEq, Eq, Debug)]
+struct Token {
+    cls: &'static str,
+    text: String,
+}
+
+#[derive(Serialize)]
+struct ExcRow {
+    kind: String,
+    message: String,
+    condition: String,
+    opcodes: String,
+}
+
+#[derive(Serialize)]
+struct ExampleRow {
+    text: String,
+    loc: String,
+    ok: bool,
+    word: String,
+    disasm: String,
+    reason: String,
+}
+
+#[derive(Serialize)]
+struct OpcodeView {
+    name: String,
+    constants: Vec<String>,
+    rows: Vec<DiagramRow>,
+    operands: Vec<OperandRow>,
+    fields: Vec<FieldRow>,
+}
+
+#[derive(Serialize)]
+struct DiagramRow {
+    bits: Vec<String>,
+    cells: Vec<Cell>,
+}
+
+#[derive(Serialize)]
+struct Cell {
+    label: String,
+    span: u32,
+    cls: &'static str,
+    title: String,
+}
+
+#[derive(Serialize)]
+struct OperandRow {
+    order: usize,
+    name: String,
+    field: String,
+    kind: String,
+    bits: String,
+    width: String,
+    dir: String,
+}
+
+#[derive(Serialize)]
+struct FieldRow {
+    bits: String,
+    name: String,
+    value: String,
+}
+
+fn bits_text(start: u32, width: u32) -> String {
+    if width == 1 { format!("[{start}]") } else { format!("[{}:{start}]", start + width - 1) }
+}
+
+fn value_text(t: &Type, v: u64) -> String {
+    match &t.kind {
+        TypeKind::Enum { .. } => t.enum_name(v).unwrap_or("?").to_string(),
+        TypeKind::Register { prefix, constants, .. } => {
+            constants.iter().find(|c| c.index == v).map(|c| c.name.clone()).unwrap_or(format!("{prefix}{v}"))
+        }
+        _ => format!("{v:#x}"),
+    }
+}
+
+fn insn_page(input: &DocsInput, ot: usize) -> InsnPage {
+    let isa = input.isa;
+    let o = &isa.optypes[ot];
+    let mut sections = Vec::new();
+    for (id, title, prose) in [
+        ("description", "Description", &o.docs.description),
+        ("operands", "Operands", &o.docs.operand_info),
+        ("modifier-info", "Modifier details", &o.docs.modifier_info),
+        ("semantics", "Semantics", &o.docs.semantics),
+        ("exception-notes", "Exceptions", &o.docs.exception),
+    ] {
+        if let Some(p) = prose {
+            if !p.text.trim().is_empty() {
+                sections.push(section(isa, id, title, &p.text));
+            }
+        }
+    }
+    let mut exceptions: Vec<ExcRow> = Vec::new();
+    for &oc in &o.opcodes {
+        let op = &isa.opcodes[oc];
+        for e in &op.exceptions {
+            match exceptions.iter_mut().find(|x| x.message == e.message && x.condition == e.condition.to_text()) {
+                Some(x) => x.opcodes.push_str(&format!(", {}", op.name)),
+                None => exceptions.push(ExcRow {
+                    kind: e.kind.clone(),
+                    message: e.message.clone(),
+                    condition: e.condition.to_text(),
+                    opcodes: op.name.clone(),
+                }),
+            }
+        }
+    }
+    let examples = input
+        .examples
+        .iter()
+        .filter(|e| e.optype == ot)
+        .map(|e| {
+            let loc = format!("{}:{}", isa.files.get(e.loc.file as usize).map_or("", |s| s.as_str()), e.loc.line);
+            match &e.result {
+                Ok((w, d)) => ExampleRow { text: e.text.clone(), loc, ok: true, word: format!("{w:032x}"), disasm: d.clone(), reason: String::new() },
+                Err(r) => ExampleRow { text: e.text.clone(), loc, ok: false, word: String::new(), disasm: String::new(), reason: r.clone() },
+            }
+        })
+        .collect();
+    InsnPage {
+        name: o.name.clone(),
+        groups: o.groups.clone(),
+        summary: summary(o),
+        syntax: o.syntax.iter().map(|f| f.text.trim().to_string()).collect(),
+        modifiers: modifier_rows(isa, o),
+        sections,
+        exceptions,
+        simulation: o.simulation.as_ref().map(|s| format!("{} = {}({});", s.result, s.function, s.args.join(", "))),
+        examples,
+        opcodes: o.opcodes.iter().map(|&oc| opcode_view(isa, &isa.opcodes[oc])).collect(),
+        legacy: Vec::new(),
+    }
+}
+
+fn modifier_rows(isa: &Isa, o: &Optype) -> Vec<ModRow> {
+    let Some(&first) = o.opcodes.first() else { return Vec::new() };
+    let op = &isa.opcodes[first];
+    let mut rows: Vec<ModRow> = Vec::new();
+    for (form, b) in o.syntax.iter().zip(&op.forms) {
+        for (m, mb) in form.modifiers.iter().zip(&b.modifiers) {
+            let written = if m.optional { format!("{{.{}}}", m.name) } else { format!(".{}", m.name) };
+            if rows.iter().any(|r| r.written == written) {
+                continue;
+            }
+            let field = |name: &str| op.field(name);
+            let (values, default, fname) = match mb {
+                ModifierBinding::Mnemonic { .. } => continue,
+                ModifierBinding::Value { field: f, spelling, value, .. } => {
+                    let fd = field(f);
+                    let enc = fd.map_or(String::new(), |fd| format!("{value:#0w$b}", w = fd.width as usize + 2));
+                    (vec![ModValue { spelling: spelling.clone(), encoding: enc }], None, Some(f.clone()))
+                }
+                ModifierBinding::Choice { field: f, values, .. } => {
+                    let fd = field(f);
+                    let w = fd.map_or(1, |fd| fd.width as usize);
+                    let vals = values
+                        .iter()
+                        .map(|v| ModValue { spelling: v.spelling.clone(), encoding: format!("{:#0w$b}", v.value, w = w + 2) })
+                        .collect();
+                    let default = values
+                        .iter()
+                        .find(|v| v.is_default)
+                        .or_else(|| values.iter().find(|v| fd.and_then(|fd| fd.default_value()) == Some(v.value)))
+                        .map(|v| v.spelling.clone());
+                    (vals, default, Some(f.clone()))
+                }
+                ModifierBinding::Unbound { text } => {
+                    let vals = o
+                        .value_lists
+                        .iter()
+                        .find(|l| l.name == *text)
+                        .map(|l| l.items.iter().map(|i| ModValue { spelling: i.spelling.clone(), encoding: "—".into() }).collect())
+                        .unwrap_or_else(|| vec![ModValue { spelling: text.clone(), encoding: "—".into() }]);
+                    (vals, None, None)
+                }
+            };
+            let bits = fname.as_deref().and_then(field).map_or(String::new(), |f| bits_text(f.start, f.width));
+            rows.push(ModRow { written, optional: m.optional, values, default, field: fname, bits });
+        }
+    }
+    rows
+}
+
+fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
+    let constants = op
+        .fields
+        .iter()
+        .filter(|f| f.is_constant())
+        .map(|f| format!("{} == {}", f.name, value_text(&isa.types[f.ty], f.default_value().unwrap_or(0))))
+        .collect();
+    // Diagram: rows of 32 bits, most significant first.
+    let mut rows = Vec::new();
+    let mut hi = isa.width;
+    while hi > 0 {
+        let lo = hi.saturating_sub(32);
+        let bits: Vec<String> = (lo..hi).rev().map(|b| if b % 4 == 0 || b == hi - 1 { b.to_string() } else { String::new() }).collect();
+        let mut cells = Vec::new();
+        let mut b = hi;
+        while b > lo {
+            let top = b - 1;
+            let owner = op.fields.iter().find(|f| f.start <= top && top < f.start + f.width);
+            let mut bottom = top;
+            while bottom > lo && op.fields.iter().find(|f| f.start <= bottom - 1 && bottom - 1 < f.start + f.width).map(|f| &f.name) == owner.map(|f| &f.name) {
+                bottom -= 1;
+            }
+            let span = top - bottom + 1;
+            let cell = match owner {
+                None => Cell { label: "·".into(), span, cls: "uncovered", title: format!("bits {top}..{bottom}: not covered by any field") },
+                Some(f) => {
+                    let t = &isa.types[f.ty];
+                    let (cls, value) = match f.value {
+                        FieldValue::Constant(v) => ("const", format!(" == {}", value_text(t, v))),
+                        FieldValue::Default(v) => ("default", format!(" = {}", value_text(t, v))),
+                        FieldValue::Free => ("field", String::new()),
+                    };
+                    let label = if let FieldValue::Constant(v) = f.value { format!("{} {}", f.name, value_text(t, v)) } else { f.name.clone() };
+                    Cell { label, span, cls, title: format!("{} {}: {} bits {}..{}{value}", t.name, f.name, f.width, f.start + f.width - 1, f.start) }
+                }
+            };
+            cells.push(cell);
+            b = bottom;
+        }
+        rows.push(DiagramRow { bits, cells });
+        hi = lo;
+    }
+    let info = &op.operands;
+    let operands = info
+        .order
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let f = op.field(&r.name);
+            let kind = match (f, r.index.is_empty()) {
+                (Some(f), true) => type_kind(&isa.types[f.ty]),
+                (_, false) => format!("register indexed by {}", r.index.join(" + ")),
+                (None, _) => "fixed text".into(),
+            };
+            let width = info.bitwidths.iter().find(|b| b.operand == r.name).map_or(String::new(), |b| match b.constant {
+                Some(c) => c.to_string(),
+                None => b.expr.to_text(),
+            });
+            let is_in = info.inputs.iter().any(|x| x.name == r.name);
+            let is_out = info.outputs.iter().any(|x| x.name == r.name);
+            let dir = match (is_in, is_out) {
+                (true, true) => "in/out",
+                (true, false) => "in",
+                (false, true) => "out",
+                _ => "",
+            };
+            let name = if r.index.is_empty() { r.name.clone() } else { format!("{}[{}]", r.name, r.index.join(", ")) };
+            OperandRow {
+                order: k,
+                name,
+                field: if f.is_some() { r.name.clone() } else { r.index.join(", ") },
+                kind,
+                bits: f.map_or(String::new(), |f| bits_text(f.start, f.width)),
+                width,
+                dir: dir.into(),
+            }
+        })
+        .collect();
+    let fields = op
+        .fields
+        .iter()
+        .map(|f| FieldRow {
+            bits: bits_text(f.start, f.width),
+            name: f.name.clone(),
+            value: match f.value {
+                FieldValue::Constant(v) => format!("== {}", value_text(&isa.types[f.ty], v)),
+                FieldValue::Default(v) => format!("= {}", value_text(&isa.types[f.ty], v)),
+                FieldValue::Free => String::new(),
+            },
+        })
+        .collect();
+    OpcodeView { name: op.name.clone(), constants, rows, operands, fields }
+}
+
+/// Splits prose into Markdown blocks and fenced code blocks.
+fn section(isa: &Isa, id: &str, title: &str, text: &str) -> Section {
+    let mut blocks = Vec::new();
+    let mut md = String::new();
+    let mut code: Option<Vec<String>> = None;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            match code.take() {
+                Some(lines) => blocks.push(Block { code: true, html: String::new(), lines: lines.iter().map(|l| tokenize(l)).collect() }),
+                None => {
+                    if !md.trim().is_empty() {
+                        blocks.push(Block { code: false, html: markdown_html(isa, &md), lines: Vec::new() });
+                    }
+                    md.clear();
+                    code = Some(Vec::new());
+                }
+            }
+            continue;
+        }
+        match &mut code {
+            Some(lines) => lines.push(line.to_string()),
+            None => {
+                md.push_str(line);
+                md.push('\n');
+            }
+        }
+    }
+    if let Some(lines) = code {
+        blocks.push(Block { code: true, html: String::new(), lines: lines.iter().map(|l| tokenize(l)).collect() });
+    }
+    if !md.trim().is_empty() {
+        blocks.push(Block { code: false, html: markdown_html(isa, &md), lines: Vec::new() });
+    }
+    Section { id: id.into(), title: title.into(), blocks, markdown: markdown_for_book(isa, text) }
+}
+
+/// Markdown -> HTML, with `[[FADD]]` as links and unresolved links marked.
+fn markdown_html(isa: &Isa, text: &str) -> String {
+    use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
+    // `[[NAME]]` becomes a Markdown link first, to the page or to nothing.
+    let mut src = String::new();
+    let mut last = 0;
+    for l in links::scan(isa, text) {
+        if !text[l.range.clone()].starts_with("[[") {
+            continue;
+        }
+        src.push_str(&text[last..l.range.start]);
+        match &l.target {
+            LinkTarget::Instruction(n) => src.push_str(&format!("[{n}]({n}.html)")),
+            _ => src.push_str(&format!("[{}](unresolved:{})", l.text, l.text)),
+        }
+        last = l.range.end;
+    }
+    src.push_str(&text[last..]);
+    let mut unresolved_depth = 0;
+    let events = Parser::new_ext(&src, Options::ENABLE_TABLES).map(|ev| match ev {
+        Event::Start(Tag::Link { dest_url, .. }) if is_unresolved(&dest_url) => {
+            unresolved_depth += 1;
+            let target = dest_url.trim_start_matches("unresolved:").to_string();
+            Event::InlineHtml(CowStr::from(format!(
+                "<span class=\"unresolved\" title=\"not in the spec: {}\">",
+                escape_attr(&target)
+            )))
+        }
+        Event::End(TagEnd::Link) if unresolved_depth > 0 => {
+            unresolved_depth -= 1;
+            Event::InlineHtml(CowStr::from("</span>"))
+        }
+        other => other,
+    });
+    let mut out = String::new();
+    html::push_html(&mut out, events);
+    out
+}
+
+fn is_unresolved(dest: &str) -> bool {
+    dest.starts_with("unresolved:") || !(dest.starts_with("http://") || dest.starts_with("https://") || dest.starts_with('#') || dest.ends_with(".html"))
+}
+
+fn escape_attr(s: &str) -> String {
+    s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// The prose for the book: `[[FADD]]` -> `[FADD](FADD.md)`, links to documents
+/// the spec lacks -> their text with the target marked unresolved.
+fn markdown_for_book(isa: &Isa, text: &str) -> String {
+    let mut out = String::new();
+    let mut last = 0;
+    for l in links::scan(isa, text) {
+        if l.range.start < last {
+            continue;
+        }
+        out.push_str(&text[last..l.range.start]);
+        match &l.target {
+            LinkTarget::Instruction(n) => out.push_str(&format!("[{n}]({n}.md)")),
+            LinkTarget::External(_) => out.push_str(&text[l.range.clone()]),
+            LinkTarget::Unresolved(t) => out.push_str(&format!("{} *(unresolved: `{t}`)*", l.text)),
+        }
+        last = l.range.end;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// Tokens of a pseudo-code line for highlighting.
+fn tokenize(line: &str) -> Vec<Token> {
+    const KEYWORDS: &[&str] = &["if", "else", "for", "while", "return", "true", "false", "break", "continue", "int", "float", "bool"];
+    let mut out: Vec<Token> = Vec::new();
+    let mut push = |cls: &'static str, text: &str| match out.last_mut() {
+        Some(t) if t.cls == cls && cls == "text" => t.text.push_str(text),
+        _ => out.push(Token { cls, text: text.to_string() }),
+    };
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < line.len() {
+        let rest = &line[i..];
+        let c = rest.chars().next().unwrap_or(' ');
+        if rest.starts_with("//") {
+            push("comment", rest);
+            break;
+        }
+        let take = |pred: &dyn Fn(char) -> bool| rest.char_indices().find(|(_, ch)| !pred(*ch)).map_or(rest.len(), |(k, _)| k);
+        let n = if c.is_ascii_digit() {
+            let n = take(&|ch| ch.is_ascii_alphanumeric() || ch == '.' || ch == '_');
+            push("num", &rest[..n]);
+            n
+        } else if c == '"' {
+            let n = rest[1..].find('"').map_or(rest.len(), |k| k + 2);
+            push("str", &rest[..n]);
+            n
+        } else if c == '.' && rest[1..].starts_with(|ch: char| ch.is_ascii_alphabetic()) {
+            let n = 1 + rest[1..].char_indices().find(|(_, ch)| !(ch.is_ascii_alphanumeric() || *ch == '_')).map_or(rest.len() - 1, |(k, _)| k);
+            push("mod", &rest[..n]);
+            n
+        } else if c.is_ascii_alphabetic() || c == '_' {
+            let n = take(&|ch| ch.is_ascii_alphanumeric() || ch == '_');
+            push(if KEYWORDS.contains(&&rest[..n]) { "kw" } else { "text" }, &rest[..n]);
+            n
+        } else if "=<>!&|+-*/%?:^~".contains(c) {
+            push("op", &rest[..c.len_utf8()]);
+            c.len_utf8()
+        } else {
+            push("text", &rest[..c.len_utf8()]);
+            c.len_utf8()
+        };
+        i += n.max(1);
+        let _ = b;
+    }
+    out
+}
+
+// --- type and diagnostics pages ----------------------------------------------------
+
+#[derive(Serialize)]
+struct TypePage {
+    name: String,
+    description: String,
+    values: Vec<TypeValue>,
+    users: Vec<TypeUser>,
+    loc: String,
+}
+
+#[derive(Serialize)]
+struct TypeValue {
+    name: String,
+    encoding: String,
+}
+
+#[derive(Serialize)]
+struct TypeUser {
+    optype: String,
+    opcode: String,
+    field: String,
+    bits: String,
+}
+
+fn type_page(isa: &Isa, t: &Type, sources: &isa_dsl::SourceMap) -> TypePage {
+    let description = match &t.kind {
+        TypeKind::Register { prefix, constants, predicate } => format!(
+            "{} {}0..{}{} ({} bits){}.",
+            if *predicate { "Predicates" } else { "Registers" },
+            prefix,
+            prefix,
+            crate::plan::mask64(t.width),
+            t.width,
+            constants.iter().map(|c| format!("; {} = {prefix}{}", c.name, c.index)).collect::<String>()
+        ),
+        TypeKind::Float { exponent, mantissa, lanes } => {
+            format!("{lanes} IEEE-style float lane(s) of 1 sign, {exponent} exponent and {mantissa} mantissa bits; lane 0 in the low bits.")
+        }
+        TypeKind::ConstMem { bank, offset } => format!(
+            "Constant-memory reference c[bank][offset]: bank in bits {}..{}, byte offset in bits {}..{} of the field.",
+            bank.start + bank.width - 1,
+            bank.start,
+            offset.start + offset.width - 1,
+            offset.start
+        ),
+        _ => format!("{}.", type_kind(t)),
+    };
+    let values = match &t.kind {
+        TypeKind::Enum { values } => values
+            .iter()
+            .map(|v| TypeValue { name: v.name.clone(), encoding: format!("{:#0w$b}", v.encoding, w = t.width as usize + 2) })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut users: Vec<TypeUser> = Vec::new();
+    for op in &isa.opcodes {
+        for f in op.fields.iter().filter(|f| f.ty_name == t.name) {
+            users.push(TypeUser {
+                optype: isa.optypes[op.optype].name.clone(),
+                opcode: op.name.clone(),
+                field: f.name.clone(),
+                bits: bits_text(f.start, f.width),
+            });
+        }
+    }
+    let loc = t.loc.span.map_or(String::new(), |s| sources.location(s));
+    TypePage { name: t.name.clone(), description, values, users, loc }
+}
+
+#[derive(Serialize)]
+struct DiagnosticsPage {
+    summary: String,
+    diagnostics: Vec<DiagRow>,
+    codes: Vec<CodeRow>,
+}
+
+#[derive(Serialize)]
+struct DiagRow {
+    code: String,
+    severity: &'static str,
+    loc: String,
+    message: String,
+    message_md: String,
+    notes: String,
+}
+
+#[derive(Serialize)]
+struct CodeRow {
+    code: &'static str,
+    title: &'static str,
+}
+
+fn diagnostics_page(input: &DocsInput) -> DiagnosticsPage {
+    let diagnostics = input
+        .diagnostics
+        .items
+        .iter()
+        .map(|d| DiagRow {
+            code: d.code.as_str().to_string(),
+            severity: if d.is_error() { "error" } else { "warning" },
+            loc: d.span.map_or(String::new(), |s| input.sources.location(s)),
+            message: d.message.clone(),
+            message_md: d.message.replace('|', "\\|"),
+            notes: d.notes.join("; "),
+        })
+        .collect();
+    let codes = isa_dsl::Code::ALL.iter().map(|c| CodeRow { code: c.as_str(), title: c.title() }).collect();
+    DiagnosticsPage { summary: input.diagnostics.summary(), diagnostics, codes }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokenizes_pseudo_code() {
+        let t = tokenize("if (.ftz == .FTZ) { d = 0x7FFF; } // NaN");
+        let cls: Vec<&str> = t.iter().map(|t| t.cls).collect();
+        assert!(cls.contains(&"kw") && cls.contains(&"mod") && cls.contains(&"num") && cls.contains(&"comment"));
+        assert_eq!(t.iter().map(|t| t.text.as_str()).collect::<String>(), "if (.ftz == .FTZ) { d = 0x7FFF; } // NaN");
+    }
+}

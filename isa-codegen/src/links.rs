@@ -1,0 +1,103 @@
+//! Links in the spec's prose: `[[FADD]]` references to instructions and
+//! Markdown links. References to instructions the spec has resolve; links to
+//! documents (`浮点数NAN处理规则.md`) and unknown instructions do not: `check`
+//! reports them (W010) and the manual renders them visibly unresolved.
+
+use isa_dsl::ir::{Isa, Prose};
+use isa_dsl::{Code, Diagnostic, Span};
+use pulldown_cmark::{Event, Parser, Tag};
+use std::ops::Range;
+
+/// A link found in a block of prose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProseLink {
+    /// Byte range of the whole link in the prose text.
+    pub range: Range<usize>,
+    /// The visible text.
+    pub text: String,
+    pub target: LinkTarget,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkTarget {
+    /// An instruction (optype) of this spec.
+    Instruction(String),
+    /// A web address or an in-page anchor: kept as it is.
+    External(String),
+    /// Something the spec does not contain.
+    Unresolved(String),
+}
+
+/// Every `[[NAME]]` and Markdown link in `text`, in order.
+pub fn scan(isa: &Isa, text: &str) -> Vec<ProseLink> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find("[[") {
+        let start = from + i;
+        let Some(j) = text[start + 2..].find("]]") else { break };
+        let name = &text[start + 2..start + 2 + j];
+        if !name.is_empty() && !name.contains(['\n', '[', ']']) {
+            let target = if isa.optypes.iter().any(|o| o.name == name) {
+                LinkTarget::Instruction(name.to_string())
+            } else {
+                LinkTarget::Unresolved(format!("[[{name}]]"))
+            };
+            out.push(ProseLink { range: start..start + 4 + j, text: name.to_string(), target });
+        }
+        from = start + 2 + j + 2;
+    }
+    let mut open: Option<(usize, String, String)> = None;
+    for (ev, range) in Parser::new(text).into_offset_iter() {
+        match ev {
+            Event::Start(Tag::Link { dest_url, .. }) => open = Some((range.start, dest_url.to_string(), String::new())),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(o) = &mut open {
+                    o.2.push_str(&t);
+                }
+            }
+            Event::End(pulldown_cmark::TagEnd::Link) => {
+                if let Some((start, dest, label)) = open.take() {
+                    let target = if dest.starts_with("http://") || dest.starts_with("https://") || dest.starts_with('#') {
+                        LinkTarget::External(dest)
+                    } else {
+                        LinkTarget::Unresolved(dest)
+                    };
+                    out.push(ProseLink { range: start..range.end, text: label, target });
+                }
+            }
+            _ => {}
+        }
+    }
+    out.sort_by_key(|l| l.range.start);
+    out
+}
+
+/// W010 for every unresolved link in every optype's prose.
+pub fn check(isa: &Isa) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for ot in &isa.optypes {
+        let d = &ot.docs;
+        for prose in [&d.description, &d.operand_info, &d.modifier_info, &d.semantics, &d.exception].into_iter().flatten() {
+            out.extend(check_prose(isa, prose));
+        }
+    }
+    out
+}
+
+fn check_prose(isa: &Isa, prose: &Prose) -> Vec<Diagnostic> {
+    let Some(span) = prose.loc.span else { return Vec::new() };
+    scan(isa, &prose.text)
+        .into_iter()
+        .filter_map(|l| match l.target {
+            LinkTarget::Unresolved(dest) => {
+                let at = Span::new(span.file, span.start as usize + l.range.start, span.start as usize + l.range.end);
+                let what = if dest.starts_with("[[") { "instruction" } else { "document" };
+                Some(
+                    Diagnostic::new(Code::UnresolvedLink, at, format!("link to `{dest}`: the spec contains no such {what}"))
+                        .with_label("rendered as unresolved in the manual"),
+                )
+            }
+            _ => None,
+        })
+        .collect()
+}
