@@ -64,7 +64,15 @@ pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
     };
     let groups = index_groups(isa);
     let types: Vec<TypeEntry> = isa.types.iter().map(|t| TypeEntry { name: t.name.clone(), kind: type_kind(t) }).collect();
-    let legacy: Vec<LegacyLink> = Vec::new();
+    let legacy: Vec<LegacyLink> = isa
+        .legacy
+        .iter()
+        .map(|l| LegacyLink {
+            title: format!("{} ({})", l.name, l.notation.as_deref().unwrap_or("legacy")),
+            href: format!("insn/{}.html", legacy_page(l)),
+            md: format!("insn/{}.md", legacy_page(l)),
+        })
+        .collect();
     let mut out = Vec::new();
     for (path, text) in STATIC {
         out.push((format!("docs/{path}"), text.to_string()));
@@ -77,10 +85,16 @@ pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
     out.push(("docs/md/SUMMARY.md".into(), render("md/SUMMARY.md", context! { groups => v(&groups), types => v(&types), legacy => v(&legacy) })?));
     out.push(("docs/md/README.md".into(), render("md/README.md", merge(context! { groups => v(&groups) }, &(), &base))?));
     for (ot, o) in isa.optypes.iter().enumerate() {
-        let page = insn_page(input, ot);
+        let page = insn_page(input, o, Some(ot));
         let ctx = merge(context! { root => minijinja::Value::from_safe_string("../".into()) }, &page, &base);
         out.push((format!("docs/html/insn/{}.html", o.name), render("html/insn.html", ctx.clone())?));
         out.push((format!("docs/md/insn/{}.md", o.name), render("md/insn.md", ctx)?));
+    }
+    for o in &isa.legacy {
+        let page = insn_page(input, o, None);
+        let ctx = merge(context! { root => minijinja::Value::from_safe_string("../".into()) }, &page, &base);
+        out.push((format!("docs/html/insn/{}.html", legacy_page(o)), render("html/insn.html", ctx.clone())?));
+        out.push((format!("docs/md/insn/{}.md", legacy_page(o)), render("md/insn.md", ctx)?));
     }
     for t in &isa.types {
         let page = type_page(isa, t, input.sources);
@@ -234,6 +248,7 @@ struct InsnPage {
     examples: Vec<ExampleRow>,
     opcodes: Vec<OpcodeView>,
     legacy: Vec<LegacyLink>,
+    notation: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -347,9 +362,8 @@ fn value_text(t: &Type, v: u64) -> String {
     }
 }
 
-fn insn_page(input: &DocsInput, ot: usize) -> InsnPage {
+fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>) -> InsnPage {
     let isa = input.isa;
-    let o = &isa.optypes[ot];
     let mut sections = Vec::new();
     for (id, title, prose) in [
         ("description", "Description", &o.docs.description),
@@ -379,10 +393,18 @@ fn insn_page(input: &DocsInput, ot: usize) -> InsnPage {
             }
         }
     }
-    let examples = input
+    let legacy_examples = o.examples.iter().map(|e| ExampleRow {
+        text: e.text.trim().to_string(),
+        loc: format!("{}:{}", isa.files.get(e.loc.file as usize).map_or("", |s| s.as_str()), e.loc.line),
+        ok: true,
+        word: "—".into(),
+        disasm: format!("({} describes no encodings)", o.notation.as_deref().unwrap_or("")),
+        reason: String::new(),
+    });
+    let examples: Vec<ExampleRow> = if ot.is_none() { legacy_examples.collect() } else { input
         .examples
         .iter()
-        .filter(|e| e.optype == ot)
+        .filter(|e| Some(e.optype) == ot)
         .map(|e| {
             let loc = format!("{}:{}", isa.files.get(e.loc.file as usize).map_or("", |s| s.as_str()), e.loc.line);
             match &e.result {
@@ -390,20 +412,59 @@ fn insn_page(input: &DocsInput, ot: usize) -> InsnPage {
                 Err(r) => ExampleRow { text: e.text.clone(), loc, ok: false, word: String::new(), disasm: String::new(), reason: r.clone() },
             }
         })
-        .collect();
+        .collect() };
     InsnPage {
         name: o.name.clone(),
         groups: o.groups.clone(),
         summary: summary(o),
         syntax: o.syntax.iter().map(|f| f.text.trim().to_string()).collect(),
-        modifiers: modifier_rows(isa, o),
+        modifiers: if ot.is_some() { modifier_rows(isa, o) } else { legacy_modifier_rows(o) },
         sections,
         exceptions,
         simulation: o.simulation.as_ref().map(|s| format!("{} = {}({});", s.result, s.function, s.args.join(", "))),
         examples,
         opcodes: o.opcodes.iter().map(|&oc| opcode_view(isa, &isa.opcodes[oc])).collect(),
-        legacy: Vec::new(),
+        legacy: if ot.is_some() { legacy_links(isa, &o.name) } else { Vec::new() },
+        notation: o.notation.clone(),
     }
+}
+
+/// Pages of the same instruction in an older notation.
+fn legacy_links(isa: &Isa, name: &str) -> Vec<LegacyLink> {
+    isa.legacy
+        .iter()
+        .filter(|l| l.name == name)
+        .map(|l| LegacyLink {
+            title: format!("{} in {} notation", l.name, l.notation.as_deref().unwrap_or("legacy")),
+            href: format!("insn/{}.html", legacy_page(l)),
+            md: format!("insn/{}.md", legacy_page(l)),
+        })
+        .collect()
+}
+
+fn legacy_page(o: &Optype) -> String {
+    let tag: String = o.notation.as_deref().unwrap_or("legacy").chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    format!("{}.{}", o.name, tag.to_ascii_lowercase())
+}
+
+fn legacy_modifier_rows(o: &Optype) -> Vec<ModRow> {
+    let mut rows: Vec<ModRow> = Vec::new();
+    for f in &o.syntax {
+        for m in &f.modifiers {
+            let written = if m.optional { format!("{{.{}}}", m.name) } else { format!(".{}", m.name) };
+            if rows.iter().any(|r| r.written == written) {
+                continue;
+            }
+            let list = o.value_lists.iter().find(|l| l.name == m.name);
+            let values = match list {
+                Some(l) => l.items.iter().map(|i| ModValue { spelling: if i.spelling.is_empty() { "(none)".into() } else { i.spelling.clone() }, encoding: "—".into() }).collect(),
+                None => vec![ModValue { spelling: m.name.clone(), encoding: "—".into() }],
+            };
+            let default = list.and_then(|l| l.items.iter().find(|i| i.is_default)).map(|i| if i.spelling.is_empty() { "(none)".into() } else { i.spelling.clone() });
+            rows.push(ModRow { written, optional: m.optional, values, default, field: None, bits: String::new() });
+        }
+    }
+    rows
 }
 
 fn modifier_rows(isa: &Isa, o: &Optype) -> Vec<ModRow> {

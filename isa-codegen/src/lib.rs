@@ -7,6 +7,7 @@
 //! ```
 
 pub mod asm;
+pub mod diff;
 pub mod docs;
 pub mod dump;
 pub mod examples;

@@ -74,6 +74,14 @@ enum Command {
         spec: Vec<PathBuf>,
         file: PathBuf,
     },
+    /// Compare two specs (files or directories): instructions, modifiers,
+    /// operand forms, encodings and prose.
+    Diff {
+        old: PathBuf,
+        new: PathBuf,
+        #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+        format: DiffFormat,
+    },
     /// Print the resolved IR.
     Ir {
         #[arg(required = true)]
@@ -81,6 +89,12 @@ enum Command {
         #[arg(long, value_enum, default_value_t = IrFormat::Yaml)]
         format: IrFormat,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DiffFormat {
+    Text,
+    Yaml,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -128,6 +142,24 @@ fn main() -> ExitCode {
             }
             let fail = fe.has_errors() || (deny_warnings && !fe.diagnostics.is_empty());
             if fail { ExitCode::from(1) } else { ExitCode::SUCCESS }
+        }
+        Command::Diff { old, new, format } => {
+            let (Some(a), Some(b)) = (load_clean(&[old.clone()], color), load_clean(&[new.clone()], color)) else {
+                return ExitCode::from(1);
+            };
+            let d = isa_codegen::diff::diff(&a.isa, &b.isa);
+            let text = match format {
+                DiffFormat::Text => isa_codegen::diff::to_text(&d, &old.display().to_string(), &new.display().to_string()),
+                DiffFormat::Yaml => match serde_yaml::to_string(&d) {
+                    Ok(y) => y,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(1);
+                    }
+                },
+            };
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            ExitCode::SUCCESS
         }
         Command::Asm { spec, file, out } => asm(&spec, &file, out.as_deref(), color),
         Command::Disasm { spec, file } => disasm(&spec, &file, color),

@@ -24,6 +24,10 @@ pub struct Isa {
     pub groups: Vec<Group>,
     pub optypes: Vec<Optype>,
     pub opcodes: Vec<Opcode>,
+    /// Instructions described in an older notation (SPA 5.3): syntax, prose
+    /// and examples only, no encodings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub legacy: Vec<Optype>,
     /// Scheduling/control fields: declared with `Control = field;` in `__DefIsa`
     /// or written as `$name` in a template. Every instruction accepts them.
     pub control_fields: Vec<String>,
@@ -134,6 +138,9 @@ pub struct Optype {
     /// The `__Simulation` hook (`vd = HADD2(va, vb);`).
     pub simulation: Option<SimulationHook>,
     pub opcodes: Vec<OpcodeId>,
+    /// The notation it was written in when not the DSL (`SPA 5.3`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notation: Option<String>,
 }
 
 /// Verbatim prose sections (Markdown), with where they start.

@@ -21,6 +21,7 @@ pub mod ir;
 pub mod parser;
 pub mod resolve;
 pub mod source;
+pub mod spa;
 
 pub use diagnostic::{Code, Diagnostic, Diagnostics, Severity};
 pub use source::{FileId, SourceMap, Span};
@@ -115,17 +116,23 @@ pub fn is_dsl(text: &str) -> bool {
 }
 
 /// Runs parse -> resolve -> bind -> check over every file in `sources`.
-/// Files with no `__Def` declaration at all are not DSL (for example the
-/// SPA 5.3 notation): they are skipped with warning W013.
+/// Files in the SPA 5.3 notation go through its own front end (`spa`) into
+/// `Isa::legacy`; other files with no `__Def` declaration are not DSL and are
+/// skipped with warning W013.
 pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
     let mut dsl = Vec::new();
+    let mut spa = Vec::new();
     for (id, f) in sources.files() {
+        if spa::is_spa(&f.text) {
+            spa.push(id);
+            continue;
+        }
         if !is_dsl(&f.text) && !f.text.trim().is_empty() {
             let first = f.text.lines().next().unwrap_or("").trim_end();
             diags.push(
                 Diagnostic::new(Code::LegacySkipped, Span::new(id, 0, first.len()), "file is not in the DSL; skipped")
                     .with_label("no `__Def...` declaration in this file")
-                    .with_note("the SPA 5.3 notation has no front end yet"),
+                    .with_note("files are read as the DSL, or as SPA 5.3 when they start with `SPA 5.3:`"),
             );
             continue;
         }
@@ -133,6 +140,9 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
     }
     let files = parse_all(&dsl, &mut diags);
     let mut isa = resolve::resolve(&sources, &files, &mut diags);
+    for id in spa {
+        isa.legacy.extend(spa::parse_file(&sources, id, &mut diags));
+    }
     bind::bind(&mut isa, &mut diags);
     check::check(&isa, &files, &mut diags);
     diags.sort();

@@ -457,6 +457,7 @@ impl<'a> Resolver<'a> {
             examples,
             simulation,
             opcodes: Vec::new(),
+            notation: None,
         }
     }
 

@@ -94,6 +94,16 @@ proptest! {
     }
 
     #[test]
+    fn random_spa_text_never_panics(words in proptest::collection::vec(
+        prop_oneof![
+            Just("{@{!}Pg}\n"), Just("HMUL2{.ofmt}{.fmz}\n"), Just("Rd, {-}{|}Ra{|}{.iswz},"), Just(" c[#B][#A]"),
+            Just("{&req_6}\n"), Just("{?sched}\n"), Just(";\n"), Just(".fmz: { < NULL >*, .FTZ }\n"), Just("{{-}{|}#Imm{|}}, "),
+            Just("HMUL2 R1, R2, R3;\n"), Just("{"), Just("}"), Just("["), Just("]"), Just("."), Just(","), Just("\n"), Just("中文"),
+        ], 0..200)) {
+        run("spa.txt", format!("SPA 5.3:\n{}", words.concat()).as_bytes());
+    }
+
+    #[test]
     fn mutated_seeds_never_panic(bytes in mutated_seeds()) {
         run("mutated.txt", &bytes);
     }

@@ -1,0 +1,327 @@
+//! `isa-codegen diff OLD NEW`: what changed between two specs, in either
+//! notation. Instructions are compared by name; within one, modifiers are
+//! compared as groups of values (matched by name, else by the values they
+//! share, so SPA 5.3's `.iswz` meets the DSL's `.hsel2`), operand forms by
+//! their kind signature (`R,R,C`), encodings field by field where both sides
+//! have them, and prose section by section.
+
+use isa_dsl::ir::*;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The difference between two specs.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct IsaDiff {
+    pub only_old: Vec<String>,
+    pub only_new: Vec<String>,
+    pub changed: Vec<InsnDiff>,
+}
+
+/// How one instruction differs.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct InsnDiff {
+    pub name: String,
+    pub old_notation: String,
+    pub new_notation: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<ModifierDiff>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forms_only_old: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forms_only_new: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub encodings: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub prose_changed: Vec<String>,
+}
+
+/// A modifier group present on one or both sides.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct ModifierDiff {
+    pub old: Option<String>,
+    pub new: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub only_old: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub only_new: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_changed: Option<(String, String)>,
+}
+
+impl IsaDiff {
+    pub fn is_empty(&self) -> bool {
+        self.only_old.is_empty() && self.only_new.is_empty() && self.changed.is_empty()
+    }
+}
+
+/// The instructions a spec describes: its DSL optypes, or its legacy ones
+/// when it has no DSL instructions at all.
+fn instructions(isa: &Isa) -> Vec<&Optype> {
+    if isa.optypes.is_empty() { isa.legacy.iter().collect() } else { isa.optypes.iter().collect() }
+}
+
+fn notation(o: &Optype) -> String {
+    o.notation.clone().unwrap_or_else(|| "DSL".into())
+}
+
+/// Compares two specs.
+pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
+    let a: BTreeMap<&str, &Optype> = instructions(old).into_iter().map(|o| (o.name.as_str(), o)).collect();
+    let b: BTreeMap<&str, &Optype> = instructions(new).into_iter().map(|o| (o.name.as_str(), o)).collect();
+    let mut out = IsaDiff::default();
+    for (name, o) in &a {
+        match b.get(name) {
+            None => out.only_old.push(name.to_string()),
+            Some(n) => {
+                let d = insn_diff(old, o, new, n);
+                if d != (InsnDiff { name: d.name.clone(), old_notation: d.old_notation.clone(), new_notation: d.new_notation.clone(), ..Default::default() }) {
+                    out.changed.push(d);
+                }
+            }
+        }
+    }
+    out.only_new = b.keys().filter(|k| !a.contains_key(*k)).map(|k| k.to_string()).collect();
+    out
+}
+
+#[derive(Clone, Debug)]
+struct Group {
+    name: String,
+    values: BTreeSet<String>,
+    default: Option<String>,
+}
+
+/// Modifier groups of an instruction: value lists used by its forms (as
+/// modifiers or operand suffixes) and flag modifiers (`{.FTZ}`).
+fn groups(o: &Optype) -> Vec<Group> {
+    let mut out: Vec<Group> = Vec::new();
+    let mut add = |g: Group| {
+        if !out.iter().any(|x| x.name == g.name) {
+            out.push(g);
+        }
+    };
+    for f in &o.syntax {
+        let names = f.modifiers.iter().map(|m| (m.name.clone(), m.optional)).chain(
+            f.operands.iter().flat_map(|op| op.suffixes.iter().filter(|s| s.kind == DecorationKind::Suffix).map(|s| (s.name.clone(), true))),
+        );
+        for (name, optional) in names {
+            match o.value_lists.iter().find(|l| l.name == name) {
+                Some(l) => add(Group {
+                    name: format!(".{name}"),
+                    values: l.items.iter().filter(|i| !i.spelling.is_empty()).map(|i| i.spelling.clone()).collect(),
+                    default: l.items.iter().find(|i| i.is_default).map(|i| i.spelling.clone()),
+                }),
+                None if name.chars().any(|c| c.is_ascii_lowercase()) => {}
+                None => add(Group {
+                    name: if optional { format!("{{.{name}}}") } else { format!(".{name}") },
+                    values: [name].into_iter().collect(),
+                    default: None,
+                }),
+            }
+        }
+    }
+    out
+}
+
+/// Operand kind signatures of the instruction's forms (`R,R,C`); runs of
+/// immediates count once (SPA writes one per lane).
+fn forms(isa: &Isa, o: &Optype) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let collapse = |kinds: Vec<char>| {
+        let mut v: Vec<char> = Vec::new();
+        for k in kinds {
+            if !(k == 'I' && v.last() == Some(&'I')) {
+                v.push(k);
+            }
+        }
+        v.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
+    };
+    if o.notation.is_some() {
+        for f in &o.syntax {
+            out.insert(collapse(f.operands.iter().map(|op| isa_dsl::spa::operand_kind(&op.name)).collect()));
+        }
+        return out;
+    }
+    for &oc in &o.opcodes {
+        let op = &isa.opcodes[oc];
+        for b in &op.forms {
+            let kinds = b
+                .operands
+                .iter()
+                .map(|ob| match ob.field.as_deref().and_then(|f| op.field(f)) {
+                    None if !ob.index_fields.is_empty() => 'X',
+                    None => 'L',
+                    Some(f) => match &isa.types[f.ty].kind {
+                        TypeKind::Register { predicate: true, .. } => 'P',
+                        TypeKind::Register { prefix, .. } if prefix.len() > 1 => 'U',
+                        TypeKind::Register { .. } => 'R',
+                        TypeKind::ConstMem { .. } => 'C',
+                        _ => 'I',
+                    },
+                })
+                .collect();
+            out.insert(collapse(kinds));
+        }
+    }
+    out
+}
+
+fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDiff {
+    let mut d = InsnDiff { name: old.name.clone(), old_notation: notation(old), new_notation: notation(new), ..Default::default() };
+    // Modifiers: match by name, then by shared values (most first).
+    let (ga, gb) = (groups(old), groups(new));
+    let mut pairs: Vec<(Option<usize>, Option<usize>)> = Vec::new();
+    let mut used_b = vec![false; gb.len()];
+    let mut used_a = vec![false; ga.len()];
+    for (i, g) in ga.iter().enumerate() {
+        if let Some(j) = gb.iter().position(|h| h.name == g.name) {
+            pairs.push((Some(i), Some(j)));
+            used_a[i] = true;
+            used_b[j] = true;
+        }
+    }
+    loop {
+        let mut best: Option<(usize, usize, usize)> = None;
+        for (i, g) in ga.iter().enumerate().filter(|(i, _)| !used_a[*i]) {
+            for (j, h) in gb.iter().enumerate().filter(|(j, _)| !used_b[*j]) {
+                let shared = g.values.intersection(&h.values).count();
+                if shared > 0 && best.map_or(true, |b| shared > b.2) {
+                    best = Some((i, j, shared));
+                }
+            }
+        }
+        let Some((i, j, _)) = best else { break };
+        pairs.push((Some(i), Some(j)));
+        used_a[i] = true;
+        used_b[j] = true;
+    }
+    pairs.extend((0..ga.len()).filter(|i| !used_a[*i]).map(|i| (Some(i), None)));
+    pairs.extend((0..gb.len()).filter(|j| !used_b[*j]).map(|j| (None, Some(j))));
+    for (i, j) in pairs {
+        let (a, b) = (i.map(|i| &ga[i]), j.map(|j| &gb[j]));
+        let empty = BTreeSet::new();
+        let (va, vb) = (a.map_or(&empty, |g| &g.values), b.map_or(&empty, |g| &g.values));
+        let m = ModifierDiff {
+            old: a.map(|g| g.name.clone()),
+            new: b.map(|g| g.name.clone()),
+            only_old: va.difference(vb).map(|v| format!(".{v}")).collect(),
+            only_new: vb.difference(va).map(|v| format!(".{v}")).collect(),
+            default_changed: match (a.and_then(|g| g.default.clone()), b.and_then(|g| g.default.clone())) {
+                (Some(x), Some(y)) if x != y => Some((x, y)),
+                _ => None,
+            },
+        };
+        if !m.only_old.is_empty() || !m.only_new.is_empty() || m.default_changed.is_some() || a.is_none() || b.is_none() {
+            d.modifiers.push(m);
+        }
+    }
+    let (fa, fb) = (forms(old_isa, old), forms(new_isa, new));
+    d.forms_only_old = fa.difference(&fb).cloned().collect();
+    d.forms_only_new = fb.difference(&fa).cloned().collect();
+    // Encodings, where both sides have them.
+    for &oc in &old.opcodes {
+        let x = &old_isa.opcodes[oc];
+        let Some(y) = new.opcodes.iter().map(|&k| &new_isa.opcodes[k]).find(|y| y.name == x.name) else {
+            if !new.opcodes.is_empty() {
+                d.encodings.push(format!("opcode {} only in OLD", x.name));
+            }
+            continue;
+        };
+        for f in &x.fields {
+            match y.field(&f.name) {
+                None => d.encodings.push(format!("{}: field `{}` removed (was {})", x.name, f.name, bits(f))),
+                Some(g) => {
+                    if (g.start, g.width) != (f.start, f.width) {
+                        let what = if g.width != f.width { "resized" } else { "moved" };
+                        d.encodings.push(format!("{}: field `{}` {what} from {} to {}", x.name, f.name, bits(f), bits(g)));
+                    }
+                    if g.ty_name != f.ty_name {
+                        d.encodings.push(format!("{}: field `{}` type {} -> {}", x.name, f.name, f.ty_name, g.ty_name));
+                    }
+                    if g.value != f.value && g.ty_name == f.ty_name {
+                        d.encodings.push(format!("{}: field `{}` {:?} -> {:?}", x.name, f.name, f.value, g.value));
+                    }
+                }
+            }
+        }
+        for g in y.fields.iter().filter(|g| x.field(&g.name).is_none()) {
+            d.encodings.push(format!("{}: field `{}` added at {}", x.name, g.name, bits(g)));
+        }
+    }
+    for &oc in &new.opcodes {
+        let y = &new_isa.opcodes[oc];
+        if !old.opcodes.is_empty() && !old.opcodes.iter().any(|&k| old_isa.opcodes[k].name == y.name) {
+            d.encodings.push(format!("opcode {} only in NEW", y.name));
+        }
+    }
+    // Prose.
+    let text = |p: &Option<Prose>| p.as_ref().map(|p| p.text.trim().to_string()).unwrap_or_default();
+    for (name, x, y) in [
+        ("description", &old.docs.description, &new.docs.description),
+        ("operand info", &old.docs.operand_info, &new.docs.operand_info),
+        ("modifier info", &old.docs.modifier_info, &new.docs.modifier_info),
+        ("semantics", &old.docs.semantics, &new.docs.semantics),
+        ("exception notes", &old.docs.exception, &new.docs.exception),
+    ] {
+        if text(x) != text(y) {
+            d.prose_changed.push(name.to_string());
+        }
+    }
+    d
+}
+
+fn bits(f: &Field) -> String {
+    format!("[{}:{}]", f.start + f.width - 1, f.start)
+}
+
+/// The diff as text for people.
+pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
+    if d.is_empty() {
+        return format!("no differences between {old_name} and {new_name}\n");
+    }
+    let mut s = format!("--- {old_name}\n+++ {new_name}\n");
+    if !d.only_old.is_empty() {
+        s.push_str(&format!("instructions only in OLD: {}\n", d.only_old.join(", ")));
+    }
+    if !d.only_new.is_empty() {
+        s.push_str(&format!("instructions only in NEW: {}\n", d.only_new.join(", ")));
+    }
+    for c in &d.changed {
+        let notation =
+            if c.old_notation != c.new_notation { format!(" ({} -> {})", c.old_notation, c.new_notation) } else { String::new() };
+        s.push_str(&format!("\n~ {}{notation}\n", c.name));
+        for m in &c.modifiers {
+            let head = match (&m.old, &m.new) {
+                (Some(a), Some(b)) if a == b => format!("modifier {a}"),
+                (Some(a), Some(b)) => format!("modifier {a} ~ {b}"),
+                (Some(a), None) => format!("modifier {a} only in OLD"),
+                (None, Some(b)) => format!("modifier {b} only in NEW"),
+                (None, None) => continue,
+            };
+            let mut parts = Vec::new();
+            if !m.only_old.is_empty() {
+                parts.push(format!("only in OLD {}", m.only_old.join(" ")));
+            }
+            if !m.only_new.is_empty() {
+                parts.push(format!("only in NEW {}", m.only_new.join(" ")));
+            }
+            if let Some((a, b)) = &m.default_changed {
+                parts.push(format!("default .{a} -> .{b}"));
+            }
+            s.push_str(&format!("    {head}{}{}\n", if parts.is_empty() { "" } else { ": " }, parts.join("; ")));
+        }
+        if !c.forms_only_old.is_empty() {
+            s.push_str(&format!("    operand forms only in OLD: {}\n", c.forms_only_old.join("  ")));
+        }
+        if !c.forms_only_new.is_empty() {
+            s.push_str(&format!("    operand forms only in NEW: {}\n", c.forms_only_new.join("  ")));
+        }
+        for e in &c.encodings {
+            s.push_str(&format!("    encoding: {e}\n"));
+        }
+        if !c.prose_changed.is_empty() {
+            s.push_str(&format!("    prose changed: {}\n", c.prose_changed.join(", ")));
+        }
+    }
+    s
+}
