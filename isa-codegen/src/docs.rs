@@ -646,10 +646,12 @@ fn section(isa: &Isa, id: &str, title: &str, text: &str) -> Section {
     Section { id: id.into(), title: title.into(), blocks, markdown: markdown_for_book(isa, text) }
 }
 
-/// Markdown -> HTML, with `[[FADD]]` as links and unresolved links marked.
+/// Markdown -> HTML (pulldown-cmark), with `[[FADD]]` as links. A link the
+/// spec cannot resolve points at the diagnostics page (which lists it as
+/// W010) and carries the title `unresolved: ...`, which the stylesheet marks:
+/// visible, never dead, and no HTML is written here.
 fn markdown_html(isa: &Isa, text: &str) -> String {
-    use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
-    // `[[NAME]]` becomes a Markdown link first, to the page or to nothing.
+    use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag};
     let mut src = String::new();
     let mut last = 0;
     for l in links::scan(isa, text) {
@@ -664,19 +666,15 @@ fn markdown_html(isa: &Isa, text: &str) -> String {
         last = l.range.end;
     }
     src.push_str(&text[last..]);
-    let mut unresolved_depth = 0;
     let events = Parser::new_ext(&src, Options::ENABLE_TABLES).map(|ev| match ev {
-        Event::Start(Tag::Link { dest_url, .. }) if is_unresolved(&dest_url) => {
-            unresolved_depth += 1;
+        Event::Start(Tag::Link { link_type, dest_url, id, .. }) if is_unresolved(&dest_url) => {
             let target = dest_url.trim_start_matches("unresolved:").to_string();
-            Event::InlineHtml(CowStr::from(format!(
-                "<span class=\"unresolved\" title=\"not in the spec: {}\">",
-                escape_attr(&target)
-            )))
-        }
-        Event::End(TagEnd::Link) if unresolved_depth > 0 => {
-            unresolved_depth -= 1;
-            Event::InlineHtml(CowStr::from("</span>"))
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url: CowStr::from("../diagnostics.html#unresolved-links"),
+                title: CowStr::from(format!("unresolved: {target} is not in the spec")),
+                id,
+            })
         }
         other => other,
     });
@@ -687,10 +685,6 @@ fn markdown_html(isa: &Isa, text: &str) -> String {
 
 fn is_unresolved(dest: &str) -> bool {
     dest.starts_with("unresolved:") || !(dest.starts_with("http://") || dest.starts_with("https://") || dest.starts_with('#') || dest.ends_with(".html"))
-}
-
-fn escape_attr(s: &str) -> String {
-    s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// The prose for the book: `[[FADD]]` -> `[FADD](FADD.md)`, links to documents
