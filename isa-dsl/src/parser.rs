@@ -921,3 +921,4 @@ fn section_text(file: FileId, header: Span, lines: &[Spanned<String>]) -> Spanne
     };
     Spanned { value: text, span }
 }
+
