@@ -352,15 +352,6 @@ fn bits_text(start: u32, width: u32) -> String {
     if width == 1 { format!("[{start}]") } else { format!("[{}:{start}]", start + width - 1) }
 }
 
-fn value_text(t: &Type, v: u64) -> String {
-    match &t.kind {
-        TypeKind::Enum { .. } => t.enum_name(v).unwrap_or("?").to_string(),
-        TypeKind::Register { prefix, constants, .. } => {
-            constants.iter().find(|c| c.index == v).map(|c| c.name.clone()).unwrap_or(format!("{prefix}{v}"))
-        }
-        _ => format!("{v:#x}"),
-    }
-}
 
 fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>) -> InsnPage {
     let isa = input.isa;
@@ -521,7 +512,7 @@ fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
         .fields
         .iter()
         .filter(|f| f.is_constant())
-        .map(|f| format!("{} == {}", f.name, value_text(&isa.types[f.ty], f.default_value().unwrap_or(0))))
+        .map(|f| format!("{} == {}", f.name, isa.types[f.ty].value_text(f.default_value().unwrap_or(0))))
         .collect();
     // Diagram: rows of 32 bits, most significant first.
     let mut rows = Vec::new();
@@ -544,11 +535,11 @@ fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
                 Some(f) => {
                     let t = &isa.types[f.ty];
                     let (cls, value) = match f.value {
-                        FieldValue::Constant(v) => ("const", format!(" == {}", value_text(t, v))),
-                        FieldValue::Default(v) => ("default", format!(" = {}", value_text(t, v))),
+                        FieldValue::Constant(v) => ("const", format!(" == {}", t.value_text(v))),
+                        FieldValue::Default(v) => ("default", format!(" = {}", t.value_text(v))),
                         FieldValue::Free => ("field", String::new()),
                     };
-                    let label = if let FieldValue::Constant(v) = f.value { format!("{} {}", f.name, value_text(t, v)) } else { f.name.clone() };
+                    let label = if let FieldValue::Constant(v) = f.value { format!("{} {}", f.name, t.value_text(v)) } else { f.name.clone() };
                     Cell { label, span, cls, title: format!("{} {}: {} bits {}..{}{value}", t.name, f.name, f.width, f.start + f.width - 1, f.start) }
                 }
             };
@@ -601,8 +592,8 @@ fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
             bits: bits_text(f.start, f.width),
             name: f.name.clone(),
             value: match f.value {
-                FieldValue::Constant(v) => format!("== {}", value_text(&isa.types[f.ty], v)),
-                FieldValue::Default(v) => format!("= {}", value_text(&isa.types[f.ty], v)),
+                FieldValue::Constant(v) => format!("== {}", isa.types[f.ty].value_text(v)),
+                FieldValue::Default(v) => format!("= {}", isa.types[f.ty].value_text(v)),
                 FieldValue::Free => String::new(),
             },
         })

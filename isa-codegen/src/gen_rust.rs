@@ -375,22 +375,12 @@ fn field_doc(isa: &Isa, f: &Field) -> String {
     let bits = if f.width == 1 { format!("bit {}", f.start) } else { format!("bits {}..{}", f.start, f.start + f.width - 1) };
     let t = &isa.types[f.ty];
     let default = match f.value {
-        FieldValue::Default(v) => format!(", default `{}`", value_text(t, v)),
+        FieldValue::Default(v) => format!(", default `{}`", t.value_text(v)),
         _ => String::new(),
     };
     format!("`{}`: {} `{}`, {bits}{default} (declared in `{}`).", f.name, t.name, f.ty_name, f.declared_in)
 }
 
-/// A value of a type as the spec would write it.
-fn value_text(t: &Type, v: u64) -> String {
-    match &t.kind {
-        TypeKind::Enum { .. } => t.enum_name(v).unwrap_or("?").to_string(),
-        TypeKind::Register { prefix, constants, .. } => {
-            constants.iter().find(|c| c.index == v).map(|c| c.name.clone()).unwrap_or(format!("{prefix}{v}"))
-        }
-        _ => format!("{v:#x}"),
-    }
-}
 
 fn opcode_doc(isa: &Isa, op: &Opcode) -> String {
     let ot = &isa.optypes[op.optype];
@@ -417,7 +407,7 @@ fn opcode_doc(isa: &Isa, op: &Opcode) -> String {
         .fields
         .iter()
         .filter(|f| f.is_constant())
-        .map(|f| format!("`{} == {}` (bits {}..{})", f.name, value_text(&isa.types[f.ty], f.default_value().unwrap_or(0)), f.start, f.start + f.width - 1))
+        .map(|f| format!("`{} == {}` (bits {}..{})", f.name, isa.types[f.ty].value_text(f.default_value().unwrap_or(0)), f.start, f.start + f.width - 1))
         .collect();
     if !consts.is_empty() {
         s.push_str(&format!("\nSelected by {}.\n", consts.join(", ")));

@@ -226,6 +226,11 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, crate_name: &s
     }
 }
 
+/// Reads an input file, reporting failure.
+fn read_input(file: &std::path::Path) -> Option<Vec<u8>> {
+    std::fs::read(file).map_err(|e| eprintln!("error: cannot read {}: {e}", file.display())).ok()
+}
+
 /// Loads a spec for asm/disasm; prints its errors.
 fn load_clean(spec: &[PathBuf], color: bool) -> Option<isa_codegen::Frontend> {
     let fe = isa_codegen::load(spec);
@@ -239,13 +244,7 @@ fn load_clean(spec: &[PathBuf], color: bool) -> Option<isa_codegen::Frontend> {
 
 fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, color: bool) -> ExitCode {
     let Some(fe) = load_clean(spec, color) else { return ExitCode::from(1) };
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", file.display());
-            return ExitCode::from(1);
-        }
-    };
+    let Some(bytes) = read_input(file) else { return ExitCode::from(1) };
     let mut sources = isa_dsl::SourceMap::new();
     let mut diags = isa_dsl::Diagnostics::default();
     isa_dsl::add_source(&mut sources, &file.display().to_string(), &bytes, &mut diags);
@@ -288,13 +287,7 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
 
 fn disasm(spec: &[PathBuf], file: &std::path::Path, color: bool) -> ExitCode {
     let Some(fe) = load_clean(spec, color) else { return ExitCode::from(1) };
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", file.display());
-            return ExitCode::from(1);
-        }
-    };
+    let Some(bytes) = read_input(file) else { return ExitCode::from(1) };
     let words = match isa_codegen::asm::read_words(&bytes) {
         Ok(w) => w,
         Err(e) => {

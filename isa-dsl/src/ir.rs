@@ -114,6 +114,17 @@ impl Type {
     pub fn is_enum(&self) -> bool {
         matches!(self.kind, TypeKind::Enum { .. })
     }
+    /// An encoded value as the spec writes it: the enum value's name, a
+    /// register (`R3`, `RZ`), or hex for immediates.
+    pub fn value_text(&self, v: u64) -> String {
+        match &self.kind {
+            TypeKind::Enum { .. } => self.enum_name(v).unwrap_or("?").to_string(),
+            TypeKind::Register { prefix, constants, .. } => {
+                constants.iter().find(|c| c.index == v).map(|c| c.name.clone()).unwrap_or(format!("{prefix}{v}"))
+            }
+            _ => format!("{v:#x}"),
+        }
+    }
 }
 
 /// A `__DefGroup`.
