@@ -185,7 +185,7 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
         for (i, g) in ga.iter().enumerate().filter(|(i, _)| !used_a[*i]) {
             for (j, h) in gb.iter().enumerate().filter(|(j, _)| !used_b[*j]) {
                 let shared = g.values.intersection(&h.values).count();
-                if shared > 0 && best.map_or(true, |b| shared > b.2) {
+                if shared > 0 && best.is_none_or(|b| shared > b.2) {
                     best = Some((i, j, shared));
                 }
             }

@@ -526,7 +526,7 @@ fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
             let top = b - 1;
             let owner = op.fields.iter().find(|f| f.start <= top && top < f.start + f.width);
             let mut bottom = top;
-            while bottom > lo && op.fields.iter().find(|f| f.start <= bottom - 1 && bottom - 1 < f.start + f.width).map(|f| &f.name) == owner.map(|f| &f.name) {
+            while bottom > lo && op.fields.iter().find(|f| f.start < bottom && bottom - 1 < f.start + f.width).map(|f| &f.name) == owner.map(|f| &f.name) {
                 bottom -= 1;
             }
             let span = top - bottom + 1;
@@ -707,7 +707,6 @@ fn tokenize(line: &str) -> Vec<Token> {
         Some(t) if t.cls == cls && cls == "text" => t.text.push_str(text),
         _ => out.push(Token { cls, text: text.to_string() }),
     };
-    let b = line.as_bytes();
     let mut i = 0;
     while i < line.len() {
         let rest = &line[i..];
@@ -741,7 +740,6 @@ fn tokenize(line: &str) -> Vec<Token> {
             c.len_utf8()
         };
         i += n.max(1);
-        let _ = b;
     }
     out
 }

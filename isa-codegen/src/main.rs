@@ -144,7 +144,7 @@ fn main() -> ExitCode {
             if fail { ExitCode::from(1) } else { ExitCode::SUCCESS }
         }
         Command::Diff { old, new, format } => {
-            let (Some(a), Some(b)) = (load_clean(&[old.clone()], color), load_clean(&[new.clone()], color)) else {
+            let (Some(a), Some(b)) = (load_clean(std::slice::from_ref(&old), color), load_clean(std::slice::from_ref(&new), color)) else {
                 return ExitCode::from(1);
             };
             let d = isa_codegen::diff::diff(&a.isa, &b.isa);

@@ -28,7 +28,7 @@ pub fn bind(isa: &mut Isa, diags: &mut Diagnostics) {
         for &oc in &isa.optypes[ot].opcodes.clone() {
             let mut forms = Vec::new();
             for (fi, form) in isa.optypes[ot].syntax.iter().enumerate() {
-                let b = bind_form(isa, ot, oc, fi, form, diags, &mut unbound);
+                let b = bind_form(isa, ot, oc, fi, form, &mut unbound);
                 for c in &b.controls {
                     if !controls.contains(c) {
                         controls.push(c.clone());
@@ -193,7 +193,6 @@ fn bind_form(
     oc: usize,
     fi: usize,
     form: &SyntaxForm,
-    _diags: &mut Diagnostics,
     agg: &mut Aggregate,
 ) -> FormBinding {
     let op = &isa.opcodes[oc];
@@ -373,12 +372,11 @@ fn bind_form(
             note(agg, &form.loc, Code::UnboundOperand, format!("control `${c}` has no field to encode it"), &op.name);
         }
     }
-    let _ = fi;
     FormBinding { form: fi, mnemonic, modifiers, operands, fixed, controls }
 }
 
 /// Fields a form can set (including the guard and control fields).
-pub fn settable_fields(isa: &Isa, op: &Opcode, b: &FormBinding) -> Vec<String> {
+pub fn settable_fields(isa: &Isa, _op: &Opcode, b: &FormBinding) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     if let Some(g) = &isa.guard {
         out.push(g.clone());
@@ -396,6 +394,5 @@ pub fn settable_fields(isa: &Isa, op: &Opcode, b: &FormBinding) -> Vec<String> {
         out.extend(o.index_fields.iter().cloned());
         out.extend(o.decorations.iter().flatten().cloned());
     }
-    let _ = op;
     out
 }

@@ -40,7 +40,7 @@ pub fn parse_file(file: FileId, text: &str, diags: &mut Diagnostics) -> File {
     for pair in pairs {
         match pair.as_rule() {
             Rule::top_line => {
-                let line = cx.line(pair.into_inner().next().unwrap_or_else(|| unreachable_pair()));
+                let line = cx.line(pair.into_inner().next().unwrap_or_else(unreachable_pair));
                 if !is_blank_or_comment(&line.value) {
                     diags.push(
                         Diagnostic::new(Code::StrayText, trim_span(&line), "text before the first declaration")
@@ -359,7 +359,7 @@ impl Cx {
                 diags.push(Diagnostic::new(Code::MalformedDecl, w.span, format!("`{}` takes no width", kind.keyword())));
             }
         }
-        if matches!(kind, DeclKind::Optype | DeclKind::Opcode) && parent.as_ref().map_or(true, |p| p.is_none()) {
+        if matches!(kind, DeclKind::Optype | DeclKind::Opcode) && parent.as_ref().is_none_or(|p| p.is_none()) {
             diags.push(
                 Diagnostic::new(Code::MalformedDecl, name.span, format!("`{}` needs a parent", kind.keyword()))
                     .with_label(format!("write `{} : [Parent]`", name.value)),
@@ -538,8 +538,8 @@ impl Cx {
                         s.templates.push(t);
                     }
                 }
-                SectionKind::OperandInfo => {
-                    if !in_fence && looks_like_directive(&line.value) && DslParser::parse(Rule::directive_start, &line.value).is_ok() {
+                SectionKind::OperandInfo
+                    if !in_fence && looks_like_directive(&line.value) && DslParser::parse(Rule::directive_start, &line.value).is_ok() => {
                         let word = line.value.trim_start().split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
                         if !DIRECTIVES.contains(&word) {
                             let lead = line.value.len() - line.value.trim_start().len();
@@ -553,14 +553,12 @@ impl Cx {
                             s.directives.push(d);
                         }
                     }
-                }
-                SectionKind::Exception => {
-                    if !in_fence && looks_like_directive(&line.value) && DslParser::parse(Rule::directive_start, &line.value).is_ok() {
+                SectionKind::Exception
+                    if !in_fence && looks_like_directive(&line.value) && DslParser::parse(Rule::directive_start, &line.value).is_ok() => {
                         if let Some(e) = self.exception(line, diags) {
                             s.exceptions.push(e);
                         }
                     }
-                }
                 SectionKind::Examples | SectionKind::Semantics if in_fence => {
                     s.code_lines.push(line.clone());
                 }
@@ -851,12 +849,11 @@ impl Cx {
                     let name = c.into_inner().next()?.as_str().to_string();
                     op.suffixes.push(TemplateDecoration { kind: Decoration::Suffix(name), optional, span: cspan });
                 }
-                Rule::opt_bar | Rule::req_bar => {
+                Rule::opt_bar | Rule::req_bar
                     // Closing `|` of an absolute value: recorded by the opening one.
-                    if !seen_atom {
+                    if !seen_atom => {
                         return None;
                     }
-                }
                 _ => {}
             }
         }

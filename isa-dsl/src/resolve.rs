@@ -789,7 +789,7 @@ pub fn nearest<'n>(name: &str, candidates: impl Iterator<Item = &'n str>) -> Opt
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
         let d = edit_distance(&name.to_ascii_lowercase(), &c.to_ascii_lowercase());
-        if d <= name.len().max(2) / 3 + 1 && best.map_or(true, |(bd, bc)| (d, c) < (bd, bc)) {
+        if d <= name.len().max(2) / 3 + 1 && best.is_none_or(|(bd, bc)| (d, c) < (bd, bc)) {
             best = Some((d, c));
         }
     }

@@ -296,7 +296,7 @@ fn check_example(o: &Optype, text: &str) -> Option<String> {
         match match_form(o, f, &mods, &ops) {
             Ok(()) => return None,
             Err((progress, r)) => {
-                if best.as_ref().map_or(true, |b| progress > b.0) {
+                if best.as_ref().is_none_or(|b| progress > b.0) {
                     best = Some((progress, r));
                 }
             }

@@ -112,13 +112,13 @@ impl<'a> Assembler<'a> {
                         Ok(word) => return Ok(Some(Assembled { raw, word })),
                         Err(e) => {
                             let a = Attempt { score: (usize::MAX, 9), error: AsmError::at(mn.col, e.to_string()) };
-                            if best.as_ref().map_or(true, |b| a.score > b.score) {
+                            if best.as_ref().is_none_or(|b| a.score > b.score) {
                                 best = Some(a);
                             }
                         }
                     },
                     Err(a) => {
-                        if best.as_ref().map_or(true, |b| a.score > b.score) {
+                        if best.as_ref().is_none_or(|b| a.score > b.score) {
                             best = Some(a);
                         }
                     }
@@ -185,7 +185,7 @@ impl<'a> Assembler<'a> {
             let accepts = |s: usize| filled[s].is_none() && self.slot_accepts(ot, &b.modifiers[s], &part.text);
             let pick = (last..b.modifiers.len()).find(|&s| accepts(s)).or_else(|| (0..b.modifiers.len()).find(|&s| accepts(s)));
             let Some(s) = pick else {
-                let valid = self.modifier_spellings(ot, b);
+                let valid = self.modifier_spellings(b);
                 return Err(fail(2, part.col, format!("modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, valid)));
             };
             filled[s] = Some(part);
@@ -296,7 +296,7 @@ impl<'a> Assembler<'a> {
                 score: (texts[x].col, 5),
                 error: AsmError::at(texts[x].col, format!("too many operands: `{}` takes at most {}", form.mnemonic, form.operands.len())),
             };
-            if best.as_ref().map_or(true, |b| a.score > b.score) {
+            if best.as_ref().is_none_or(|b| a.score > b.score) {
                 *best = Some(a);
             }
             return false;
@@ -314,7 +314,7 @@ impl<'a> Assembler<'a> {
                 }
                 Err(e) => {
                     let a = Attempt { score: (e.col, 6), error: e };
-                    if best.as_ref().map_or(true, |b| a.score > b.score) {
+                    if best.as_ref().is_none_or(|b| a.score > b.score) {
                         *best = Some(a);
                     }
                 }
@@ -329,7 +329,7 @@ impl<'a> Assembler<'a> {
         if x >= texts.len() {
             let col = texts.last().map_or(0, |t| t.col + t.text.len());
             let a = Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)) };
-            if best.as_ref().map_or(true, |b| a.score > b.score) {
+            if best.as_ref().is_none_or(|b| a.score > b.score) {
                 *best = Some(a);
             }
         }
@@ -557,8 +557,6 @@ impl<'a> Assembler<'a> {
             return t.enum_value(&format!("S{k}")).map(|v| v.encoding).or(Some(k as u64));
         }
         if let Some(l) = self.value_list(ot, list) {
-            let choice = op.forms.iter().flat_map(|b| &b.modifiers).find_map(|_| None::<u64>);
-            let _ = choice;
             if let Some(k) = l.items.iter().position(|i| i.spelling == sfx) {
                 // The list may spell values differently; map like the binder does.
                 if let Some(v) = t.enum_value(sfx) {
@@ -586,17 +584,14 @@ impl<'a> Assembler<'a> {
         }
     }
 
-    fn modifier_spellings(&self, ot: usize, b: &FormBinding) -> String {
+    fn modifier_spellings(&self, b: &FormBinding) -> String {
         let mut out: Vec<String> = Vec::new();
         for m in &b.modifiers {
             match m {
                 ModifierBinding::Mnemonic { text } => out.push(format!(".{text}")),
                 ModifierBinding::Value { spelling, .. } => out.push(format!(".{spelling}")),
                 ModifierBinding::Choice { values, .. } => out.extend(values.iter().map(|v| format!(".{}", v.spelling))),
-                ModifierBinding::Unbound { text } => {
-                    let _ = ot;
-                    out.push(format!(".{text} (unencodable)"));
-                }
+                ModifierBinding::Unbound { text } => out.push(format!(".{text} (unencodable)")),
             }
         }
         if out.is_empty() { "no modifiers".into() } else { out.join(" ") }
@@ -641,11 +636,9 @@ impl<'a> Assembler<'a> {
         let mut out = String::new();
         if let Some(g) = &isa.guard {
             let gi = Self::field_index(op, g);
-            let not = val(&format!("{g}.not"));
-            let not_on = Self::field_index(op, &format!("{g}.not")).map_or(false, |i| Some(raw.values[i]) != Some(self.flag(&op.fields[i], false)));
+            let not_on = Self::field_index(op, &format!("{g}.not")).is_some_and(|i| Some(raw.values[i]) != Some(self.flag(&op.fields[i], false)));
             if let Some(gi) = gi {
                 if Some(raw.values[gi]) != op.fields[gi].default_value() || not_on {
-                    let _ = not;
                     out.push('@');
                     if not_on {
                         out.push('!');
@@ -917,7 +910,7 @@ pub fn read_words(bytes: &[u8]) -> Result<Vec<u128>, String> {
             }
         }
     }
-    if bytes.len() % 16 != 0 {
+    if !bytes.len().is_multiple_of(16) {
         return Err(format!("{} bytes is not a whole number of 16-byte words, and the file is not hex text", bytes.len()));
     }
     Ok(bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect())
