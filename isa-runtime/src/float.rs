@@ -1,0 +1,316 @@
+//! IEEE-754 arithmetic on raw bits, for any binary format up to 32 bits
+//! (F32, F16, BF16): add, mul and fused multiply-add, correctly rounded in
+//! the four rounding modes, computed with integers only, so the host's
+//! floating-point rounding mode never matters and nothing is rounded twice.
+//!
+//! Results are exact values rounded once: operands are unpacked to
+//! `mantissa * 2^exponent`, combined exactly in 128-bit integers (a far-away
+//! addend is folded into a sticky bit, which is exact for rounding purposes),
+//! then [`round_pack`] rounds to the format. NaN results are the ISA's
+//! canonical NaN (all exponent and mantissa bits set, sign clear: F32
+//! `0x7FFFFFFF`, 16-bit `0x7FFF`).
+
+/// A binary floating-point format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Format {
+    pub exponent: u32,
+    pub mantissa: u32,
+}
+
+pub const F32: Format = Format { exponent: 8, mantissa: 23 };
+pub const F16: Format = Format { exponent: 5, mantissa: 10 };
+pub const BF16: Format = Format { exponent: 8, mantissa: 7 };
+
+impl Format {
+    pub const fn width(self) -> u32 {
+        1 + self.exponent + self.mantissa
+    }
+    const fn bias(self) -> i32 {
+        (1 << (self.exponent - 1)) - 1
+    }
+    const fn sign_bit(self) -> u64 {
+        1 << (self.exponent + self.mantissa)
+    }
+    const fn exp_all(self) -> u64 {
+        ((1 << self.exponent) - 1) << self.mantissa
+    }
+    /// The ISA's canonical NaN: every exponent and mantissa bit set.
+    pub const fn canonical_nan(self) -> u64 {
+        self.sign_bit() - 1
+    }
+    /// Largest finite magnitude.
+    pub const fn max_finite(self) -> u64 {
+        self.exp_all() - 1
+    }
+}
+
+/// Rounding modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    /// To nearest, ties to even.
+    RN,
+    /// Toward zero.
+    RZ,
+    /// Toward negative infinity.
+    RM,
+    /// Toward positive infinity.
+    RP,
+}
+
+/// A decoded operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Nan,
+    Inf { neg: bool },
+    Zero { neg: bool },
+    /// `mant * 2^exp`, `mant > 0`.
+    Finite { neg: bool, mant: u64, exp: i32 },
+}
+
+/// Decodes bits of `f`.
+pub fn unpack(bits: u64, f: Format) -> Value {
+    let neg = bits & f.sign_bit() != 0;
+    let exp = ((bits >> f.mantissa) & ((1 << f.exponent) - 1)) as i32;
+    let frac = bits & ((1 << f.mantissa) - 1);
+    let max_exp = (1 << f.exponent) - 1;
+    if exp == max_exp {
+        return if frac == 0 { Value::Inf { neg } } else { Value::Nan };
+    }
+    if exp == 0 {
+        if frac == 0 {
+            return Value::Zero { neg };
+        }
+        return Value::Finite { neg, mant: frac, exp: 1 - f.bias() - f.mantissa as i32 };
+    }
+    Value::Finite { neg, mant: frac | 1 << f.mantissa, exp: exp - f.bias() - f.mantissa as i32 }
+}
+
+/// Whether bits are a subnormal number.
+pub fn is_subnormal(bits: u64, f: Format) -> bool {
+    bits & f.exp_all() == 0 && bits & ((1 << f.mantissa) - 1) != 0
+}
+
+/// Whether bits are a NaN.
+pub fn is_nan(bits: u64, f: Format) -> bool {
+    matches!(unpack(bits, f), Value::Nan)
+}
+
+fn inf(neg: bool, f: Format) -> u64 {
+    if neg { f.sign_bit() | f.exp_all() } else { f.exp_all() }
+}
+
+fn zero(neg: bool, f: Format) -> u64 {
+    if neg { f.sign_bit() } else { 0 }
+}
+
+/// Rounds `(mant + δ) * 2^exp` to `f`, where `δ` is in (0, 1) when `sticky`
+/// (some non-zero bits below `mant`'s last bit were dropped) and 0 otherwise.
+pub fn round_pack(neg: bool, mant: u128, exp: i32, sticky: bool, f: Format, mode: Round) -> u64 {
+    if mant == 0 && !sticky {
+        return zero(neg, f);
+    }
+    let m = f.mantissa as i32;
+    let min_quantum = 1 - f.bias() - m;
+    let top = if mant == 0 { exp - 1 } else { exp + 127 - mant.leading_zeros() as i32 };
+    let mut q = (top - m).max(min_quantum);
+    let (mut kept, rem_nonzero, half) = if q <= exp {
+        // Exact at this quantum; only the sticky part is below it.
+        ((mant << (exp - q) as u32) as u64, false, Half::Below)
+    } else {
+        let s = (q - exp) as u32;
+        if s >= 128 {
+            (0, mant != 0, Half::Below)
+        } else {
+            let kept = (mant >> s) as u64;
+            let rem = mant & ((1u128 << s) - 1);
+            let halfway = 1u128 << (s - 1);
+            let h = if rem > halfway || (rem == halfway && sticky) {
+                Half::Above
+            } else if rem == halfway {
+                Half::Exactly
+            } else {
+                Half::Below
+            };
+            (kept, rem != 0, h)
+        }
+    };
+    let inexact = rem_nonzero || sticky;
+    let up = match mode {
+        Round::RN => half == Half::Above || (half == Half::Exactly && kept & 1 == 1),
+        Round::RZ => false,
+        Round::RP => inexact && !neg,
+        Round::RM => inexact && neg,
+    };
+    if up {
+        kept += 1;
+        if kept == 1 << (m + 1) {
+            kept >>= 1;
+            q += 1;
+        }
+    }
+    let sign = if neg { f.sign_bit() } else { 0 };
+    if kept == 0 {
+        return sign;
+    }
+    if kept < 1 << m {
+        return sign | kept; // subnormal
+    }
+    let biased = q + m + f.bias();
+    if biased >= (1 << f.exponent) - 1 {
+        // Overflow: infinity, or the largest finite toward zero.
+        let to_inf = match mode {
+            Round::RN => true,
+            Round::RZ => false,
+            Round::RP => !neg,
+            Round::RM => neg,
+        };
+        return if to_inf { inf(neg, f) } else { sign | f.max_finite() };
+    }
+    sign | (biased as u64) << m | (kept & ((1 << m) - 1))
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Half {
+    Below,
+    Exactly,
+    Above,
+}
+
+/// Bits an aligned operand may be shifted left before the other one only
+/// counts as a sticky bit (48-bit products + 76 < 128).
+const ALIGN: i32 = 76;
+
+/// `x + y` exactly (up to a sticky bit), both finite non-zero:
+/// returns (negative, magnitude, exponent, sticky).
+fn exact_sum(x: (bool, u128, i32), y: (bool, u128, i32)) -> (bool, u128, i32, bool) {
+    let (big, small) = if x.2 >= y.2 { (x, y) } else { (y, x) };
+    let diff = big.2 - small.2;
+    let (bm, sm, exp, sticky) = if diff <= ALIGN {
+        (big.1 << diff as u32, small.1, small.2, false)
+    } else {
+        // `small` is far below `big`'s last bit: keep ALIGN guard bits under
+        // `big` and fold `small` into a sticky unit at the bottom.
+        (big.1 << ALIGN as u32, 1u128, big.2 - ALIGN, true)
+    };
+    if big.0 == small.0 {
+        (big.0, bm + sm, exp, sticky)
+    } else if bm >= sm {
+        (big.0, bm - sm, exp, sticky)
+    } else {
+        (small.0, sm - bm, exp, sticky)
+    }
+}
+
+/// `a + b`.
+pub fn add(a: u64, b: u64, f: Format, mode: Round) -> u64 {
+    match (unpack(a, f), unpack(b, f)) {
+        (Value::Nan, _) | (_, Value::Nan) => f.canonical_nan(),
+        (Value::Inf { neg: x }, Value::Inf { neg: y }) => {
+            if x == y { inf(x, f) } else { f.canonical_nan() }
+        }
+        (Value::Inf { neg }, _) | (_, Value::Inf { neg }) => inf(neg, f),
+        (Value::Zero { neg: x }, Value::Zero { neg: y }) => zero(exact_zero_sign(x, y, mode), f),
+        (Value::Zero { .. }, Value::Finite { .. }) => b,
+        (Value::Finite { .. }, Value::Zero { .. }) => a,
+        (Value::Finite { neg: x, mant: mx, exp: ex }, Value::Finite { neg: y, mant: my, exp: ey }) => {
+            let (neg, mant, exp, sticky) = exact_sum((x, mx as u128, ex), (y, my as u128, ey));
+            if mant == 0 && !sticky {
+                return zero(mode == Round::RM, f);
+            }
+            round_pack(neg, mant, exp, sticky, f, mode)
+        }
+    }
+}
+
+/// Sign of an exact zero sum of zeros with signs `x` and `y`.
+fn exact_zero_sign(x: bool, y: bool, mode: Round) -> bool {
+    if x == y { x } else { mode == Round::RM }
+}
+
+/// `a * b`.
+pub fn mul(a: u64, b: u64, f: Format, mode: Round) -> u64 {
+    match (unpack(a, f), unpack(b, f)) {
+        (Value::Nan, _) | (_, Value::Nan) => f.canonical_nan(),
+        (Value::Inf { .. }, Value::Zero { .. }) | (Value::Zero { .. }, Value::Inf { .. }) => f.canonical_nan(),
+        (Value::Inf { neg: x }, Value::Inf { neg: y } | Value::Finite { neg: y, .. })
+        | (Value::Finite { neg: x, .. }, Value::Inf { neg: y }) => inf(x != y, f),
+        (Value::Zero { neg: x }, Value::Zero { neg: y } | Value::Finite { neg: y, .. })
+        | (Value::Finite { neg: x, .. }, Value::Zero { neg: y }) => zero(x != y, f),
+        (Value::Finite { neg: x, mant: mx, exp: ex }, Value::Finite { neg: y, mant: my, exp: ey }) => {
+            round_pack(x != y, mx as u128 * my as u128, ex + ey, false, f, mode)
+        }
+    }
+}
+
+/// `a * b + c` with a single rounding.
+pub fn fma(a: u64, b: u64, c: u64, f: Format, mode: Round) -> u64 {
+    let (va, vb, vc) = (unpack(a, f), unpack(b, f), unpack(c, f));
+    if matches!(va, Value::Nan) || matches!(vb, Value::Nan) || matches!(vc, Value::Nan) {
+        return f.canonical_nan();
+    }
+    let sign = |v: Value| match v {
+        Value::Inf { neg } | Value::Zero { neg } | Value::Finite { neg, .. } => neg,
+        Value::Nan => false,
+    };
+    let pneg = sign(va) != sign(vb);
+    let pinf = matches!(va, Value::Inf { .. }) || matches!(vb, Value::Inf { .. });
+    let pzero = matches!(va, Value::Zero { .. }) || matches!(vb, Value::Zero { .. });
+    if pinf && pzero {
+        return f.canonical_nan();
+    }
+    if pinf {
+        return match vc {
+            Value::Inf { neg } if neg != pneg => f.canonical_nan(),
+            _ => inf(pneg, f),
+        };
+    }
+    if let Value::Inf { neg } = vc {
+        return inf(neg, f);
+    }
+    if pzero {
+        return match vc {
+            Value::Zero { neg } => zero(exact_zero_sign(pneg, neg, mode), f),
+            _ => c,
+        };
+    }
+    let (Value::Finite { mant: ma, exp: ea, .. }, Value::Finite { mant: mb, exp: eb, .. }) = (va, vb) else {
+        return f.canonical_nan();
+    };
+    let product = (pneg, ma as u128 * mb as u128, ea + eb);
+    match vc {
+        Value::Zero { .. } => round_pack(pneg, product.1, product.2, false, f, mode),
+        Value::Finite { neg, mant, exp } => {
+            let (neg, m, e, sticky) = exact_sum(product, (neg, mant as u128, exp));
+            if m == 0 && !sticky {
+                return zero(mode == Round::RM, f);
+            }
+            round_pack(neg, m, e, sticky, f, mode)
+        }
+        _ => f.canonical_nan(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_results() {
+        // 1 + 2^-24 in f32: a tie, even in RN; up only in RP.
+        let (one, tiny) = (0x3F80_0000, 0x3380_0000);
+        assert_eq!(add(one, tiny, F32, Round::RN), one);
+        assert_eq!(add(one, tiny, F32, Round::RP), one + 1);
+        assert_eq!(add(one, tiny, F32, Round::RM), one);
+        // x - x is -0 only toward negative infinity.
+        assert_eq!(add(one, one | F32.sign_bit(), F32, Round::RM), F32.sign_bit());
+        assert_eq!(add(one, one | F32.sign_bit(), F32, Round::RN), 0);
+        // Overflow: max * 2 is +inf in RN, max in RZ.
+        assert_eq!(mul(F32.max_finite(), 0x4000_0000, F32, Round::RN), 0x7F80_0000);
+        assert_eq!(mul(F32.max_finite(), 0x4000_0000, F32, Round::RZ), F32.max_finite());
+        // Canonical NaN.
+        assert_eq!(add(0x7F80_0000, 0xFF80_0000, F32, Round::RN), 0x7FFF_FFFF);
+        assert_eq!(mul(0x7C00, 0, F16, Round::RN), 0x7FFF);
+        // 2 * 3 + 1 = 7 in bf16.
+        assert_eq!(fma(0x4000, 0x4040, 0x3F80, BF16, Round::RN), 0x40E0);
+    }
+}
