@@ -314,3 +314,64 @@ mod tests {
         assert_eq!(fma(0x4000, 0x4040, 0x3F80, BF16, Round::RN), 0x40E0);
     }
 }
+
+/// The float modifiers of the ISA's arithmetic (`.FTZ`, `.SAT`, `.RELU`).
+///
+/// Order, from the seeds' pseudo-code (FADD/FFMA/HFMA2 `__Semantics`): flush
+/// subnormal inputs to signed zero (FTZ); compute and round once; SAT (NaN ->
+/// +0, then clamp to [+0, 1]) or RELU (negative -> +0); canonical NaN; flush a
+/// subnormal result to signed zero (FTZ, so tininess is detected after
+/// rounding). Decisions where the spec is ambiguous (`docs/semantics.md`):
+/// SAT maps -0 to +0 (the prose gives the range as [+0.0, 1.0]); RELU keeps -0
+/// (its pseudo-code `d < +0.0 ? +0.0 : d` leaves -0 unchanged).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Modifiers {
+    pub ftz: bool,
+    pub sat: bool,
+    pub relu: bool,
+}
+
+fn flush(bits: u64, f: Format) -> u64 {
+    if is_subnormal(bits, f) { bits & f.sign_bit() } else { bits }
+}
+
+fn one(f: Format) -> u64 {
+    (f.bias() as u64) << f.mantissa
+}
+
+/// Applies the modifiers to a rounded result (after the op).
+fn finish(r: u64, f: Format, m: Modifiers) -> u64 {
+    let mut r = r;
+    if m.sat {
+        r = match unpack(r, f) {
+            Value::Nan | Value::Zero { .. } => 0,
+            Value::Inf { neg: true } | Value::Finite { neg: true, .. } => 0,
+            _ if r > one(f) => one(f),
+            _ => r,
+        };
+    } else if m.relu {
+        r = match unpack(r, f) {
+            Value::Inf { neg: true } | Value::Finite { neg: true, .. } => 0,
+            _ => r,
+        };
+    }
+    if m.ftz { flush(r, f) } else { r }
+}
+
+/// `a + b` with the ISA's modifiers.
+pub fn add_mod(a: u64, b: u64, f: Format, mode: Round, m: Modifiers) -> u64 {
+    let (a, b) = if m.ftz { (flush(a, f), flush(b, f)) } else { (a, b) };
+    finish(add(a, b, f, mode), f, m)
+}
+
+/// `a * b` with the ISA's modifiers.
+pub fn mul_mod(a: u64, b: u64, f: Format, mode: Round, m: Modifiers) -> u64 {
+    let (a, b) = if m.ftz { (flush(a, f), flush(b, f)) } else { (a, b) };
+    finish(mul(a, b, f, mode), f, m)
+}
+
+/// `a * b + c` with the ISA's modifiers.
+pub fn fma_mod(a: u64, b: u64, c: u64, f: Format, mode: Round, m: Modifiers) -> u64 {
+    let (a, b, c) = if m.ftz { (flush(a, f), flush(b, f), flush(c, f)) } else { (a, b, c) };
+    finish(fma(a, b, c, f, mode), f, m)
+}

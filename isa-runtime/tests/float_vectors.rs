@@ -3,7 +3,7 @@
 //! bit for bit. CI runs the committed set (`tests/vectors/ieee.txt`);
 //! `FLOAT_VECTORS=path` runs a larger file (see the script).
 
-use isa_runtime::float::{add, fma, mul, Round, BF16, F16, F32};
+use isa_runtime::float::{add, add_mod, fma, fma_mod, mul, mul_mod, Format, Modifiers, Round, BF16, F16, F32};
 
 #[test]
 fn kernels_match_mpfr() {
@@ -39,4 +39,47 @@ fn kernels_match_mpfr() {
     assert!(n >= 10_000, "only {n} vectors in {path}");
     assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
     eprintln!("{n} vectors from {path}: 0 mismatches");
+}
+
+fn format_of(s: &str) -> Format {
+    match s {
+        "f32" => F32,
+        "f16" => F16,
+        _ => BF16,
+    }
+}
+
+fn mode_of(s: &str) -> Round {
+    match s {
+        "RN" => Round::RN,
+        "RZ" => Round::RZ,
+        "RM" => Round::RM,
+        _ => Round::RP,
+    }
+}
+
+/// The ISA's `.FTZ`/`.SAT`/`.RELU` rules, against the oracle script applying
+/// the spec's pseudo-code on top of MPFR (`--modifiers`).
+#[test]
+fn modifiers_match_the_spec_rules() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/modifiers.txt")).unwrap();
+    let (mut n, mut bad) = (0usize, Vec::new());
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
+        let (f, mode) = (format_of(w[1]), mode_of(w[2]));
+        let m = Modifiers { ftz: w[3].contains("ftz"), sat: w[3].contains("sat"), relu: w[3].contains("relu") };
+        let (a, b, c, want) = (hex(w[4]), hex(w[5]), hex(w[6]), hex(w[7]));
+        let got = match w[0] {
+            "add" => add_mod(a, b, f, mode, m),
+            "mul" => mul_mod(a, b, f, mode, m),
+            _ => fma_mod(a, b, c, f, mode, m),
+        };
+        n += 1;
+        if got != want && bad.len() < 20 {
+            bad.push(format!("{line}  -> got {got:x}"));
+        }
+    }
+    assert!(n >= 7_000, "only {n} vectors");
+    assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
 }
