@@ -85,3 +85,34 @@ fn modifiers_match_the_spec_rules() {
     assert!(n >= 7_000, "only {n} vectors");
     assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
 }
+
+/// FMNMX/HMNMX2 min/max and FSETP-style comparisons against the spec's rules
+/// computed independently by the oracle script (`--minmax`).
+#[test]
+fn min_max_and_compares_match_the_spec_rules() {
+    use isa_runtime::float::{compare, min_max, Cmp};
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/minmax.txt")).unwrap();
+    let (mut n, mut bad) = (0usize, Vec::new());
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
+        let f = format_of(w[1]);
+        let (a, b) = (hex(w[4]), hex(w[5]));
+        let ok = match w[0] {
+            "cmp" => {
+                let c = Cmp::ALL[["EQ", "NE", "LT", "LE", "GT", "GE", "EQU", "NEU", "LTU", "LEU", "GTU", "GEU", "NAN", "NUM"]
+                    .iter()
+                    .position(|x| *x == w[2])
+                    .unwrap()];
+                compare(a, b, f, c, w[3] == "1") == (w[6] == "1")
+            }
+            op => min_max(a, b, f, op == "min", w[2] == "1", w[3] == "1") == hex(w[6]),
+        };
+        n += 1;
+        if !ok && bad.len() < 20 {
+            bad.push(line.to_string());
+        }
+    }
+    assert!(n >= 20_000, "only {n} vectors");
+    assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
+}
