@@ -469,3 +469,26 @@ pub fn compare(a: u64, b: u64, f: Format, cmp: Cmp, ftz: bool) -> bool {
         Cmp::GEU => unordered || x >= y,
     }
 }
+
+/// F2F: converts `bits` of format `from` to format `to`, rounded once in
+/// `mode`; `.FTZ` flushes a subnormal input and a subnormal result. NaN gives
+/// the target's canonical NaN; infinities and zeros keep their sign.
+pub fn convert(bits: u64, from: Format, to: Format, mode: Round, ftz: bool) -> u64 {
+    let bits = if ftz { flush(bits, from) } else { bits };
+    let r = match unpack(bits, from) {
+        Value::Nan => to.canonical_nan(),
+        Value::Inf { neg } => inf(neg, to),
+        Value::Zero { neg } => zero(neg, to),
+        Value::Finite { neg, mant, exp } => round_pack(neg, mant as u128, exp, false, to, mode),
+    };
+    if ftz { flush(r, to) } else { r }
+}
+
+/// I2F: converts an integer (already sign- or zero-extended by the caller
+/// from its 8/16/32-bit source) to format `to`, rounded once in `mode`.
+pub fn from_int(v: i64, to: Format, mode: Round) -> u64 {
+    if v == 0 {
+        return 0;
+    }
+    round_pack(v < 0, v.unsigned_abs() as u128, 0, false, to, mode)
+}

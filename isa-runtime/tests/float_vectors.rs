@@ -116,3 +116,29 @@ fn min_max_and_compares_match_the_spec_rules() {
     assert!(n >= 20_000, "only {n} vectors");
     assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
 }
+
+/// F2F and I2F against MPFR (`--convert`).
+#[test]
+fn conversions_match_mpfr() {
+    use isa_runtime::float::{convert, from_int};
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/convert.txt")).unwrap();
+    let (mut n, mut bad) = (0usize, Vec::new());
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
+        let (to, mode, a, want) = (format_of(w[2]), mode_of(w[3]), hex(w[5]), hex(w[6]));
+        let got = if w[0] == "f2f" {
+            convert(a, format_of(w[1]), to, mode, w[4] == "1")
+        } else {
+            let bits: u32 = w[1][1..].parse().unwrap();
+            let v = if w[1].starts_with('S') && a >> (bits - 1) & 1 == 1 { a as i64 - (1i64 << bits) } else { a as i64 };
+            from_int(v, to, mode)
+        };
+        n += 1;
+        if got != want && bad.len() < 20 {
+            bad.push(format!("{line}  -> got {got:x}"));
+        }
+    }
+    assert!(n >= 25_000, "only {n} vectors");
+    assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
+}
