@@ -184,6 +184,31 @@ def convert_vectors(args, rng, out):
                     with context(dst, mode):
                         r = from_mpfr(gmpy2.mpfr(v) if v == 0 else +mpfr(v), dst)
                     out.write(f"i2f {itype} {dst} {mode} 0 {a:x} {r:x}\n")
+    # F2I, from the seed's F2I pseudo-code: NaN -> 0 with .NTZ else 0x80000000;
+    # .FTZ: subnormal -> 0; round to an integer (Python's exact Fraction
+    # rounding; round() is ties-to-even), saturate, sign/zero-extend to 32 bits.
+    import fractions, math
+    for src in FORMATS:
+        for itype, bits, signed in [("S8", 8, True), ("U8", 8, False), ("S16", 16, True), ("U16", 16, False), ("S32", 32, True), ("U32", 32, False)]:
+            lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+            for rnd in ("ROUND", "CEIL", "FLOOR", "TRUNC"):
+                for _ in range(args.count // 4):
+                    a = draw(src, rng)
+                    ftz, ntz = rng.getrandbits(1), rng.getrandbits(1)
+                    x = to_mpfr(a, src)
+                    if gmpy2.is_nan(x):
+                        r = 0 if ntz else 0x80000000
+                    else:
+                        if ftz and is_subnormal(a, src):
+                            x = mpfr(0)
+                        if gmpy2.is_infinite(x):
+                            v = hi if x > 0 else lo
+                        else:
+                            q = fractions.Fraction(*x.as_integer_ratio())
+                            v = {"ROUND": round(q), "CEIL": math.ceil(q), "FLOOR": math.floor(q), "TRUNC": math.trunc(q)}[rnd]
+                        v = max(lo, min(hi, v))
+                        r = v & 0xFFFFFFFF
+                    out.write(f"f2i {src} {itype} {rnd} {ftz}{ntz} {a:x} {r:x}\n")
 
 
 CMPS = ["EQ", "NE", "LT", "LE", "GT", "GE", "EQU", "NEU", "LTU", "LEU", "GTU", "GEU", "NAN", "NUM"]

@@ -492,3 +492,55 @@ pub fn from_int(v: i64, to: Format, mode: Round) -> u64 {
     }
     round_pack(v < 0, v.unsigned_abs() as u128, 0, false, to, mode)
 }
+
+/// Integer rounding of F2I/FRND (`.rnd`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntRound {
+    /// To nearest, ties to even.
+    Round,
+    Ceil,
+    Floor,
+    Trunc,
+}
+
+/// Rounds `mant * 2^exp` (non-negative) to an integer; `None` if it exceeds u128.
+fn round_to_integer(neg: bool, mant: u64, exp: i32, r: IntRound) -> Option<u128> {
+    if exp >= 0 {
+        return if exp >= 64 { None } else { Some((mant as u128) << exp) };
+    }
+    let s = (-exp) as u32;
+    let (kept, rem, half) = if s >= 64 {
+        (0u128, mant as u128, if s == 64 { 1u128 << 63 } else { u128::MAX })
+    } else {
+        ((mant >> s) as u128, (mant & ((1u64 << s) - 1)) as u128, 1u128 << (s - 1))
+    };
+    let up = match r {
+        IntRound::Trunc => false,
+        IntRound::Round => rem > half || (rem == half && s <= 64 && kept & 1 == 1),
+        IntRound::Ceil => rem != 0 && !neg,
+        IntRound::Floor => rem != 0 && neg,
+    };
+    Some(kept + up as u128)
+}
+
+/// F2I: float bits to an integer of `bits` bits (`signed` or not), saturated,
+/// then sign- or zero-extended to the 32-bit register. NaN gives 0 with `ntz`,
+/// else 0x80000000 (the seed's F2I pseudo-code); `ftz` turns a subnormal input
+/// into 0 before rounding.
+pub fn to_int(x: u64, f: Format, r: IntRound, bits: u32, signed: bool, ftz: bool, ntz: bool) -> u32 {
+    let (min, max): (i128, i128) = if signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
+    let x = if ftz { flush(x, f) } else { x };
+    let v: i128 = match unpack(x, f) {
+        Value::Nan => return if ntz { 0 } else { 0x8000_0000 },
+        Value::Inf { neg } => if neg { min } else { max },
+        Value::Zero { .. } => 0,
+        Value::Finite { neg, mant, exp } => match round_to_integer(neg, mant, exp, r) {
+            None => if neg { min } else { max },
+            Some(m) => {
+                let m = m.min(1u128 << 100) as i128;
+                if neg { -m } else { m }
+            }
+        },
+    };
+    v.clamp(min, max) as i64 as u32
+}

@@ -117,15 +117,31 @@ fn min_max_and_compares_match_the_spec_rules() {
     assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
 }
 
-/// F2F and I2F against MPFR (`--convert`).
+/// F2F and I2F against MPFR, F2I against exact rational rounding (`--convert`).
 #[test]
 fn conversions_match_mpfr() {
-    use isa_runtime::float::{convert, from_int};
+    use isa_runtime::float::{convert, from_int, to_int, IntRound};
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/convert.txt")).unwrap();
     let (mut n, mut bad) = (0usize, Vec::new());
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let w: Vec<&str> = line.split_whitespace().collect();
         let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
+        if w[0] == "f2i" {
+            let bits: u32 = w[2][1..].parse().unwrap();
+            let r = match w[3] {
+                "ROUND" => IntRound::Round,
+                "CEIL" => IntRound::Ceil,
+                "FLOOR" => IntRound::Floor,
+                _ => IntRound::Trunc,
+            };
+            let (ftz, ntz) = (&w[4][0..1] == "1", &w[4][1..2] == "1");
+            let got = to_int(hex(w[5]), format_of(w[1]), r, bits, w[2].starts_with('S'), ftz, ntz) as u64;
+            n += 1;
+            if got != hex(w[6]) && bad.len() < 20 {
+                bad.push(format!("{line}  -> got {got:x}"));
+            }
+            continue;
+        }
         let (to, mode, a, want) = (format_of(w[2]), mode_of(w[3]), hex(w[5]), hex(w[6]));
         let got = if w[0] == "f2f" {
             convert(a, format_of(w[1]), to, mode, w[4] == "1")
