@@ -209,6 +209,29 @@ def convert_vectors(args, rng, out):
                         v = max(lo, min(hi, v))
                         r = v & 0xFFFFFFFF
                     out.write(f"f2i {src} {itype} {rnd} {ftz}{ntz} {a:x} {r:x}\n")
+    # FRND: round to an integral value, same format; NaN -> canonical; +-inf kept;
+    # .FTZ: subnormal -> signed zero; a zero result keeps the input's sign.
+    for src in FORMATS:
+        sign = 1 << (width(src) - 1)
+        for rnd in ("ROUND", "CEIL", "FLOOR", "TRUNC"):
+            for _ in range(args.count):
+                a = draw(src, rng)
+                ftz = rng.getrandbits(1)
+                x = a & sign if ftz and is_subnormal(a, src) else a
+                v = to_mpfr(x, src)
+                if gmpy2.is_nan(v):
+                    r = CANONICAL_NAN[src]
+                elif gmpy2.is_infinite(v) or v == 0:
+                    r = x
+                else:
+                    q = fractions.Fraction(*v.as_integer_ratio())
+                    n = {"ROUND": round(q), "CEIL": math.ceil(q), "FLOOR": math.floor(q), "TRUNC": math.trunc(q)}[rnd]
+                    if n == 0:
+                        r = x & sign
+                    else:
+                        with context(src, "RN"):
+                            r = from_mpfr(+mpfr(n), src)
+                out.write(f"frnd {src} {src} {rnd} {ftz} {a:x} {r:x}\n")
 
 
 CMPS = ["EQ", "NE", "LT", "LE", "GT", "GE", "EQU", "NEU", "LTU", "LEU", "GTU", "GEU", "NAN", "NUM"]

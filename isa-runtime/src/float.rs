@@ -544,3 +544,23 @@ pub fn to_int(x: u64, f: Format, r: IntRound, bits: u32, signed: bool, ftz: bool
     };
     v.clamp(min, max) as i64 as u32
 }
+
+/// FRND: rounds to an integral value in the same format. NaN gives the
+/// canonical NaN, infinities pass through, `.FTZ` flushes a subnormal input to
+/// signed zero, and a zero result keeps the input's sign (IEEE roundToIntegral).
+pub fn round_integral(x: u64, f: Format, r: IntRound, ftz: bool) -> u64 {
+    let x = if ftz { flush(x, f) } else { x };
+    match unpack(x, f) {
+        Value::Nan => f.canonical_nan(),
+        Value::Inf { .. } | Value::Zero { .. } => x,
+        Value::Finite { neg, mant, exp } => {
+            if exp >= 0 {
+                return x; // already an integer
+            }
+            match round_to_integer(neg, mant, exp, r) {
+                Some(0) | None => zero(neg, f),
+                Some(m) => round_pack(neg, m, 0, false, f, Round::RN),
+            }
+        }
+    }
+}

@@ -120,12 +120,26 @@ fn min_max_and_compares_match_the_spec_rules() {
 /// F2F and I2F against MPFR, F2I against exact rational rounding (`--convert`).
 #[test]
 fn conversions_match_mpfr() {
-    use isa_runtime::float::{convert, from_int, to_int, IntRound};
+    use isa_runtime::float::{convert, from_int, round_integral, to_int, IntRound};
+    let int_round = |s: &str| match s {
+        "ROUND" => IntRound::Round,
+        "CEIL" => IntRound::Ceil,
+        "FLOOR" => IntRound::Floor,
+        _ => IntRound::Trunc,
+    };
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/convert.txt")).unwrap();
     let (mut n, mut bad) = (0usize, Vec::new());
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let w: Vec<&str> = line.split_whitespace().collect();
         let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
+        if w[0] == "frnd" {
+            let got = round_integral(hex(w[5]), format_of(w[1]), int_round(w[3]), w[4] == "1");
+            n += 1;
+            if got != hex(w[6]) && bad.len() < 20 {
+                bad.push(format!("{line}  -> got {got:x}"));
+            }
+            continue;
+        }
         if w[0] == "f2i" {
             let bits: u32 = w[2][1..].parse().unwrap();
             let r = match w[3] {
