@@ -81,6 +81,9 @@ enum Command {
         new: PathBuf,
         #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
         format: DiffFormat,
+        /// Spec files or directories read on both sides (e.g. `spec/base/` for two extension files); repeatable.
+        #[arg(long)]
+        include: Vec<PathBuf>,
     },
     /// Print the resolved IR.
     Ir {
@@ -143,8 +146,9 @@ fn main() -> ExitCode {
             let fail = fe.has_errors() || (deny_warnings && !fe.diagnostics.is_empty());
             if fail { ExitCode::from(1) } else { ExitCode::SUCCESS }
         }
-        Command::Diff { old, new, format } => {
-            let (Some(a), Some(b)) = (load_clean(std::slice::from_ref(&old), color), load_clean(std::slice::from_ref(&new), color)) else {
+        Command::Diff { old, new, format, include } => {
+            let side = |p: &PathBuf| include.iter().cloned().chain(std::iter::once(p.clone())).collect::<Vec<_>>();
+            let (Some(a), Some(b)) = (load_clean(&side(&old), color), load_clean(&side(&new), color)) else {
                 return ExitCode::from(1);
             };
             let d = isa_codegen::diff::diff(&a.isa, &b.isa);

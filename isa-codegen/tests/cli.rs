@@ -125,3 +125,16 @@ fn failed_run_leaves_output_untouched() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn diff_of_two_extensions_over_a_shared_base() {
+    let out = bin()
+        .args(["diff", "tests/diff/old.txt", "tests/diff/new.txt", "--include", "spec/base/"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("MOV_R: field `ra` moved from [31:24] to [39:32]"), "{text}");
+    let same = bin().args(["diff", "spec/", "spec/"]).output().unwrap();
+    assert_eq!(String::from_utf8(same.stdout).unwrap(), "no differences between spec/ and spec/\n");
+}
