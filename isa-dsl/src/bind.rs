@@ -223,18 +223,11 @@ fn bind_form(
                 optional: m.optional,
                 values: choice_values(isa, ot, name, f, !m.optional, op, agg),
             }
-        } else if has_list {
-            note(
-                agg,
-                &m.loc,
-                Code::UnboundModifier,
-                format!("modifier `.{name}` has no field to encode it"),
-                &op.name,
-            );
-            ModifierBinding::Unbound { text: name.to_string() }
         } else if let Some((f, v)) = op
             .fields
             .iter()
+            // A name with a value list is a choice whose field is missing, not a value.
+            .filter(|_| !has_list)
             .filter(|f| !bound.contains(&f.name) && !named.contains(&f.name.as_str()))
             .filter(|f| !f.is_constant() || isa.types[f.ty].enum_value(name).map(|v| v.encoding) == f.default_value())
             .find_map(|f| isa.types[f.ty].enum_value(name).map(|v| (f, v.encoding)))
@@ -244,7 +237,7 @@ fn bind_form(
                 fixed.push(FieldSetting { field: f.name.clone(), value: v });
             }
             ModifierBinding::Value { field: f.name.clone(), spelling: name.to_string(), value: v, optional: m.optional }
-        } else if !m.optional && !name.chars().any(|c| c.is_ascii_lowercase()) {
+        } else if !has_list && !m.optional && !name.chars().any(|c| c.is_ascii_lowercase()) {
             mnemonic.push('.');
             mnemonic.push_str(name);
             ModifierBinding::Mnemonic { text: name.to_string() }

@@ -15,17 +15,7 @@ fn kernels_match_mpfr() {
         let w: Vec<&str> = line.split_whitespace().collect();
         let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
         let (a, b, c, want) = (hex(w[3]), hex(w[4]), hex(w[5]), hex(w[6]));
-        let f = match w[1] {
-            "f32" => F32,
-            "f16" => F16,
-            _ => BF16,
-        };
-        let mode = match w[2] {
-            "RN" => Round::RN,
-            "RZ" => Round::RZ,
-            "RM" => Round::RM,
-            _ => Round::RP,
-        };
+        let (f, mode) = (format_of(w[1]), mode_of(w[2]));
         let got = match w[0] {
             "add" => add(a, b, f, mode),
             "mul" => mul(a, b, f, mode),
