@@ -180,9 +180,10 @@ impl HADD2_RR {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1280;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -202,7 +203,12 @@ impl HADD2_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -628,9 +634,10 @@ impl HADD2_RU {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1536;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -650,7 +657,12 @@ impl HADD2_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -1055,9 +1067,10 @@ impl HADD2_RI {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1792;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -1074,7 +1087,12 @@ impl HADD2_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -1461,9 +1479,10 @@ impl HADD2_RC {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2048;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -1483,7 +1502,12 @@ impl HADD2_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -1909,9 +1933,10 @@ impl HMUL2_RR {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1281;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -1931,7 +1956,12 @@ impl HMUL2_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -2357,9 +2387,10 @@ impl HMUL2_RU {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1537;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -2379,7 +2410,12 @@ impl HMUL2_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -2784,9 +2820,10 @@ impl HMUL2_RI {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1793;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -2803,7 +2840,12 @@ impl HMUL2_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -3190,9 +3232,10 @@ impl HMUL2_RC {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2049;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -3212,7 +3255,12 @@ impl HMUL2_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -3673,9 +3721,10 @@ impl HFMA2_RRR {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2306;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -3700,7 +3749,12 @@ impl HFMA2_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -4205,9 +4259,10 @@ impl HFMA2_RRI {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3330;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -4229,7 +4284,12 @@ impl HFMA2_RRI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -4695,9 +4755,10 @@ impl HFMA2_RIR {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2562;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -4719,7 +4780,12 @@ impl HFMA2_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -5206,9 +5272,10 @@ impl HFMA2_RRU {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3842;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -5233,7 +5300,12 @@ impl HFMA2_RRU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -5759,9 +5831,10 @@ impl HFMA2_RUR {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3074;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -5786,7 +5859,12 @@ impl HFMA2_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -6312,9 +6390,10 @@ impl HFMA2_RRC {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3586;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -6339,7 +6418,12 @@ impl HFMA2_RRC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -6865,9 +6949,10 @@ impl HFMA2_RCR {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2818;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -6892,7 +6977,12 @@ impl HFMA2_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -7390,9 +7480,10 @@ impl HMNMX2_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1283;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -7414,7 +7505,12 @@ impl HMNMX2_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -7873,9 +7969,10 @@ impl HMNMX2_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1539;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -7897,7 +7994,12 @@ impl HMNMX2_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -8335,9 +8437,10 @@ impl HMNMX2_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1795;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -8356,7 +8459,12 @@ impl HMNMX2_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -8776,9 +8884,10 @@ impl HMNMX2_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2051;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -8800,7 +8909,12 @@ impl HMNMX2_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -9274,9 +9388,10 @@ impl HSETP2_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1284;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -9300,7 +9415,12 @@ impl HSETP2_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -9800,9 +9920,10 @@ impl HSETP2_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1540;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -9826,7 +9947,12 @@ impl HSETP2_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -10305,9 +10431,10 @@ impl HSETP2_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1796;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -10328,7 +10455,12 @@ impl HSETP2_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -10789,9 +10921,10 @@ impl HSETP2_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2052;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -10815,7 +10948,12 @@ impl HSETP2_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -11315,9 +11453,10 @@ impl HSET2_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1285;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -11341,7 +11480,12 @@ impl HSET2_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -11841,9 +11985,10 @@ impl HSET2_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1541;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -11867,7 +12012,12 @@ impl HSET2_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -12346,9 +12496,10 @@ impl HSET2_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1797;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -12369,7 +12520,12 @@ impl HSET2_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -12830,9 +12986,10 @@ impl HSET2_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2053;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -12856,7 +13013,12 @@ impl HSET2_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -13313,9 +13475,10 @@ impl FADD_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1296;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -13333,7 +13496,12 @@ impl FADD_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -13712,9 +13880,10 @@ impl FADD_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1552;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -13732,7 +13901,12 @@ impl FADD_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -14097,9 +14271,10 @@ impl FADD_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1808;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -14115,7 +14290,12 @@ impl FADD_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -14468,9 +14648,10 @@ impl FADD_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2064;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -14488,7 +14669,12 @@ impl FADD_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -14874,9 +15060,10 @@ impl FMUL_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1297;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -14895,7 +15082,12 @@ impl FMUL_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -15294,9 +15486,10 @@ impl FMUL_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1553;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -15315,7 +15508,12 @@ impl FMUL_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -15700,9 +15898,10 @@ impl FMUL_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1809;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -15719,7 +15918,12 @@ impl FMUL_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -16092,9 +16296,10 @@ impl FMUL_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2065;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -16113,7 +16318,12 @@ impl FMUL_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -16526,9 +16736,10 @@ impl FFMA_RRR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2322;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -16549,7 +16760,12 @@ impl FFMA_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -16974,9 +17190,10 @@ impl FFMA_RRI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3346;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -16995,7 +17212,12 @@ impl FFMA_RRI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -17394,9 +17616,10 @@ impl FFMA_RIR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2578;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -17415,7 +17638,12 @@ impl FFMA_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -17828,9 +18056,10 @@ impl FFMA_RRU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3858;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -17851,7 +18080,12 @@ impl FFMA_RRU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -18290,9 +18524,10 @@ impl FFMA_RUR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3090;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -18313,7 +18548,12 @@ impl FFMA_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -18752,9 +18992,10 @@ impl FFMA_RRC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3602;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -18775,7 +19016,12 @@ impl FFMA_RRC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -19214,9 +19460,10 @@ impl FFMA_RCR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2834;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -19237,7 +19484,12 @@ impl FFMA_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -19662,9 +19914,10 @@ impl FMNMX_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1299;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -19683,7 +19936,12 @@ impl FMNMX_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -20082,9 +20340,10 @@ impl FMNMX_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1555;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -20103,7 +20362,12 @@ impl FMNMX_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -20488,9 +20752,10 @@ impl FMNMX_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1811;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -20507,7 +20772,12 @@ impl FMNMX_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -20880,9 +21150,10 @@ impl FMNMX_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2067;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -20901,7 +21172,12 @@ impl FMNMX_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -21314,9 +21590,10 @@ impl FSETP_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1300;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -21337,7 +21614,12 @@ impl FSETP_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -21776,9 +22058,10 @@ impl FSETP_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1556;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -21799,7 +22082,12 @@ impl FSETP_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -22224,9 +22512,10 @@ impl FSETP_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1812;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -22245,7 +22534,12 @@ impl FSETP_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -22658,9 +22952,10 @@ impl FSETP_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2068;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -22681,7 +22976,12 @@ impl FSETP_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -23120,9 +23420,10 @@ impl FSET_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1301;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -23143,7 +23444,12 @@ impl FSET_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -23582,9 +23888,10 @@ impl FSET_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1557;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -23605,7 +23912,12 @@ impl FSET_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -24030,9 +24342,10 @@ impl FSET_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1813;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -24051,7 +24364,12 @@ impl FSET_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -24464,9 +24782,10 @@ impl FSET_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2069;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -24487,7 +24806,12 @@ impl FSET_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -24905,9 +25229,10 @@ impl FSEL_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1302;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -24925,7 +25250,12 @@ impl FSEL_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -25304,9 +25634,10 @@ impl FSEL_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1558;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -25324,7 +25655,12 @@ impl FSEL_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -25689,9 +26025,10 @@ impl FSEL_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1814;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -25707,7 +26044,12 @@ impl FSEL_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -26060,9 +26402,10 @@ impl FSEL_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2070;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -26080,7 +26423,12 @@ impl FSEL_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -26438,9 +26786,10 @@ impl FCHK_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1303;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -26455,7 +26804,12 @@ impl FCHK_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -26774,9 +27128,10 @@ impl FCHK_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1559;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -26791,7 +27146,12 @@ impl FCHK_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -27096,9 +27456,10 @@ impl FCHK_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1815;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -27111,7 +27472,12 @@ impl FCHK_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -27404,9 +27770,10 @@ impl FCHK_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2071;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -27421,7 +27788,12 @@ impl FCHK_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -27747,9 +28119,10 @@ impl I2F_R {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 32;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -27763,7 +28136,12 @@ impl I2F_R {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -28076,9 +28454,10 @@ impl I2F_C {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 800;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -28092,7 +28471,12 @@ impl I2F_C {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -28405,9 +28789,10 @@ impl I2F_U {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 288;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -28421,7 +28806,12 @@ impl I2F_U {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -28751,9 +29141,10 @@ impl F2F_R {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 33;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -28770,7 +29161,12 @@ impl F2F_R {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -29139,9 +29535,10 @@ impl F2F_U {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 289;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -29158,7 +29555,12 @@ impl F2F_U {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -29527,9 +29929,10 @@ impl F2F_C {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 801;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -29546,7 +29949,12 @@ impl F2F_C {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -29917,9 +30325,10 @@ impl F2I_R {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 34;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -29937,7 +30346,12 @@ impl F2I_R {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -30321,9 +30735,10 @@ impl F2I_U {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 290;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -30341,7 +30756,12 @@ impl F2I_U {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -30725,9 +31145,10 @@ impl F2I_C {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 802;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -30745,7 +31166,12 @@ impl F2I_C {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -31115,9 +31541,10 @@ impl FRND_R {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 35;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -31133,7 +31560,12 @@ impl FRND_R {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -31477,9 +31909,10 @@ impl FRND_U {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 291;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -31495,7 +31928,12 @@ impl FRND_U {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -31839,9 +32277,10 @@ impl FRND_C {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 803;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -31857,7 +32296,12 @@ impl FRND_C {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -32262,9 +32706,10 @@ impl F2FP_RRR {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2340;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -32282,7 +32727,12 @@ impl F2FP_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -32713,9 +33163,10 @@ impl F2FP_RUR {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3108;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -32733,7 +33184,12 @@ impl F2FP_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -33157,9 +33613,10 @@ impl F2FP_RIR {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2596;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -33176,7 +33633,12 @@ impl F2FP_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -33594,9 +34056,10 @@ impl F2FP_RCR {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2852;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -33614,7 +34077,12 @@ impl F2FP_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -33987,9 +34455,10 @@ impl F2IP_RRR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2341;
         let mut hi: u64 = 268435456;
         lo |= self.pg.to_raw() << 12;
@@ -34006,7 +34475,12 @@ impl F2IP_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -34367,9 +34841,10 @@ impl F2IP_RUR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3109;
         let mut hi: u64 = 268435456;
         lo |= self.pg.to_raw() << 12;
@@ -34386,7 +34861,12 @@ impl F2IP_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -34747,9 +35227,10 @@ impl F2IP_RCR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2853;
         let mut hi: u64 = 268435456;
         lo |= self.pg.to_raw() << 12;
@@ -34766,7 +35247,12 @@ impl F2IP_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -35127,9 +35613,10 @@ impl F2IP_RIR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2597;
         let mut hi: u64 = 268435456;
         lo |= self.pg.to_raw() << 12;
@@ -35146,7 +35633,12 @@ impl F2IP_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -35507,9 +35999,10 @@ impl IADD_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1328;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -35526,7 +36019,12 @@ impl IADD_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -35886,9 +36384,10 @@ impl IADD_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1584;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -35905,7 +36404,12 @@ impl IADD_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -36258,9 +36762,10 @@ impl IADD_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1840;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -36276,7 +36781,12 @@ impl IADD_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -36623,9 +37133,10 @@ impl IADD_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2096;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -36642,7 +37153,12 @@ impl IADD_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -37016,9 +37532,10 @@ impl IMAD_RRR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2353;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -37037,7 +37554,12 @@ impl IMAD_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -37430,9 +37952,10 @@ impl IMAD_RRI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3377;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -37450,7 +37973,12 @@ impl IMAD_RRI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -37837,9 +38365,10 @@ impl IMAD_RIR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2609;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -37858,7 +38387,12 @@ impl IMAD_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -38258,9 +38792,10 @@ impl IMAD_RRC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3633;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -38279,7 +38814,12 @@ impl IMAD_RRC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -38679,9 +39219,10 @@ impl IMAD_RCR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2865;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -38700,7 +39241,12 @@ impl IMAD_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -39100,9 +39646,10 @@ impl IMAD_RRU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3889;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -39121,7 +39668,12 @@ impl IMAD_RRU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -39521,9 +40073,10 @@ impl IMAD_RUR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3121;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -39542,7 +40095,12 @@ impl IMAD_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -39936,9 +40494,10 @@ impl IMAD_WIDE_RRR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2354;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -39956,7 +40515,12 @@ impl IMAD_WIDE_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -40337,9 +40901,10 @@ impl IMAD_WIDE_RIR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2610;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -40357,7 +40922,12 @@ impl IMAD_WIDE_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -40738,9 +41308,10 @@ impl IMAD_WIDE_RRC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3634;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -40758,7 +41329,12 @@ impl IMAD_WIDE_RRC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -41139,9 +41715,10 @@ impl IMAD_WIDE_RCR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2866;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -41159,7 +41736,12 @@ impl IMAD_WIDE_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -41540,9 +42122,10 @@ impl IMAD_WIDE_RRU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3890;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -41560,7 +42143,12 @@ impl IMAD_WIDE_RRU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -41941,9 +42529,10 @@ impl IMAD_WIDE_RUR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3122;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -41961,7 +42550,12 @@ impl IMAD_WIDE_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -42340,9 +42934,10 @@ impl IDP2A_RRR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2355;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -42360,7 +42955,12 @@ impl IDP2A_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -42739,9 +43339,10 @@ impl IDP2A_RRI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3379;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -42759,7 +43360,12 @@ impl IDP2A_RRI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -43138,9 +43744,10 @@ impl IDP2A_RIR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2611;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -43158,7 +43765,12 @@ impl IDP2A_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -43537,9 +44149,10 @@ impl IDP2A_RRC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3635;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -43557,7 +44170,12 @@ impl IDP2A_RRC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -43936,9 +44554,10 @@ impl IDP2A_RCR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2867;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -43956,7 +44575,12 @@ impl IDP2A_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -44335,9 +44959,10 @@ impl IDP2A_RRU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3891;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -44355,7 +44980,12 @@ impl IDP2A_RRU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -44734,9 +45364,10 @@ impl IDP2A_RUR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3123;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -44754,7 +45385,12 @@ impl IDP2A_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -45126,9 +45762,10 @@ impl IDP4A_RRR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2356;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -45145,7 +45782,12 @@ impl IDP4A_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -45504,9 +46146,10 @@ impl IDP4A_RRI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3380;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -45523,7 +46166,12 @@ impl IDP4A_RRI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -45882,9 +46530,10 @@ impl IDP4A_RIR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2612;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -45901,7 +46550,12 @@ impl IDP4A_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -46260,9 +46914,10 @@ impl IDP4A_RRC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3636;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -46279,7 +46934,12 @@ impl IDP4A_RRC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -46638,9 +47298,10 @@ impl IDP4A_RCR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2868;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -46657,7 +47318,12 @@ impl IDP4A_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -47016,9 +47682,10 @@ impl IDP4A_RRU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3892;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -47035,7 +47702,12 @@ impl IDP4A_RRU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -47394,9 +48066,10 @@ impl IDP4A_RUR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3124;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -47413,7 +48086,12 @@ impl IDP4A_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -47751,9 +48429,10 @@ impl IMUL_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1333;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -47767,7 +48446,12 @@ impl IMUL_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -48066,9 +48750,10 @@ impl IMUL_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1589;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -48082,7 +48767,12 @@ impl IMUL_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -48374,9 +49064,10 @@ impl IMUL_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1845;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -48389,7 +49080,12 @@ impl IMUL_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -48675,9 +49371,10 @@ impl IMUL_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2101;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -48691,7 +49388,12 @@ impl IMUL_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -49041,9 +49743,10 @@ impl LEA_RRR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2358;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -49064,7 +49767,12 @@ impl LEA_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -49498,9 +50206,10 @@ impl LEA_RIR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2614;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -49520,7 +50229,12 @@ impl LEA_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -49948,9 +50662,10 @@ impl LEA_RCR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2870;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -49971,7 +50686,12 @@ impl LEA_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -50412,9 +51132,10 @@ impl LEA_RUR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3126;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -50435,7 +51156,12 @@ impl LEA_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -50797,9 +51523,10 @@ impl IABS_R {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 55;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -50809,7 +51536,12 @@ impl IABS_R {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -51028,9 +51760,10 @@ impl IABS_U {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 311;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -51040,7 +51773,12 @@ impl IABS_U {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -51259,9 +51997,10 @@ impl IABS_I {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 567;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -51271,7 +52010,12 @@ impl IABS_I {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -51490,9 +52234,10 @@ impl IABS_C {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 823;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -51502,7 +52247,12 @@ impl IABS_C {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -51751,9 +52501,10 @@ impl IMNMX_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1336;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -51767,7 +52518,12 @@ impl IMNMX_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -52068,9 +52824,10 @@ impl IMNMX_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1592;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -52084,7 +52841,12 @@ impl IMNMX_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -52385,9 +53147,10 @@ impl IMNMX_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1848;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -52401,7 +53164,12 @@ impl IMNMX_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -52702,9 +53470,10 @@ impl IMNMX_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2104;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -52718,7 +53487,12 @@ impl IMNMX_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -53003,9 +53777,10 @@ impl P2R_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1337;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -53017,7 +53792,12 @@ impl P2R_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -53276,9 +54056,10 @@ impl P2R_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1593;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -53290,7 +54071,12 @@ impl P2R_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -53549,9 +54335,10 @@ impl P2R_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1849;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -53563,7 +54350,12 @@ impl P2R_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -53822,9 +54614,10 @@ impl P2R_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2105;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -53836,7 +54629,12 @@ impl P2R_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -54088,9 +54886,10 @@ impl R2P_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1338;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -54101,7 +54900,12 @@ impl R2P_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -54340,9 +55144,10 @@ impl R2P_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1594;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -54353,7 +55158,12 @@ impl R2P_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -54592,9 +55402,10 @@ impl R2P_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1850;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -54605,7 +55416,12 @@ impl R2P_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -54844,9 +55660,10 @@ impl R2P_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2106;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -54857,7 +55674,12 @@ impl R2P_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -55160,9 +55982,10 @@ impl ISETP_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1339;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -55182,7 +56005,12 @@ impl ISETP_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -55602,9 +56430,10 @@ impl ISETP_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1595;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -55624,7 +56453,12 @@ impl ISETP_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -56044,9 +56878,10 @@ impl ISETP_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1851;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -56066,7 +56901,12 @@ impl ISETP_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -56486,9 +57326,10 @@ impl ISETP_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2107;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -56508,7 +57349,12 @@ impl ISETP_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -56928,9 +57774,10 @@ impl ISET_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1340;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -56950,7 +57797,12 @@ impl ISET_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -57370,9 +58222,10 @@ impl ISET_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1596;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -57392,7 +58245,12 @@ impl ISET_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -57812,9 +58670,10 @@ impl ISET_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1852;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -57834,7 +58693,12 @@ impl ISET_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -58254,9 +59118,10 @@ impl ISET_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2108;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -58276,7 +59141,12 @@ impl ISET_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -58646,9 +59516,10 @@ impl SEL_RR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1341;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -58661,7 +59532,12 @@ impl SEL_RR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -58940,9 +59816,10 @@ impl SEL_RU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1597;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -58955,7 +59832,12 @@ impl SEL_RU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -59234,9 +60116,10 @@ impl SEL_RI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1853;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -59249,7 +60132,12 @@ impl SEL_RI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -59528,9 +60416,10 @@ impl SEL_RC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2109;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -59543,7 +60432,12 @@ impl SEL_RC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -59850,9 +60744,10 @@ impl LOP3_RRR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2366;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -59869,7 +60764,12 @@ impl LOP3_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -60228,9 +61128,10 @@ impl LOP3_RIR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2622;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -60247,7 +61148,12 @@ impl LOP3_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -60606,9 +61512,10 @@ impl LOP3_RCR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2878;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -60625,7 +61532,12 @@ impl LOP3_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -60984,9 +61896,10 @@ impl LOP3_RUR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3134;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -61003,7 +61916,12 @@ impl LOP3_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -61355,9 +62273,10 @@ impl PLOP3_X {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 1087;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -61373,7 +62292,12 @@ impl PLOP3_X {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -61712,9 +62636,10 @@ impl PLOP3_U {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 319;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -61730,7 +62655,12 @@ impl PLOP3_U {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -62069,9 +62999,10 @@ impl SHF_RRR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2368;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -62087,7 +63018,12 @@ impl SHF_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -62426,9 +63362,10 @@ impl SHF_RRI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3392;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -62444,7 +63381,12 @@ impl SHF_RRI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -62783,9 +63725,10 @@ impl SHF_RIR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2624;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -62801,7 +63744,12 @@ impl SHF_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -63140,9 +64088,10 @@ impl SHF_RRC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3648;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -63158,7 +64107,12 @@ impl SHF_RRC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -63497,9 +64451,10 @@ impl SHF_RCR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2880;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -63515,7 +64470,12 @@ impl SHF_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -63854,9 +64814,10 @@ impl SHF_RRU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3904;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -63872,7 +64833,12 @@ impl SHF_RRU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -64211,9 +65177,10 @@ impl SHF_RUR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3136;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -64229,7 +65196,12 @@ impl SHF_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -64534,9 +65506,10 @@ impl MOV_R {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 65;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -64547,7 +65520,12 @@ impl MOV_R {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -64787,9 +65765,10 @@ impl MOV_U {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 321;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -64800,7 +65779,12 @@ impl MOV_U {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -65043,9 +66027,10 @@ impl MOV_I {
         }
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 577;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -65056,7 +66041,12 @@ impl MOV_I {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -65296,9 +66286,10 @@ impl MOV_C {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 833;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -65309,7 +66300,12 @@ impl MOV_C {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -65562,9 +66558,10 @@ impl PRMT_RRR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2370;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -65577,7 +66574,12 @@ impl PRMT_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -65856,9 +66858,10 @@ impl PRMT_RRI {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3394;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -65871,7 +66874,12 @@ impl PRMT_RRI {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -66150,9 +67158,10 @@ impl PRMT_RIR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2626;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -66165,7 +67174,12 @@ impl PRMT_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -66444,9 +67458,10 @@ impl PRMT_RRC {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3650;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -66459,7 +67474,12 @@ impl PRMT_RRC {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -66738,9 +67758,10 @@ impl PRMT_RCR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2882;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -66753,7 +67774,12 @@ impl PRMT_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -67032,9 +68058,10 @@ impl PRMT_RRU {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3906;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -67047,7 +68074,12 @@ impl PRMT_RRU {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -67326,9 +68358,10 @@ impl PRMT_RUR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3138;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -67341,7 +68374,12 @@ impl PRMT_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -67606,9 +68644,10 @@ impl I2I_R {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 67;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -67619,7 +68658,12 @@ impl I2I_R {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -67858,9 +68902,10 @@ impl I2I_U {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 323;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -67871,7 +68916,12 @@ impl I2I_U {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -68110,9 +69160,10 @@ impl I2I_I {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 579;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -68123,7 +69174,12 @@ impl I2I_I {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -68362,9 +69418,10 @@ impl I2I_C {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 835;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -68375,7 +69432,12 @@ impl I2I_C {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -68632,9 +69694,10 @@ impl I2IP_RRR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2372;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -68647,7 +69710,12 @@ impl I2IP_RRR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -68931,9 +69999,10 @@ impl I2IP_RUR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 3140;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -68946,7 +70015,12 @@ impl I2IP_RUR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -69230,9 +70304,10 @@ impl I2IP_RIR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2628;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -69245,7 +70320,12 @@ impl I2IP_RIR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -69529,9 +70609,10 @@ impl I2IP_RCR {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 2884;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -69544,7 +70625,12 @@ impl I2IP_RCR {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -69803,9 +70889,10 @@ impl R2UR_R {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 69;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -69815,7 +70902,12 @@ impl R2UR_R {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -70041,9 +71133,10 @@ impl SETGPR_U {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 326;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -70054,7 +71147,12 @@ impl SETGPR_U {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {
@@ -70293,9 +71391,10 @@ impl GETGPR_U {
         let _ = w;
         None
     }
-    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    /// Packs the fields into the instruction word without checking
+    /// the `__Exception` rules (what [`Self::encode`] adds).
     #[inline]
-    pub fn encode(&self) -> Result<u128, EncodeError> {
+    pub fn to_word(&self) -> u128 {
         let mut lo: u64 = 327;
         let mut hi: u64 = 0;
         lo |= self.pg.to_raw() << 12;
@@ -70306,7 +71405,12 @@ impl GETGPR_U {
         hi |= self.sched.to_raw() << 48;
         hi |= self.req.to_raw() << 54;
         hi |= self.wsb.to_raw() << 60;
-        let w = (hi as u128) << 64 | lo as u128;
+        (hi as u128) << 64 | lo as u128
+    }
+    /// Encodes to the instruction word (bit i of the spec is bit i of the result).
+    #[inline]
+    pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
         match Self::exception(w) {
             None => Ok(w),
             Some(message) => {

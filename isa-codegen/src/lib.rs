@@ -56,11 +56,14 @@ pub fn check(paths: &[std::path::PathBuf]) -> Checked {
 pub struct Options {
     /// Package name of the generated crate.
     pub crate_name: String,
+    /// Path of the `isa-runtime` crate as seen from the output directory
+    /// (the generated crate's text module depends on it).
+    pub runtime_path: String,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { crate_name: "isa-generated".to_string() }
+        Options { crate_name: "isa-generated".to_string(), runtime_path: "../isa-runtime".to_string() }
     }
 }
 
@@ -72,7 +75,7 @@ pub fn generate(checked: &Checked, options: &Options) -> Result<output::Files, S
     if fe.has_errors() {
         return Err(format!("the spec has errors ({})", fe.diagnostics.summary()));
     }
-    let mut files = gen_rust::generate_crate(&fe.isa, &options.crate_name);
+    let mut files = gen_rust::generate_crate(&fe.isa, options);
     let asm = asm::Assembler::new(&fe.isa);
     let input = docs::DocsInput {
         isa: &fe.isa,

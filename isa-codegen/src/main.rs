@@ -34,6 +34,9 @@ struct Cli {
     /// Package name of the generated crate.
     #[arg(long, default_value = "isa-generated")]
     crate_name: String,
+    /// Path of the `isa-runtime` crate relative to the output directory.
+    #[arg(long, default_value = "../isa-runtime")]
+    runtime_path: String,
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
     color: Color,
@@ -115,7 +118,8 @@ fn main() -> ExitCode {
     };
     let Some(command) = cli.command else {
         let out = cli.out.unwrap_or_else(|| PathBuf::from("generated"));
-        return generate(&cli.spec, &out, cli.check, &cli.crate_name, color);
+        let options = isa_codegen::Options { crate_name: cli.crate_name.clone(), runtime_path: cli.runtime_path.clone() };
+        return generate(&cli.spec, &out, cli.check, &options, color);
     };
     match command {
         Command::Check { spec, deny_warnings } => {
@@ -194,12 +198,11 @@ fn main() -> ExitCode {
 }
 
 /// The main job: generate (or `--check`) the output directory.
-fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, crate_name: &str, color: bool) -> ExitCode {
+fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_codegen::Options, color: bool) -> ExitCode {
     let checked = isa_codegen::check(spec);
     let fe = &checked.fe;
     eprint!("{}", fe.diagnostics.render(&fe.sources, color));
-    let options = isa_codegen::Options { crate_name: crate_name.to_string() };
-    let files = match isa_codegen::generate(&checked, &options) {
+    let files = match isa_codegen::generate(&checked, options) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("error: {e}; {} left untouched", out.display());
@@ -269,7 +272,7 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
     }
     match out {
         Some(path) => {
-            let bin: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let bin = isa_runtime::text::words::to_bytes(&words);
             match isa_codegen::output::write_file_atomically(path, &bin) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
@@ -279,11 +282,7 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
             }
         }
         None => {
-            let mut s = String::new();
-            for w in words {
-                s.push_str(&format!("{w:032x}\n"));
-            }
-            let _ = std::io::stdout().lock().write_all(s.as_bytes());
+            let _ = std::io::stdout().lock().write_all(isa_runtime::text::words::hex_lines(&words).as_bytes());
             ExitCode::SUCCESS
         }
     }

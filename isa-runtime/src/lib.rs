@@ -1,4 +1,7 @@
-//! `isa-runtime`: hand-written code the generated simulator calls. Never
-//! generated, never overwritten. So far: [`float`], the float kernels.
+//! `isa-runtime`: hand-written code the generated crate calls. Never
+//! generated, never overwritten. [`float`]: the float kernels of the
+//! simulator. [`text`]: the table-driven assembler and disassembler behind the
+//! generated `FromStr`/`Display`.
 
 pub mod float;
+pub mod text;

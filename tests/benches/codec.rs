@@ -60,36 +60,6 @@ fn codec_benches(c: &mut Criterion) {
             });
         }
     }
-    // Interpreted assembler and disassembler (issue 4's figures; the
-    // generated fast path does not exist yet).
-    {
-        let asm = isa_codegen::asm::Assembler::new(&fe.isa);
-        let words = random_words(&codec, 1 << 14, 13);
-        let raws: Vec<_> = words.iter().map(|&w| codec.decode(w).unwrap()).collect();
-        let lines: Vec<String> = raws.iter().map(|r| asm.render(r)).collect();
-        g.throughput(Throughput::Elements(words.len() as u64));
-        g.sample_size(10);
-        g.bench_function(BenchmarkId::new("interpreted disassemble", "16Ki"), |b| {
-            b.iter(|| {
-                let mut n = 0usize;
-                for &w in &words {
-                    n += asm.disassemble(w).map_or(0, |t| t.len());
-                }
-                black_box(n)
-            })
-        });
-        g.bench_function(BenchmarkId::new("interpreted assemble", "16Ki lines"), |b| {
-            b.iter(|| {
-                let mut acc = 0u128;
-                for l in &lines {
-                    if let Ok(Some(a)) = asm.assemble_line(l) {
-                        acc ^= a.word;
-                    }
-                }
-                black_box(acc)
-            })
-        });
-    }
     // Diagnostic: one opcode only (perfect branch prediction).
     {
         let words = random_words(&codec, 1 << 16, 7);

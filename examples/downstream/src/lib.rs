@@ -14,3 +14,30 @@ pub fn iadd(rd: u64, ra: u64, rb: u64) -> Result<u128, String> {
     let i = gpu::IADD_RR { rd: reg(rd)?, ra: reg(ra)?, rb: reg(rb)?, ..Default::default() };
     i.encode().map_err(|e| e.to_string())
 }
+
+/// Assembles a program: one word per instruction line, or every bad line as
+/// `line:col: message`.
+pub fn assemble(text: &str) -> Result<Vec<u128>, Vec<String>> {
+    let (words, errors) = gpu::text::assemble(text);
+    if errors.is_empty() {
+        return Ok(words);
+    }
+    Err(errors
+        .into_iter()
+        .map(|(offset, _, msg)| {
+            let line = text[..offset].matches('\n').count() + 1;
+            let col = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!("{line}:{col}: {msg}")
+        })
+        .collect())
+}
+
+/// Disassembles words, one line each (`.word` for words no syntax form covers).
+pub fn disassemble(words: &[u128]) -> Result<String, gpu::DecodeError> {
+    let mut out = String::new();
+    for &w in words {
+        gpu::Instruction::decode(w)?.write_text(&mut out);
+        out.push('\n');
+    }
+    Ok(out)
+}

@@ -1,6 +1,6 @@
 //! The ISA embedded with `isa!` behaves exactly like the generated crate.
 
-use isa_downstream_example::{gpu, iadd};
+use isa_downstream_example::{assemble, disassemble, gpu, iadd};
 
 #[test]
 fn encodes_and_decodes() {
@@ -48,4 +48,32 @@ fn agrees_with_the_generated_crate_on_random_words() {
         }
     }
     assert!(decoded > 1000, "only {decoded} words decoded");
+}
+
+#[test]
+fn assembles_and_disassembles_a_program() {
+    let program = "\
+// y = a * x + y, then clamp
+@P0 FFMA.FTZ R4, R1, R2, R4
+FMNMX R4, R4, 1, PT
+loop: IADD R1, R1, 0x10
+";
+    let words = assemble(program).unwrap();
+    assert_eq!(words.len(), 3);
+    // The same bits as the checked-in generated crate.
+    assert_eq!(words, isa_generated::text::assemble(program).0);
+    let text = disassemble(&words).unwrap();
+    assert_eq!(text, "@P0 FFMA.FTZ R4, R1, R2, R4\nFMNMX R4, R4, 1, PT\nIADD R1, R1, 0x10\n");
+    assert_eq!(assemble(&text).unwrap(), words, "the printed text assembles to the same bits");
+    let one: gpu::Instruction = "FADD.RZ R0, -R1, |R2|".parse().unwrap();
+    assert_eq!(one.to_string(), "FADD.RZ R0, -R1, |R2|");
+}
+
+#[test]
+fn reports_bad_lines_with_line_and_column() {
+    let errors = assemble("FADD R1, R2, R3\nFADD R1, R2, R999\nFMUL.XYZ R1, R2, R3\n").unwrap_err();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].starts_with("2:"), "{errors:?}");
+    assert!(errors[0].contains("R999"), "{errors:?}");
+    assert!(errors[1].starts_with("3:") && errors[1].contains(".XYZ"), "{errors:?}");
 }

@@ -16,14 +16,15 @@
 //! which the assembler accepts back.
 
 pub mod hooks;
-pub mod text;
+pub mod lower;
 
 use crate::interp::{Codec, RawInstruction};
-use hooks::FloatFormat;
+use isa_runtime::text::literal::FloatFormat;
 use isa_dsl::bind::settable_fields;
 use isa_dsl::ir::*;
 use std::collections::BTreeMap;
-use text::Core;
+use isa_runtime::text::lex::{self as text, Core};
+use isa_runtime::text::literal;
 
 /// Why a line does not assemble: a byte column in the line and a reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,9 +100,9 @@ impl<'a> Assembler<'a> {
         if mn.text == ".word" {
             return self.raw_word(&lexed).map(Some);
         }
-        let Some(cands) = self.forms.get(&mn.text) else {
+        let Some(cands) = self.forms.get(mn.text) else {
             let all = self.forms.keys().map(|s| s.as_str());
-            let hint = isa_dsl::resolve::nearest(&mn.text, all).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
+            let hint = isa_runtime::text::asm::nearest(mn.text, all).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
             return Err(AsmError::at(mn.col, format!("unknown mnemonic `{}`{hint}", mn.text)));
         };
         let mut best: Option<Attempt> = None;
@@ -169,7 +170,7 @@ impl<'a> Assembler<'a> {
         if let Some((neg, tok)) = &l.guard {
             let g = isa.guard.as_deref().ok_or_else(|| fail(1, tok.col, "this ISA has no guard predicate".into()))?;
             let gi = Self::field_index(op, g).ok_or_else(|| fail(1, tok.col, format!("`{}` has no guard field", op.name)))?;
-            let v = self.register(&op.fields[gi], &tok.text).ok_or_else(|| fail(1, tok.col, format!("`{}` is not a predicate", tok.text)))?;
+            let v = self.register(&op.fields[gi], tok.text).ok_or_else(|| fail(1, tok.col, format!("`{}` is not a predicate", tok.text)))?;
             raw.values[gi] = v;
             if let Some(ni) = Self::field_index(op, &format!("{g}.not")) {
                 raw.values[ni] = self.flag(&op.fields[ni], *neg);
@@ -181,8 +182,8 @@ impl<'a> Assembler<'a> {
         // Modifiers: each dotted part into a slot that accepts it.
         let mut filled: Vec<Option<&text::Tok>> = vec![None; b.modifiers.len()];
         let mut last = 0usize;
-        for part in &l.parts {
-            let accepts = |s: usize| filled[s].is_none() && self.slot_accepts(ot, &b.modifiers[s], &part.text);
+        for part in l.parts.iter() {
+            let accepts = |s: usize| filled[s].is_none() && self.slot_accepts(ot, &b.modifiers[s], part.text);
             let pick = (last..b.modifiers.len()).find(|&s| accepts(s)).or_else(|| (0..b.modifiers.len()).find(|&s| accepts(s)));
             let Some(s) = pick else {
                 let valid = self.modifier_spellings(b);
@@ -251,12 +252,12 @@ impl<'a> Assembler<'a> {
 
         // Controls: `&name=value`.
         for (name, value) in &l.controls {
-            if !isa.control_fields.contains(&name.text) {
+            if !isa.control_fields.iter().any(|c| c == name.text) {
                 return Err(fail(7, name.col, format!("unknown control `&{}`; controls are {}", name.text, isa.control_fields.join(", "))));
             }
-            let i = Self::field_index(op, &name.text).ok_or_else(|| fail(7, name.col, format!("no field `{}`", name.text)))?;
+            let i = Self::field_index(op, name.text).ok_or_else(|| fail(7, name.col, format!("no field `{}`", name.text)))?;
             let f = &op.fields[i];
-            let v = text::int(&value.text).filter(|v| *v <= crate::plan::mask64(f.width));
+            let v = literal::int(value.text).filter(|v| *v <= crate::plan::mask64(f.width));
             raw.values[i] = v.ok_or_else(|| fail(7, value.col, format!("`{}` does not fit the {}-bit field `{}`", value.text, f.width, f.name)))?;
         }
 
@@ -351,12 +352,12 @@ impl<'a> Assembler<'a> {
         set: &mut [bool],
     ) -> Result<usize, AsmError> {
         let tok = texts[x];
-        let t = text::operand(&tok.text).map_err(|m| AsmError::at(tok.col, m))?;
+        let t = text::operand(tok.text).map_err(|m| AsmError::at(tok.col, m))?;
         let err = |m: String| AsmError::at(tok.col, m);
         let mut used = 1;
         match &sop.shape {
             OperandShape::Literal => {
-                if t.core != Core::Name(sop.name.clone()) || t.neg || t.abs || t.not || t.inv || t.suffix.is_some() {
+                if t.core != Core::Name(&sop.name) || t.neg || t.abs || t.not || t.inv || t.suffix.is_some() {
                     return Err(err(format!("expected `{}`", sop.name)));
                 }
                 return Ok(1);
@@ -392,7 +393,7 @@ impl<'a> Assembler<'a> {
                 self.register(f, n).ok_or_else(|| err(format!("`{n}` is not a {} register", ty.name)))?
             }
             (TypeKind::Register { prefix, .. }, Core::Pair { prefix: p, lo, hi }) => {
-                if p != prefix || *hi != lo + 1 {
+                if p != prefix || Some(*hi) != lo.checked_add(1) {
                     return Err(err(format!("expected a pair `{prefix}[n:n+1]`")));
                 }
                 if self.bitwidth(op, raw, &f.name) != Some(64) {
@@ -401,7 +402,7 @@ impl<'a> Assembler<'a> {
                 self.register(f, &format!("{prefix}{lo}")).ok_or_else(|| err(format!("`{p}{lo}` does not exist")))?
             }
             (TypeKind::Int { .. }, Core::Number(s)) => {
-                let v = text::signed(s).ok_or_else(|| err(format!("`{s}` is not an integer")))?;
+                let v = literal::signed(s).ok_or_else(|| err(format!("`{s}` is not an integer")))?;
                 let v = if t.neg { -v } else { v };
                 literal_sign = t.neg;
                 self.int_value(f, v).ok_or_else(|| err(format!("{s} does not fit the {}-bit field `{}` ({})", f.width, f.name, ty.name)))?
@@ -413,9 +414,9 @@ impl<'a> Assembler<'a> {
                 let mut v = 0u64;
                 for lane in 0..lanes {
                     let tk = texts.get(x + lane as usize).ok_or_else(|| err(format!("`{}` takes {lanes} values", sop.name)))?;
-                    let lt = text::operand(&tk.text).map_err(|m| AsmError::at(tk.col, m))?;
+                    let lt = text::operand(tk.text).map_err(|m| AsmError::at(tk.col, m))?;
                     let Core::Number(s) = &lt.core else { return Err(AsmError::at(tk.col, "expected a number")) };
-                    let bits = hooks::parse_float(s, fmt).ok_or_else(|| AsmError::at(tk.col, format!("`{s}` is not a {}-bit float", fmt.width())))?;
+                    let bits = literal::parse_float(s, fmt).ok_or_else(|| AsmError::at(tk.col, format!("`{s}` is not a {}-bit float", fmt.width())))?;
                     let bits = if lt.neg { bits ^ 1 << (fmt.width() - 1) } else { bits };
                     v |= bits << (fmt.width() * (lanes - 1 - lane));
                 }
@@ -761,7 +762,7 @@ impl<'a> Assembler<'a> {
                 (0..lanes)
                     .map(|lane| {
                         let bits = (v >> (fmt.width() * (lanes - 1 - lane))) & crate::plan::mask64(fmt.width());
-                        hooks::format_float(bits, fmt)
+                        literal::format_float(bits, fmt)
                     })
                     .collect::<Vec<_>>()
                     .join(", ")
@@ -887,31 +888,4 @@ pub fn assemble_text(isa: &Isa, text: &str) -> (Vec<u128>, Vec<(usize, usize, St
     (words, errors)
 }
 
-/// Reads instruction words from a file: hex words one per line (`0x` optional,
-/// `//` comments allowed) if the file is text of that shape, else 16-byte
-/// little-endian words.
-pub fn read_words(bytes: &[u8]) -> Result<Vec<u128>, String> {
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        let lines: Vec<&str> = text
-            .lines()
-            .map(|l| l.split("//").next().unwrap_or("").trim())
-            .filter(|l| !l.is_empty())
-            .collect();
-        let parsed: Option<Vec<u128>> = lines
-            .iter()
-            .map(|l| {
-                let h = l.strip_prefix("0x").unwrap_or(l);
-                (h.len() <= 32 && h.bytes().all(|b| b.is_ascii_hexdigit())).then(|| u128::from_str_radix(h, 16).ok()).flatten()
-            })
-            .collect();
-        if let Some(words) = parsed {
-            if !lines.is_empty() {
-                return Ok(words);
-            }
-        }
-    }
-    if !bytes.len().is_multiple_of(16) {
-        return Err(format!("{} bytes is not a whole number of 16-byte words, and the file is not hex text", bytes.len()));
-    }
-    Ok(bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect())
-}
+pub use isa_runtime::text::words::read_words;

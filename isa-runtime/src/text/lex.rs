@@ -2,32 +2,81 @@
 //! parts, and the operand texts with their decorations
 //! (`-|R4.H0_H0|`, `!P1`, `~R5`, `c[0x3][0x18]`, `R[UR2+0x1]`, `R[4:5]`).
 //! Purely textual: what the texts mean is decided against the templates.
+//! Tokens borrow from the line and lists are inline: lexing never allocates
+//! (except to word an error).
 
 /// A token with its byte column (0-based) in the line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tok {
-    pub text: String,
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tok<'a> {
+    pub text: &'a str,
     pub col: usize,
 }
 
+/// A list of at most `N` items stored inline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct List<T, const N: usize> {
+    items: [T; N],
+    len: usize,
+}
+
+impl<T: Copy + Default, const N: usize> Default for List<T, N> {
+    fn default() -> Self {
+        List { items: [T::default(); N], len: 0 }
+    }
+}
+
+impl<T: Copy + Default, const N: usize> List<T, N> {
+    /// Appends; `false` when full.
+    fn push(&mut self, t: T) -> bool {
+        if self.len == N {
+            return false;
+        }
+        self.items[self.len] = t;
+        self.len += 1;
+        true
+    }
+}
+
+impl<T, const N: usize> std::ops::Deref for List<T, N> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..self.len]
+    }
+}
+
+impl<'l, T, const N: usize> IntoIterator for &'l List<T, N> {
+    type Item = &'l T;
+    type IntoIter = std::slice::Iter<'l, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items[..self.len].iter()
+    }
+}
+
+/// Most dotted modifiers a mnemonic may carry.
+pub const MAX_PARTS: usize = 12;
+/// Most operand texts a line may have.
+pub const MAX_OPERANDS: usize = 16;
+/// Most `&name=value` controls a line may have.
+pub const MAX_CONTROLS: usize = 8;
+
 /// A lexed line.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Line {
-    pub label: Option<Tok>,
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Line<'a> {
+    pub label: Option<Tok<'a>>,
     /// `@P0` / `@!P0`: (negated, register text).
-    pub guard: Option<(bool, Tok)>,
+    pub guard: Option<(bool, Tok<'a>)>,
     /// Base mnemonic (`IMAD`).
-    pub mnemonic: Option<Tok>,
+    pub mnemonic: Option<Tok<'a>>,
     /// Dotted parts after it (`WIDE`, `U32`), in order.
-    pub parts: Vec<Tok>,
+    pub parts: List<Tok<'a>, MAX_PARTS>,
     /// Operand texts, split at top-level commas.
-    pub operands: Vec<Tok>,
+    pub operands: List<Tok<'a>, MAX_OPERANDS>,
     /// `&name=value` control settings.
-    pub controls: Vec<(Tok, Tok)>,
+    pub controls: List<(Tok<'a>, Tok<'a>), MAX_CONTROLS>,
 }
 
 /// Lexes a line. Errors carry a byte column and a reason.
-pub fn lex(line: &str) -> Result<Line, (usize, String)> {
+pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
     // Strip the comment, then a trailing `;`.
     let code = match line.find("//") {
         Some(i) => &line[..i],
@@ -43,7 +92,7 @@ pub fn lex(line: &str) -> Result<Line, (usize, String)> {
     // Label: `name:` at the start.
     let word_end = pos + code[pos..].find(|c: char| c.is_whitespace()).unwrap_or(code.len() - pos);
     if code[pos..word_end].ends_with(':') && word_end - pos > 1 {
-        out.label = Some(Tok { text: code[pos..word_end - 1].to_string(), col: pos });
+        out.label = Some(Tok { text: &code[pos..word_end - 1], col: pos });
         pos = skip_ws(code, word_end);
     }
     if pos >= code.len() {
@@ -56,7 +105,7 @@ pub fn lex(line: &str) -> Result<Line, (usize, String)> {
         if e == start {
             return Err((pos, "expected a predicate after `@`".into()));
         }
-        out.guard = Some((neg, Tok { text: code[start..e].to_string(), col: start }));
+        out.guard = Some((neg, Tok { text: &code[start..e], col: start }));
         pos = skip_ws(code, e);
     }
     if pos >= code.len() {
@@ -67,17 +116,17 @@ pub fn lex(line: &str) -> Result<Line, (usize, String)> {
     // A directive (`.word`) is one token.
     let directive = code[pos..].starts_with('.');
     if directive {
-        out.mnemonic = Some(Tok { text: code[pos..e].to_string(), col: pos });
+        out.mnemonic = Some(Tok { text: &code[pos..e], col: pos });
     }
     for (k, part) in code[pos..e].split('.').enumerate().filter(|_| !directive) {
         if part.is_empty() {
             return Err((col, "empty modifier (`..` or a trailing `.`)".into()));
         }
-        let tok = Tok { text: part.to_string(), col };
+        let tok = Tok { text: part, col };
         if k == 0 {
             out.mnemonic = Some(tok);
-        } else {
-            out.parts.push(tok);
+        } else if !out.parts.push(tok) {
+            return Err((col, format!("more than {MAX_PARTS} modifiers")));
         }
         col += part.len() + 1;
     }
@@ -86,13 +135,15 @@ pub fn lex(line: &str) -> Result<Line, (usize, String)> {
     let rest = &code[pos..];
     let mut depth = 0i32;
     let mut start = 0usize;
-    let mut pieces: Vec<(usize, &str)> = Vec::new();
-    for (i, c) in rest.char_indices() {
+    let mut pieces: List<(usize, &str), { MAX_OPERANDS + 1 }> = List::default();
+    for (i, c) in rest.bytes().enumerate() {
         match c {
-            '[' | '(' => depth += 1,
-            ']' | ')' => depth -= 1,
-            ',' if depth == 0 => {
-                pieces.push((start, &rest[start..i]));
+            b'[' | b'(' => depth += 1,
+            b']' | b')' => depth -= 1,
+            b',' if depth == 0 => {
+                if !pieces.push((start, &rest[start..i])) {
+                    return Err((pos + start, format!("more than {MAX_OPERANDS} operands")));
+                }
                 start = i + 1;
             }
             _ => {}
@@ -101,11 +152,11 @@ pub fn lex(line: &str) -> Result<Line, (usize, String)> {
     if depth != 0 {
         return Err((pos + start, "unbalanced brackets".into()));
     }
-    if !rest[start..].trim().is_empty() || !pieces.is_empty() {
-        pieces.push((start, &rest[start..]));
+    if (!rest[start..].trim().is_empty() || !pieces.is_empty()) && !pieces.push((start, &rest[start..])) {
+        return Err((pos + start, format!("more than {MAX_OPERANDS} operands")));
     }
     let n = pieces.len();
-    for (k, (off, piece)) in pieces.into_iter().enumerate() {
+    for (k, &(off, piece)) in pieces.iter().enumerate() {
         let lead = piece.len() - piece.trim_start().len();
         let col = pos + off + lead;
         let mut text = piece.trim();
@@ -113,31 +164,38 @@ pub fn lex(line: &str) -> Result<Line, (usize, String)> {
             return Err((col, if k + 1 == n { "empty operand after the last comma".into() } else { "empty operand".into() }));
         }
         // Controls come last, separated by spaces from the last operand.
-        if k + 1 == n {
-            let mut words: Vec<&str> = text.split_whitespace().collect();
-            while words.last().is_some_and(|w| w.starts_with('&')) {
-                let w = words.pop().unwrap_or_default();
-                let wcol = col + text.rfind(w).unwrap_or(0);
+        if k + 1 == n && text.contains('&') {
+            // Peel `&name=value` words off the end, then restore their order.
+            let mut found: List<(Tok, Tok), MAX_CONTROLS> = List::default();
+            loop {
+                let trimmed = text.trim_end();
+                let ws = trimmed.rfind(char::is_whitespace).map_or(0, |i| i + trimmed[i..].chars().next().map_or(1, char::len_utf8));
+                let w = &trimmed[ws..];
+                if !w.starts_with('&') {
+                    break;
+                }
+                let wcol = col + ws;
                 let Some((name, value)) = w[1..].split_once('=') else {
                     return Err((wcol, format!("expected `&name=value`, found `{w}`")));
                 };
-                out.controls.insert(
-                    0,
-                    (Tok { text: name.to_string(), col: wcol + 1 }, Tok { text: value.to_string(), col: wcol + 2 + name.len() }),
-                );
+                if !found.push((Tok { text: name, col: wcol + 1 }, Tok { text: value, col: wcol + 2 + name.len() })) {
+                    return Err((wcol, format!("more than {MAX_CONTROLS} controls")));
+                }
+                text = trimmed[..ws].trim_end();
             }
-            let kept = words.len();
-            if kept == 0 {
+            for c in found.iter().rev() {
+                out.controls.push(*c);
+            }
+            if text.is_empty() {
                 break;
             }
-            // Re-slice the operand text without the controls.
-            let cut = text.split_whitespace().take(kept).last().map(|w| text.find(w).unwrap_or(0) + w.len()).unwrap_or(0);
-            text = &text[..cut];
         }
         if text.is_empty() {
             return Err((col, "empty operand".into()));
         }
-        out.operands.push(Tok { text: text.to_string(), col });
+        if !out.operands.push(Tok { text, col }) {
+            return Err((col, format!("more than {MAX_OPERANDS} operands")));
+        }
     }
     Ok(out)
 }
@@ -151,36 +209,36 @@ fn skip_ws(s: &str, mut i: usize) -> usize {
 
 /// The core of an operand text, with decorations peeled off.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Core {
+pub enum Core<'a> {
     /// `R7`, `RZ`, `UR3`, `PT`, `PR`: a name (resolved against register types later).
-    Name(String),
+    Name(&'a str),
     /// `R[4:5]`: a register pair.
-    Pair { prefix: String, lo: u64, hi: u64 },
+    Pair { prefix: &'a str, lo: u64, hi: u64 },
     /// `c[bank][offset]`.
     CMem { bank: u64, offset: u64 },
     /// `R[UR2+0x1]`: a register indexed by another plus an offset.
-    Indexed { base: String, index: String, offset: i64 },
+    Indexed { base: &'a str, index: &'a str, offset: i64 },
     /// A number as written (integer or float, sign included).
-    Number(String),
+    Number(&'a str),
 }
 
 /// An operand text, decorated.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OperandText {
+pub struct OperandText<'a> {
     pub neg: bool,
     pub not: bool,
     pub inv: bool,
     pub abs: bool,
-    pub core: Core,
+    pub core: Core<'a>,
     /// `.H0_H0` after the core.
-    pub suffix: Option<String>,
+    pub suffix: Option<&'a str>,
 }
 
 /// Parses an operand text. `-1` and `-0x10` stay numbers (the sign is the
 /// literal's); `-R2` is a negated register.
-pub fn operand(text: &str) -> Result<OperandText, String> {
+pub fn operand(text: &str) -> Result<OperandText<'_>, String> {
     let mut s = text.trim();
-    let mut op = OperandText { neg: false, not: false, inv: false, abs: false, core: Core::Name(String::new()), suffix: None };
+    let mut op = OperandText { neg: false, not: false, inv: false, abs: false, core: Core::Name(""), suffix: None };
     loop {
         if let Some(r) = s.strip_prefix('!') {
             op.not = true;
@@ -211,7 +269,7 @@ pub fn operand(text: &str) -> Result<OperandText, String> {
                 if suf.is_empty() || !suf.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
                     return Err(format!("`{text}`: bad suffix `.{suf}`"));
                 }
-                op.suffix = Some(suf.to_string());
+                op.suffix = Some(suf);
             }
             None => core_text = s,
         }
@@ -222,7 +280,9 @@ pub fn operand(text: &str) -> Result<OperandText, String> {
     Ok(op)
 }
 
-fn core(s: &str) -> Option<Core> {
+use super::literal::int;
+
+fn core(s: &str) -> Option<Core<'_>> {
     if s.is_empty() {
         return None;
     }
@@ -238,7 +298,7 @@ fn core(s: &str) -> Option<Core> {
             return None;
         }
         if let Some((lo, hi)) = inner.split_once(':') {
-            return Some(Core::Pair { prefix: base.to_string(), lo: int(lo.trim())?, hi: int(hi.trim())? });
+            return Some(Core::Pair { prefix: base, lo: int(lo.trim())?, hi: int(hi.trim())? });
         }
         let (index, offset) = match inner.find(['+', '-']) {
             Some(i) => {
@@ -247,36 +307,15 @@ fn core(s: &str) -> Option<Core> {
             }
             None => (inner, 0),
         };
-        return Some(Core::Indexed { base: base.to_string(), index: index.to_string(), offset });
+        return Some(Core::Indexed { base, index, offset });
     }
     if s.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.')
         || s.eq_ignore_ascii_case("inf")
         || s.eq_ignore_ascii_case("nan")
     {
-        return Some(Core::Number(s.to_string()));
+        return Some(Core::Number(s));
     }
-    s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then(|| Core::Name(s.to_string()))
-}
-
-/// `0x1F`, `31`, `0b101`: a non-negative integer.
-pub fn int(s: &str) -> Option<u64> {
-    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        u64::from_str_radix(h, 16).ok()
-    } else if let Some(b) = s.strip_prefix("0b") {
-        u64::from_str_radix(b, 2).ok()
-    } else {
-        s.parse().ok()
-    }
-}
-
-/// A signed integer literal (`-0x114514`, `+3`, `7`).
-pub fn signed(s: &str) -> Option<i128> {
-    let (neg, body) = match s.strip_prefix('-') {
-        Some(b) => (true, b.trim_start()),
-        None => (false, s.strip_prefix('+').unwrap_or(s)),
-    };
-    let v = int(body)? as i128;
-    Some(if neg { -v } else { v })
+    s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then_some(Core::Name(s))
 }
 
 #[cfg(test)]
@@ -286,20 +325,23 @@ mod tests {
     #[test]
     fn lexes_lines() {
         let l = lex("@!P2 IMAD.WIDE.U32 R[2:3], P0, R4, -c[0x3][0x18], R6 &req=0x3 ; // comment").unwrap();
-        assert_eq!(l.guard.as_ref().map(|g| (g.0, g.1.text.as_str())), Some((true, "P2")));
+        assert_eq!(l.guard.as_ref().map(|g| (g.0, g.1.text)), Some((true, "P2")));
         assert_eq!(l.mnemonic.unwrap().text, "IMAD");
-        assert_eq!(l.parts.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(), ["WIDE", "U32"]);
-        assert_eq!(l.operands.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(), ["R[2:3]", "P0", "R4", "-c[0x3][0x18]", "R6"]);
-        assert_eq!(l.controls.len(), 1);
+        assert_eq!(l.parts.iter().map(|p| p.text).collect::<Vec<_>>(), ["WIDE", "U32"]);
+        assert_eq!(l.operands.iter().map(|p| p.text).collect::<Vec<_>>(), ["R[2:3]", "P0", "R4", "-c[0x3][0x18]", "R6"]);
+        assert_eq!(l.controls.iter().map(|(n, v)| (n.text, v.text)).collect::<Vec<_>>(), [("req", "0x3")]);
+        let l = lex("NOP &a=1 &b=2").unwrap();
+        assert_eq!(l.controls.iter().map(|(n, v)| (n.text, n.col, v.text)).collect::<Vec<_>>(), [("a", 5, "1"), ("b", 10, "2")]);
+        assert!(l.operands.is_empty());
         assert_eq!(lex("loop: // only a label").unwrap().label.unwrap().text, "loop");
     }
 
     #[test]
     fn parses_operands() {
         let o = operand("-|R4.H0_H0|").unwrap();
-        assert!(o.neg && o.abs && o.suffix.as_deref() == Some("H0_H0"));
-        assert_eq!(operand("-0x114514").unwrap().core, Core::Number("-0x114514".into()));
-        assert_eq!(operand("R[UR2+0x1]").unwrap().core, Core::Indexed { base: "R".into(), index: "UR2".into(), offset: 1 });
+        assert!(o.neg && o.abs && o.suffix == Some("H0_H0"));
+        assert_eq!(operand("-0x114514").unwrap().core, Core::Number("-0x114514"));
+        assert_eq!(operand("R[UR2+0x1]").unwrap().core, Core::Indexed { base: "R", index: "UR2", offset: 1 });
         assert_eq!(operand("c[0x3][0x18]").unwrap().core, Core::CMem { bank: 3, offset: 0x18 });
         assert!(operand("!PT").unwrap().not);
         assert!(operand("|R1").is_err());

@@ -1,0 +1,475 @@
+//! The assembler over a [`Model`]: one line of text to an opcode and word.
+//!
+//! For every form spelled by the line's mnemonic (each opcode of the
+//! instruction has one per template), place the dotted modifiers in the
+//! form's modifier slots (any order when unambiguous, position decides
+//! otherwise) and the operand texts in its operands (the operand kinds
+//! written select the opcode: `R1` -> register, `c[..][..]` -> constant
+//! memory, `0x10` -> immediate), trying optional operands present and
+//! absent; then check the word against the spec's rules. When nothing
+//! matches, the failure that got furthest into the line is reported.
+
+use super::lex::{self, Core, Line, Tok};
+use super::literal::{int, parse_float, signed};
+use super::model::*;
+
+/// Why a line does not assemble: a byte column in the line and a reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsmError {
+    pub col: usize,
+    pub message: String,
+}
+
+impl AsmError {
+    fn at(col: usize, message: impl Into<String>) -> AsmError {
+        AsmError { col, message: message.into() }
+    }
+}
+
+impl std::fmt::Display for AsmError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "column {}: {}", self.col + 1, self.message)
+    }
+}
+
+impl std::error::Error for AsmError {}
+
+/// An assembled line: the opcode index and the word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Assembled {
+    pub opcode: usize,
+    pub word: u128,
+}
+
+/// A failed attempt, ranked by how far into the line it got (column), then stage.
+struct Attempt {
+    score: (usize, u32),
+    error: AsmError,
+}
+
+fn keep(best: &mut Option<Attempt>, a: Attempt) {
+    if best.as_ref().is_none_or(|b| a.score > b.score) {
+        *best = Some(a);
+    }
+}
+
+/// Assembles one line. `Ok(None)` for blank, comment-only and label-only lines.
+pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmError> {
+    let lexed = lex::lex(line).map_err(|(c, msg)| AsmError::at(c, msg))?;
+    let Some(mn) = lexed.mnemonic else { return Ok(None) };
+    if mn.text == ".word" {
+        return raw_word(m, &lexed).map(Some);
+    }
+    let Ok(k) = m.mnemonics.binary_search_by(|x| x.name.cmp(mn.text)) else {
+        let hint = nearest(mn.text, m.mnemonics.iter().map(|x| x.name)).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
+        return Err(AsmError::at(mn.col, format!("unknown mnemonic `{}`{hint}", mn.text)));
+    };
+    let mut best: Option<Attempt> = None;
+    for &(oc, fi) in m.mnemonics[k].forms {
+        let (oc, fi) = (oc as usize, fi as usize);
+        match try_form(m, &lexed, oc, fi) {
+            Ok(word) => match (m.check)(oc, word) {
+                Ok(()) => return Ok(Some(Assembled { opcode: oc, word })),
+                Err(e) => keep(&mut best, Attempt { score: (usize::MAX, 9), error: AsmError::at(mn.col, e) }),
+            },
+            Err(a) => keep(&mut best, a),
+        }
+    }
+    Err(best.map(|b| b.error).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches")))
+}
+
+/// `.word 0x...`: a raw instruction word, which must decode.
+fn raw_word(m: &Model, l: &Line) -> Result<Assembled, AsmError> {
+    let Some(t) = l.operands.first().filter(|_| l.operands.len() == 1) else {
+        return Err(AsmError::at(0, "`.word` takes one 128-bit number"));
+    };
+    let bad = || AsmError::at(t.col, "expected `0x` and up to 32 hex digits");
+    let hex = t.text.strip_prefix("0x").ok_or_else(bad)?;
+    let word = u128::from_str_radix(hex, 16).map_err(|_| bad())?;
+    let opcode = (m.decode)(word).map_err(|e| AsmError::at(t.col, format!("`.word` does not decode: {e}")))?;
+    Ok(Assembled { opcode, word })
+}
+
+/// The closest of `names` to `name` by edit distance, if close enough to be a typo.
+pub fn nearest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    names.map(|n| (distance(name, n), n)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, n)| n)
+}
+
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + (ca != *cb) as usize).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// A register by name (`R7`, `RZ`, `PT`) in class `class`, fitting `bits`.
+fn register(m: &Model, class: u16, bits: Bits, text: &str) -> Option<u64> {
+    let c = m.registers.get(class as usize)?;
+    if let Some(&(_, v)) = c.constants.iter().find(|(n, _)| *n == text) {
+        return Some(v);
+    }
+    // The longest register prefix must be this class's (so `UR1` is not `R`-something).
+    let &(p, pc) = m.prefixes.iter().find(|(p, _)| text.starts_with(p))?;
+    if pc != class {
+        return None;
+    }
+    let n = &text[p.len()..];
+    if n.is_empty() || !n.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let n: u64 = n.parse().ok()?;
+    (n <= bits.max()).then_some(n)
+}
+
+/// An integer literal for a field: signed ones accept -2^(w-1)..2^w-1
+/// (unsigned spellings of the same bits), unsigned ones 0..2^w-1.
+fn int_value(bits: Bits, signed: bool, v: i128) -> Option<u64> {
+    let max = bits.max() as i128;
+    let lo = if signed { -(1i128 << (bits.width - 1)) } else { 0 };
+    (lo..=max).contains(&v).then_some((v as u64) & max as u64)
+}
+
+fn slot_accepts(slot: &Modifier, part: &str) -> bool {
+    match &slot.kind {
+        ModifierKind::Mnemonic(text) => *text == part,
+        ModifierKind::Value { spelling, .. } => *spelling == part,
+        ModifierKind::Choice { values, .. } => values.iter().any(|(s, _)| *s == part),
+        ModifierKind::Unbound { text, accepts } => *text == part || accepts.contains(&part),
+        ModifierKind::Broken => false,
+    }
+}
+
+fn try_form(m: &Model, l: &Line, oc: usize, fi: usize) -> Result<u128, Attempt> {
+    let op = &m.opcodes[oc];
+    let form = &op.forms[fi];
+    // Failures after the operands were placed rank as reaching the end of the line.
+    let fail = |stage: u32, col: usize, msg: String| {
+        let reach = if stage >= 7 { usize::MAX - 1 } else { col };
+        Attempt { score: (reach, stage), error: AsmError::at(col, msg) }
+    };
+    let mn_col = l.mnemonic.map_or(0, |t| t.col);
+    let mut w = op.base;
+
+    // Guard.
+    if let Some((neg, tok)) = &l.guard {
+        if m.guard.is_none() {
+            return Err(fail(1, tok.col, "this ISA has no guard predicate".into()));
+        }
+        let g = op.guard.ok_or_else(|| fail(1, tok.col, format!("`{}` has no guard field", op.name)))?;
+        let v = register(m, g.class, g.reg.bits, tok.text).ok_or_else(|| fail(1, tok.col, format!("`{}` is not a predicate", tok.text)))?;
+        w = g.reg.bits.set(w, v);
+        match g.not {
+            Some(f) => w = f.bits.set(w, if *neg { f.on } else { f.off }),
+            None if *neg => return Err(fail(1, tok.col, "the guard cannot be negated".into())),
+            None => {}
+        }
+    }
+
+    // Modifiers: each dotted part into a slot that accepts it.
+    let slots = form.modifiers;
+    let mut filled: [Option<&Tok>; 32] = [None; 32];
+    if slots.len() > filled.len() {
+        return Err(fail(2, mn_col, "too many modifier slots".into()));
+    }
+    let mut last = 0usize;
+    for part in l.parts.iter() {
+        let accepts = |s: usize, filled: &[Option<&Tok>]| filled[s].is_none() && slot_accepts(&slots[s], part.text);
+        let pick = (last..slots.len()).find(|&s| accepts(s, &filled)).or_else(|| (0..slots.len()).find(|&s| accepts(s, &filled)));
+        let Some(s) = pick else {
+            return Err(fail(2, part.col, format!("modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, form.spellings)));
+        };
+        filled[s] = Some(part);
+        last = s + 1;
+    }
+    for (s, slot) in slots.iter().enumerate() {
+        let Some(part) = filled[s] else {
+            if !slot.optional && !matches!(slot.kind, ModifierKind::Unbound { .. }) {
+                let what = match &slot.kind {
+                    ModifierKind::Mnemonic(text) => format!("`.{text}`"),
+                    ModifierKind::Choice { values, .. } => {
+                        let mut s = String::from("one of");
+                        for (v, _) in values.iter() {
+                            s.push_str(" .");
+                            s.push_str(v);
+                        }
+                        s
+                    }
+                    ModifierKind::Value { spelling, .. } => format!("`.{spelling}`"),
+                    ModifierKind::Unbound { text, .. } => format!("`.{text}`"),
+                    ModifierKind::Broken => return Err(fail(3, mn_col, format!("modifier `.{}` has no field (spec defect)", slot.name))),
+                };
+                return Err(fail(3, mn_col, format!("missing modifier `.{}`: expected {what}", slot.name)));
+            }
+            continue;
+        };
+        match &slot.kind {
+            ModifierKind::Mnemonic(_) | ModifierKind::Broken => {}
+            ModifierKind::Value { field, value, .. } => w = field.bits.set(w, *value),
+            ModifierKind::Choice { field, values, .. } => {
+                if let Some(&(_, v)) = values.iter().find(|(s, _)| *s == part.text) {
+                    w = field.bits.set(w, v);
+                }
+            }
+            ModifierKind::Unbound { text, .. } => {
+                return Err(fail(4, part.col, format!("modifier `.{}` cannot be encoded: the spec gives `.{text}` no field", part.text)));
+            }
+        }
+    }
+
+    // Operands.
+    let texts: &[Tok] = &l.operands;
+    let mut best_err: Option<Attempt> = None;
+    match place(m, form, texts, 0, 0, w, &mut best_err) {
+        Some(placed) => w = placed,
+        None => {
+            return Err(best_err.unwrap_or_else(|| {
+                let need = form.operands.iter().filter(|o| !o.optional).count();
+                let col = texts.last().map_or(mn_col, |t| t.col);
+                fail(5, col, format!("`{}` takes {} to {} operands, {} given", form.mnemonic, need, form.operands.len(), texts.len()))
+            }));
+        }
+    }
+
+    // Controls: `&name=value`.
+    for (name, value) in l.controls.iter() {
+        if !m.controls.contains(&name.text) {
+            return Err(fail(7, name.col, format!("unknown control `&{}`; controls are {}", name.text, m.controls.join(", "))));
+        }
+        let c = op.controls.iter().find(|c| c.name == name.text).ok_or_else(|| fail(7, name.col, format!("no field `{}`", name.text)))?;
+        let bits = c.field.bits;
+        let v = int(value.text).filter(|v| *v <= bits.max());
+        let v = v.ok_or_else(|| fail(7, value.col, format!("`{}` does not fit the {}-bit field `{}`", value.text, bits.width, c.name)))?;
+        w = bits.set(w, v);
+    }
+
+    // A required field this form cannot set.
+    if let Some(f) = form.unsettable {
+        return Err(fail(8, mn_col, format!("this form cannot set field `{f}`, which has no default (spec defect)")));
+    }
+    Ok(w)
+}
+
+/// Places operand texts `texts[x..]` into form operands `k..`, trying
+/// optional operands both present and absent. Records the deepest failure.
+fn place(m: &Model, form: &Form, texts: &[Tok], k: usize, x: usize, w: u128, best: &mut Option<Attempt>) -> Option<u128> {
+    if k == form.operands.len() {
+        if x == texts.len() {
+            return Some(w);
+        }
+        let msg = format!("too many operands: `{}` takes at most {}", form.mnemonic, form.operands.len());
+        keep(best, Attempt { score: (texts[x].col, 5), error: AsmError::at(texts[x].col, msg) });
+        return None;
+    }
+    let sop = &form.operands[k];
+    // Try present first, then absent (if optional).
+    if x < texts.len() {
+        match operand(m, sop, texts, x, w) {
+            Ok((used, w2)) => {
+                if let Some(done) = place(m, form, texts, k + 1, x + used, w2, best) {
+                    return Some(done);
+                }
+            }
+            Err(e) => keep(best, Attempt { score: (e.col, 6), error: e }),
+        }
+    }
+    if sop.optional {
+        return place(m, form, texts, k + 1, x, w, best);
+    }
+    if x >= texts.len() {
+        let col = texts.last().map_or(0, |t| t.col + t.text.len());
+        keep(best, Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)) });
+    }
+    None
+}
+
+fn kind_of(c: &Core) -> &'static str {
+    match c {
+        Core::Name(_) => "a register",
+        Core::Pair { .. } => "a register pair",
+        Core::CMem { .. } => "a constant-memory reference",
+        Core::Indexed { .. } => "an indexed register",
+        Core::Number(_) => "an immediate",
+    }
+}
+
+/// Applies one operand (which may span several texts, e.g. two float lanes)
+/// to the word. Returns how many texts it used and the new word.
+fn operand(m: &Model, sop: &Operand, texts: &[Tok], x: usize, mut w: u128) -> Result<(usize, u128), AsmError> {
+    let tok = texts[x];
+    let t = lex::operand(tok.text).map_err(|msg| AsmError::at(tok.col, msg))?;
+    let err = |msg: String| AsmError::at(tok.col, msg);
+    let mut used = 1;
+    let mut literal_sign = false;
+    match &sop.kind {
+        OperandKind::Literal => {
+            if t.core != Core::Name(sop.name) || t.neg || t.abs || t.not || t.inv || t.suffix.is_some() {
+                return Err(err(format!("expected `{}`", sop.name)));
+            }
+            return Ok((1, w));
+        }
+        OperandKind::Indexed { base, index, offset } => {
+            let Core::Indexed { base: b2, index: idx, offset: off } = t.core else {
+                return Err(err(format!("expected `{base}[...]`")));
+            };
+            if b2 != *base {
+                return Err(err(format!("expected `{base}[...]`")));
+            }
+            let (ib, ic) = index.ok_or_else(|| err("no index field".into()))?;
+            let v = register(m, ic, ib, idx).ok_or_else(|| err(format!("`{idx}` is not a valid index register")))?;
+            w = ib.set(w, v);
+            match offset {
+                Some((ob, signed, fname)) => {
+                    let v = int_value(*ob, *signed, off as i128).ok_or_else(|| err(format!("offset {off} does not fit `{fname}`")))?;
+                    w = ob.set(w, v);
+                }
+                None if off != 0 => return Err(err("this operand takes no offset".into())),
+                None => {}
+            }
+            return Ok((1, w));
+        }
+        OperandKind::Unbound => return Err(err(format!("operand `{}` has no field to encode it (spec defect)", sop.name))),
+        OperandKind::Broken(fname) => return Err(err(format!("no field `{fname}`"))),
+        OperandKind::Register { bits, class, pair } => {
+            let v = match t.core {
+                Core::Name(n) => register(m, *class, *bits, n).ok_or_else(|| err(format!("`{n}` is not a {} register", sop.type_name)))?,
+                Core::Pair { prefix: p, lo, hi } => {
+                    let rc = &m.registers[*class as usize];
+                    if p != rc.prefix || Some(hi) != lo.checked_add(1) {
+                        return Err(err(format!("expected a pair `{}[n:n+1]`", rc.prefix)));
+                    }
+                    if pair.map(|e| e.eval(w)) != Some(64) {
+                        return Err(err(format!("`{}` is not a 64-bit operand here", sop.name)));
+                    }
+                    register(m, *class, *bits, &format!("{p}{lo}")).ok_or_else(|| err(format!("`{p}{lo}` does not exist")))?
+                }
+                ref c => return Err(mismatch(tok, c, sop)),
+            };
+            w = bits.set(w, v);
+        }
+        OperandKind::Int { bits, signed: is_signed } => {
+            let Core::Number(s) = t.core else { return Err(mismatch(tok, &t.core, sop)) };
+            let v = signed(s).ok_or_else(|| err(format!("`{s}` is not an integer")))?;
+            let v = if t.neg { -v } else { v };
+            literal_sign = t.neg;
+            let v = int_value(*bits, *is_signed, v).ok_or_else(|| err(format!("{s} does not fit the {}-bit field `{}` ({})", bits.width, sop.field, sop.type_name)))?;
+            w = bits.set(w, v);
+        }
+        OperandKind::Float { bits, format, lanes, select } => {
+            if !matches!(t.core, Core::Number(_)) {
+                return Err(mismatch(tok, &t.core, sop));
+            }
+            let fmt = select.and_then(|(by, table)| table.iter().find(|(v, _)| *v == by.get(w)).map(|&(_, f)| f)).unwrap_or(*format);
+            let lanes = if fmt.width() < bits.width as u32 { bits.width as u32 / fmt.width() } else { (*lanes).max(1) };
+            // Lanes are written highest first: `H1, H0`.
+            let mut v = 0u64;
+            for lane in 0..lanes {
+                let tk = texts.get(x + lane as usize).ok_or_else(|| err(format!("`{}` takes {lanes} values", sop.name)))?;
+                let lt = lex::operand(tk.text).map_err(|msg| AsmError::at(tk.col, msg))?;
+                let Core::Number(s) = lt.core else { return Err(AsmError::at(tk.col, "expected a number")) };
+                let b = parse_float(s, fmt).ok_or_else(|| AsmError::at(tk.col, format!("`{s}` is not a {}-bit float", fmt.width())))?;
+                let b = if lt.neg { b ^ 1 << (fmt.width() - 1) } else { b };
+                v |= b << (fmt.width() * (lanes - 1 - lane));
+            }
+            used = lanes as usize;
+            literal_sign = t.neg;
+            w = bits.set(w, v);
+        }
+        OperandKind::ConstMem { bits, bank, offset } => {
+            let Core::CMem { bank: b, offset: o } = t.core else { return Err(mismatch(tok, &t.core, sop)) };
+            if b > bank.max() || o > offset.max() {
+                return Err(err(format!("`c[{b:#x}][{o:#x}]` is out of range (bank < {}, offset < {:#x})", 1u64 << bank.width, 1u64 << offset.width)));
+            }
+            w = bits.set(w, b << bank.start | o << offset.start);
+        }
+        OperandKind::Enum => return Err(mismatch(tok, &t.core, sop)),
+    }
+    // Decorations.
+    let mut seen_suffix = false;
+    for d in sop.decorations {
+        let on = match d.kind {
+            DecorationKind::Neg => t.neg && !literal_sign,
+            DecorationKind::Abs => t.abs,
+            DecorationKind::Not => t.not,
+            DecorationKind::Invert => t.inv,
+            DecorationKind::Suffix => {
+                seen_suffix = true;
+                if let Some(sfx) = t.suffix {
+                    let Target::Field { field: f, .. } = d.target else {
+                        return Err(err(format!("suffix `.{sfx}` has no field to encode it (spec defect)")));
+                    };
+                    let v = d.suffix.as_ref().and_then(|s| s.map(w)).and_then(|s| s.value(sfx));
+                    w = f.bits.set(w, v.ok_or_else(|| err(format!("`.{sfx}` is not allowed here")))?);
+                } else if !d.optional {
+                    return Err(err(format!("`{}` needs a `.{}` suffix", sop.name, d.name)));
+                }
+                continue;
+            }
+        };
+        // `~` spells `.neg` when a CvtINegX hook says so.
+        let on = on || (d.kind == DecorationKind::Neg && t.inv && d.neg_hook);
+        // A written operand sets its flags either way: `P0` clears a `.not`
+        // whose default is set (`pp` defaults to `!PT` in some opcodes).
+        match d.target {
+            Target::Field { field, on: enc_on, off } => w = field.bits.set(w, if on { enc_on } else { off }),
+            Target::None | Target::Missing if on => {
+                return Err(err(format!("the `{}` prefix has no field to encode it here (spec defect)", d.name)));
+            }
+            Target::None | Target::Missing => {}
+        }
+    }
+    // Decorations written but not in the template.
+    let has = |k: DecorationKind| sop.prefixes & (1 << k as u8) != 0;
+    let spelled_inv = sop.neg_is_inv.is_some_and(|e| e.eval(w) != 0);
+    let inv_ok = has(DecorationKind::Invert) || (t.inv && spelled_inv);
+    if (t.neg && !literal_sign && !has(DecorationKind::Neg)) || (t.abs && !has(DecorationKind::Abs)) || (t.not && !has(DecorationKind::Not)) || (t.inv && !inv_ok) {
+        let which = if t.neg { "-" } else if t.abs { "|..|" } else if t.not { "!" } else { "~" };
+        let hint = if t.inv {
+            " (`~` is written only with `.X`)"
+        } else if t.neg && spelled_inv {
+            " (with `.X` write `~`)"
+        } else {
+            ""
+        };
+        return Err(err(format!("`{which}` is not allowed on operand `{}` here{hint}", sop.name)));
+    }
+    if t.neg && !literal_sign && spelled_inv {
+        return Err(err(format!("with `.X` the prefix of `{}` is `~`, not `-`", sop.name)));
+    }
+    if t.suffix.is_some() && !seen_suffix {
+        return Err(err(format!("operand `{}` takes no suffix", sop.name)));
+    }
+    Ok((used, w))
+}
+
+fn mismatch(tok: Tok, core: &Core, sop: &Operand) -> AsmError {
+    AsmError::at(tok.col, format!("`{}` cannot be {} (operand `{}` is {})", tok.text, kind_of(core), sop.name, sop.describe))
+}
+
+/// Assembles a whole text: the words with their opcodes, and the errors as
+/// (byte offset in the text, length, message). Every bad line is reported.
+pub fn assemble_text(m: &Model, text: &str) -> (Vec<Assembled>, Vec<(usize, usize, String)>) {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    let mut offset = 0usize;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        match assemble_line(m, body) {
+            Ok(Some(a)) => out.push(a),
+            Ok(None) => {}
+            Err(e) => {
+                let col = e.col.min(body.len());
+                let len = body[col..].chars().next().map_or(0, char::len_utf8);
+                errors.push((offset + col, len, e.message));
+            }
+        }
+        offset += line.len();
+    }
+    (out, errors)
+}

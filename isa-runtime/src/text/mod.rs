@@ -1,0 +1,15 @@
+//! Assembly text for any ISA described by a [`model::Model`]: the lexer, the
+//! literal syntax, and the table-driven assembler and disassembler that the
+//! generated crate's `FromStr`/`Display` call. The model is static data the
+//! generator lowers from the spec's `__Syntax` templates; nothing here knows
+//! a particular ISA.
+
+pub mod asm;
+pub mod disasm;
+pub mod lex;
+pub mod literal;
+pub mod model;
+pub mod words;
+
+pub use asm::{assemble_line, assemble_text, AsmError, Assembled};
+pub use model::Model;

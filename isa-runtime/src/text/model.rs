@@ -1,0 +1,338 @@
+//! The text model: everything the assembler and disassembler need to know
+//! about an ISA's syntax, lowered to plain static data (bit ranges, spellings,
+//! encodings). `isa-codegen` computes it from the spec's `__Syntax` templates
+//! and their bindings and emits it into the generated crate as a `static`;
+//! [`super::asm`] and [`super::disasm`] interpret it. Nothing here names an
+//! instruction of any particular ISA.
+
+use super::literal::FloatFormat;
+
+/// A bit range of the instruction word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bits {
+    pub start: u8,
+    pub width: u8,
+}
+
+impl Bits {
+    /// The largest value the range holds.
+    #[inline]
+    pub const fn max(self) -> u64 {
+        if self.width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.width) - 1
+        }
+    }
+
+    /// Reads the range from a word.
+    #[inline]
+    pub const fn get(self, word: u128) -> u64 {
+        (word >> self.start) as u64 & self.max()
+    }
+
+    /// Writes `v` (masked to the range) into a word.
+    #[inline]
+    pub const fn set(self, word: u128, v: u64) -> u128 {
+        let m = (self.max() as u128) << self.start;
+        (word & !m) | (((v & self.max()) as u128) << self.start)
+    }
+}
+
+/// An expression over the word (a lowered `Bitwidth<>` or hook condition).
+#[derive(Clone, Copy, Debug)]
+pub enum Expr {
+    Const(i64),
+    Field(Bits),
+    Not(&'static Expr),
+    Or(&'static Expr, &'static Expr),
+    And(&'static Expr, &'static Expr),
+    Eq(&'static Expr, &'static Expr),
+    Ne(&'static Expr, &'static Expr),
+    Add(&'static Expr, &'static Expr),
+    Sub(&'static Expr, &'static Expr),
+    Mul(&'static Expr, &'static Expr),
+}
+
+impl Expr {
+    /// Evaluates on a word (booleans are 0/1, arithmetic wraps).
+    pub fn eval(&self, w: u128) -> i64 {
+        match *self {
+            Expr::Const(c) => c,
+            Expr::Field(b) => b.get(w) as i64,
+            Expr::Not(a) => (a.eval(w) == 0) as i64,
+            Expr::Or(a, b) => (a.eval(w) != 0 || b.eval(w) != 0) as i64,
+            Expr::And(a, b) => (a.eval(w) != 0 && b.eval(w) != 0) as i64,
+            Expr::Eq(a, b) => (a.eval(w) == b.eval(w)) as i64,
+            Expr::Ne(a, b) => (a.eval(w) != b.eval(w)) as i64,
+            Expr::Add(a, b) => a.eval(w).wrapping_add(b.eval(w)),
+            Expr::Sub(a, b) => a.eval(w).wrapping_sub(b.eval(w)),
+            Expr::Mul(a, b) => a.eval(w).wrapping_mul(b.eval(w)),
+        }
+    }
+}
+
+/// The syntax of a whole ISA.
+#[derive(Debug)]
+pub struct Model {
+    /// Base mnemonics, sorted by name, with the (opcode, form) pairs that spell them.
+    pub mnemonics: &'static [Mnemonic],
+    /// Per opcode (in the generated crate's opcode order).
+    pub opcodes: &'static [Opcode],
+    /// Register classes; operands refer to them by index.
+    pub registers: &'static [RegClass],
+    /// Register prefixes, longest first, with their class (`UR` before `R`).
+    pub prefixes: &'static [(&'static str, u16)],
+    /// Names of the control fields (`&name=value`).
+    pub controls: &'static [&'static str],
+    /// The guard predicate's field name, if the ISA has one.
+    pub guard: Option<&'static str>,
+    /// Decodes a word to its opcode index, validating it (`.word` lines).
+    pub decode: fn(u128) -> Result<usize, String>,
+    /// Checks an assembled word of an opcode against the spec's rules.
+    pub check: fn(usize, u128) -> Result<(), String>,
+}
+
+/// A base mnemonic and what can spell it.
+#[derive(Debug)]
+pub struct Mnemonic {
+    pub name: &'static str,
+    /// (opcode, form index in the opcode), in the order they are tried.
+    pub forms: &'static [(u16, u16)],
+}
+
+/// A register class (`R`, `UR`, `P`).
+#[derive(Debug)]
+pub struct RegClass {
+    pub prefix: &'static str,
+    /// Named registers (`RZ` = 255).
+    pub constants: &'static [(&'static str, u64)],
+    /// Predicates read "a predicate `Pn`" in messages.
+    pub predicate: bool,
+}
+
+/// A one-bit-ish flag field: its encodings when on and off.
+#[derive(Clone, Copy, Debug)]
+pub struct Flag {
+    pub bits: Bits,
+    pub on: u64,
+    pub off: u64,
+}
+
+/// A field with its default (none when the spec gives no default).
+#[derive(Clone, Copy, Debug)]
+pub struct FieldRef {
+    pub bits: Bits,
+    pub default: Option<u64>,
+}
+
+/// A condition on a word: `(word & mask) == value`.
+#[derive(Clone, Copy, Debug)]
+pub struct Match {
+    pub mask: u128,
+    pub value: u128,
+}
+
+impl Match {
+    #[inline]
+    pub const fn test(self, w: u128) -> bool {
+        w & self.mask == self.value
+    }
+}
+
+/// One opcode.
+#[derive(Debug)]
+pub struct Opcode {
+    pub name: &'static str,
+    /// The word with constants and defaults (what assembly starts from).
+    pub base: u128,
+    /// The guard predicate (`@P0`): its register field and class, its `.not` flag.
+    pub guard: Option<Guard>,
+    /// Control fields this opcode has, in [`Model::controls`] order.
+    pub controls: &'static [Control],
+    pub forms: &'static [Form],
+}
+
+/// The guard predicate of an opcode.
+#[derive(Clone, Copy, Debug)]
+pub struct Guard {
+    pub reg: FieldRef,
+    pub class: u16,
+    pub not: Option<Flag>,
+}
+
+/// A control field (`&req=0x3`).
+#[derive(Clone, Copy, Debug)]
+pub struct Control {
+    pub name: &'static str,
+    pub field: FieldRef,
+}
+
+/// One syntax form of an opcode.
+#[derive(Debug)]
+pub struct Form {
+    /// Base mnemonic.
+    pub mnemonic: &'static str,
+    /// Words this form can print: every field it cannot set is at its default
+    /// (`None`: a field it cannot set has no default; it never prints).
+    pub prints: Option<Match>,
+    /// A field without default this form cannot set: assembling it is a spec defect.
+    pub unsettable: Option<&'static str>,
+    pub modifiers: &'static [Modifier],
+    pub operands: &'static [Operand],
+    /// Every modifier spelling this form takes, for messages (`.F32 .F16`).
+    pub spellings: &'static str,
+}
+
+/// A modifier slot of a form.
+#[derive(Debug)]
+pub struct Modifier {
+    /// The template's name for it (`rnd`).
+    pub name: &'static str,
+    pub optional: bool,
+    pub kind: ModifierKind,
+}
+
+/// What a modifier slot holds.
+#[derive(Debug)]
+pub enum ModifierKind {
+    /// A fixed part of the mnemonic (`.WIDE`).
+    Mnemonic(&'static str),
+    /// A flag-like modifier that sets one value (`.FTZ`); `optional` as the
+    /// binding has it (printing omits it at the field's default).
+    Value { field: FieldRef, spelling: &'static str, value: u64, optional: bool },
+    /// One of several spellings, each an encoding of the field.
+    Choice { field: FieldRef, values: &'static [(&'static str, u64)], optional: bool },
+    /// A modifier the spec gives no field (assembling it is an error).
+    Unbound { text: &'static str, accepts: &'static [&'static str] },
+    /// A slot whose field the opcode lacks: the form never matches.
+    Broken,
+}
+
+/// An operand of a form.
+#[derive(Debug)]
+pub struct Operand {
+    pub name: &'static str,
+    pub optional: bool,
+    /// When an optional operand is printed: some field of it is off its
+    /// default (`None`: always printed).
+    pub at_default: Option<Match>,
+    pub kind: OperandKind,
+    /// Prefix decorations, then suffixes, in template order.
+    pub decorations: &'static [Decoration],
+    /// Prefix kinds the template writes (a bit per [`DecorationKind`]).
+    pub prefixes: u8,
+    /// The field the operand's value is bound to, for messages.
+    pub field: &'static str,
+    /// `.neg` written `~` when this holds (a `CvtINegX` hook).
+    pub neg_is_inv: Option<&'static Expr>,
+    /// Description of the operand's type for messages (`a register `Rn``).
+    pub describe: &'static str,
+    /// The type's name for messages (`SImm32`).
+    pub type_name: &'static str,
+}
+
+/// The value part of an operand.
+#[derive(Debug)]
+pub enum OperandKind {
+    /// A literal word (`PR`).
+    Literal,
+    /// `base[index+offset]`.
+    Indexed { base: &'static str, index: Option<(Bits, u16)>, offset: Option<(Bits, bool, &'static str)> },
+    /// A register; a pair `R[n:n+1]` when `pair` evaluates to 64.
+    Register { bits: Bits, class: u16, pair: Option<&'static Expr> },
+    /// An integer immediate.
+    Int { bits: Bits, signed: bool },
+    /// Float lanes; the format may be chosen by another field (`CvtFImm`).
+    Float { bits: Bits, format: FloatFormat, lanes: u32, select: Option<(Bits, &'static [(u64, FloatFormat)])> },
+    /// `c[bank][offset]`, both parts inside the field.
+    ConstMem { bits: Bits, bank: Bits, offset: Bits },
+    /// An enum-typed operand: no text form.
+    Enum,
+    /// The spec binds no field to this operand (a spec defect).
+    Unbound,
+    /// The bound field (named) is not in the opcode.
+    Broken(&'static str),
+}
+
+/// Kinds of operand decoration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum DecorationKind {
+    /// `-x`
+    Neg,
+    /// `|x|`
+    Abs,
+    /// `!x`
+    Not,
+    /// `~x`
+    Invert,
+    /// `x.H1`
+    Suffix,
+}
+
+/// A decoration of an operand and the field it sets.
+#[derive(Debug)]
+pub struct Decoration {
+    pub kind: DecorationKind,
+    /// The template's name (`neg`, `hsel2`).
+    pub name: &'static str,
+    pub optional: bool,
+    pub target: Target,
+    /// A `CvtINegX` hook is on this field (`~` may spell it).
+    pub neg_hook: bool,
+    pub suffix: Option<Suffix>,
+}
+
+/// Where a decoration is encoded.
+#[derive(Clone, Copy, Debug)]
+pub enum Target {
+    /// The template binds it to nothing.
+    None,
+    /// It names a field the opcode lacks.
+    Missing,
+    /// A field; `on`/`off` are its encodings as a flag.
+    Field { field: FieldRef, on: u64, off: u64 },
+}
+
+/// Spellings of a suffix: `parse` maps text to encoding, `print` encoding to
+/// text (an empty text prints nothing).
+#[derive(Debug)]
+pub struct SuffixMap {
+    pub parse: &'static [(&'static str, u64)],
+    pub print: &'static [(u64, &'static str)],
+}
+
+/// How a suffix is spelled.
+#[derive(Debug)]
+pub enum Suffix {
+    /// The same spellings whatever the other fields hold.
+    Fixed(SuffixMap),
+    /// Spellings chosen by another field (`CvtVSel`/`CvtVPSel`), per value of it.
+    Selected { by: Bits, table: &'static [(u64, SuffixMap)] },
+}
+
+impl SuffixMap {
+    /// The encoding of a spelling.
+    pub fn value(&self, text: &str) -> Option<u64> {
+        self.parse.iter().find(|(s, _)| *s == text).map(|&(_, v)| v)
+    }
+
+    /// The spelling of an encoding.
+    pub fn text(&self, v: u64) -> Option<&'static str> {
+        self.print.iter().find(|(x, _)| *x == v).map(|&(_, s)| s)
+    }
+}
+
+impl Suffix {
+    /// The spellings in force for a word.
+    pub fn map(&self, w: u128) -> Option<&SuffixMap> {
+        match self {
+            Suffix::Fixed(m) => Some(m),
+            Suffix::Selected { by, table } => {
+                let v = by.get(w);
+                table.iter().find(|(x, _)| *x == v).map(|(_, m)| m)
+            }
+        }
+    }
+}
