@@ -53,6 +53,14 @@ fn keep(best: &mut Option<Attempt>, a: Attempt) {
     }
 }
 
+/// An error message, formatted only when it can be shown: candidates are
+/// first tried quietly, and only a line that fails is tried again `loud`.
+macro_rules! msg {
+    ($loud:expr, $($t:tt)*) => {
+        if $loud { format!($($t)*) } else { String::new() }
+    };
+}
+
 /// Assembles one line. `Ok(None)` for blank, comment-only and label-only lines.
 pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmError> {
     let lexed = lex::lex(line).map_err(|(c, msg)| AsmError::at(c, msg))?;
@@ -64,18 +72,23 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
         let hint = nearest(mn.text, m.mnemonics.iter().map(|x| x.name)).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
         return Err(AsmError::at(mn.col, format!("unknown mnemonic `{}`{hint}", mn.text)));
     };
-    let mut best: Option<Attempt> = None;
-    for &(oc, fi) in m.mnemonics[k].forms {
-        let (oc, fi) = (oc as usize, fi as usize);
-        match try_form(m, &lexed, oc, fi) {
-            Ok(word) => match (m.check)(oc, word) {
-                Ok(()) => return Ok(Some(Assembled { opcode: oc, word })),
-                Err(e) => keep(&mut best, Attempt { score: (usize::MAX, 9), error: AsmError::at(mn.col, e) }),
-            },
-            Err(a) => keep(&mut best, a),
+    for loud in [false, true] {
+        let mut best: Option<Attempt> = None;
+        for &(oc, fi) in m.mnemonics[k].forms {
+            let (oc, fi) = (oc as usize, fi as usize);
+            match try_form(m, &lexed, oc, fi, loud) {
+                Ok(word) => match (m.check)(oc, word) {
+                    Ok(()) => return Ok(Some(Assembled { opcode: oc, word })),
+                    Err(e) => keep(&mut best, Attempt { score: (usize::MAX, 9), error: AsmError::at(mn.col, e) }),
+                },
+                Err(a) => keep(&mut best, a),
+            }
+        }
+        if loud {
+            return Err(best.map(|b| b.error).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches")));
         }
     }
-    Err(best.map(|b| b.error).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches")))
+    Err(AsmError::at(mn.col, "no form of this instruction matches"))
 }
 
 /// `.word 0x...`: a raw instruction word, which must decode.
@@ -146,7 +159,7 @@ fn slot_accepts(slot: &Modifier, part: &str) -> bool {
     }
 }
 
-fn try_form(m: &Model, l: &Line, oc: usize, fi: usize) -> Result<u128, Attempt> {
+fn try_form(m: &Model, l: &Line, oc: usize, fi: usize, loud: bool) -> Result<u128, Attempt> {
     let op = &m.opcodes[oc];
     let form = &op.forms[fi];
     // Failures after the operands were placed rank as reaching the end of the line.
@@ -160,14 +173,14 @@ fn try_form(m: &Model, l: &Line, oc: usize, fi: usize) -> Result<u128, Attempt> 
     // Guard.
     if let Some((neg, tok)) = &l.guard {
         if m.guard.is_none() {
-            return Err(fail(1, tok.col, "this ISA has no guard predicate".into()));
+            return Err(fail(1, tok.col, msg!(loud, "this ISA has no guard predicate")));
         }
-        let g = op.guard.ok_or_else(|| fail(1, tok.col, format!("`{}` has no guard field", op.name)))?;
-        let v = register(m, g.class, g.reg.bits, tok.text).ok_or_else(|| fail(1, tok.col, format!("`{}` is not a predicate", tok.text)))?;
+        let g = op.guard.ok_or_else(|| fail(1, tok.col, msg!(loud, "`{}` has no guard field", op.name)))?;
+        let v = register(m, g.class, g.reg.bits, tok.text).ok_or_else(|| fail(1, tok.col, msg!(loud, "`{}` is not a predicate", tok.text)))?;
         w = g.reg.bits.set(w, v);
         match g.not {
             Some(f) => w = f.bits.set(w, if *neg { f.on } else { f.off }),
-            None if *neg => return Err(fail(1, tok.col, "the guard cannot be negated".into())),
+            None if *neg => return Err(fail(1, tok.col, msg!(loud, "the guard cannot be negated"))),
             None => {}
         }
     }
@@ -176,14 +189,14 @@ fn try_form(m: &Model, l: &Line, oc: usize, fi: usize) -> Result<u128, Attempt> 
     let slots = form.modifiers;
     let mut filled: [Option<&Tok>; 32] = [None; 32];
     if slots.len() > filled.len() {
-        return Err(fail(2, mn_col, "too many modifier slots".into()));
+        return Err(fail(2, mn_col, msg!(loud, "too many modifier slots")));
     }
     let mut last = 0usize;
     for part in l.parts.iter() {
         let accepts = |s: usize, filled: &[Option<&Tok>]| filled[s].is_none() && slot_accepts(&slots[s], part.text);
         let pick = (last..slots.len()).find(|&s| accepts(s, &filled)).or_else(|| (0..slots.len()).find(|&s| accepts(s, &filled)));
         let Some(s) = pick else {
-            return Err(fail(2, part.col, format!("modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, form.spellings)));
+            return Err(fail(2, part.col, msg!(loud, "modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, form.spellings)));
         };
         filled[s] = Some(part);
         last = s + 1;
@@ -192,7 +205,7 @@ fn try_form(m: &Model, l: &Line, oc: usize, fi: usize) -> Result<u128, Attempt> 
         let Some(part) = filled[s] else {
             if !slot.optional && !matches!(slot.kind, ModifierKind::Unbound { .. }) {
                 let what = match &slot.kind {
-                    ModifierKind::Mnemonic(text) => format!("`.{text}`"),
+                    ModifierKind::Mnemonic(text) => msg!(loud, "`.{text}`"),
                     ModifierKind::Choice { values, .. } => {
                         let mut s = String::from("one of");
                         for (v, _) in values.iter() {
@@ -201,11 +214,11 @@ fn try_form(m: &Model, l: &Line, oc: usize, fi: usize) -> Result<u128, Attempt> 
                         }
                         s
                     }
-                    ModifierKind::Value { spelling, .. } => format!("`.{spelling}`"),
-                    ModifierKind::Unbound { text, .. } => format!("`.{text}`"),
-                    ModifierKind::Broken => return Err(fail(3, mn_col, format!("modifier `.{}` has no field (spec defect)", slot.name))),
+                    ModifierKind::Value { spelling, .. } => msg!(loud, "`.{spelling}`"),
+                    ModifierKind::Unbound { text, .. } => msg!(loud, "`.{text}`"),
+                    ModifierKind::Broken => return Err(fail(3, mn_col, msg!(loud, "modifier `.{}` has no field (spec defect)", slot.name))),
                 };
-                return Err(fail(3, mn_col, format!("missing modifier `.{}`: expected {what}", slot.name)));
+                return Err(fail(3, mn_col, msg!(loud, "missing modifier `.{}`: expected {what}", slot.name)));
             }
             continue;
         };
@@ -218,7 +231,7 @@ fn try_form(m: &Model, l: &Line, oc: usize, fi: usize) -> Result<u128, Attempt> 
                 }
             }
             ModifierKind::Unbound { text, .. } => {
-                return Err(fail(4, part.col, format!("modifier `.{}` cannot be encoded: the spec gives `.{text}` no field", part.text)));
+                return Err(fail(4, part.col, msg!(loud, "modifier `.{}` cannot be encoded: the spec gives `.{text}` no field", part.text)));
             }
         }
     }
@@ -226,13 +239,13 @@ fn try_form(m: &Model, l: &Line, oc: usize, fi: usize) -> Result<u128, Attempt> 
     // Operands.
     let texts: &[Tok] = &l.operands;
     let mut best_err: Option<Attempt> = None;
-    match place(m, form, texts, 0, 0, w, &mut best_err) {
+    match place(m, form, texts, 0, 0, w, &mut best_err, loud) {
         Some(placed) => w = placed,
         None => {
             return Err(best_err.unwrap_or_else(|| {
                 let need = form.operands.iter().filter(|o| !o.optional).count();
                 let col = texts.last().map_or(mn_col, |t| t.col);
-                fail(5, col, format!("`{}` takes {} to {} operands, {} given", form.mnemonic, need, form.operands.len(), texts.len()))
+                fail(5, col, msg!(loud, "`{}` takes {} to {} operands, {} given", form.mnemonic, need, form.operands.len(), texts.len()))
             }));
         }
     }
@@ -240,39 +253,40 @@ fn try_form(m: &Model, l: &Line, oc: usize, fi: usize) -> Result<u128, Attempt> 
     // Controls: `&name=value`.
     for (name, value) in l.controls.iter() {
         if !m.controls.contains(&name.text) {
-            return Err(fail(7, name.col, format!("unknown control `&{}`; controls are {}", name.text, m.controls.join(", "))));
+            return Err(fail(7, name.col, msg!(loud, "unknown control `&{}`; controls are {}", name.text, m.controls.join(", "))));
         }
-        let c = op.controls.iter().find(|c| c.name == name.text).ok_or_else(|| fail(7, name.col, format!("no field `{}`", name.text)))?;
+        let c = op.controls.iter().find(|c| c.name == name.text).ok_or_else(|| fail(7, name.col, msg!(loud, "no field `{}`", name.text)))?;
         let bits = c.field.bits;
         let v = int(value.text).filter(|v| *v <= bits.max());
-        let v = v.ok_or_else(|| fail(7, value.col, format!("`{}` does not fit the {}-bit field `{}`", value.text, bits.width, c.name)))?;
+        let v = v.ok_or_else(|| fail(7, value.col, msg!(loud, "`{}` does not fit the {}-bit field `{}`", value.text, bits.width, c.name)))?;
         w = bits.set(w, v);
     }
 
     // A required field this form cannot set.
     if let Some(f) = form.unsettable {
-        return Err(fail(8, mn_col, format!("this form cannot set field `{f}`, which has no default (spec defect)")));
+        return Err(fail(8, mn_col, msg!(loud, "this form cannot set field `{f}`, which has no default (spec defect)")));
     }
     Ok(w)
 }
 
 /// Places operand texts `texts[x..]` into form operands `k..`, trying
 /// optional operands both present and absent. Records the deepest failure.
-fn place(m: &Model, form: &Form, texts: &[Tok], k: usize, x: usize, w: u128, best: &mut Option<Attempt>) -> Option<u128> {
+#[allow(clippy::too_many_arguments)]
+fn place(m: &Model, form: &Form, texts: &[Tok], k: usize, x: usize, w: u128, best: &mut Option<Attempt>, loud: bool) -> Option<u128> {
     if k == form.operands.len() {
         if x == texts.len() {
             return Some(w);
         }
-        let msg = format!("too many operands: `{}` takes at most {}", form.mnemonic, form.operands.len());
+        let msg = msg!(loud, "too many operands: `{}` takes at most {}", form.mnemonic, form.operands.len());
         keep(best, Attempt { score: (texts[x].col, 5), error: AsmError::at(texts[x].col, msg) });
         return None;
     }
     let sop = &form.operands[k];
     // Try present first, then absent (if optional).
     if x < texts.len() {
-        match operand(m, sop, texts, x, w) {
+        match operand(m, sop, texts, x, w, loud) {
             Ok((used, w2)) => {
-                if let Some(done) = place(m, form, texts, k + 1, x + used, w2, best) {
+                if let Some(done) = place(m, form, texts, k + 1, x + used, w2, best, loud) {
                     return Some(done);
                 }
             }
@@ -280,11 +294,11 @@ fn place(m: &Model, form: &Form, texts: &[Tok], k: usize, x: usize, w: u128, bes
         }
     }
     if sop.optional {
-        return place(m, form, texts, k + 1, x, w, best);
+        return place(m, form, texts, k + 1, x, w, best, loud);
     }
     if x >= texts.len() {
         let col = texts.last().map_or(0, |t| t.col + t.text.len());
-        keep(best, Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)) });
+        keep(best, Attempt { score: (col, 5), error: AsmError::at(col, msg!(loud, "missing operand `{}`", sop.name)) });
     }
     None
 }
@@ -301,7 +315,7 @@ fn kind_of(c: &Core) -> &'static str {
 
 /// Applies one operand (which may span several texts, e.g. two float lanes)
 /// to the word. Returns how many texts it used and the new word.
-fn operand(m: &Model, sop: &Operand, texts: &[Tok], x: usize, mut w: u128) -> Result<(usize, u128), AsmError> {
+fn operand(m: &Model, sop: &Operand, texts: &[Tok], x: usize, mut w: u128, loud: bool) -> Result<(usize, u128), AsmError> {
     let tok = texts[x];
     let t = lex::operand(tok.text).map_err(|msg| AsmError::at(tok.col, msg))?;
     let err = |msg: String| AsmError::at(tok.col, msg);
@@ -310,70 +324,70 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], x: usize, mut w: u128) -> Re
     match &sop.kind {
         OperandKind::Literal => {
             if t.core != Core::Name(sop.name) || t.neg || t.abs || t.not || t.inv || t.suffix.is_some() {
-                return Err(err(format!("expected `{}`", sop.name)));
+                return Err(err(msg!(loud, "expected `{}`", sop.name)));
             }
             return Ok((1, w));
         }
         OperandKind::Indexed { base, index, offset } => {
             let Core::Indexed { base: b2, index: idx, offset: off } = t.core else {
-                return Err(err(format!("expected `{base}[...]`")));
+                return Err(err(msg!(loud, "expected `{base}[...]`")));
             };
             if b2 != *base {
-                return Err(err(format!("expected `{base}[...]`")));
+                return Err(err(msg!(loud, "expected `{base}[...]`")));
             }
-            let (ib, ic) = index.ok_or_else(|| err("no index field".into()))?;
-            let v = register(m, ic, ib, idx).ok_or_else(|| err(format!("`{idx}` is not a valid index register")))?;
+            let (ib, ic) = index.ok_or_else(|| err(msg!(loud, "no index field")))?;
+            let v = register(m, ic, ib, idx).ok_or_else(|| err(msg!(loud, "`{idx}` is not a valid index register")))?;
             w = ib.set(w, v);
             match offset {
                 Some((ob, signed, fname)) => {
-                    let v = int_value(*ob, *signed, off as i128).ok_or_else(|| err(format!("offset {off} does not fit `{fname}`")))?;
+                    let v = int_value(*ob, *signed, off as i128).ok_or_else(|| err(msg!(loud, "offset {off} does not fit `{fname}`")))?;
                     w = ob.set(w, v);
                 }
-                None if off != 0 => return Err(err("this operand takes no offset".into())),
+                None if off != 0 => return Err(err(msg!(loud, "this operand takes no offset"))),
                 None => {}
             }
             return Ok((1, w));
         }
-        OperandKind::Unbound => return Err(err(format!("operand `{}` has no field to encode it (spec defect)", sop.name))),
-        OperandKind::Broken(fname) => return Err(err(format!("no field `{fname}`"))),
+        OperandKind::Unbound => return Err(err(msg!(loud, "operand `{}` has no field to encode it (spec defect)", sop.name))),
+        OperandKind::Broken(fname) => return Err(err(msg!(loud, "no field `{fname}`"))),
         OperandKind::Register { bits, class, pair } => {
             let v = match t.core {
-                Core::Name(n) => register(m, *class, *bits, n).ok_or_else(|| err(format!("`{n}` is not a {} register", sop.type_name)))?,
+                Core::Name(n) => register(m, *class, *bits, n).ok_or_else(|| err(msg!(loud, "`{n}` is not a {} register", sop.type_name)))?,
                 Core::Pair { prefix: p, lo, hi } => {
                     let rc = &m.registers[*class as usize];
                     if p != rc.prefix || Some(hi) != lo.checked_add(1) {
-                        return Err(err(format!("expected a pair `{}[n:n+1]`", rc.prefix)));
+                        return Err(err(msg!(loud, "expected a pair `{}[n:n+1]`", rc.prefix)));
                     }
                     if pair.map(|e| e.eval(w)) != Some(64) {
-                        return Err(err(format!("`{}` is not a 64-bit operand here", sop.name)));
+                        return Err(err(msg!(loud, "`{}` is not a 64-bit operand here", sop.name)));
                     }
-                    register(m, *class, *bits, &format!("{p}{lo}")).ok_or_else(|| err(format!("`{p}{lo}` does not exist")))?
+                    register(m, *class, *bits, &msg!(loud, "{p}{lo}")).ok_or_else(|| err(msg!(loud, "`{p}{lo}` does not exist")))?
                 }
-                ref c => return Err(mismatch(tok, c, sop)),
+                ref c => return Err(mismatch(tok, c, sop, loud)),
             };
             w = bits.set(w, v);
         }
         OperandKind::Int { bits, signed: is_signed } => {
-            let Core::Number(s) = t.core else { return Err(mismatch(tok, &t.core, sop)) };
-            let v = signed(s).ok_or_else(|| err(format!("`{s}` is not an integer")))?;
+            let Core::Number(s) = t.core else { return Err(mismatch(tok, &t.core, sop, loud)) };
+            let v = signed(s).ok_or_else(|| err(msg!(loud, "`{s}` is not an integer")))?;
             let v = if t.neg { -v } else { v };
             literal_sign = t.neg;
-            let v = int_value(*bits, *is_signed, v).ok_or_else(|| err(format!("{s} does not fit the {}-bit field `{}` ({})", bits.width, sop.field, sop.type_name)))?;
+            let v = int_value(*bits, *is_signed, v).ok_or_else(|| err(msg!(loud, "{s} does not fit the {}-bit field `{}` ({})", bits.width, sop.field, sop.type_name)))?;
             w = bits.set(w, v);
         }
         OperandKind::Float { bits, format, lanes, select } => {
             if !matches!(t.core, Core::Number(_)) {
-                return Err(mismatch(tok, &t.core, sop));
+                return Err(mismatch(tok, &t.core, sop, loud));
             }
             let fmt = select.and_then(|(by, table)| table.iter().find(|(v, _)| *v == by.get(w)).map(|&(_, f)| f)).unwrap_or(*format);
             let lanes = if fmt.width() < bits.width as u32 { bits.width as u32 / fmt.width() } else { (*lanes).max(1) };
             // Lanes are written highest first: `H1, H0`.
             let mut v = 0u64;
             for lane in 0..lanes {
-                let tk = texts.get(x + lane as usize).ok_or_else(|| err(format!("`{}` takes {lanes} values", sop.name)))?;
+                let tk = texts.get(x + lane as usize).ok_or_else(|| err(msg!(loud, "`{}` takes {lanes} values", sop.name)))?;
                 let lt = lex::operand(tk.text).map_err(|msg| AsmError::at(tk.col, msg))?;
-                let Core::Number(s) = lt.core else { return Err(AsmError::at(tk.col, "expected a number")) };
-                let b = parse_float(s, fmt).ok_or_else(|| AsmError::at(tk.col, format!("`{s}` is not a {}-bit float", fmt.width())))?;
+                let Core::Number(s) = lt.core else { return Err(AsmError::at(tk.col, msg!(loud, "expected a number"))) };
+                let b = parse_float(s, fmt).ok_or_else(|| AsmError::at(tk.col, msg!(loud, "`{s}` is not a {}-bit float", fmt.width())))?;
                 let b = if lt.neg { b ^ 1 << (fmt.width() - 1) } else { b };
                 v |= b << (fmt.width() * (lanes - 1 - lane));
             }
@@ -382,13 +396,13 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], x: usize, mut w: u128) -> Re
             w = bits.set(w, v);
         }
         OperandKind::ConstMem { bits, bank, offset } => {
-            let Core::CMem { bank: b, offset: o } = t.core else { return Err(mismatch(tok, &t.core, sop)) };
+            let Core::CMem { bank: b, offset: o } = t.core else { return Err(mismatch(tok, &t.core, sop, loud)) };
             if b > bank.max() || o > offset.max() {
-                return Err(err(format!("`c[{b:#x}][{o:#x}]` is out of range (bank < {}, offset < {:#x})", 1u64 << bank.width, 1u64 << offset.width)));
+                return Err(err(msg!(loud, "`c[{b:#x}][{o:#x}]` is out of range (bank < {}, offset < {:#x})", 1u64 << bank.width, 1u64 << offset.width)));
             }
             w = bits.set(w, b << bank.start | o << offset.start);
         }
-        OperandKind::Enum => return Err(mismatch(tok, &t.core, sop)),
+        OperandKind::Enum => return Err(mismatch(tok, &t.core, sop, loud)),
     }
     // Decorations.
     let mut seen_suffix = false;
@@ -402,12 +416,12 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], x: usize, mut w: u128) -> Re
                 seen_suffix = true;
                 if let Some(sfx) = t.suffix {
                     let Target::Field { field: f, .. } = d.target else {
-                        return Err(err(format!("suffix `.{sfx}` has no field to encode it (spec defect)")));
+                        return Err(err(msg!(loud, "suffix `.{sfx}` has no field to encode it (spec defect)")));
                     };
                     let v = d.suffix.as_ref().and_then(|s| s.map(w)).and_then(|s| s.value(sfx));
-                    w = f.bits.set(w, v.ok_or_else(|| err(format!("`.{sfx}` is not allowed here")))?);
+                    w = f.bits.set(w, v.ok_or_else(|| err(msg!(loud, "`.{sfx}` is not allowed here")))?);
                 } else if !d.optional {
-                    return Err(err(format!("`{}` needs a `.{}` suffix", sop.name, d.name)));
+                    return Err(err(msg!(loud, "`{}` needs a `.{}` suffix", sop.name, d.name)));
                 }
                 continue;
             }
@@ -419,7 +433,7 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], x: usize, mut w: u128) -> Re
         match d.target {
             Target::Field { field, on: enc_on, off } => w = field.bits.set(w, if on { enc_on } else { off }),
             Target::None | Target::Missing if on => {
-                return Err(err(format!("the `{}` prefix has no field to encode it here (spec defect)", d.name)));
+                return Err(err(msg!(loud, "the `{}` prefix has no field to encode it here (spec defect)", d.name)));
             }
             Target::None | Target::Missing => {}
         }
@@ -437,19 +451,19 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], x: usize, mut w: u128) -> Re
         } else {
             ""
         };
-        return Err(err(format!("`{which}` is not allowed on operand `{}` here{hint}", sop.name)));
+        return Err(err(msg!(loud, "`{which}` is not allowed on operand `{}` here{hint}", sop.name)));
     }
     if t.neg && !literal_sign && spelled_inv {
-        return Err(err(format!("with `.X` the prefix of `{}` is `~`, not `-`", sop.name)));
+        return Err(err(msg!(loud, "with `.X` the prefix of `{}` is `~`, not `-`", sop.name)));
     }
     if t.suffix.is_some() && !seen_suffix {
-        return Err(err(format!("operand `{}` takes no suffix", sop.name)));
+        return Err(err(msg!(loud, "operand `{}` takes no suffix", sop.name)));
     }
     Ok((used, w))
 }
 
-fn mismatch(tok: Tok, core: &Core, sop: &Operand) -> AsmError {
-    AsmError::at(tok.col, format!("`{}` cannot be {} (operand `{}` is {})", tok.text, kind_of(core), sop.name, sop.describe))
+fn mismatch(tok: Tok, core: &Core, sop: &Operand, loud: bool) -> AsmError {
+    AsmError::at(tok.col, msg!(loud, "`{}` cannot be {} (operand `{}` is {})", tok.text, kind_of(core), sop.name, sop.describe))
 }
 
 /// Assembles a whole text: the words with their opcodes, and the errors as

@@ -43,7 +43,7 @@ fn push_hex(out: &mut String, v: u128, min: usize, upper: bool) {
     for (i, b) in buf[..n].iter_mut().enumerate() {
         *b = digits[(v >> (4 * (n - 1 - i)) & 15) as usize];
     }
-    out.push_str(std::str::from_utf8(&buf[..n]).unwrap_or_default());
+    buf[..n].iter().for_each(|&b| out.push(b as char));
 }
 
 fn push_dec(out: &mut String, mut v: u64) {
@@ -57,7 +57,7 @@ fn push_dec(out: &mut String, mut v: u64) {
             break;
         }
     }
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+    buf[i..].iter().for_each(|&b| out.push(b as char));
 }
 
 fn push_register(m: &Model, out: &mut String, class: u16, v: u64) {
@@ -250,7 +250,7 @@ fn write_operand(m: &Model, o: &Operand, w: u128, out: &mut String) -> Option<()
             }
         }
     }
-    out.push_str(std::str::from_utf8(&pre[..npre]).unwrap_or_default());
+    pre[..npre].iter().for_each(|&b| out.push(b as char));
     if abs {
         out.push('|');
     }
