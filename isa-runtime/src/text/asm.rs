@@ -9,7 +9,7 @@
 //! absent; then check the word against the spec's rules. When nothing
 //! matches, the failure that got furthest into the line is reported.
 
-use super::lex::{self, Core, Line, Tok};
+use super::lex::{self, Core, Line, OperandText, Tok};
 use super::literal::{int, parse_float, signed};
 use super::model::*;
 
@@ -72,11 +72,13 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
         let hint = nearest(mn.text, m.mnemonics.iter().map(|x| x.name)).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
         return Err(AsmError::at(mn.col, format!("unknown mnemonic `{}`{hint}", mn.text)));
     };
+    // Each operand text is read once, whatever the number of candidates.
+    let pre: Vec<Result<OperandText, String>> = lexed.operands.iter().map(|t| lex::operand(t.text)).collect();
     for loud in [false, true] {
         let mut best: Option<Attempt> = None;
         for &(oc, fi) in m.mnemonics[k].forms {
             let (oc, fi) = (oc as usize, fi as usize);
-            match try_form(m, &lexed, oc, fi, loud) {
+            match try_form(m, &lexed, &pre, oc, fi, loud) {
                 Ok(word) => match (m.check)(oc, word) {
                     Ok(()) => return Ok(Some(Assembled { opcode: oc, word })),
                     Err(e) => keep(&mut best, Attempt { score: (usize::MAX, 9), error: AsmError::at(mn.col, e) }),
@@ -159,7 +161,7 @@ fn slot_accepts(slot: &Modifier, part: &str) -> bool {
     }
 }
 
-fn try_form(m: &Model, l: &Line, oc: usize, fi: usize, loud: bool) -> Result<u128, Attempt> {
+fn try_form(m: &Model, l: &Line, pre: &[Result<OperandText, String>], oc: usize, fi: usize, loud: bool) -> Result<u128, Attempt> {
     let op = &m.opcodes[oc];
     let form = &op.forms[fi];
     // Failures after the operands were placed rank as reaching the end of the line.
@@ -239,7 +241,7 @@ fn try_form(m: &Model, l: &Line, oc: usize, fi: usize, loud: bool) -> Result<u12
     // Operands.
     let texts: &[Tok] = &l.operands;
     let mut best_err: Option<Attempt> = None;
-    match place(m, form, texts, 0, 0, w, &mut best_err, loud) {
+    match place(m, form, texts, pre, 0, 0, w, &mut best_err, loud) {
         Some(placed) => w = placed,
         None => {
             return Err(best_err.unwrap_or_else(|| {
@@ -272,7 +274,7 @@ fn try_form(m: &Model, l: &Line, oc: usize, fi: usize, loud: bool) -> Result<u12
 /// Places operand texts `texts[x..]` into form operands `k..`, trying
 /// optional operands both present and absent. Records the deepest failure.
 #[allow(clippy::too_many_arguments)]
-fn place(m: &Model, form: &Form, texts: &[Tok], k: usize, x: usize, w: u128, best: &mut Option<Attempt>, loud: bool) -> Option<u128> {
+fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Result<OperandText, String>], k: usize, x: usize, w: u128, best: &mut Option<Attempt>, loud: bool) -> Option<u128> {
     if k == form.operands.len() {
         if x == texts.len() {
             return Some(w);
@@ -284,9 +286,9 @@ fn place(m: &Model, form: &Form, texts: &[Tok], k: usize, x: usize, w: u128, bes
     let sop = &form.operands[k];
     // Try present first, then absent (if optional).
     if x < texts.len() {
-        match operand(m, sop, texts, x, w, loud) {
+        match operand(m, sop, texts, pre, x, w, loud) {
             Ok((used, w2)) => {
-                if let Some(done) = place(m, form, texts, k + 1, x + used, w2, best, loud) {
+                if let Some(done) = place(m, form, texts, pre, k + 1, x + used, w2, best, loud) {
                     return Some(done);
                 }
             }
@@ -294,7 +296,7 @@ fn place(m: &Model, form: &Form, texts: &[Tok], k: usize, x: usize, w: u128, bes
         }
     }
     if sop.optional {
-        return place(m, form, texts, k + 1, x, w, best, loud);
+        return place(m, form, texts, pre, k + 1, x, w, best, loud);
     }
     if x >= texts.len() {
         let col = texts.last().map_or(0, |t| t.col + t.text.len());
@@ -315,9 +317,10 @@ fn kind_of(c: &Core) -> &'static str {
 
 /// Applies one operand (which may span several texts, e.g. two float lanes)
 /// to the word. Returns how many texts it used and the new word.
-fn operand(m: &Model, sop: &Operand, texts: &[Tok], x: usize, mut w: u128, loud: bool) -> Result<(usize, u128), AsmError> {
+#[allow(clippy::too_many_arguments)]
+fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Result<OperandText, String>], x: usize, mut w: u128, loud: bool) -> Result<(usize, u128), AsmError> {
     let tok = texts[x];
-    let t = lex::operand(tok.text).map_err(|msg| AsmError::at(tok.col, msg))?;
+    let t = pre[x].clone().map_err(|msg| AsmError::at(tok.col, msg))?;
     let err = |msg: String| AsmError::at(tok.col, msg);
     let mut used = 1;
     let mut literal_sign = false;
@@ -385,7 +388,7 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], x: usize, mut w: u128, loud:
             let mut v = 0u64;
             for lane in 0..lanes {
                 let tk = texts.get(x + lane as usize).ok_or_else(|| err(msg!(loud, "`{}` takes {lanes} values", sop.name)))?;
-                let lt = lex::operand(tk.text).map_err(|msg| AsmError::at(tk.col, msg))?;
+                let lt = pre[x + lane as usize].clone().map_err(|msg| AsmError::at(tk.col, msg))?;
                 let Core::Number(s) = lt.core else { return Err(AsmError::at(tk.col, msg!(loud, "expected a number"))) };
                 let b = parse_float(s, fmt).ok_or_else(|| AsmError::at(tk.col, msg!(loud, "`{s}` is not a {}-bit float", fmt.width())))?;
                 let b = if lt.neg { b ^ 1 << (fmt.width() - 1) } else { b };

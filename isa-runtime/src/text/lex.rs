@@ -208,7 +208,7 @@ fn skip_ws(s: &str, mut i: usize) -> usize {
 }
 
 /// The core of an operand text, with decorations peeled off.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Core<'a> {
     /// `R7`, `RZ`, `UR3`, `PT`, `PR`: a name (resolved against register types later).
     Name(&'a str),
@@ -223,7 +223,7 @@ pub enum Core<'a> {
 }
 
 /// An operand text, decorated.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OperandText<'a> {
     pub neg: bool,
     pub not: bool,
