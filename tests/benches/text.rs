@@ -17,6 +17,8 @@ fn text_benches(c: &mut Criterion) {
     let words: Vec<u128> = (0..1 << 16).map(|_| random_valid(&codec, &mut rng).1).collect();
     let insts: Vec<Instruction> = words.iter().map(|&w| Instruction::decode(w).unwrap()).collect();
     let lines: Vec<String> = insts.iter().map(|i| i.to_string()).collect();
+    // The same words less those no syntax form prints (they come out as `.word`).
+    let symbolic: Vec<u128> = words.iter().zip(&lines).filter(|(_, l)| !l.starts_with(".word")).map(|(w, _)| *w).collect();
     let mut g = c.benchmark_group("text");
     g.throughput(Throughput::Elements(words.len() as u64));
     g.sample_size(10);
@@ -34,6 +36,22 @@ fn text_benches(c: &mut Criterion) {
             black_box(n)
         })
     });
+    g.throughput(Throughput::Elements(symbolic.len() as u64));
+    g.bench_function(BenchmarkId::new("generated disassemble, symbolic only", symbolic.len()), |b| {
+        let mut out = String::with_capacity(64);
+        b.iter(|| {
+            let mut n = 0usize;
+            for &w in &symbolic {
+                if let Ok(i) = Instruction::decode(w) {
+                    out.clear();
+                    i.write_text(&mut out);
+                    n += out.len();
+                }
+            }
+            black_box(n)
+        })
+    });
+    g.throughput(Throughput::Elements(words.len() as u64));
     g.bench_function(BenchmarkId::new("generated assemble", "64Ki lines"), |b| {
         b.iter(|| {
             let mut acc = 0u128;
