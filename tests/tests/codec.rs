@@ -86,9 +86,7 @@ fn generated_and_interpreted_agree_on_a_million_random_words() {
 #[test]
 fn exceptions_are_enforced_both_ways() {
     // HADD2 with BF16_V2 and FTZ violates H_ARITH's rule.
-    let mut i = isa_generated::HADD2_RR::default();
-    i.hfmt_v2 = isa_generated::HFmtV2::BF16_V2;
-    i.ftz = isa_generated::FPFtz::FTZ;
+    let mut i = isa_generated::HADD2_RR { hfmt_v2: isa_generated::HFmtV2::BF16_V2, ftz: isa_generated::FPFtz::FTZ, ..Default::default() };
     let err = i.encode().unwrap_err();
     assert_eq!(err.to_string(), "HADD2_RR: BF16_V2 doesnot support .FTZ/.SAT.");
     i.ftz = isa_generated::FPFtz::NoFTZ;

@@ -3,6 +3,7 @@
 //! * `diff spec/legacy/ spec/` equals `tests/golden/diff_legacy_spec.txt`;
 //! * a spec diffed against itself has no differences;
 //! * two versions of a small spec differ by a moved field and changed prose.
+//!
 //! `BLESS=1` rewrites the golden files.
 
 use std::path::{Path, PathBuf};
