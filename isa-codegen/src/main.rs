@@ -273,7 +273,7 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
     match out {
         Some(path) => {
             let bin = isa_runtime::text::words::to_bytes(&words);
-            match isa_codegen::output::write_file_atomically(path, &bin) {
+            match isa_runtime::text::words::write_atomically(path, &bin) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: cannot write {}: {e}", path.display());

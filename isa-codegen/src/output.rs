@@ -87,13 +87,3 @@ fn list(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
-
-/// Writes one file all or nothing (a temporary sibling, then a rename).
-pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
-    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
-}

@@ -70,25 +70,16 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
         return ExitCode::from(1);
     }
     match out {
-        Some(path) => write_atomically(path, &words::to_bytes(&words)),
+        Some(path) => match words::write_atomically(path, &words::to_bytes(&words)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                ExitCode::from(1)
+            }
+        },
         None => {
             let _ = std::io::stdout().lock().write_all(words::hex_lines(&words).as_bytes());
             ExitCode::SUCCESS
-        }
-    }
-}
-
-/// Writes through a temporary file in the same directory, then renames.
-fn write_atomically(path: &Path, bytes: &[u8]) -> ExitCode {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(".{}.tmp{}", path.file_name().map_or("out".into(), |n| n.to_string_lossy()), std::process::id()));
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            eprintln!("error: cannot write {}: {e}", path.display());
-            ExitCode::from(1)
         }
     }
 }

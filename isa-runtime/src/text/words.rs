@@ -2,6 +2,8 @@
 //! significant digit first, `0x` optional, `//` comments) or raw 16-byte
 //! little-endian words. Shared by `isa-codegen asm/disasm` and the `isa` tool.
 
+use std::path::Path;
+
 /// Reads instruction words from a file: hex words one per line (`0x` optional,
 /// `//` comments allowed) if the file is text of that shape, else 16-byte
 /// little-endian words.
@@ -43,4 +45,14 @@ pub fn hex_lines(words: &[u128]) -> String {
 /// Words as 16-byte little-endian records (byte 0 holds bits 0..7).
 pub fn to_bytes(words: &[u128]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Writes a file all or nothing: a temporary file beside it, then a rename,
+/// so a failed write never leaves a half-written output.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }
