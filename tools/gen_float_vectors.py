@@ -156,10 +156,25 @@ def with_modifiers(op, fmt, mode, mods, a, b, c):
     return bits
 
 
+def f2ip_operand(rng):
+    """An F32 operand for F2IP: special and random bits, or values in and
+    around the 8-bit ranges, with ties (n + 0.5)."""
+    import struct
+    k = rng.random()
+    if k < 0.3:
+        return draw("f32", rng)
+    if k < 0.6:
+        v = rng.randint(-600, 600) / 2
+    else:
+        v = rng.uniform(-300.0, 300.0)
+    return struct.unpack("<I", struct.pack("<f", v))[0]
+
+
 def convert_vectors(args, rng, out):
     """Lines `f2f from to mode ftz a result` and `i2f itype to mode 0 a result`
     (a = the integer's bits), rounded by MPFR."""
     out.write(f"# f2f from to mode ftz a result | i2f itype to mode 0 a result (seed {args.seed})\n")
+    out.write("# f2i src itype rnd ftz+ntz a result | frnd fmt fmt rnd ftz a result | f2ip itype rnd ntz+relu+h1 a b rc result\n")
     for src in FORMATS:
         for dst in FORMATS:
             if src == dst:
@@ -233,6 +248,35 @@ def convert_vectors(args, rng, out):
                             r = from_mpfr(+mpfr(n), src)
                 out.write(f"frnd {src} {src} {rnd} {ftz} {a:x} {r:x}\n")
 
+    # F2IP, from the seed's F2IP pseudo-code (002_cvt.txt): two F32 values to
+    # 8-bit integers, Ra -> Rd[7:0] and SrcB -> Rd[15:8], Rd[31:16] = Rc's low
+    # half (.H0) or high half (.H1). NaN -> 0 with .NTZ, else -128 (S8) or 128
+    # (U8); otherwise round (.ROUND: to nearest, ties to even; .TRUNC) and
+    # saturate to the type's range (+-inf included); .RELU then clamps an S8
+    # result below at 0 (the pseudo-code applies it to S8 only).
+    for itype, signed in (("S8", True), ("U8", False)):
+        lo, hi = (-128, 127) if signed else (0, 255)
+        for rnd in ("ROUND", "TRUNC"):
+            for _ in range(args.count):
+                a, b = f2ip_operand(rng), f2ip_operand(rng)
+                rc = rng.getrandbits(32)
+                ntz, relu, h1 = rng.getrandbits(1), rng.getrandbits(1), rng.getrandbits(1)
+
+                def lane(bits):
+                    x = to_mpfr(bits, "f32")
+                    if gmpy2.is_nan(x):
+                        v = 0 if ntz else (-128 if signed else 128)
+                    elif gmpy2.is_infinite(x):
+                        v = hi if x > 0 else lo
+                    else:
+                        q = fractions.Fraction(*x.as_integer_ratio())
+                        v = max(lo, min(hi, round(q) if rnd == "ROUND" else math.trunc(q)))
+                    if relu and signed:
+                        v = max(v, 0)
+                    return v & 0xFF
+
+                r = lane(a) | lane(b) << 8 | ((rc >> 16) if h1 else (rc & 0xFFFF)) << 16
+                out.write(f"f2ip {itype} {rnd} {ntz}{relu}{h1} {a:x} {b:x} {rc:x} {r:x}\n")
 
 CMPS = ["EQ", "NE", "LT", "LE", "GT", "GE", "EQU", "NEU", "LTU", "LEU", "GTU", "GEU", "NAN", "NUM"]
 

@@ -545,6 +545,43 @@ pub fn to_int(x: u64, f: Format, r: IntRound, bits: u32, signed: bool, ftz: bool
     v.clamp(min, max) as i64 as u32
 }
 
+/// F2IP's modifiers: the integer type, rounding (`.ROUND` or `.TRUNC`),
+/// `.NTZ`, `.RELU`, and which half of Rc fills the result's high half.
+#[derive(Clone, Copy, Debug)]
+pub struct F2ip {
+    pub signed: bool,
+    pub round: IntRound,
+    pub ntz: bool,
+    pub relu: bool,
+    pub rc_high: bool,
+}
+
+/// F2IP: two F32 values to 8-bit integers packed into 16 bits (`a` in bits
+/// 7..0, `b` in 15..8), bits 31..16 from Rc's low or high half (the seed's
+/// F2IP pseudo-code). Out-of-range values and infinities saturate; NaN gives
+/// 0 with `.NTZ`, else -128 (S8) or 128 (U8); `.RELU` then raises a negative
+/// S8 result to 0 (the pseudo-code applies it to S8 only, the spec forbids it
+/// with U8).
+pub fn f2ip(a: u32, b: u32, rc: u32, m: F2ip) -> u32 {
+    let lane = |x: u32| -> u32 {
+        let v = if is_nan(x as u64, F32) {
+            if m.ntz {
+                0
+            } else if m.signed {
+                -128
+            } else {
+                128
+            }
+        } else {
+            to_int(x as u64, F32, m.round, 8, m.signed, false, false) as i32
+        };
+        let v = if m.relu && m.signed { v.max(0) } else { v };
+        v as u32 & 0xFF
+    };
+    let high = if m.rc_high { rc >> 16 } else { rc & 0xFFFF };
+    lane(a) | lane(b) << 8 | high << 16
+}
+
 /// FRND: rounds to an integral value in the same format. NaN gives the
 /// canonical NaN, infinities pass through, `.FTZ` flushes a subnormal input to
 /// signed zero, and a zero result keeps the input's sign (IEEE roundToIntegral).

@@ -1,7 +1,8 @@
 //! The float kernels against vectors from an independent oracle (GNU MPFR via
 //! gmpy2, `tools/gen_float_vectors.py`): every op, format and rounding mode,
 //! bit for bit. CI runs the committed set (`tests/vectors/ieee.txt`);
-//! `FLOAT_VECTORS=path` runs a larger file (see the script).
+//! `FLOAT_VECTORS=path` runs a larger file (see the script); likewise
+//! `FLOAT_MODIFIER_VECTORS` and `FLOAT_CONVERT_VECTORS` (`--convert`).
 
 use isa_runtime::float::{add, add_mod, fma, fma_mod, mul, mul_mod, Format, Modifiers, Round, BF16, F16, F32};
 
@@ -107,7 +108,7 @@ fn min_max_and_compares_match_the_spec_rules() {
     assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
 }
 
-/// F2F and I2F against MPFR, F2I against exact rational rounding (`--convert`).
+/// F2F and I2F against MPFR, F2I/F2IP/FRND against exact rational rounding and the seed's rules (`--convert`).
 #[test]
 fn conversions_match_mpfr() {
     use isa_runtime::float::{convert, from_int, round_integral, to_int, IntRound};
@@ -117,8 +118,9 @@ fn conversions_match_mpfr() {
         "FLOOR" => IntRound::Floor,
         _ => IntRound::Trunc,
     };
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/convert.txt")).unwrap();
-    let (mut n, mut bad) = (0usize, Vec::new());
+    let path = std::env::var("FLOAT_CONVERT_VECTORS").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/convert.txt").into());
+    let text = std::fs::read_to_string(path).unwrap();
+    let (mut n, mut f2ip, mut bad) = (0usize, 0usize, Vec::new());
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let w: Vec<&str> = line.split_whitespace().collect();
         let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
@@ -126,6 +128,23 @@ fn conversions_match_mpfr() {
             let got = round_integral(hex(w[5]), format_of(w[1]), int_round(w[3]), w[4] == "1");
             n += 1;
             if got != hex(w[6]) && bad.len() < 20 {
+                bad.push(format!("{line}  -> got {got:x}"));
+            }
+            continue;
+        }
+        if w[0] == "f2ip" {
+            let flags = w[3].as_bytes();
+            let m = isa_runtime::float::F2ip {
+                signed: w[1] == "S8",
+                round: int_round(w[2]),
+                ntz: flags[0] == b'1',
+                relu: flags[1] == b'1',
+                rc_high: flags[2] == b'1',
+            };
+            let got = isa_runtime::float::f2ip(hex(w[4]) as u32, hex(w[5]) as u32, hex(w[6]) as u32, m) as u64;
+            n += 1;
+            f2ip += 1;
+            if got != hex(w[7]) && bad.len() < 20 {
                 bad.push(format!("{line}  -> got {got:x}"));
             }
             continue;
@@ -160,5 +179,6 @@ fn conversions_match_mpfr() {
         }
     }
     assert!(n >= 25_000, "only {n} vectors");
+    assert!(f2ip >= 1_000, "only {f2ip} F2IP vectors");
     assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
 }
