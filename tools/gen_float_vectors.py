@@ -269,8 +269,9 @@ def convert_vectors(args, rng, out):
                     elif gmpy2.is_infinite(x):
                         v = hi if x > 0 else lo
                     else:
+                        # The pseudo-code's order: saturate first, then round.
                         q = fractions.Fraction(*x.as_integer_ratio())
-                        v = max(lo, min(hi, round(q) if rnd == "ROUND" else math.trunc(q)))
+                        v = lo if q < lo else hi if q > hi else (round(q) if rnd == "ROUND" else math.trunc(q))
                     if relu and signed:
                         v = max(v, 0)
                     return v & 0xFF
