@@ -287,6 +287,7 @@ def minmax_vectors(args, rng, out):
     from the spec's FMNMX/FSETP text, computed on exact values with Python
     floats (IEEE doubles hold every f32/f16/bf16 value exactly)."""
     out.write(f"# min/max: op fmt nan ftz a b result; cmp: cmp fmt CMP ftz a b result (seed {args.seed})\n")
+    out.write("# fchk: fchk f32 0 0 a b pu\n")
     for fmt in FORMATS:
         w = width(fmt)
         sign = 1 << (w - 1)
@@ -323,6 +324,20 @@ def minmax_vectors(args, rng, out):
             else:
                 r = (not un) and base[c]
             out.write(f"cmp {fmt} {c} {ftz} {a:x} {b:x} {int(r)}\n")
+    # FCHK (spec/001_falu.txt): ea, eb = the biased exponent field (bits
+    # 30..23 -- the spec's "31:24" counts the sign bit, a typo) minus 127;
+    # pu = ea <= emin+N or ea >= emax+1 or eb <= emin or eb >= emax-2 or
+    # ea-eb <= emin+1 or ea-eb >= emax, with emin = -126, emax = 127, N = 23.
+    for _ in range(args.count):
+        def operand():
+            if rng.random() < 0.5:
+                return draw("f32", rng)
+            return rng.getrandbits(1) << 31 | rng.randrange(256) << 23 | rng.getrandbits(23)
+        a, b = operand(), operand()
+        ea, eb = ((a >> 23) & 0xFF) - 127, ((b >> 23) & 0xFF) - 127
+        emin, emax, n = -126, 127, 23
+        r = ea <= emin + n or ea >= emax + 1 or eb <= emin or eb >= emax - 2 or ea - eb <= emin + 1 or ea - eb >= emax
+        out.write(f"fchk f32 0 0 {a:x} {b:x} {int(r)}\n")
 
 
 def main():

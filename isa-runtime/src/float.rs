@@ -295,6 +295,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn set_predicates_follow_the_truth_tables() {
+        // pu = t lop pp, pv = !t lop pp, for every t, pp and lop.
+        let table = [
+            (Lop::And, [(false, false), (false, true), (false, false), (true, false)]),
+            (Lop::Or, [(false, true), (true, true), (true, false), (true, true)]),
+            (Lop::Xor, [(false, true), (true, false), (true, false), (false, true)]),
+        ];
+        for (lop, rows) in table {
+            for (k, want) in rows.iter().enumerate() {
+                let (t, pp) = (k & 2 != 0, k & 1 != 0);
+                assert_eq!(set_predicates(t, pp, lop), *want, "{lop:?} t={t} pp={pp}");
+            }
+        }
+    }
+
+    #[test]
     fn known_results() {
         // 1 + 2^-24 in f32: a tie, even in RN; up only in RP.
         let (one, tiny) = (0x3F80_0000, 0x3380_0000);
@@ -543,6 +559,43 @@ pub fn to_int(x: u64, f: Format, r: IntRound, bits: u32, signed: bool, ftz: bool
         },
     };
     v.clamp(min, max) as i64 as u32
+}
+
+/// `.lop` of the set-predicate instructions: how the comparison result
+/// combines with the predicate operand `pp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lop {
+    And,
+    Or,
+    Xor,
+}
+
+impl Lop {
+    /// `a lop b`.
+    pub fn apply(self, a: bool, b: bool) -> bool {
+        match self {
+            Lop::And => a && b,
+            Lop::Or => a || b,
+            Lop::Xor => a != b,
+        }
+    }
+}
+
+/// The two predicates FSETP (and HSETP2, ISETP) write from the comparison `t`
+/// and `pp`: `pu = t lop pp`, `pv = !t lop pp` (FSETP `__Semantics`).
+pub fn set_predicates(t: bool, pp: bool, lop: Lop) -> (bool, bool) {
+    (lop.apply(t, pp), lop.apply(!t, pp))
+}
+
+/// FCHK: whether `a / b` needs the slow path of a software division (FCHK
+/// `__Semantics`). The exponents are the F32 exponent field (bits 30..23;
+/// the spec's "31:24" is a typo) minus 127; a `-`/`|..|` on an operand
+/// changes only its sign, so it does not matter here.
+pub fn fchk(a: u32, b: u32) -> bool {
+    let exp = |x: u32| ((x >> 23) & 0xFF) as i32 - 127;
+    let (ea, eb) = (exp(a), exp(b));
+    let (emin, emax, n) = (-126, 127, 23);
+    ea <= emin + n || ea > emax || eb <= emin || eb >= emax - 2 || ea - eb <= emin + 1 || ea - eb >= emax
 }
 
 /// F2IP's modifiers: the integer type, rounding (`.ROUND` or `.TRUNC`),

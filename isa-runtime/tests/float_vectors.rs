@@ -2,7 +2,8 @@
 //! gmpy2, `tools/gen_float_vectors.py`): every op, format and rounding mode,
 //! bit for bit. CI runs the committed set (`tests/vectors/ieee.txt`);
 //! `FLOAT_VECTORS=path` runs a larger file (see the script); likewise
-//! `FLOAT_MODIFIER_VECTORS` and `FLOAT_CONVERT_VECTORS` (`--convert`).
+//! `FLOAT_MODIFIER_VECTORS`, `FLOAT_CONVERT_VECTORS` (`--convert`) and
+//! `FLOAT_MINMAX_VECTORS` (`--minmax`).
 
 use isa_runtime::float::{add, add_mod, fma, fma_mod, mul, mul_mod, Format, Modifiers, Round, BF16, F16, F32};
 
@@ -82,7 +83,8 @@ fn modifiers_match_the_spec_rules() {
 #[test]
 fn min_max_and_compares_match_the_spec_rules() {
     use isa_runtime::float::{compare, min_max, Cmp};
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/minmax.txt")).unwrap();
+    let path = std::env::var("FLOAT_MINMAX_VECTORS").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/minmax.txt").into());
+    let text = std::fs::read_to_string(path).unwrap();
     let (mut n, mut bad) = (0usize, Vec::new());
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let w: Vec<&str> = line.split_whitespace().collect();
@@ -97,6 +99,7 @@ fn min_max_and_compares_match_the_spec_rules() {
                     .unwrap()];
                 compare(a, b, f, c, w[3] == "1") == (w[6] == "1")
             }
+            "fchk" => isa_runtime::float::fchk(a as u32, b as u32) == (w[6] == "1"),
             op => min_max(a, b, f, op == "min", w[2] == "1", w[3] == "1") == hex(w[6]),
         };
         n += 1;
