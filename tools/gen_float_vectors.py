@@ -175,6 +175,7 @@ def convert_vectors(args, rng, out):
     (a = the integer's bits), rounded by MPFR."""
     out.write(f"# f2f from to mode ftz a result | i2f itype to mode 0 a result (seed {args.seed})\n")
     out.write("# f2i src itype rnd ftz+ntz a result | frnd fmt fmt rnd ftz a result | f2ip itype rnd ntz+relu+h1 a b rc result\n")
+    out.write("# i2i dtype a result | i2ip dtype relu ra rb rc result\n")
     for src in FORMATS:
         for dst in FORMATS:
             if src == dst:
@@ -278,6 +279,42 @@ def convert_vectors(args, rng, out):
 
                 r = lane(a) | lane(b) << 8 | ((rc >> 16) if h1 else (rc & 0xFFFF)) << 16
                 out.write(f"f2ip {itype} {rnd} {ntz}{relu}{h1} {a:x} {b:x} {rc:x} {r:x}\n")
+
+    # I2I (spec/004_ialu.txt): a signed 32-bit SrcB saturated to .dtype; the
+    # 32-bit Rd holds the value (sign-extended for S8/S16).
+    def s32(x):
+        return x - (1 << 32) if x >> 31 else x
+
+    def int_operand():
+        k = rng.random()
+        if k < 0.4:
+            return rng.getrandbits(32)
+        if k < 0.7:
+            return rng.randint(-70000, 70000) & 0xFFFFFFFF
+        return rng.randint(-300, 300) & 0xFFFFFFFF
+    for dtype, bits, signed in (("S8", 8, True), ("U8", 8, False), ("S16", 16, True), ("U16", 16, False)):
+        lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+        for _ in range(args.count):
+            a = int_operand()
+            out.write(f"i2i {dtype} {a:x} {max(lo, min(hi, s32(a))) & 0xFFFFFFFF:x}\n")
+    # I2IP: Ra and SrcB (signed 32-bit) saturated to .dsttype (both bounds:
+    # the pseudo-code's second `ta = ...` overwrites the first, evidently a
+    # slip), .SATRELU then clamps below at 0; Rd = Ra's bits above SrcB's, the
+    # rest filled from Rc's low bits.
+    for dtype, bits, signed in (("S2", 2, True), ("U2", 2, False), ("S4", 4, True), ("U4", 4, False),
+                                ("S8", 8, True), ("U8", 8, False), ("S16", 16, True), ("U16", 16, False)):
+        lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+        for _ in range(args.count):
+            ra, rb, rc, relu = int_operand(), int_operand(), rng.getrandbits(32), rng.getrandbits(1)
+            ta, tb = max(lo, min(hi, s32(ra))), max(lo, min(hi, s32(rb)))
+            if relu:
+                ta, tb = max(ta, 0), max(tb, 0)
+            msk = (1 << bits) - 1
+            r = (ta & msk) << bits | (tb & msk)
+            if bits < 16:
+                rest = 32 - 2 * bits
+                r |= (rc & ((1 << rest) - 1)) << (2 * bits)
+            out.write(f"i2ip {dtype} {relu} {ra:x} {rb:x} {rc:x} {r:x}\n")
 
 CMPS = ["EQ", "NE", "LT", "LE", "GT", "GE", "EQU", "NEU", "LTU", "LEU", "GTU", "GEU", "NAN", "NUM"]
 

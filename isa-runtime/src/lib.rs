@@ -1,7 +1,8 @@
 //! `isa-runtime`: hand-written code the generated crate calls. Never
-//! generated, never overwritten. [`float`]: the float kernels of the
+//! generated, never overwritten. [`float`] and [`int`]: the kernels of the
 //! simulator. [`text`]: the table-driven assembler and disassembler behind the
 //! generated `FromStr`/`Display`.
 
 pub mod float;
+pub mod int;
 pub mod text;

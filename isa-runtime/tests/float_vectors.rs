@@ -123,7 +123,7 @@ fn conversions_match_mpfr() {
     };
     let path = std::env::var("FLOAT_CONVERT_VECTORS").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/convert.txt").into());
     let text = std::fs::read_to_string(path).unwrap();
-    let (mut n, mut f2ip, mut bad) = (0usize, 0usize, Vec::new());
+    let (mut n, mut f2ip, mut integer, mut bad) = (0usize, 0usize, 0usize, Vec::new());
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let w: Vec<&str> = line.split_whitespace().collect();
         let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
@@ -131,6 +131,23 @@ fn conversions_match_mpfr() {
             let got = round_integral(hex(w[5]), format_of(w[1]), int_round(w[3]), w[4] == "1");
             n += 1;
             if got != hex(w[6]) && bad.len() < 20 {
+                bad.push(format!("{line}  -> got {got:x}"));
+            }
+            continue;
+        }
+        if w[0] == "i2i" || w[0] == "i2ip" {
+            let (dtype, args) = (w[1], &w[2..]);
+            let bits: u32 = dtype[1..].parse().unwrap();
+            let signed = dtype.starts_with('S');
+            let (got, want) = if w[0] == "i2i" {
+                (isa_runtime::int::i2i(hex(args[0]) as u32, bits, signed), hex(args[1]))
+            } else {
+                let relu = args[0] == "1";
+                (isa_runtime::int::i2ip(hex(args[1]) as u32, hex(args[2]) as u32, hex(args[3]) as u32, bits, signed, relu), hex(args[4]))
+            };
+            n += 1;
+            integer += 1;
+            if got as u64 != want && bad.len() < 20 {
                 bad.push(format!("{line}  -> got {got:x}"));
             }
             continue;
@@ -183,5 +200,6 @@ fn conversions_match_mpfr() {
     }
     assert!(n >= 25_000, "only {n} vectors");
     assert!(f2ip >= 1_000, "only {f2ip} F2IP vectors");
+    assert!(integer >= 3_000, "only {integer} I2I/I2IP vectors");
     assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
 }
