@@ -1,7 +1,8 @@
 //! Integer kernels of the simulator: conversions between integer widths
 //! (I2I, I2IP), the three-input logic op (LOP3), byte permutes (PRMT), the
-//! add with carry (IADD.X), funnel shifts (SHF) and address arithmetic (LEA),
-//! on raw register bits. Where the spec's pseudo-code slips, the
+//! add with carry (IADD.X), funnel shifts (SHF), address arithmetic (LEA),
+//! multiplies (IMUL, IMAD, IMAD.WIDE) and dot products (IDP.2A/4A), on raw
+//! register bits. Where the spec's pseudo-code slips, the
 //! evident intent is implemented and recorded in `docs/semantics.md`.
 
 /// I2I: a signed 32-bit value saturated to a `bits`-wide integer (`signed`
@@ -176,6 +177,68 @@ pub fn sign_word(v: u32) -> u32 {
     ((v as i32) >> 31) as u32
 }
 
+/// The 64-bit product of two 32-bit registers, as signed or unsigned
+/// integers, in two's complement.
+pub fn mul_wide(a: u32, b: u32, signed: bool) -> u64 {
+    if signed {
+        (a as i32 as i64).wrapping_mul(b as i32 as i64) as u64
+    } else {
+        a as u64 * b as u64
+    }
+}
+
+/// IMUL: the low or high word of the product.
+pub fn imul(a: u32, b: u32, signed: bool, high: bool) -> u32 {
+    let t = mul_wide(a, b, signed);
+    if high { (t >> 32) as u32 } else { t as u32 }
+}
+
+/// IMAD (`.LO`): `(a * b)[31:0] + c` modulo 2^32 and the carry out (`>= 2^32`;
+/// the spec writes `>`, the same slip as IADD.X).
+pub fn imad_lo(a: u32, b: u32, c: u32, signed: bool) -> (u32, bool) {
+    iadd_x(mul_wide(a, b, signed) as u32, c, false)
+}
+
+/// IMAD.HI.X: `(a * b)[63:32] + c + carry_in` modulo 2^32 and the carry out.
+pub fn imad_hi_x(a: u32, b: u32, c: u32, signed: bool, carry_in: bool) -> (u32, bool) {
+    iadd_x((mul_wide(a, b, signed) >> 32) as u32, c, carry_in)
+}
+
+/// IMAD.WIDE(.X): the 64-bit product plus the 64-bit `c` (and the carry in)
+/// modulo 2^64, and the carry out of that unsigned 64-bit addition.
+pub fn imad_wide(a: u32, b: u32, c: u64, signed: bool, carry_in: bool) -> (u64, bool) {
+    let t = mul_wide(a, b, signed) as u128 + c as u128 + carry_in as u128;
+    (t as u64, t >> 64 != 0)
+}
+
+/// IDP's lane formats: `a`'s lane width (16 for IDP.2A, 8 for IDP.4A) and
+/// signedness, `b`'s signedness, and which byte pair of `b` IDP.2A uses.
+#[derive(Clone, Copy, Debug)]
+pub struct Idp {
+    pub a_bits: u32,
+    pub a_signed: bool,
+    pub b_signed: bool,
+    pub b_high: bool,
+}
+
+/// IDP.2A / IDP.4A: `c + carry_in` plus the dot product of packed lanes:
+/// `a`'s 16-bit (`a_bits` = 16, IDP.2A) or 8-bit lanes with `b`'s bytes (for
+/// IDP.2A bytes 0-1 with `.LO`, 2-3 with `.HI`), each lane sign- or
+/// zero-extended. Returns the sum modulo 2^32 and `pu`. The spec's
+/// `pu = ceil(d / 4294967296) > 0` is true for every positive `d`; the
+/// evident intent is a carry out, `d >= 2^32` (recorded).
+pub fn idp(a: u32, b: u32, c: u32, carry_in: bool, m: Idp) -> (u32, bool) {
+    let Idp { a_bits, a_signed, b_signed, b_high } = m;
+    let lane = |x: u32, bits: u32, k: u32, signed: bool| -> i64 {
+        let v = (x >> (bits * k)) as u64 & ((1u64 << bits) - 1);
+        if signed && v >> (bits - 1) & 1 == 1 { v as i64 - (1i64 << bits) } else { v as i64 }
+    };
+    let n = 32 / a_bits;
+    let first = if n == 2 && b_high { 2 } else { 0 };
+    let d = (0..n).fold(c as i64 + carry_in as i64, |d, k| d + lane(a, a_bits, k, a_signed) * lane(b, 8, first + k, b_signed));
+    (d as u32, d >= 1i64 << 32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,6 +358,50 @@ mod tests {
             // The low half's carry: exactly when the 32-bit sum wraps.
             let (_, c) = lea_lo(ra, lo, s);
             assert_eq!(c, ((ra as u64) << s & 0xFFFF_FFFF) + lo as u64 >= 1 << 32);
+        }
+    }
+
+    #[test]
+    fn multiplies_match_wide_integer_arithmetic() {
+        let mut x = 11u64;
+        for _ in 0..100_000 {
+            let (a, b, c, c2) = (xorshift(&mut x), xorshift(&mut x), xorshift(&mut x), xorshift(&mut x));
+            for signed in [false, true] {
+                let ext = |v: u32| if signed { v as i32 as i128 } else { v as i128 };
+                let p = ext(a) * ext(b); // exact
+                let p64 = (p as u128 & u64::MAX as u128) as u64; // two's complement bits
+                assert_eq!(imul(a, b, signed, false), p64 as u32);
+                assert_eq!(imul(a, b, signed, true), (p64 >> 32) as u32);
+                // IMAD lo + IMAD.HI.X: the 64-bit product plus a 64-bit addend {c2, c}.
+                let (lo, k) = imad_lo(a, b, c, signed);
+                let (hi, _) = imad_hi_x(a, b, c2, signed, k);
+                assert_eq!((hi as u64) << 32 | lo as u64, p64.wrapping_add((c2 as u64) << 32 | c as u64));
+                let wide_c = (c2 as u64) << 32 | c as u64;
+                let (w, carry) = imad_wide(a, b, wide_c, signed, true);
+                assert_eq!(w, p64.wrapping_add(wide_c).wrapping_add(1));
+                assert_eq!(carry, p64 as u128 + wide_c as u128 + 1 >= 1 << 64);
+            }
+        }
+    }
+
+    #[test]
+    fn dot_products_match_lane_by_lane_sums() {
+        let mut x = 13u64;
+        for _ in 0..50_000 {
+            let (a, b, c) = (xorshift(&mut x), xorshift(&mut x), xorshift(&mut x));
+            let pp = x & 1 == 1;
+            for (sa, sb) in [(false, false), (false, true), (true, false), (true, true)] {
+                let b8 = |k: u32| { let v = (b >> (8 * k)) & 0xFF; if sb { v as u8 as i8 as i64 } else { v as i64 } };
+                let a8 = |k: u32| { let v = (a >> (8 * k)) & 0xFF; if sa { v as u8 as i8 as i64 } else { v as i64 } };
+                let a16 = |k: u32| { let v = (a >> (16 * k)) & 0xFFFF; if sa { v as u16 as i16 as i64 } else { v as i64 } };
+                let d4 = c as i64 + pp as i64 + (0..4).map(|k| a8(k) * b8(k)).sum::<i64>();
+                assert_eq!(idp(a, b, c, pp, Idp { a_bits: 8, a_signed: sa, b_signed: sb, b_high: false }), (d4 as u32, d4 >= 1 << 32));
+                for high in [false, true] {
+                    let f = if high { 2 } else { 0 };
+                    let d2 = c as i64 + pp as i64 + a16(0) * b8(f) + a16(1) * b8(f + 1);
+                    assert_eq!(idp(a, b, c, pp, Idp { a_bits: 16, a_signed: sa, b_signed: sb, b_high: high }), (d2 as u32, d2 >= 1 << 32));
+                }
+            }
         }
     }
 
