@@ -292,7 +292,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
     opcodes: &[
         ::isa_runtime::text::model::Opcode {
             name: "HADD2_RR",
-            base: 29952,
+            base: 29952u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -347,8 +347,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HADD2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -601,7 +601,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HADD2_RU",
-            base: 30208,
+            base: 30208u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -656,8 +656,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HADD2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -910,7 +910,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HADD2_RI",
-            base: 30464,
+            base: 30464u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -965,8 +965,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HADD2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -1209,7 +1209,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HADD2_RC",
-            base: 30720,
+            base: 30720u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -1264,8 +1264,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HADD2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -1524,7 +1524,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HMUL2_RR",
-            base: 29953,
+            base: 29953u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -1579,8 +1579,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMUL2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -1825,7 +1825,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HMUL2_RU",
-            base: 30209,
+            base: 30209u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -1880,8 +1880,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMUL2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -2126,7 +2126,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HMUL2_RI",
-            base: 30465,
+            base: 30465u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -2181,8 +2181,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMUL2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -2417,7 +2417,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HMUL2_RC",
-            base: 30721,
+            base: 30721u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -2472,8 +2472,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMUL2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -2724,7 +2724,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RRR",
-            base: 30978,
+            base: 30978u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -2779,8 +2779,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -3120,7 +3120,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RRI",
-            base: 32002,
+            base: 32002u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -3175,8 +3175,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -3506,7 +3506,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RIR",
-            base: 31234,
+            base: 31234u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -3561,8 +3561,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -3892,7 +3892,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RRU",
-            base: 32514,
+            base: 32514u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -3947,8 +3947,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -4288,7 +4288,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RUR",
-            base: 31746,
+            base: 31746u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -4343,8 +4343,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -4684,7 +4684,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RRC",
-            base: 32258,
+            base: 32258u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -4739,8 +4739,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -5086,7 +5086,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RCR",
-            base: 31490,
+            base: 31490u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -5141,8 +5141,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -5488,7 +5488,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HMNMX2_RR",
-            base: 29955,
+            base: 29955u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -5543,8 +5543,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMNMX2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -5819,7 +5819,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HMNMX2_RU",
-            base: 30211,
+            base: 30211u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -5874,8 +5874,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMNMX2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -6150,7 +6150,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HMNMX2_RI",
-            base: 30467,
+            base: 30467u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -6205,8 +6205,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMNMX2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -6471,7 +6471,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HMNMX2_RC",
-            base: 30723,
+            base: 30723u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -6526,8 +6526,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMNMX2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -6808,7 +6808,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HSETP2_RR",
-            base: 2218388550399401452619230639364,
+            base: 2218388550399401452619230639364u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -6863,8 +6863,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSETP2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -7146,8 +7146,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -7190,7 +7190,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HSETP2_RU",
-            base: 2218388550399401452619230639620,
+            base: 2218388550399401452619230639620u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -7245,8 +7245,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSETP2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -7528,8 +7528,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -7572,7 +7572,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HSETP2_RI",
-            base: 2218388550399401452619230639876,
+            base: 2218388550399401452619230639876u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -7627,8 +7627,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSETP2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -7900,8 +7900,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -7944,7 +7944,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HSETP2_RC",
-            base: 2218388550399401452619230640132,
+            base: 2218388550399401452619230640132u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -7999,8 +7999,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSETP2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -8288,8 +8288,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -8332,7 +8332,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HSET2_RR",
-            base: 2218388550399401452619230639365,
+            base: 2218388550399401452619230639365u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -8387,8 +8387,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSET2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -8666,8 +8666,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -8710,7 +8710,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HSET2_RU",
-            base: 2218388550399401452619230639621,
+            base: 2218388550399401452619230639621u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -8765,8 +8765,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSET2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -9044,8 +9044,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -9088,7 +9088,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HSET2_RI",
-            base: 2218388550399401452619230639877,
+            base: 2218388550399401452619230639877u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -9143,8 +9143,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSET2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -9412,8 +9412,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -9456,7 +9456,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "HSET2_RC",
-            base: 2218388550399401452619230640133,
+            base: 2218388550399401452619230640133u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -9511,8 +9511,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSET2",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -9796,8 +9796,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -9840,7 +9840,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FADD_RR",
-            base: 29968,
+            base: 29968u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -9895,8 +9895,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FADD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -10087,7 +10087,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FADD_RU",
-            base: 30224,
+            base: 30224u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -10142,8 +10142,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FADD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -10334,7 +10334,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FADD_RI",
-            base: 30480,
+            base: 30480u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -10389,8 +10389,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FADD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -10565,7 +10565,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FADD_RC",
-            base: 30736,
+            base: 30736u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -10620,8 +10620,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FADD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -10818,7 +10818,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FMUL_RR",
-            base: 29969,
+            base: 29969u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -10873,8 +10873,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMUL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -11087,7 +11087,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FMUL_RU",
-            base: 30225,
+            base: 30225u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -11142,8 +11142,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMUL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -11356,7 +11356,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FMUL_RI",
-            base: 30481,
+            base: 30481u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -11411,8 +11411,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMUL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -11609,7 +11609,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FMUL_RC",
-            base: 30737,
+            base: 30737u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -11664,8 +11664,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMUL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -11884,7 +11884,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RRR",
-            base: 30994,
+            base: 30994u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -11939,8 +11939,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -12187,7 +12187,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RRI",
-            base: 32018,
+            base: 32018u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -12242,8 +12242,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -12474,7 +12474,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RIR",
-            base: 31250,
+            base: 31250u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -12529,8 +12529,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -12761,7 +12761,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RRU",
-            base: 32530,
+            base: 32530u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -12816,8 +12816,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -13064,7 +13064,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RUR",
-            base: 31762,
+            base: 31762u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -13119,8 +13119,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -13367,7 +13367,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RRC",
-            base: 32274,
+            base: 32274u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -13422,8 +13422,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -13676,7 +13676,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RCR",
-            base: 31506,
+            base: 31506u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -13731,8 +13731,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -13985,7 +13985,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FMNMX_RR",
-            base: 29971,
+            base: 29971u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -14040,8 +14040,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMNMX",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -14255,7 +14255,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FMNMX_RU",
-            base: 30227,
+            base: 30227u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -14310,8 +14310,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMNMX",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -14525,7 +14525,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FMNMX_RI",
-            base: 30483,
+            base: 30483u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -14580,8 +14580,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMNMX",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -14779,7 +14779,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FMNMX_RC",
-            base: 30739,
+            base: 30739u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -14834,8 +14834,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMNMX",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -15055,7 +15055,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FSETP_RR",
-            base: 4545478139768373576416803518706964,
+            base: 4545478139768373576416803518706964u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -15110,8 +15110,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSETP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -15201,8 +15201,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pv",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584,
-                                value: 4543259751217974174964184288067584,
+                                mask: 4543259751217974174964184288067584u128,
+                                value: 4543259751217974174964184288067584u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -15335,8 +15335,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -15379,7 +15379,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FSETP_RU",
-            base: 4545478139768373576416803518707220,
+            base: 4545478139768373576416803518707220u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -15434,8 +15434,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSETP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -15525,8 +15525,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pv",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584,
-                                value: 4543259751217974174964184288067584,
+                                mask: 4543259751217974174964184288067584u128,
+                                value: 4543259751217974174964184288067584u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -15659,8 +15659,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -15703,7 +15703,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FSETP_RI",
-            base: 4545478139768373576416803518707476,
+            base: 4545478139768373576416803518707476u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -15758,8 +15758,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSETP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -15849,8 +15849,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pv",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584,
-                                value: 4543259751217974174964184288067584,
+                                mask: 4543259751217974174964184288067584u128,
+                                value: 4543259751217974174964184288067584u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -15967,8 +15967,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -16011,7 +16011,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FSETP_RC",
-            base: 4545478139768373576416803518707732,
+            base: 4545478139768373576416803518707732u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -16066,8 +16066,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSETP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -16157,8 +16157,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pv",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584,
-                                value: 4543259751217974174964184288067584,
+                                mask: 4543259751217974174964184288067584u128,
+                                value: 4543259751217974174964184288067584u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -16297,8 +16297,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -16341,7 +16341,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FSET_RR",
-            base: 2218388550399401452619230639381,
+            base: 2218388550399401452619230639381u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -16396,8 +16396,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSET",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -16614,8 +16614,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -16658,7 +16658,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FSET_RU",
-            base: 2218388550399401452619230639637,
+            base: 2218388550399401452619230639637u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -16713,8 +16713,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSET",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -16931,8 +16931,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -16975,7 +16975,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FSET_RI",
-            base: 2218388550399401452619230639893,
+            base: 2218388550399401452619230639893u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -17030,8 +17030,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSET",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -17232,8 +17232,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -17276,7 +17276,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FSET_RC",
-            base: 2218388550399401452619230640149,
+            base: 2218388550399401452619230640149u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -17331,8 +17331,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSET",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -17555,8 +17555,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -17599,7 +17599,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FSEL_RR",
-            base: 2218388550399401452619230639382,
+            base: 2218388550399401452619230639382u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -17654,8 +17654,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSEL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -17812,8 +17812,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -17856,7 +17856,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FSEL_RU",
-            base: 2218388550399401452619230639638,
+            base: 2218388550399401452619230639638u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -17911,8 +17911,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSEL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -18069,8 +18069,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -18113,7 +18113,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FSEL_RI",
-            base: 2218388550399401452619230639894,
+            base: 2218388550399401452619230639894u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -18168,8 +18168,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSEL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -18310,8 +18310,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -18354,7 +18354,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FSEL_RC",
-            base: 2218388550399401452619230640150,
+            base: 2218388550399401452619230640150u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -18409,8 +18409,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSEL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -18573,8 +18573,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 2218388550399401452619230609408,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 2218388550399401452619230609408u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -18617,7 +18617,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FCHK_RR",
-            base: 29975,
+            base: 29975u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -18672,8 +18672,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FCHK",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -18816,7 +18816,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FCHK_RU",
-            base: 30231,
+            base: 30231u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -18871,8 +18871,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FCHK",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -19015,7 +19015,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FCHK_RI",
-            base: 30487,
+            base: 30487u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19070,8 +19070,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FCHK",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -19198,7 +19198,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FCHK_RC",
-            base: 30743,
+            base: 30743u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19253,8 +19253,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FCHK",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -19403,7 +19403,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "I2F_R",
-            base: 19807040628566084398386016288,
+            base: 19807040628566084398386016288u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19458,8 +19458,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2F",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -19630,7 +19630,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "I2F_C",
-            base: 19807040628566084398386017056,
+            base: 19807040628566084398386017056u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19685,8 +19685,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2F",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -19863,7 +19863,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "I2F_U",
-            base: 19807040628566084398386016544,
+            base: 19807040628566084398386016544u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19918,8 +19918,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2F",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -20090,7 +20090,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2F_R",
-            base: 28705,
+            base: 28705u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -20145,8 +20145,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2F",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -20318,7 +20318,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2F_U",
-            base: 28961,
+            base: 28961u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -20373,8 +20373,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2F",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -20546,7 +20546,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2F_C",
-            base: 29473,
+            base: 29473u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -20601,8 +20601,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2F",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -20780,7 +20780,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2I_R",
-            base: 1237940039285380274899152930,
+            base: 1237940039285380274899152930u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -20835,8 +20835,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2I",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -21036,7 +21036,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2I_U",
-            base: 1237940039285380274899153186,
+            base: 1237940039285380274899153186u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21091,8 +21091,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2I",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -21292,7 +21292,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2I_C",
-            base: 1237940039285380274899153698,
+            base: 1237940039285380274899153698u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21347,8 +21347,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2I",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -21554,7 +21554,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FRND_R",
-            base: 28707,
+            base: 28707u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21609,8 +21609,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FRND",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -21772,7 +21772,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FRND_U",
-            base: 28963,
+            base: 28963u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21827,8 +21827,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FRND",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -21990,7 +21990,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "FRND_C",
-            base: 29475,
+            base: 29475u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22045,8 +22045,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FRND",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -22214,7 +22214,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2FP_RRR",
-            base: 31012,
+            base: 31012u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22269,7 +22269,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2FP_RUR",
-            base: 31780,
+            base: 31780u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22324,7 +22324,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2FP_RIR",
-            base: 31268,
+            base: 31268u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22379,7 +22379,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2FP_RCR",
-            base: 31524,
+            base: 31524u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22434,7 +22434,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2IP_RRR",
-            base: 4951760157141521099596527909,
+            base: 4951760157141521099596527909u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22489,8 +22489,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2IP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -22681,7 +22681,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2IP_RUR",
-            base: 4951760157141521099596528677,
+            base: 4951760157141521099596528677u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22736,8 +22736,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2IP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -22928,7 +22928,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2IP_RCR",
-            base: 4951760157141521099596528421,
+            base: 4951760157141521099596528421u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22983,8 +22983,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2IP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -23181,7 +23181,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "F2IP_RIR",
-            base: 4951760157141521099596528165,
+            base: 4951760157141521099596528165u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -23236,8 +23236,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2IP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -23432,7 +23432,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IADD_RR",
-            base: 572661158653102632126135673058608,
+            base: 572661158653102632126135673058608u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -23487,8 +23487,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 572661158728660495852049996447744,
-                        value: 572661158653102632126135673028608,
+                        mask: 572661158728660495852049996447744u128,
+                        value: 572661158653102632126135673028608u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -23610,8 +23610,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -23656,8 +23656,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -23770,8 +23770,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -23814,7 +23814,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IADD_RU",
-            base: 572661158653102632126135673058864,
+            base: 572661158653102632126135673058864u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -23869,8 +23869,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 572661158728660495852049996447744,
-                        value: 572661158653102632126135673028608,
+                        mask: 572661158728660495852049996447744u128,
+                        value: 572661158653102632126135673028608u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -23992,8 +23992,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -24038,8 +24038,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -24152,8 +24152,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -24196,7 +24196,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IADD_RI",
-            base: 572661158653102632126135673059120,
+            base: 572661158653102632126135673059120u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -24251,8 +24251,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 572661158728660495852049996447744,
-                        value: 572661158653102632126135673028608,
+                        mask: 572661158728660495852049996447744u128,
+                        value: 572661158653102632126135673028608u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -24355,8 +24355,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -24401,8 +24401,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -24496,8 +24496,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -24540,7 +24540,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IADD_RC",
-            base: 572661158653102632126135673059376,
+            base: 572661158653102632126135673059376u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -24595,8 +24595,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 572661158728660495852049996447744,
-                        value: 572661158653102632126135673028608,
+                        mask: 572661158728660495852049996447744u128,
+                        value: 572661158653102632126135673028608u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -24724,8 +24724,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -24770,8 +24770,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -24890,8 +24890,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -24934,7 +24934,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RRR",
-            base: 572661158653102632126135673059633,
+            base: 572661158653102632126135673059633u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -24989,8 +24989,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -25050,8 +25050,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -25158,8 +25158,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -25235,8 +25235,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -25341,8 +25341,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -25385,7 +25385,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RRI",
-            base: 572661158653102632126135673060657,
+            base: 572661158653102632126135673060657u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -25440,8 +25440,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -25501,8 +25501,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -25590,8 +25590,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -25667,8 +25667,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -25754,8 +25754,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -25798,7 +25798,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RIR",
-            base: 572661158653102632126135673059889,
+            base: 572661158653102632126135673059889u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -25853,8 +25853,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -25914,8 +25914,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -26021,8 +26021,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -26098,8 +26098,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -26203,8 +26203,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -26247,7 +26247,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RRC",
-            base: 572661158653102632126135673060913,
+            base: 572661158653102632126135673060913u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -26302,8 +26302,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -26363,8 +26363,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -26477,8 +26477,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -26554,8 +26554,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -26666,8 +26666,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -26710,7 +26710,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RCR",
-            base: 572661158653102632126135673060145,
+            base: 572661158653102632126135673060145u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -26765,8 +26765,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -26826,8 +26826,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -26940,8 +26940,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -27017,8 +27017,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -27129,8 +27129,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -27173,7 +27173,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RRU",
-            base: 572661158653102632126135673061169,
+            base: 572661158653102632126135673061169u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -27228,8 +27228,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -27289,8 +27289,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -27397,8 +27397,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -27474,8 +27474,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -27580,8 +27580,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -27624,7 +27624,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RUR",
-            base: 572661158653102632126135673060401,
+            base: 572661158653102632126135673060401u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -27679,8 +27679,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -27740,8 +27740,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -27848,8 +27848,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -27925,8 +27925,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -28031,8 +28031,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -28075,7 +28075,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RRR",
-            base: 572661158653102632126135673059634,
+            base: 572661158653102632126135673059634u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -28130,8 +28130,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -28182,8 +28182,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -28290,8 +28290,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -28358,8 +28358,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -28464,8 +28464,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -28508,7 +28508,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RIR",
-            base: 572661158653102632126135673059890,
+            base: 572661158653102632126135673059890u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -28563,8 +28563,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -28615,8 +28615,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -28722,8 +28722,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -28790,8 +28790,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -28895,8 +28895,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -28939,7 +28939,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RRC",
-            base: 572661158653102632126135673060914,
+            base: 572661158653102632126135673060914u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -28994,8 +28994,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -29046,8 +29046,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -29160,8 +29160,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -29228,8 +29228,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -29340,8 +29340,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -29384,7 +29384,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RCR",
-            base: 572661158653102632126135673060146,
+            base: 572661158653102632126135673060146u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -29439,8 +29439,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -29491,8 +29491,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -29605,8 +29605,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -29673,8 +29673,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -29785,8 +29785,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -29829,7 +29829,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RRU",
-            base: 572661158653102632126135673061170,
+            base: 572661158653102632126135673061170u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -29884,8 +29884,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -29936,8 +29936,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -30044,8 +30044,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -30112,8 +30112,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -30218,8 +30218,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -30262,7 +30262,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RUR",
-            base: 572661158653102632126135673060402,
+            base: 572661158653102632126135673060402u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -30317,8 +30317,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296,
-                        value: 4753689750855860255612637020160,
+                        mask: 4753689826413723981526960439296u128,
+                        value: 4753689750855860255612637020160u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -30369,8 +30369,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -30477,8 +30477,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -30545,8 +30545,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -30651,8 +30651,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -30695,7 +30695,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RRR",
-            base: 572661158653102632126135673059635,
+            base: 572661158653102632126135673059635u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -30750,8 +30750,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -30832,8 +30832,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -30911,8 +30911,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -30955,7 +30955,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RRI",
-            base: 572661158653102632126135673060659,
+            base: 572661158653102632126135673060659u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -31010,8 +31010,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -31092,8 +31092,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -31170,8 +31170,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -31214,7 +31214,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RIR",
-            base: 572661158653102632126135673059891,
+            base: 572661158653102632126135673059891u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -31269,8 +31269,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -31351,8 +31351,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -31429,8 +31429,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -31473,7 +31473,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RRC",
-            base: 572661158653102632126135673060915,
+            base: 572661158653102632126135673060915u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -31528,8 +31528,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -31610,8 +31610,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -31695,8 +31695,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -31739,7 +31739,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RCR",
-            base: 572661158653102632126135673060147,
+            base: 572661158653102632126135673060147u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -31794,8 +31794,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -31876,8 +31876,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -31961,8 +31961,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -32005,7 +32005,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RRU",
-            base: 572661158653102632126135673061171,
+            base: 572661158653102632126135673061171u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -32060,8 +32060,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -32142,8 +32142,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -32221,8 +32221,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -32265,7 +32265,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RUR",
-            base: 572661158653102632126135673060403,
+            base: 572661158653102632126135673060403u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -32320,8 +32320,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -32402,8 +32402,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -32481,8 +32481,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -32525,7 +32525,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RRR",
-            base: 572661158653102632126135673059636,
+            base: 572661158653102632126135673059636u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -32580,8 +32580,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -32647,8 +32647,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -32726,8 +32726,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -32770,7 +32770,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RRI",
-            base: 572661158653102632126135673060660,
+            base: 572661158653102632126135673060660u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -32825,8 +32825,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -32892,8 +32892,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -32970,8 +32970,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -33014,7 +33014,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RIR",
-            base: 572661158653102632126135673059892,
+            base: 572661158653102632126135673059892u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -33069,8 +33069,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -33136,8 +33136,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -33214,8 +33214,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -33258,7 +33258,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RRC",
-            base: 572661158653102632126135673060916,
+            base: 572661158653102632126135673060916u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -33313,8 +33313,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -33380,8 +33380,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -33465,8 +33465,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -33509,7 +33509,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RCR",
-            base: 572661158653102632126135673060148,
+            base: 572661158653102632126135673060148u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -33564,8 +33564,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -33631,8 +33631,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -33716,8 +33716,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -33760,7 +33760,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RRU",
-            base: 572661158653102632126135673061172,
+            base: 572661158653102632126135673061172u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -33815,8 +33815,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -33882,8 +33882,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -33961,8 +33961,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -34005,7 +34005,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RUR",
-            base: 572661158653102632126135673060404,
+            base: 572661158653102632126135673060404u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34060,8 +34060,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -34127,8 +34127,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -34206,8 +34206,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -34250,7 +34250,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMUL_RR",
-            base: 30005,
+            base: 30005u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34305,8 +34305,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMUL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -34425,7 +34425,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMUL_RU",
-            base: 30261,
+            base: 30261u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34480,8 +34480,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMUL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -34600,7 +34600,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMUL_RI",
-            base: 30517,
+            base: 30517u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34655,8 +34655,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMUL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -34764,7 +34764,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMUL_RC",
-            base: 30773,
+            base: 30773u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34819,8 +34819,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMUL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -34945,7 +34945,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "LEA_RRR",
-            base: 572661158653102632126135673059638,
+            base: 572661158653102632126135673059638u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -35043,8 +35043,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -35158,8 +35158,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 158457533954348289816262606848,
-                        value: 0,
+                        mask: 158457533954348289816262606848u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -35220,8 +35220,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -35352,8 +35352,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -35470,8 +35470,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -35583,8 +35583,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -35627,7 +35627,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "LEA_RIR",
-            base: 572661158653102632126135673059894,
+            base: 572661158653102632126135673059894u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -35725,8 +35725,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -35831,8 +35831,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 1208925819614629174706176,
-                        value: 0,
+                        mask: 1208925819614629174706176u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -35893,8 +35893,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -36016,8 +36016,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -36134,8 +36134,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -36238,8 +36238,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -36282,7 +36282,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "LEA_RCR",
-            base: 572661158653102632126135673060150,
+            base: 572661158653102632126135673060150u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -36380,8 +36380,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -36501,8 +36501,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 158457533954348289816262606848,
-                        value: 0,
+                        mask: 158457533954348289816262606848u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -36563,8 +36563,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -36701,8 +36701,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -36819,8 +36819,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -36938,8 +36938,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -36982,7 +36982,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "LEA_RUR",
-            base: 572661158653102632126135673060406,
+            base: 572661158653102632126135673060406u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -37080,8 +37080,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -37195,8 +37195,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 158457533954348289816262606848,
-                        value: 0,
+                        mask: 158457533954348289816262606848u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -37257,8 +37257,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -37389,8 +37389,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -37507,8 +37507,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -37620,8 +37620,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -37664,7 +37664,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IABS_R",
-            base: 28727,
+            base: 28727u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -37719,8 +37719,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IABS",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -37779,7 +37779,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IABS_U",
-            base: 28983,
+            base: 28983u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -37834,8 +37834,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IABS",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -37894,7 +37894,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IABS_I",
-            base: 29239,
+            base: 29239u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -37949,8 +37949,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IABS",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -38008,7 +38008,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IABS_C",
-            base: 29495,
+            base: 29495u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38063,8 +38063,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IABS",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -38129,7 +38129,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMNMX_RR",
-            base: 30008,
+            base: 30008u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38184,8 +38184,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMNMX",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -38326,7 +38326,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMNMX_RU",
-            base: 30264,
+            base: 30264u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38381,8 +38381,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMNMX",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -38523,7 +38523,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMNMX_RI",
-            base: 30520,
+            base: 30520u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38578,8 +38578,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMNMX",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -38719,7 +38719,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "IMNMX_RC",
-            base: 30776,
+            base: 30776u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38774,8 +38774,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMNMX",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -38922,7 +38922,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "P2R_RR",
-            base: 30009,
+            base: 30009u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38977,8 +38977,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "P2R",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -39022,8 +39022,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "PR",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0,
-                                value: 0,
+                                mask: 0u128,
+                                value: 0u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
@@ -39078,7 +39078,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "P2R_RU",
-            base: 30265,
+            base: 30265u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39133,8 +39133,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "P2R",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -39178,8 +39178,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "PR",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0,
-                                value: 0,
+                                mask: 0u128,
+                                value: 0u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
@@ -39234,7 +39234,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "P2R_RI",
-            base: 30521,
+            base: 30521u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39289,8 +39289,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "P2R",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -39334,8 +39334,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "PR",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0,
-                                value: 0,
+                                mask: 0u128,
+                                value: 0u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
@@ -39389,7 +39389,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "P2R_RC",
-            base: 30777,
+            base: 30777u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39444,8 +39444,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "P2R",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -39489,8 +39489,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "PR",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0,
-                                value: 0,
+                                mask: 0u128,
+                                value: 0u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
@@ -39551,7 +39551,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "R2P_RR",
-            base: 30010,
+            base: 30010u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39606,8 +39606,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "R2P",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -39616,8 +39616,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "PR",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0,
-                                value: 0,
+                                mask: 0u128,
+                                value: 0u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
@@ -39696,7 +39696,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "R2P_RU",
-            base: 30266,
+            base: 30266u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39751,8 +39751,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "R2P",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -39761,8 +39761,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "PR",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0,
-                                value: 0,
+                                mask: 0u128,
+                                value: 0u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
@@ -39841,7 +39841,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "R2P_RI",
-            base: 30522,
+            base: 30522u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39896,8 +39896,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "R2P",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -39906,8 +39906,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "PR",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0,
-                                value: 0,
+                                mask: 0u128,
+                                value: 0u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
@@ -39985,7 +39985,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "R2P_RC",
-            base: 30778,
+            base: 30778u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -40040,8 +40040,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "R2P",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -40050,8 +40050,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "PR",
                             optional: false,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0,
-                                value: 0,
+                                mask: 0u128,
+                                value: 0u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
@@ -40136,7 +40136,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "ISETP_RR",
-            base: 4578753968024364598206091977848123,
+            base: 4578753968024364598206091977848123u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -40191,8 +40191,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696,
-                        value: 35494216806390423241907689750528,
+                        mask: 76059036089251627815716515741696u128,
+                        value: 35494216806390423241907689750528u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -40273,8 +40273,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pv",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584,
-                                value: 4543259751217974174964184288067584,
+                                mask: 4543259751217974174964184288067584u128,
+                                value: 4543259751217974174964184288067584u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -40373,8 +40373,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -40471,8 +40471,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pv",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584,
-                                value: 4543259751217974174964184288067584,
+                                mask: 4543259751217974174964184288067584u128,
+                                value: 4543259751217974174964184288067584u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -40569,8 +40569,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pq",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560,
-                                value: 35494216806390423241907689750528,
+                                mask: 76059036013693764089802192322560u128,
+                                value: 35494216806390423241907689750528u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -40613,7 +40613,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "ISETP_RU",
-            base: 4578753968024364598206091977848379,
+            base: 4578753968024364598206091977848379u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -40668,8 +40668,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696,
-                        value: 35494216806390423241907689750528,
+                        mask: 76059036089251627815716515741696u128,
+                        value: 35494216806390423241907689750528u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -40750,8 +40750,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pv",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584,
-                                value: 4543259751217974174964184288067584,
+                                mask: 4543259751217974174964184288067584u128,
+                                value: 4543259751217974174964184288067584u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -40850,8 +40850,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -40948,8 +40948,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pv",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584,
-                                value: 4543259751217974174964184288067584,
+                                mask: 4543259751217974174964184288067584u128,
+                                value: 4543259751217974174964184288067584u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -41046,8 +41046,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pq",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560,
-                                value: 35494216806390423241907689750528,
+                                mask: 76059036013693764089802192322560u128,
+                                value: 35494216806390423241907689750528u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -41090,7 +41090,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "ISETP_RI",
-            base: 4578753968024364598206091977848635,
+            base: 4578753968024364598206091977848635u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -41145,8 +41145,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696,
-                        value: 35494216806390423241907689750528,
+                        mask: 76059036089251627815716515741696u128,
+                        value: 35494216806390423241907689750528u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -41227,8 +41227,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pv",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584,
-                                value: 4543259751217974174964184288067584,
+                                mask: 4543259751217974174964184288067584u128,
+                                value: 4543259751217974174964184288067584u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -41326,8 +41326,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -41424,8 +41424,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pv",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584,
-                                value: 4543259751217974174964184288067584,
+                                mask: 4543259751217974174964184288067584u128,
+                                value: 4543259751217974174964184288067584u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -41521,8 +41521,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pq",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560,
-                                value: 35494216806390423241907689750528,
+                                mask: 76059036013693764089802192322560u128,
+                                value: 35494216806390423241907689750528u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -41565,7 +41565,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "ISETP_RC",
-            base: 4578753968024364598206091977848891,
+            base: 4578753968024364598206091977848891u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -41620,8 +41620,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696,
-                        value: 35494216806390423241907689750528,
+                        mask: 76059036089251627815716515741696u128,
+                        value: 35494216806390423241907689750528u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -41702,8 +41702,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pv",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584,
-                                value: 4543259751217974174964184288067584,
+                                mask: 4543259751217974174964184288067584u128,
+                                value: 4543259751217974174964184288067584u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -41808,8 +41808,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -41906,8 +41906,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pv",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584,
-                                value: 4543259751217974174964184288067584,
+                                mask: 4543259751217974174964184288067584u128,
+                                value: 4543259751217974174964184288067584u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -42010,8 +42010,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pq",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560,
-                                value: 35494216806390423241907689750528,
+                                mask: 76059036013693764089802192322560u128,
+                                value: 35494216806390423241907689750528u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -42054,7 +42054,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "ISET_RR",
-            base: 80812725764549624345414829372732,
+            base: 80812725764549624345414829372732u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -42109,8 +42109,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696,
-                        value: 76059036013693764089802192322560,
+                        mask: 76059036089251627815716515741696u128,
+                        value: 76059036013693764089802192322560u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -42244,8 +42244,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -42287,8 +42287,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -42438,8 +42438,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -42479,8 +42479,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pq",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560,
-                                value: 76059036013693764089802192322560,
+                                mask: 76059036013693764089802192322560u128,
+                                value: 76059036013693764089802192322560u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -42523,7 +42523,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "ISET_RU",
-            base: 80812725764549624345414829372988,
+            base: 80812725764549624345414829372988u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -42578,8 +42578,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696,
-                        value: 76059036013693764089802192322560,
+                        mask: 76059036089251627815716515741696u128,
+                        value: 76059036013693764089802192322560u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -42713,8 +42713,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -42756,8 +42756,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -42907,8 +42907,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -42948,8 +42948,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pq",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560,
-                                value: 76059036013693764089802192322560,
+                                mask: 76059036013693764089802192322560u128,
+                                value: 76059036013693764089802192322560u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -42992,7 +42992,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "ISET_RI",
-            base: 80812725764549624345414829373244,
+            base: 80812725764549624345414829373244u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -43047,8 +43047,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696,
-                        value: 76059036013693764089802192322560,
+                        mask: 76059036089251627815716515741696u128,
+                        value: 76059036013693764089802192322560u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -43181,8 +43181,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -43224,8 +43224,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -43374,8 +43374,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -43415,8 +43415,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pq",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560,
-                                value: 76059036013693764089802192322560,
+                                mask: 76059036013693764089802192322560u128,
+                                value: 76059036013693764089802192322560u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -43459,7 +43459,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "ISET_RC",
-            base: 80812725764549624345414829373500,
+            base: 80812725764549624345414829373500u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -43514,8 +43514,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696,
-                        value: 76059036013693764089802192322560,
+                        mask: 76059036089251627815716515741696u128,
+                        value: 76059036013693764089802192322560u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -43655,8 +43655,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -43698,8 +43698,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -43855,8 +43855,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pp",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160,
-                                value: 4753689750855860255612637020160,
+                                mask: 4753689750855860255612637020160u128,
+                                value: 4753689750855860255612637020160u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -43896,8 +43896,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pq",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560,
-                                value: 76059036013693764089802192322560,
+                                mask: 76059036013693764089802192322560u128,
+                                value: 76059036013693764089802192322560u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -43940,7 +43940,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "SEL_RR",
-            base: 30013,
+            base: 30013u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -43995,8 +43995,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SEL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -44103,7 +44103,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "SEL_RU",
-            base: 30269,
+            base: 30269u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44158,8 +44158,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SEL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -44266,7 +44266,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "SEL_RI",
-            base: 30525,
+            base: 30525u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44321,8 +44321,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SEL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -44428,7 +44428,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "SEL_RC",
-            base: 30781,
+            base: 30781u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44483,8 +44483,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SEL",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -44597,7 +44597,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "LOP3_RRR",
-            base: 567907469506709681677837623392574,
+            base: 567907469506709681677837623392574u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44652,8 +44652,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LOP3",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -44678,8 +44678,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -44835,7 +44835,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "LOP3_RIR",
-            base: 567907469506709681677837623392830,
+            base: 567907469506709681677837623392830u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44890,8 +44890,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LOP3",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -44916,8 +44916,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -45072,7 +45072,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "LOP3_RCR",
-            base: 567907469506709681677837623393086,
+            base: 567907469506709681677837623393086u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45127,8 +45127,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LOP3",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -45153,8 +45153,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -45316,7 +45316,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "LOP3_RUR",
-            base: 567907469506709681677837623393342,
+            base: 567907469506709681677837623393342u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45371,8 +45371,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LOP3",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -45397,8 +45397,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             name: "pu",
                             optional: true,
                             at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448,
-                                value: 567907468902246771870523036008448,
+                                mask: 567907468902246771870523036008448u128,
+                                value: 567907468902246771870523036008448u128,
                             }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
@@ -45554,7 +45554,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "PLOP3_X",
-            base: 29759,
+            base: 29759u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45609,8 +45609,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PLOP3",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -45773,7 +45773,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "PLOP3_U",
-            base: 28991,
+            base: 28991u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45828,8 +45828,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PLOP3",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -45992,7 +45992,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RRR",
-            base: 302231454903657293707584,
+            base: 302231454903657293707584u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46047,8 +46047,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -46197,7 +46197,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RRI",
-            base: 302231454903657293708608,
+            base: 302231454903657293708608u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46252,8 +46252,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -46401,7 +46401,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RIR",
-            base: 302231454903657293707840,
+            base: 302231454903657293707840u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46456,8 +46456,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -46605,7 +46605,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RRC",
-            base: 302231454903657293708864,
+            base: 302231454903657293708864u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46660,8 +46660,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -46816,7 +46816,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RCR",
-            base: 302231454903657293708096,
+            base: 302231454903657293708096u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46871,8 +46871,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -47027,7 +47027,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RRU",
-            base: 302231454903657293709120,
+            base: 302231454903657293709120u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47082,8 +47082,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -47232,7 +47232,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RUR",
-            base: 302231454903657293708352,
+            base: 302231454903657293708352u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47287,8 +47287,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -47437,7 +47437,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "MOV_R",
-            base: 28737,
+            base: 28737u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47492,8 +47492,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -47587,8 +47587,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -47683,7 +47683,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "MOV_U",
-            base: 28993,
+            base: 28993u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47738,8 +47738,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -47833,8 +47833,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -47929,7 +47929,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "MOV_I",
-            base: 29249,
+            base: 29249u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47984,8 +47984,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -48064,8 +48064,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -48145,7 +48145,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "MOV_C",
-            base: 29505,
+            base: 29505u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48200,8 +48200,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -48287,8 +48287,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -48375,7 +48375,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RRR",
-            base: 31042,
+            base: 31042u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48430,8 +48430,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -48543,7 +48543,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RRI",
-            base: 32066,
+            base: 32066u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48598,8 +48598,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -48710,7 +48710,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RIR",
-            base: 31298,
+            base: 31298u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48765,8 +48765,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -48877,7 +48877,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RRC",
-            base: 32322,
+            base: 32322u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48932,8 +48932,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -49051,7 +49051,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RCR",
-            base: 31554,
+            base: 31554u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49106,8 +49106,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -49225,7 +49225,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RRU",
-            base: 32578,
+            base: 32578u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49280,8 +49280,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -49393,7 +49393,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RUR",
-            base: 31810,
+            base: 31810u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49448,8 +49448,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -49561,7 +49561,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "I2I_R",
-            base: 28739,
+            base: 28739u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49616,8 +49616,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2I",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -49683,7 +49683,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "I2I_U",
-            base: 28995,
+            base: 28995u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49738,8 +49738,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2I",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -49805,7 +49805,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "I2I_I",
-            base: 29251,
+            base: 29251u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49860,8 +49860,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2I",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -49926,7 +49926,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "I2I_C",
-            base: 29507,
+            base: 29507u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49981,8 +49981,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2I",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -50054,7 +50054,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "I2IP_RRR",
-            base: 31044,
+            base: 31044u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50109,8 +50109,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2IP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -50238,7 +50238,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "I2IP_RUR",
-            base: 31812,
+            base: 31812u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50293,8 +50293,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2IP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -50422,7 +50422,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "I2IP_RIR",
-            base: 31300,
+            base: 31300u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50477,8 +50477,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2IP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -50605,7 +50605,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "I2IP_RCR",
-            base: 31556,
+            base: 31556u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50660,8 +50660,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2IP",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[
@@ -50795,7 +50795,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "R2UR_R",
-            base: 28741,
+            base: 28741u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50850,8 +50850,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "R2UR",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -50901,7 +50901,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "SETGPR_U",
-            base: 28998,
+            base: 28998u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50956,8 +50956,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SETGPR",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],
@@ -51017,7 +51017,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Opcode {
             name: "GETGPR_U",
-            base: 28999,
+            base: 28999u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -51072,8 +51072,8 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 ::isa_runtime::text::model::Form {
                     mnemonic: "GETGPR",
                     prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0,
-                        value: 0,
+                        mask: 0u128,
+                        value: 0u128,
                     }),
                     unsettable: None,
                     modifiers: &[],

@@ -101,7 +101,7 @@ fn docs(text: &str) -> TokenStream {
     quote! { #( #[doc = #lines] )* }
 }
 
-fn u128_lit(v: u128) -> Literal {
+pub(crate) fn u128_lit(v: u128) -> Literal {
     Literal::u128_suffixed(v)
 }
 

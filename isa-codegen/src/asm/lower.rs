@@ -12,6 +12,7 @@
 //! the tests run both on the same inputs (differential testing).
 
 use super::{describe, hooks, Assembler};
+use crate::gen_rust::u128_lit;
 use crate::plan::{lower as lower_expr, RawExpr};
 use isa_dsl::bind::settable_fields;
 use isa_dsl::expr::BinOp;
@@ -21,10 +22,6 @@ use quote::quote;
 
 fn rt() -> TokenStream {
     quote! { ::isa_runtime::text::model }
-}
-
-fn u128_lit(v: u128) -> Literal {
-    Literal::u128_unsuffixed(v)
 }
 
 fn bits(f: &Field) -> TokenStream {
@@ -158,7 +155,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         });
         quote! { #rt::Mnemonic { name: #name, forms: &[ #( #pairs ),* ] } }
     });
-    let opcode_items = isa.opcodes.iter().map(|op| lw.opcode(op));
+    let opcode_items = isa.opcodes.iter().enumerate().map(|(oc, op)| lw.opcode(oc, op));
     let controls = isa.control_fields.iter().map(String::as_str);
     let guard = match &isa.guard {
         Some(g) => quote! { Some(#g) },
@@ -254,24 +251,20 @@ impl Lower<'_> {
         self.class_of[f.ty].unwrap_or(u16::MAX)
     }
 
-    fn field<'o>(op: &'o Opcode, name: &str) -> Option<&'o Field> {
-        op.fields.iter().find(|f| f.name == name)
-    }
-
     /// Flag encodings of a field: (on, off).
     fn flag(&self, f: &Field) -> (u64, u64) {
         (self.asm.flag(f, true), self.asm.flag(f, false))
     }
 
-    fn opcode(&self, op: &Opcode) -> TokenStream {
+    fn opcode(&self, oc: usize, op: &Opcode) -> TokenStream {
         let rt = rt();
         let name = op.name.as_str();
         let base = u128_lit(op.fields.iter().fold(0u128, |w, f| w | (f.default_value().unwrap_or(0) as u128 & crate::plan::mask64(f.width) as u128) << f.start));
-        let guard = match self.isa.guard.as_deref().and_then(|g| Some((g, Self::field(op, g)?))) {
+        let guard = match self.isa.guard.as_deref().and_then(|g| Some((g, op.field(g)?))) {
             Some((g, gf)) => {
                 let reg = field_ref(gf);
                 let class = Literal::u16_unsuffixed(self.class(gf));
-                let not = match Self::field(op, &format!("{g}.not")) {
+                let not = match op.field(&format!("{g}.not")) {
                     Some(nf) => {
                         let b = bits(nf);
                         let (on, off) = self.flag(nf);
@@ -285,17 +278,17 @@ impl Lower<'_> {
             None => quote! { None },
         };
         let controls = self.isa.control_fields.iter().filter_map(|c| {
-            let f = Self::field(op, c)?;
+            let f = op.field(c)?;
             let fr = field_ref(f);
             Some(quote! { #rt::Control { name: #c, field: #fr } })
         });
-        let forms = op.forms.iter().map(|b| self.form(op, b));
+        let forms = op.forms.iter().map(|b| self.form(oc, op, b));
         quote! {
             #rt::Opcode { name: #name, base: #base, guard: #guard, controls: &[ #( #controls ),* ], forms: &[ #( #forms ),* ] }
         }
     }
 
-    fn form(&self, op: &Opcode, b: &FormBinding) -> TokenStream {
+    fn form(&self, oc: usize, op: &Opcode, b: &FormBinding) -> TokenStream {
         let rt = rt();
         let isa = self.isa;
         let ot = op.optype;
@@ -321,7 +314,7 @@ impl Lower<'_> {
         let mnemonic = form.mnemonic.as_str();
         let spellings = self.asm.modifier_spellings(b);
         let modifiers = b.modifiers.iter().enumerate().map(|(s, m)| self.modifier(op, ot, form.modifiers.get(s), m));
-        let operands = form.operands.iter().zip(&b.operands).map(|(sop, ob)| self.operand(op, ot, sop, ob));
+        let operands = form.operands.iter().zip(&b.operands).map(|(sop, ob)| self.operand(oc, op, ot, sop, ob));
         quote! {
             #rt::Form {
                 mnemonic: #mnemonic,
@@ -340,7 +333,7 @@ impl Lower<'_> {
         let optional = sm.is_some_and(|s| s.optional);
         let kind = match m {
             ModifierBinding::Mnemonic { text } => quote! { #rt::ModifierKind::Mnemonic(#text) },
-            ModifierBinding::Value { field, spelling, value, optional } => match Self::field(op, field) {
+            ModifierBinding::Value { field, spelling, value, optional } => match op.field(field) {
                 Some(f) => {
                     let fr = field_ref(f);
                     let v = Literal::u64_unsuffixed(*value);
@@ -348,7 +341,7 @@ impl Lower<'_> {
                 }
                 None => quote! { #rt::ModifierKind::Broken },
             },
-            ModifierBinding::Choice { field, optional, values } => match Self::field(op, field) {
+            ModifierBinding::Choice { field, optional, values } => match op.field(field) {
                 Some(f) => {
                     let fr = field_ref(f);
                     let vals = values.iter().map(|c| {
@@ -367,7 +360,7 @@ impl Lower<'_> {
         quote! { #rt::Modifier { name: #name, optional: #optional, kind: #kind } }
     }
 
-    fn operand(&self, op: &Opcode, ot: usize, sop: &SyntaxOperand, ob: &OperandBinding) -> TokenStream {
+    fn operand(&self, oc: usize, op: &Opcode, ot: usize, sop: &SyntaxOperand, ob: &OperandBinding) -> TokenStream {
         let rt = rt();
         let isa = self.isa;
         let name = sop.name.as_str();
@@ -375,7 +368,7 @@ impl Lower<'_> {
         // When an optional operand counts as "at its defaults".
         let mut at_default = Some((0u128, 0u128));
         for n in ob.field.iter().chain(&ob.index_fields).chain(ob.decorations.iter().flatten()) {
-            if let Some(f) = Self::field(op, n) {
+            if let Some(f) = op.field(n) {
                 at_default = match (at_default, f.default_value()) {
                     (Some((m, v)), Some(d)) => Some((m | field_mask(f), v | (d as u128) << f.start)),
                     _ => None,
@@ -383,18 +376,18 @@ impl Lower<'_> {
             }
         }
         let at_default = matcher(at_default);
-        let field = ob.field.as_deref().and_then(|n| Self::field(op, n));
+        let field = ob.field.as_deref().and_then(|n| op.field(n));
         let kind = match &sop.shape {
             OperandShape::Literal => quote! { #rt::OperandKind::Literal },
             OperandShape::Indexed { base, .. } => {
-                let index = match ob.index_fields.first().and_then(|n| Self::field(op, n)) {
+                let index = match ob.index_fields.first().and_then(|n| op.field(n)) {
                     Some(f) => {
                         let (b, c) = (bits(f), Literal::u16_unsuffixed(self.class(f)));
                         quote! { Some((#b, #c)) }
                     }
                     None => quote! { None },
                 };
-                let offset = match ob.index_fields.get(1).and_then(|n| Self::field(op, n)) {
+                let offset = match ob.index_fields.get(1).and_then(|n| op.field(n)) {
                     Some(f) => {
                         let b = bits(f);
                         let signed = matches!(isa.types[f.ty].kind, TypeKind::Int { signed: true });
@@ -411,12 +404,12 @@ impl Lower<'_> {
                 (Some(_), Some(f)) => self.value_kind(op, f),
             },
         };
-        let decorations = sop.prefixes.iter().chain(&sop.suffixes).zip(&ob.decorations).map(|(d, df)| self.decoration(op, ot, d, df.as_deref()));
+        let decorations = sop.prefixes.iter().chain(&sop.suffixes).zip(&ob.decorations).map(|(d, df)| self.decoration(oc, op, ot, d, df.as_deref()));
         let prefixes = Literal::u8_unsuffixed(sop.prefixes.iter().fold(0u8, |m, d| m | 1 << decoration_bit(d.kind)));
         // `.neg` spelled `~` under a `CvtINegX(x.neg, ext)` hook when `ext` is `X`.
         let neg_is_inv = ob.field.as_ref().and_then(|base| {
             let h = self.asm.hook(op, Some(&format!("{base}.neg")), "CvtINegX")?;
-            let af = Self::field(op, h.args.get(1)?)?;
+            let af = op.field(h.args.get(1)?)?;
             let x = isa.types[af.ty].enum_value("X")?;
             Some(RawExpr::Binary(
                 BinOp::Eq,
@@ -462,7 +455,7 @@ impl Lower<'_> {
                 let select = self
                     .asm
                     .hook(op, Some(&f.name), "CvtFImm")
-                    .and_then(|h| Self::field(op, h.args.get(1)?))
+                    .and_then(|h| op.field(h.args.get(1)?))
                     .map(|af| {
                         let by = bits(af);
                         let entries = match &isa.types[af.ty].kind {
@@ -496,7 +489,7 @@ impl Lower<'_> {
         }
     }
 
-    fn decoration(&self, op: &Opcode, ot: usize, d: &isa_dsl::ir::Decoration, df: Option<&str>) -> TokenStream {
+    fn decoration(&self, oc: usize, op: &Opcode, ot: usize, d: &isa_dsl::ir::Decoration, df: Option<&str>) -> TokenStream {
         let rt = rt();
         let kind = match d.kind {
             DecorationKind::Neg => quote! { Neg },
@@ -507,7 +500,7 @@ impl Lower<'_> {
         };
         let name = d.name.as_str();
         let optional = d.optional;
-        let f = df.and_then(|n| Self::field(op, n));
+        let f = df.and_then(|n| op.field(n));
         let target = match (df, f) {
             (None, _) => quote! { #rt::Target::None },
             (Some(_), None) => quote! { #rt::Target::Missing },
@@ -520,7 +513,7 @@ impl Lower<'_> {
         };
         let neg_hook = self.asm.hook(op, df, "CvtINegX").is_some();
         let suffix = match (d.kind, f) {
-            (DecorationKind::Suffix, Some(f)) => self.suffix(op, ot, f, &d.name),
+            (DecorationKind::Suffix, Some(f)) => self.suffix(oc, op, ot, f, &d.name),
             _ => quote! { None },
         };
         quote! {
@@ -530,7 +523,7 @@ impl Lower<'_> {
 
     /// The suffix spellings of field `f`, computed with the interpreted
     /// assembler's mapping for every spelling and value there is.
-    fn suffix(&self, op: &Opcode, ot: usize, f: &Field, list: &str) -> TokenStream {
+    fn suffix(&self, oc: usize, op: &Opcode, ot: usize, f: &Field, list: &str) -> TokenStream {
         let rt = rt();
         let isa = self.isa;
         let t = &isa.types[f.ty];
@@ -548,7 +541,7 @@ impl Lower<'_> {
         candidates.extend(hooks::vsel_spellings(8).iter().chain(hooks::vsel_spellings(16)));
         let mut seen = std::collections::HashSet::new();
         candidates.retain(|c| seen.insert(*c));
-        let Some(mut raw) = self.asm.codec().default_instruction(op_index(isa, op)) else { return quote! { None } };
+        let Some(mut raw) = self.asm.codec().default_instruction(oc) else { return quote! { None } };
         let map = |raw: &crate::interp::RawInstruction| {
             let parse = candidates.iter().filter_map(|c| {
                 let v = self.asm.suffix_value(ot, op, raw, f, list, c)?;
@@ -588,10 +581,6 @@ impl Lower<'_> {
             }
         }
     }
-}
-
-fn op_index(isa: &Isa, op: &Opcode) -> usize {
-    isa.opcodes.iter().position(|o| std::ptr::eq(o, op)).unwrap_or(usize::MAX)
 }
 
 fn decoration_bit(k: DecorationKind) -> u8 {

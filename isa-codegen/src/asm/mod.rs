@@ -102,7 +102,7 @@ impl<'a> Assembler<'a> {
         }
         let Some(cands) = self.forms.get(mn.text) else {
             let all = self.forms.keys().map(|s| s.as_str());
-            let hint = isa_runtime::text::asm::nearest(mn.text, all).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
+            let hint = isa_runtime::spelling::nearest(mn.text, all).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
             return Err(AsmError::at(mn.col, format!("unknown mnemonic `{}`{hint}", mn.text)));
         };
         let mut best: Option<Attempt> = None;

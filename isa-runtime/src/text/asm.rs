@@ -69,7 +69,7 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
         return raw_word(m, &lexed).map(Some);
     }
     let Ok(k) = m.mnemonics.binary_search_by(|x| x.name.cmp(mn.text)) else {
-        let hint = nearest(mn.text, m.mnemonics.iter().map(|x| x.name)).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
+        let hint = crate::spelling::nearest(mn.text, m.mnemonics.iter().map(|x| x.name)).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
         return Err(AsmError::at(mn.col, format!("unknown mnemonic `{}`{hint}", mn.text)));
     };
     // Each operand text is read once, whatever the number of candidates.
@@ -103,25 +103,6 @@ fn raw_word(m: &Model, l: &Line) -> Result<Assembled, AsmError> {
     let word = u128::from_str_radix(hex, 16).map_err(|_| bad())?;
     let opcode = (m.decode)(word).map_err(|e| AsmError::at(t.col, format!("`.word` does not decode: {e}")))?;
     Ok(Assembled { opcode, word })
-}
-
-/// The closest of `names` to `name` by edit distance, if close enough to be a typo.
-pub fn nearest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
-    names.map(|n| (distance(name, n), n)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, n)| n)
-}
-
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + (ca != *cb) as usize).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// A register by name (`R7`, `RZ`, `PT`) in class `class`, fitting `bits`.
