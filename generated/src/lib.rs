@@ -8,6 +8,7 @@
 //   spec/base/isa.txt
 //   spec/base/operands.txt
 //   spec/legacy/003_hmul2_spa53.txt
+//   spec/simulation/hooks.txt
 
 //! Encoders and decoders for the `GPU` ISA: 184 opcodes of 44 instructions, 128 bits wide.
 //!
@@ -2890,3 +2891,4 @@ impl Instruction {
 pub mod types;
 pub mod opcodes;
 pub mod text;
+pub mod sim;

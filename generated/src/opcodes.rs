@@ -8,6 +8,7 @@
 //   spec/base/isa.txt
 //   spec/base/operands.txt
 //   spec/legacy/003_hmul2_spa53.txt
+//   spec/simulation/hooks.txt
 
 //! One struct per opcode: every non-constant field, typed, with
 //! `encode` (to the 128-bit word) and `decode` (from it).

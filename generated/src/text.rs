@@ -8,6 +8,7 @@
 //   spec/base/isa.txt
 //   spec/base/operands.txt
 //   spec/legacy/003_hmul2_spa53.txt
+//   spec/simulation/hooks.txt
 
 //! Assembly text: the ISA's syntax as a static model, and
 //! `FromStr`/`Display` for [`Instruction`] over it

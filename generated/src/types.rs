@@ -8,6 +8,7 @@
 //   spec/base/isa.txt
 //   spec/base/operands.txt
 //   spec/legacy/003_hmul2_spa53.txt
+//   spec/simulation/hooks.txt
 
 //! Field types: one enum per bit-field type, one range-checked newtype
 //! per operand type. `to_raw`/`from_raw` convert to and from the bits

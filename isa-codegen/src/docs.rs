@@ -412,7 +412,7 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>) -> InsnPage {
         modifiers: if ot.is_some() { modifier_rows(isa, o) } else { legacy_modifier_rows(o) },
         sections,
         exceptions,
-        simulation: o.simulation.as_ref().map(|s| format!("{} = {}({});", s.result, s.function, s.args.join(", "))),
+        simulation: o.effective_hook().map(|s| s.text()),
         examples,
         opcodes: o.opcodes.iter().map(|&oc| opcode_view(isa, &isa.opcodes[oc])).collect(),
         legacy: if ot.is_some() { legacy_links(isa, &o.name) } else { Vec::new() },
@@ -771,7 +771,7 @@ struct TypeUser {
 
 fn type_page(isa: &Isa, t: &Type, sources: &isa_dsl::SourceMap) -> TypePage {
     let description = match &t.kind {
-        TypeKind::Register { prefix, constants, predicate } => format!(
+        TypeKind::Register { prefix, constants, predicate, .. } => format!(
             "{} {}0..{}{} ({} bits){}.",
             if *predicate { "Predicates" } else { "Registers" },
             prefix,

@@ -7,6 +7,7 @@
 //!   operand type (registers, predicates, immediates, constant memory);
 //! * `opcodes.rs`: a struct per opcode with `encode` / `decode`;
 //! * `text.rs`: the syntax model and `FromStr`/`Display` (see `asm::lower`);
+//! * `sim.rs`: the simulator glue (see `gen_sim`);
 //! * `lib.rs`: the `Instruction` enum, the dispatch table and the errors.
 
 use crate::names::{field_ident, ident};
@@ -30,7 +31,7 @@ pub struct CrateTokens {
 /// Generates the crate's tokens.
 pub fn crate_tokens(isa: &Isa) -> CrateTokens {
     let plan = DecodePlan::new(isa);
-    let modules = vec![("types", gen_types(isa)), ("opcodes", gen_opcodes(isa)), ("text", crate::asm::lower::gen_text(isa))];
+    let modules = vec![("types", gen_types(isa)), ("opcodes", gen_opcodes(isa)), ("text", crate::asm::lower::gen_text(isa)), ("sim", crate::gen_sim::gen_sim(isa))];
     CrateTokens { root: gen_lib(isa, &plan), modules }
 }
 
@@ -185,7 +186,7 @@ fn gen_enum(t: &Type) -> TokenStream {
 }
 
 fn gen_register(t: &Type) -> TokenStream {
-    let TypeKind::Register { prefix, predicate, constants } = &t.kind else { return quote!() };
+    let TypeKind::Register { prefix, predicate, constants, .. } = &t.kind else { return quote!() };
     let name = ident(&t.name);
     let repr = uint(t.width);
     let max = Literal::u64_unsuffixed(mask64(t.width));
@@ -452,7 +453,7 @@ fn insert(f: &Field, raw: TokenStream) -> TokenStream {
 }
 
 /// A lowered exception condition as Rust over `w: u128` (i64 arithmetic, non-zero = true).
-fn raw_expr(e: &RawExpr) -> TokenStream {
+pub(crate) fn raw_expr(e: &RawExpr) -> TokenStream {
     match e {
         RawExpr::Const(c) => {
             let c = Literal::i64_suffixed(*c);

@@ -12,6 +12,7 @@ pub mod docs;
 pub mod dump;
 pub mod examples;
 pub mod gen_rust;
+pub mod gen_sim;
 pub mod interp;
 pub mod links;
 pub mod names;

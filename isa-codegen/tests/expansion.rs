@@ -36,7 +36,7 @@ fn macro_expansion_equals_generated_files() {
             other => items.push(other),
         }
     }
-    assert_eq!(mods.len(), 3, "lib.rs declares types, opcodes and text");
+    assert_eq!(mods.len(), 4, "lib.rs declares types, opcodes, text and sim");
     let from_files = quote! { #(#attrs)* #(#items)* #(#mods)* };
 
     let pretty = |ts: proc_macro2::TokenStream| prettyplease::unparse(&syn::parse2::<syn::File>(ts).unwrap());

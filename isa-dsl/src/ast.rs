@@ -30,6 +30,8 @@ pub enum DeclKind {
     Group,
     Optype,
     Opcode,
+    /// `__DefSimulation Optype`: our extension, the simulation hook of an optype.
+    Simulation,
 }
 
 impl DeclKind {
@@ -41,6 +43,7 @@ impl DeclKind {
             DeclKind::Group => "__DefGroup",
             DeclKind::Optype => "__DefOptype",
             DeclKind::Opcode => "__DefOpcode",
+            DeclKind::Simulation => "__DefSimulation",
         }
     }
 }
@@ -62,6 +65,8 @@ pub struct Decl {
     pub values: Vec<EnumValue>,
     /// Properties of an operand type or the ISA.
     pub properties: Vec<Property>,
+    /// Hook lines of a `__DefSimulation`.
+    pub hooks: Vec<SimulationCall>,
     pub sections: Vec<Section>,
 }
 
@@ -277,11 +282,19 @@ pub struct TemplateOperand {
     pub span: Span,
 }
 
-/// `vd = HADD2(va, vb);`
+/// `vd = HADD2(va, vb);`, `vd, vu = iadd(va: I32, vb: I32, ext);`
 #[derive(Clone, Debug, Serialize)]
 pub struct SimulationCall {
-    pub result: Ident,
+    pub results: Vec<Ident>,
     pub function: Ident,
-    pub args: Vec<Ident>,
+    pub args: Vec<SimulationArg>,
     pub span: Span,
+}
+
+/// One argument of a hook: an operand or field name, and for operands the
+/// value domain whose modifier methods apply its sub-fields (`va: F32`).
+#[derive(Clone, Debug, Serialize)]
+pub struct SimulationArg {
+    pub name: Ident,
+    pub domain: Option<Ident>,
 }

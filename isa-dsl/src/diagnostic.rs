@@ -51,6 +51,7 @@ codes! {
     UnterminatedFence = "E010", Error, "code fence not closed before the end of its section";
     TooDeep = "E011", Error, "expression nested too deeply";
     MalformedProperty = "E012", Error, "malformed or unknown property of an operand type or ISA";
+    MalformedHook = "E013", Error, "malformed simulation hook";
     // --- names and inheritance --------------------------------------------
     UndefinedType = "E020", Error, "undefined type";
     UndefinedParent = "E021", Error, "undefined parent";
@@ -70,6 +71,9 @@ codes! {
     DuplicateValue = "E036", Error, "two values of one type share a name or an encoding";
     WidthMismatch = "E037", Error, "field width does not match its type";
     MissingIsa = "E038", Error, "no __DefIsa declaration, or more than one";
+    // --- simulation -------------------------------------------------------
+    UnknownHookName = "E050", Error, "simulation hook names an unknown optype, operand or field";
+    KernelSignature = "E051", Error, "one kernel called with different argument types";
     // --- assembly -----------------------------------------------------------
     AsmError = "E040", Error, "assembly line does not assemble";
     DisasmError = "E041", Error, "instruction word does not decode";
@@ -88,6 +92,10 @@ codes! {
     NoOpcodes = "W012", Warning, "optype without opcodes";
     LegacySkipped = "W013", Warning, "file not in the DSL skipped";
     BadExample = "W014", Warning, "example does not assemble or does not round-trip";
+    SeedHookMismatch = "W015", Warning, "the spec's own __Simulation hook disagrees with the opcode's operands";
+    ModifierNotApplied = "W016", Warning, "operand modifier the simulation neither applies nor passes";
+    HookOutputNotListed = "W017", Warning, "simulation writes an operand OutList does not name";
+    NoSimulation = "W018", Warning, "optype without a simulation hook";
 }
 
 /// A secondary label: another place that explains the primary one.

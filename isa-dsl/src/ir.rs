@@ -31,6 +31,23 @@ pub struct Isa {
     /// Scheduling/control fields: declared with `Control = field;` in `__DefIsa`
     /// or written as `$name` in a template. Every instruction accepts them.
     pub control_fields: Vec<String>,
+    /// Value domain whose modifier methods apply the guard's sub-fields
+    /// (`GuardDomain = Pred;`): `pg.not` becomes `pred_not(p, pg.not)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard_domain: Option<String>,
+    /// Literal operands that stand for a whole register file as a bit mask
+    /// (`Literal PR = Pred;`: bit i of `PR` is `Pi`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub file_literals: Vec<FileLiteral>,
+}
+
+/// `Literal PR = Pred;` in `__DefIsa`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileLiteral {
+    pub name: String,
+    /// The register type (a predicate or register file).
+    #[serde(rename = "type")]
+    pub ty_name: String,
 }
 
 /// Where something was written: file index, 1-based line and column.
@@ -65,8 +82,15 @@ pub struct Type {
 pub enum TypeKind {
     /// `__DefBitFieldType`: named values.
     Enum { values: Vec<EnumValue> },
-    /// A register file (`predicate`: a predicate file, whose constants read true).
-    Register { prefix: String, predicate: bool, constants: Vec<NamedIndex> },
+    /// A register file (`predicate`: a predicate file, whose constants read
+    /// true; `warp`: one copy per warp (`Scope = Warp;`) instead of per lane).
+    Register {
+        prefix: String,
+        predicate: bool,
+        constants: Vec<NamedIndex>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        warp: bool,
+    },
     /// An integer immediate.
     Int { signed: bool },
     /// `lanes` IEEE-style floats of `1 + exponent + mantissa` bits each, lane 0 lowest.
@@ -146,8 +170,11 @@ pub struct Optype {
     pub value_lists: Vec<ValueList>,
     pub docs: Docs,
     pub examples: Vec<Example>,
-    /// The `__Simulation` hook (`vd = HADD2(va, vb);`).
+    /// The `__Simulation` hook the optype itself writes (`vd = HADD2(va, vb);`).
     pub simulation: Option<SimulationHook>,
+    /// The hook a `__DefSimulation` declaration gives it; it takes precedence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook: Option<SimulationHook>,
     pub opcodes: Vec<OpcodeId>,
     /// The notation it was written in when not the DSL (`SPA 5.3`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -178,12 +205,43 @@ pub struct Example {
     pub loc: Loc,
 }
 
+impl Optype {
+    /// The hook the simulator calls: `__DefSimulation`'s, else the optype's own.
+    pub fn effective_hook(&self) -> Option<&SimulationHook> {
+        self.hook.as_ref().or(self.simulation.as_ref())
+    }
+}
+
+/// `vd, vu = kernel(va: Domain, vb, field);`
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SimulationHook {
-    pub result: String,
+    pub results: Vec<String>,
     pub function: String,
-    pub args: Vec<String>,
+    pub args: Vec<HookArg>,
     pub loc: Loc,
+}
+
+impl SimulationHook {
+    /// The hook as written: `vd = fmaf(va: F32, vb: F32, vc: F32, rnd);`.
+    pub fn text(&self) -> String {
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| match &a.domain {
+                Some(d) => format!("{}: {d}", a.name),
+                None => a.name.clone(),
+            })
+            .collect();
+        format!("{} = {}({});", self.results.join(", "), self.function, args.join(", "))
+    }
+}
+
+/// An argument of a hook: an operand (by name or slot `vX`) or a field.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookArg {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
 }
 
 /// A `.name = {.A*, .B}` list from `__Syntax`.
@@ -297,6 +355,91 @@ pub struct Opcode {
     pub exceptions: Vec<Exception>,
     /// How each syntax form of the optype maps onto this opcode's fields.
     pub forms: Vec<FormBinding>,
+    /// How the simulator executes it (from the optype's hook), if it can.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exec: Option<Exec>,
+}
+
+/// An opcode's simulation: read the arguments, call `function`, write the results.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Exec {
+    /// Kernel name.
+    pub function: String,
+    /// Called once per warp with per-lane arguments as arrays and the mask of
+    /// executing lanes (a per-warp result computed from per-lane operands);
+    /// otherwise called once per executing lane.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub warp: bool,
+    pub results: Vec<ExecOperand>,
+    pub args: Vec<ExecArg>,
+}
+
+/// A kernel argument.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "arg", rename_all = "snake_case")]
+pub enum ExecArg {
+    /// An operand's value, modifiers applied.
+    Operand(ExecOperand),
+    /// A field's value, as its generated type (`ty`). `fixed` is the value
+    /// passed when the opcode fixes the field (`== F32`), or lacks a field that
+    /// other forms of the optype have (`vb.neg` of an immediate form: their default).
+    Field {
+        field: String,
+        ty: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fixed: Option<u64>,
+    },
+}
+
+/// An operand as the simulator reads or writes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExecOperand {
+    /// As the directives name it (`rb`, `PR`, `R[urb, ridx]`).
+    pub name: String,
+    pub source: OperandSource,
+    /// Bits per value: 32 or 64 (a register pair, two constant words).
+    pub width: ExecWidth,
+    /// Sub-fields applied in order, each by `<domain>_<sub>` (`f32_neg`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<ExecModifier>,
+    /// A 32-bit value the kernel takes as `u64`, because another opcode
+    /// passes a 64-bit value in the same place (zero- or sign-extended as read).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub widened: bool,
+}
+
+/// Where an operand's value lives.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "source", rename_all = "snake_case")]
+pub enum OperandSource {
+    /// Register `field` of the file of type `ty`.
+    Register { field: String, ty: String },
+    /// A register of file `ty` chosen at run time: `base` (a register field) plus `offset` (a signed field).
+    Indexed { ty: String, base: String, base_ty: String, offset: Option<String> },
+    /// An immediate field (sign-extended when its type is signed).
+    Immediate { field: String, signed: bool },
+    /// A constant-memory reference.
+    ConstMem { field: String },
+    /// A whole register file as a bit mask (`PR`).
+    File { ty: String },
+}
+
+/// Width of an operand's value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExecWidth {
+    /// A predicate: one bit.
+    Bool,
+    Fixed(u32),
+    /// `Bitwidth<x> = expr` depending on fields: 32 or 64 at run time.
+    Dynamic(Expr),
+}
+
+/// One sub-field applied to an operand value by the kernel method `method`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExecModifier {
+    pub field: String,
+    pub method: String,
 }
 
 impl Opcode {
@@ -449,7 +592,7 @@ pub struct FieldSetting {
 pub enum ModifierBinding {
     /// Part of the mnemonic (`.WIDE`).
     Mnemonic { text: String },
-    /// `.HI` (mandatory) or `{.FTZ}` (optional flag: absent = field default).
+    /// `.HI` (mandatory) or `{.FTZ}` (optional flag: fixed = field default).
     Value { field: String, spelling: String, value: u64, optional: bool },
     /// `.rnd` / `{.rnd}`: one of several spellings.
     Choice { field: String, optional: bool, values: Vec<ChoiceValue> },

@@ -6,7 +6,7 @@
 //!
 //! The whole pipeline, as every caller (CLI, proc-macro, docs) runs it:
 //! ```text
-//! load(paths) -> SourceMap -> parse_file* -> resolve -> bind -> check -> Frontend
+//! load(paths) -> SourceMap -> parse_file* -> resolve -> bind -> exec -> check -> Frontend
 //! ```
 
 // pest_derive without `std` refers to `alloc` by name.
@@ -16,6 +16,7 @@ pub mod ast;
 pub mod bind;
 pub mod check;
 pub mod diagnostic;
+pub mod exec;
 pub mod expr;
 pub mod ir;
 pub mod parser;
@@ -144,6 +145,7 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
         isa.legacy.extend(spa::parse_file(&sources, id, &mut diags));
     }
     bind::bind(&mut isa, &mut diags);
+    exec::resolve(&mut isa, &mut diags);
     check::check(&isa, &files, &mut diags);
     diags.sort();
     Frontend { sources, isa, diagnostics: diags }

@@ -440,6 +440,7 @@ impl Cx {
                         "__DefIsa" => DeclKind::Isa,
                         "__DefGroup" => DeclKind::Group,
                         "__DefOptype" => DeclKind::Optype,
+                        "__DefSimulation" => DeclKind::Simulation,
                         _ => DeclKind::Opcode,
                     })
                 }
@@ -507,6 +508,7 @@ impl Cx {
             span,
             values: Vec::new(),
             properties: Vec::new(),
+            hooks: Vec::new(),
             sections: Vec::new(),
         })
     }
@@ -584,6 +586,13 @@ impl Cx {
                 }
                 if let (Some(key), Some(value)) = (key, value) {
                     decl.properties.push(Property { key, name, value, span: trim_span(line) });
+                }
+            }
+            DeclKind::Simulation => {
+                if let Some(p) =
+                    self.parse_line(Rule::simulation_line, line, Code::MalformedHook, "simulation hook", diags)
+                {
+                    decl.hooks.push(self.simulation(line, p));
                 }
             }
             _ => diags.push(
@@ -985,15 +994,24 @@ impl Cx {
 
     fn simulation(&self, line: &Spanned<String>, p: Pair<Rule>) -> SimulationCall {
         let span = trim_span(line);
-        let mut it = p.into_inner();
-        let mut next = || it.next().map(|x| self.offset_ident(line, &x));
-        let result = next().unwrap_or(Spanned { value: String::new(), span });
-        let function = next().unwrap_or(Spanned { value: String::new(), span });
+        let mut results = Vec::new();
+        let mut function = None;
         let mut args = Vec::new();
-        while let Some(a) = next() {
-            args.push(a);
+        for c in p.into_inner() {
+            match c.as_rule() {
+                Rule::sim_target => results.push(self.offset_ident(line, &c)),
+                Rule::ident => function = Some(self.offset_ident(line, &c)),
+                Rule::sim_arg => {
+                    let mut it = c.into_inner();
+                    let Some(name) = it.next().map(|n| self.offset_ident(line, &n)) else { continue };
+                    let domain = it.next().map(|d| self.offset_ident(line, &d));
+                    args.push(SimulationArg { name, domain });
+                }
+                _ => {}
+            }
         }
-        SimulationCall { result, function, args, span }
+        let function = function.unwrap_or(Spanned { value: String::new(), span });
+        SimulationCall { results, function, args, span }
     }
 }
 

@@ -22,6 +22,7 @@ pub fn resolve(sources: &SourceMap, files: &[ast::File], diags: &mut Diagnostics
     r.types(&decls);
     let classes = r.classes(&decls);
     r.optypes_and_opcodes(&classes);
+    r.simulations(&decls);
     r.isa
 }
 
@@ -70,10 +71,14 @@ impl<'a> Resolver<'a> {
                     }
                     ("Guard", PropertyValue::Name(g), None) => self.isa.guard = Some(g.clone()),
                     ("Control", PropertyValue::Name(c), None) => self.isa.control_fields.push(c.clone()),
+                    ("GuardDomain", PropertyValue::Name(d), None) => self.isa.guard_domain = Some(d.clone()),
+                    ("Literal", PropertyValue::Name(t), Some(n)) => {
+                        self.isa.file_literals.push(FileLiteral { name: n.value.clone(), ty_name: t.clone() })
+                    }
                     _ => {
                         self.err(Code::MalformedProperty, p.key.span, format!("unknown ISA property `{}`", p.key.value))
                             .notes
-                            .push("the ISA takes `Width = N;`, `Guard = field;` and `Control = field;`".into());
+                            .push("the ISA takes `Width = N;`, `Guard = field;`, `Control = field;`, `GuardDomain = Domain;` and `Literal NAME = RegisterType;`".into());
                     }
                 }
             }
@@ -158,7 +163,7 @@ impl<'a> Resolver<'a> {
         let mut props: BTreeMap<&str, &ast::Property> = BTreeMap::new();
         let mut constants = Vec::new();
         let allowed: &[&str] = match kind.value.as_str() {
-            "Register" | "Predicate" => &["Prefix", "Constant"],
+            "Register" | "Predicate" => &["Prefix", "Constant", "Scope"],
             "SignedInt" | "UnsignedInt" => &[],
             "Float" => &["Exponent", "Mantissa", "Lanes"],
             "ConstMem" => &["Bank", "Offset"],
@@ -241,7 +246,16 @@ impl<'a> Resolver<'a> {
                         return None;
                     }
                 };
-                TypeKind::Register { prefix, predicate: kind.value == "Predicate", constants }
+                let warp = match props.get("Scope").map(|p| (&p.value.value, p.value.span)) {
+                    None => false,
+                    Some((PropertyValue::Name(n), _)) if n == "Lane" => false,
+                    Some((PropertyValue::Name(n), _)) if n == "Warp" => true,
+                    Some((_, span)) => {
+                        self.err(Code::MalformedProperty, span, "`Scope` is `Lane` (one copy per lane) or `Warp` (one per warp)");
+                        false
+                    }
+                };
+                TypeKind::Register { prefix, predicate: kind.value == "Predicate", constants, warp }
             }
             "SignedInt" => TypeKind::Int { signed: true },
             "UnsignedInt" => TypeKind::Int { signed: false },
@@ -432,12 +446,7 @@ impl<'a> Resolver<'a> {
                 }
             }
             if let Some(sim) = &s.simulation {
-                simulation = Some(SimulationHook {
-                    result: sim.result.value.clone(),
-                    function: sim.function.value.clone(),
-                    args: sim.args.iter().map(|a| a.value.clone()).collect(),
-                    loc: self.loc(sim.function.span),
-                });
+                simulation = Some(self.hook(sim));
             }
         }
         let docs = Docs {
@@ -456,8 +465,53 @@ impl<'a> Resolver<'a> {
             docs,
             examples,
             simulation,
+            hook: None,
             opcodes: Vec::new(),
             notation: None,
+        }
+    }
+
+    fn hook(&self, sim: &ast::SimulationCall) -> SimulationHook {
+        SimulationHook {
+            results: sim.results.iter().map(|r| r.value.clone()).collect(),
+            function: sim.function.value.clone(),
+            args: sim
+                .args
+                .iter()
+                .map(|a| HookArg { name: a.name.value.clone(), domain: a.domain.as_ref().map(|d| d.value.clone()) })
+                .collect(),
+            loc: self.loc(sim.function.span),
+        }
+    }
+
+    /// Attaches each `__DefSimulation Optype` hook to its optype.
+    fn simulations(&mut self, decls: &[&ast::Decl]) {
+        let mut seen: BTreeMap<String, Span> = BTreeMap::new();
+        for d in decls.iter().filter(|d| d.kind == DeclKind::Simulation) {
+            let name = &d.name.value;
+            let Some(i) = self.isa.optypes.iter().position(|o| &o.name == name) else {
+                let near = nearest(name, self.isa.optypes.iter().map(|o| o.name.as_str())).map(|n| format!("did you mean `{n}`?"));
+                let e = self.err(Code::UnknownHookName, d.name.span, format!("`__DefSimulation` of unknown optype `{name}`"));
+                e.notes.extend(near);
+                continue;
+            };
+            if let Some(first) = seen.insert(name.clone(), d.name.span) {
+                self.err(Code::DuplicateDefinition, d.name.span, format!("second `__DefSimulation {name}`"))
+                    .secondary
+                    .push(crate::diagnostic::Label { span: first, message: "first given here".into() });
+                continue;
+            }
+            match d.hooks.as_slice() {
+                [h] => self.isa.optypes[i].hook = Some(self.hook(h)),
+                [] => {
+                    self.err(Code::MalformedHook, d.name.span, "`__DefSimulation` without a hook line")
+                        .notes
+                        .push("write `vd = kernel(va: Domain, vb, field);` on the next line".into());
+                }
+                [_, extra, ..] => {
+                    self.err(Code::MalformedHook, extra.span, "`__DefSimulation` takes one hook line");
+                }
+            }
         }
     }
 
@@ -610,6 +664,7 @@ impl<'a> Resolver<'a> {
             operands,
             exceptions,
             forms: Vec::new(),
+            exec: None,
         }
     }
 

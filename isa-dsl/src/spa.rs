@@ -185,6 +185,7 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
                     },
                     examples: examples.iter().filter(|(m, _)| *m == name).map(|(_, e)| e.clone()).collect(),
                     simulation: None,
+                    hook: None,
                     opcodes: Vec::new(),
                     notation: Some(NOTATION.to_string()),
                 });

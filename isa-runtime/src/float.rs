@@ -229,6 +229,12 @@ fn exact_zero_sign(x: bool, y: bool, mode: Round) -> bool {
 
 /// `a * b`.
 pub fn mul(a: u64, b: u64, f: Format, mode: Round) -> u64 {
+    mul_scaled(a, b, 0, f, mode)
+}
+
+/// `a * 2^scale * b` with a single rounding (FMUL's `.scl` scales `Ra`
+/// exactly, before the multiply).
+pub fn mul_scaled(a: u64, b: u64, scale: i32, f: Format, mode: Round) -> u64 {
     match (unpack(a, f), unpack(b, f)) {
         (Value::Nan, _) | (_, Value::Nan) => f.canonical_nan(),
         (Value::Inf { .. }, Value::Zero { .. }) | (Value::Zero { .. }, Value::Inf { .. }) => f.canonical_nan(),
@@ -237,8 +243,26 @@ pub fn mul(a: u64, b: u64, f: Format, mode: Round) -> u64 {
         (Value::Zero { neg: x }, Value::Zero { neg: y } | Value::Finite { neg: y, .. })
         | (Value::Finite { neg: x, .. }, Value::Zero { neg: y }) => zero(x != y, f),
         (Value::Finite { neg: x, mant: mx, exp: ex }, Value::Finite { neg: y, mant: my, exp: ey }) => {
-            round_pack(x != y, mx as u128 * my as u128, ex + ey, false, f, mode)
+            round_pack(x != y, mx as u128 * my as u128, ex + ey + scale, false, f, mode)
         }
+    }
+}
+
+/// binary32 `a * b + c` with a single rounding and the canonical NaN: FFMA
+/// without `.FTZ`/`.SAT`. Round-to-nearest uses the host's fused multiply-add
+/// (`f32::mul_add`, correctly rounded in the default rounding mode, which Rust
+/// code never changes); the directed modes use the exact [`fma`].
+#[inline]
+pub fn fma_f32(a: u32, b: u32, c: u32, mode: Round) -> u32 {
+    if mode == Round::RN {
+        let r = f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c));
+        if r.is_nan() {
+            0x7FFF_FFFF
+        } else {
+            r.to_bits()
+        }
+    } else {
+        fma(a as u64, b as u64, c as u64, F32, mode) as u32
     }
 }
 
@@ -347,7 +371,8 @@ pub struct Modifiers {
     pub relu: bool,
 }
 
-fn flush(bits: u64, f: Format) -> u64 {
+/// A subnormal flushed to zero of the same sign (`.FTZ`); other values unchanged.
+pub fn flush(bits: u64, f: Format) -> u64 {
     if is_subnormal(bits, f) { bits & f.sign_bit() } else { bits }
 }
 
@@ -382,8 +407,13 @@ pub fn add_mod(a: u64, b: u64, f: Format, mode: Round, m: Modifiers) -> u64 {
 
 /// `a * b` with the ISA's modifiers.
 pub fn mul_mod(a: u64, b: u64, f: Format, mode: Round, m: Modifiers) -> u64 {
+    mul_mod_scaled(a, b, 0, f, mode, m)
+}
+
+/// FMUL: `a * 2^scale * b` with the ISA's modifiers (inputs flushed before scaling).
+pub fn mul_mod_scaled(a: u64, b: u64, scale: i32, f: Format, mode: Round, m: Modifiers) -> u64 {
     let (a, b) = if m.ftz { (flush(a, f), flush(b, f)) } else { (a, b) };
-    finish(mul(a, b, f, mode), f, m)
+    finish(mul_scaled(a, b, scale, f, mode), f, m)
 }
 
 /// `a * b + c` with the ISA's modifiers.

@@ -1,10 +1,12 @@
 //! `isa-runtime`: hand-written code the generated crate calls. Never
-//! generated, never overwritten. [`float`] and [`int`]: the kernels of the
+//! generated, never overwritten. [`float`], [`narrow`] and [`int`]: the kernels of the
 //! simulator. [`text`]: the table-driven assembler and disassembler behind the
 //! generated `FromStr`/`Display`. [`spelling`]: "did you mean" hints, also used by
-//! the front end.
+//! the front end. [`sim`]: the warp the generated `execute` stubs run on.
 
 pub mod float;
 pub mod int;
+pub mod narrow;
+pub mod sim;
 pub mod spelling;
 pub mod text;

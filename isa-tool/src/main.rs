@@ -4,7 +4,9 @@
 //!
 //! * `isa asm FILE.s [-o FILE.bin]`: one 32-digit hex word per instruction
 //!   (most significant digit first), or 16-byte little-endian words;
-//! * `isa disasm FILE`: hex text or binary words back to assembly.
+//! * `isa disasm FILE`: hex text or binary words back to assembly;
+//! * `isa run PROG.s [--state STATE.yaml]`: assemble, execute on one warp
+//!   (the reference simulator, `isa-sim`), print the final state as YAML.
 //!
 //! Bad input gets `file:line:col`, the line and a caret, exit status 1, and
 //! nothing written.
@@ -20,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "isa", version, about = "Assembler and disassembler of the built-in ISA")]
+#[command(name = "isa", version, about = "Assembler, disassembler and simulator of the built-in ISA")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -37,12 +39,61 @@ enum Command {
     },
     /// Disassemble a file of hex words (one per line) or 16-byte little-endian words.
     Disasm { file: PathBuf },
+    /// Assemble and run a program on one warp; print the final state as YAML.
+    Run {
+        program: PathBuf,
+        /// Initial state (YAML: `active`, `regs`, `cmem`); default: all zero, all lanes active.
+        #[arg(long)]
+        state: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Asm { file, out } => asm(&file, out.as_deref()),
         Command::Disasm { file } => disasm(&file),
+        Command::Run { program, state } => run(&program, state.as_deref()),
+    }
+}
+
+fn read_text(path: &Path) -> Option<String> {
+    let bytes = read(path)?;
+    String::from_utf8(bytes).map_err(|_| eprintln!("error: {} is not UTF-8 text", path.display())).ok()
+}
+
+fn run(program: &Path, state: Option<&Path>) -> ExitCode {
+    let Some(code) = read_text(program) else { return ExitCode::from(1) };
+    let state_text = match state {
+        Some(p) => match read_text(p) {
+            Some(t) => t,
+            None => return ExitCode::from(1),
+        },
+        None => String::new(),
+    };
+    match isa_sim::run_program(&code, &state_text) {
+        Ok(yaml) => {
+            let _ = std::io::stdout().lock().write_all(yaml.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(errors) => {
+            let color = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
+            let writer = StandardStream::stderr(color);
+            let config = term::Config::default();
+            for e in &errors {
+                let (name, text) = match e.kind {
+                    isa_sim::ErrorKind::Program => (program.display().to_string(), code.as_str()),
+                    isa_sim::ErrorKind::State => (state.map(|p| p.display().to_string()).unwrap_or_default(), state_text.as_str()),
+                };
+                let source = SimpleFile::new(name.clone(), text);
+                let mut d = Diagnostic::error().with_message(&e.message);
+                match e.span {
+                    Some((at, len)) => d = d.with_labels(vec![Label::primary((), at..(at + len).min(text.len()))]),
+                    None => d = d.with_notes(vec![format!("in {name}")]),
+                }
+                let _ = term::emit(&mut writer.lock(), &config, &source, &d);
+            }
+            ExitCode::from(1)
+        }
     }
 }
 

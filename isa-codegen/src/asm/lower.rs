@@ -122,7 +122,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
     let mut class_of = vec![None; isa.types.len()];
     let mut classes = Vec::new();
     for (i, t) in isa.types.iter().enumerate() {
-        if let TypeKind::Register { prefix, constants, predicate } = &t.kind {
+        if let TypeKind::Register { prefix, constants, predicate, .. } = &t.kind {
             class_of[i] = Some(classes.len() as u16);
             let names = constants.iter().map(|c| c.name.as_str());
             let idx = constants.iter().map(|c| Literal::u64_unsuffixed(c.index));

@@ -1,0 +1,501 @@
+//! The generated simulator glue (`generated/src/sim.rs`): the register files
+//! as [`isa_runtime::sim::FileSpec`]s, a `Kernels` trait with one method per
+//! kernel and per operand modifier the hooks name (its signature derived from
+//! the operands and fields, implemented by hand elsewhere), and per opcode an
+//! `execute` stub that reads operands per `Order`/`Bitwidth`, applies their
+//! sub-fields, honours the guard per lane, calls the kernel and writes the
+//! results. No instruction's semantics is written here: the stubs only move
+//! values between the warp and the kernels.
+
+use crate::gen_rust::raw_expr;
+use crate::names::{field_ident, ident};
+use crate::plan::lower;
+use isa_dsl::exec::{is_warp, param_type, value_type};
+use isa_dsl::ir::{Exec, ExecArg, ExecOperand, ExecWidth, Isa, Opcode, OperandSource, TypeKind};
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use std::collections::BTreeMap;
+
+/// The `sim` module.
+pub fn gen_sim(isa: &Isa) -> TokenStream {
+    let files: Vec<(&str, TokenStream)> = isa
+        .types
+        .iter()
+        .filter_map(|t| match &t.kind {
+            TypeKind::Register { prefix, predicate, constants, warp } => {
+                let name = t.name.as_str();
+                let count = Literal::u32_unsuffixed(1u32 << t.width.min(16));
+                let cs = constants.iter().map(|c| {
+                    let (n, i) = (c.name.as_str(), Literal::u32_unsuffixed(c.index as u32));
+                    quote! { (#n, #i) }
+                });
+                Some((
+                    name,
+                    quote! { FileSpec { name: #name, prefix: #prefix, count: #count, predicate: #predicate, warp: #warp, constants: &[ #( #cs ),* ] } },
+                ))
+            }
+            _ => None,
+        })
+        .collect();
+    let nfiles = Literal::usize_unsuffixed(files.len());
+    let file_items = files.iter().map(|f| &f.1);
+    let file_consts = files.iter().enumerate().map(|(i, (name, _))| {
+        let c = format_ident!("FILE_{}", name.to_ascii_uppercase());
+        let i = Literal::usize_unsuffixed(i);
+        let d = format!(" Index of the `{name}` file in [`FILES`].");
+        quote! { #[doc = #d] pub const #c: usize = #i; }
+    });
+    let ctx = Ctx { isa };
+
+    // Trait methods: kernels and modifiers, first use decides the signature
+    // (the front end reports conflicting uses as E051).
+    let mut methods: BTreeMap<String, TokenStream> = BTreeMap::new();
+    let mut stubs = Vec::new();
+    let mut arms = Vec::new();
+    for op in &isa.opcodes {
+        let name = ident(&op.name);
+        let name_str = op.name.as_str();
+        match &op.exec {
+            Some(exec) => {
+                ctx.methods(op, exec, &mut methods);
+                stubs.push(ctx.stub(op, exec));
+                arms.push(quote! { Instruction::#name(i) => i.execute(w, k), });
+            }
+            None => arms.push(quote! {
+                Instruction::#name(_) => Err(Fault { opcode: #name_str, lane: None, message: "the spec gives this opcode no simulation hook".into() }),
+            }),
+        }
+    }
+    let methods = methods.values();
+    quote! {
+        //! Simulator glue: register files, the `Kernels` trait, and an `execute`
+        //! stub per opcode that moves operands between the warp and the kernels.
+        #![allow(clippy::too_many_arguments, clippy::let_and_return, non_snake_case, unused_variables, unused_mut)]
+        use super::*;
+        use isa_runtime::sim::{lanes, sign_extend, Fault, FileSpec, Warp, LANES};
+
+        /// The register files the spec declares, in spec order.
+        pub static FILES: [FileSpec; #nfiles] = [ #( #file_items ),* ];
+        #( #file_consts )*
+
+        /// A warp of this ISA with every register zero and every lane active.
+        pub fn new_warp() -> Warp { Warp::new(&FILES) }
+
+        /// What the simulation hooks call: one method per kernel (named by the
+        /// hook) and one per operand modifier (`<domain>_<sub-field>`). Operand
+        /// values are raw bits (`u32`, `u64` for 64-bit operands, `bool` for
+        /// predicates); fields arrive as their generated types. A kernel marked
+        /// "per warp" gets one value per lane and the mask of executing lanes,
+        /// and returns `None` to write nothing.
+        pub trait Kernels {
+            #( #methods )*
+        }
+
+        #( #stubs )*
+
+        impl Instruction {
+            /// Executes the instruction on `w` (see each opcode's `execute`).
+            pub fn execute<K: Kernels + ?Sized>(&self, w: &mut Warp, k: &K) -> Result<(), Fault> {
+                match self { #( #arms )* }
+            }
+        }
+    }
+}
+
+struct Ctx<'a> {
+    isa: &'a Isa,
+}
+
+impl Ctx<'_> {
+    /// The `FILE_X` constant of a register type.
+    fn file(&self, ty: &str) -> proc_macro2::Ident {
+        format_ident!("FILE_{}", ty.to_ascii_uppercase())
+    }
+
+    fn value_ty(w: &ExecWidth) -> TokenStream {
+        Self::rust(value_type(w))
+    }
+
+    /// The type a kernel takes or returns for this operand.
+    fn param_ty(o: &ExecOperand) -> TokenStream {
+        Self::rust(param_type(o))
+    }
+
+    fn rust(t: &str) -> TokenStream {
+        match t {
+            "bool" => quote!(bool),
+            "u32" => quote!(u32),
+            _ => quote!(u64),
+        }
+    }
+
+    /// Adds the trait methods an opcode's plan calls.
+    fn methods(&self, op: &Opcode, exec: &Exec, out: &mut BTreeMap<String, TokenStream>) {
+        if let Some(g) = self.isa.guard.as_deref() {
+            let domain = self.isa.guard_domain.as_deref().unwrap_or("pred").to_ascii_lowercase();
+            let prefix = format!("{g}.");
+            for f in op.fields.iter().filter(|f| f.name.starts_with(&prefix)) {
+                let method = format!("{domain}_{}", &f.name[prefix.len()..]);
+                let (mi, ft) = (ident(&method), ident(&f.ty_name));
+                let d = format!(" Guard modifier `{method}` (sub-field of type `{}`).", f.ty_name);
+                out.entry(method).or_insert_with(|| quote! { #[doc = #d] fn #mi(&self, v: bool, m: #ft) -> bool; });
+            }
+        }
+        let mut params = Vec::new();
+        if exec.warp {
+            params.push(quote! { mask: u32 });
+        }
+        for (i, a) in exec.args.iter().enumerate() {
+            let p = format_ident!("a{}", i);
+            match a {
+                ExecArg::Operand(o) => {
+                    let t = Self::param_ty(o);
+                    if exec.warp && !is_warp(self.isa, o) {
+                        params.push(quote! { #p: &[#t; LANES] });
+                    } else {
+                        params.push(quote! { #p: #t });
+                    }
+                    let t = Self::value_ty(&o.width);
+                    for m in &o.modifiers {
+                        let Some(f) = op.field(&m.field) else { continue };
+                        let (mi, ft) = (ident(&m.method), ident(&f.ty_name));
+                        let d = format!(" Operand modifier `{}` (sub-field of type `{}`).", m.method, f.ty_name);
+                        out.entry(m.method.clone()).or_insert_with(|| quote! { #[doc = #d] fn #mi(&self, v: #t, m: #ft) -> #t; });
+                    }
+                }
+                ExecArg::Field { ty, .. } => {
+                    let ft = ident(ty);
+                    params.push(quote! { #p: #ft });
+                }
+            }
+        }
+        let rs: Vec<TokenStream> = exec.results.iter().map(Self::param_ty).collect();
+        let mut ret = match rs.len() {
+            0 => quote!(()),
+            1 => rs[0].clone(),
+            _ => quote! { ( #( #rs ),* ) },
+        };
+        if exec.warp {
+            ret = quote! { Option<#ret> };
+        }
+        let f = ident(&exec.function);
+        let hook = self.isa.optypes[op.optype].effective_hook().map(|h| h.text()).unwrap_or_default();
+        let d = format!(
+            " Kernel `{}`{}, first called by `{}`: `{hook}`",
+            exec.function,
+            if exec.warp { " (once per warp)" } else { "" },
+            op.name
+        );
+        out.entry(exec.function.clone()).or_insert_with(|| quote! { #[doc = #d] fn #f(&self, #( #params ),*) -> #ret; });
+    }
+
+    /// A field's raw bits as `u64`: `self.f.to_raw()`, or the constant of a `==` field.
+    fn raw(&self, op: &Opcode, field: &str) -> TokenStream {
+        match op.field(field) {
+            Some(f) if f.is_constant() => {
+                let c = Literal::u64_suffixed(f.default_value().unwrap_or(0));
+                quote!(#c)
+            }
+            _ => {
+                let id = field_ident(field);
+                quote! { self.#id.to_raw() }
+            }
+        }
+    }
+
+    /// Bank and byte offset of a constant-memory field.
+    fn cmem(&self, op: &Opcode, field: &str) -> (TokenStream, TokenStream) {
+        let f = op.field(field);
+        match (f, f.map(|f| &self.isa.types[f.ty].kind)) {
+            (Some(f), Some(TypeKind::ConstMem { bank, offset })) if f.is_constant() => {
+                let c = f.default_value().unwrap_or(0);
+                let part = |r: &isa_dsl::ir::BitRange| Literal::u64_suffixed((c >> r.start) & crate::plan::mask64(r.width));
+                let (b, o) = (part(bank), part(offset));
+                (quote!(#b), quote!(#o))
+            }
+            _ => {
+                let id = field_ident(field);
+                (quote! { self.#id.bank() }, quote! { self.#id.offset() })
+            }
+        }
+    }
+
+    /// `let v = self.field;`, or the default other forms give a field this one lacks.
+    fn field_arg(&self, field: &str, ty: &str, fixed: Option<u64>, v: &proc_macro2::Ident) -> TokenStream {
+        match fixed {
+            None => {
+                let fi = field_ident(field);
+                quote! { let #v = self.#fi; }
+            }
+            Some(d) => {
+                let t = ident(ty);
+                match self.isa.types.iter().find(|x| x.name == ty).and_then(|x| x.enum_name(d)) {
+                    Some(name) => {
+                        let n = ident(name);
+                        quote! { let #v = #t::#n; }
+                    }
+                    None => {
+                        let d = Literal::u64_unsuffixed(d);
+                        quote! { let #v = #t(#d); }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Expression that is true when a dynamic-width operand is 64 bits wide.
+    fn is_wide(&self, op: &Opcode, w: &ExecWidth) -> TokenStream {
+        match w {
+            ExecWidth::Dynamic(e) => match lower(self.isa, op, e) {
+                Some(raw) => {
+                    let r = raw_expr(&raw);
+                    quote! { ({ let w = w_word; #r } == 64) }
+                }
+                None => quote!(false),
+            },
+            ExecWidth::Fixed(64) => quote!(true),
+            _ => quote!(false),
+        }
+    }
+
+    /// Register index expression of an indexed operand, checked (`?`).
+    fn index(&self, op: &Opcode, o: &ExecOperand) -> TokenStream {
+        let OperandSource::Indexed { ty, base, base_ty, offset } = &o.source else { return quote!(0u64) };
+        let (file, bfile) = (self.file(ty), self.file(base_ty));
+        let b = self.raw(op, base);
+        let base_v = quote! { (w.get(#bfile, #b, lane) as i64) };
+        let off = match offset.as_ref().and_then(|f| op.field(f)) {
+            Some(f) => {
+                let raw = self.raw(op, &f.name);
+                let width = Literal::u32_unsuffixed(f.width);
+                quote! { sign_extend(#raw, #width) }
+            }
+            None => quote!(0i64),
+        };
+        let name = op.name.as_str();
+        quote! {
+            w.checked_index(#file, #base_v + #off).map_err(|message| Fault { opcode: #name, lane: Some(lane as u32), message })?
+        }
+    }
+
+    /// Expression reading an operand in `lane`, before modifiers.
+    fn read(&self, op: &Opcode, o: &ExecOperand) -> TokenStream {
+        let wide = self.is_wide(op, &o.width);
+        match &o.source {
+            OperandSource::Register { field, ty } => {
+                let (file, f) = (self.file(ty), self.raw(op, field));
+                match &o.width {
+                    ExecWidth::Bool => quote! { w.get(#file, #f, lane) != 0 },
+                    ExecWidth::Fixed(32) => quote! { w.get(#file, #f, lane) },
+                    ExecWidth::Fixed(_) => quote! { w.get64(#file, #f, lane) },
+                    ExecWidth::Dynamic(_) => quote! {
+                        if #wide { w.get64(#file, #f, lane) } else { w.get(#file, #f, lane) as u64 }
+                    },
+                }
+            }
+            OperandSource::Indexed { ty, .. } => {
+                let file = self.file(ty);
+                let idx = self.index(op, o);
+                quote! { w.get(#file, #idx, lane) }
+            }
+            OperandSource::Immediate { field, signed } => {
+                let f = self.raw(op, field);
+                let width = Literal::u32_unsuffixed(op.field(field).map_or(32, |f| f.width));
+                let v = if *signed { quote! { (sign_extend(#f, #width) as u64) } } else { quote! { #f } };
+                match &o.width {
+                    ExecWidth::Fixed(32) => quote! { #v as u32 },
+                    ExecWidth::Bool => quote! { #v != 0 },
+                    _ => quote! { #v },
+                }
+            }
+            OperandSource::ConstMem { field } => {
+                let (bank, offset) = self.cmem(op, field);
+                let lo = quote! { w.cmem.read(#bank, #offset) };
+                let hi = quote! { w.cmem.read(#bank, #offset + 4) };
+                match &o.width {
+                    ExecWidth::Fixed(32) => lo,
+                    ExecWidth::Bool => quote! { #lo != 0 },
+                    ExecWidth::Fixed(_) => quote! { #lo as u64 | (#hi as u64) << 32 },
+                    ExecWidth::Dynamic(_) => quote! { if #wide { #lo as u64 | (#hi as u64) << 32 } else { #lo as u64 } },
+                }
+            }
+            OperandSource::File { ty } => {
+                let file = self.file(ty);
+                quote! { w.mask(#file, lane) }
+            }
+        }
+    }
+
+    /// Statements reading an operand into `var`, modifiers applied.
+    fn load(&self, op: &Opcode, o: &ExecOperand, var: &proc_macro2::Ident) -> TokenStream {
+        let read = self.read(op, o);
+        let mods = o.modifiers.iter().map(|m| {
+            let (mi, f) = (ident(&m.method), field_ident(&m.field));
+            quote! { let #var = k.#mi(#var, self.#f); }
+        });
+        let widen = match &o.source {
+            _ if !o.widened => quote!(),
+            OperandSource::Immediate { signed: true, .. } => quote! { let #var = #var as i32 as i64 as u64; },
+            _ => quote! { let #var = #var as u64; },
+        };
+        quote! { let #var = #read; #( #mods )* #widen }
+    }
+
+    /// Statement writing `value` to an operand in `lane`.
+    fn store(&self, op: &Opcode, o: &ExecOperand, value: TokenStream) -> TokenStream {
+        let wide = self.is_wide(op, &o.width);
+        let value = if o.widened { quote! { (#value as u32) } } else { value };
+        match &o.source {
+            OperandSource::Register { field, ty } => {
+                let (file, f) = (self.file(ty), self.raw(op, field));
+                match &o.width {
+                    ExecWidth::Bool => quote! { w.set(#file, #f, lane, #value as u32); },
+                    ExecWidth::Fixed(32) => quote! { w.set(#file, #f, lane, #value); },
+                    ExecWidth::Fixed(_) => quote! { w.set64(#file, #f, lane, #value); },
+                    ExecWidth::Dynamic(_) => quote! {
+                        { let v = #value; if #wide { w.set64(#file, #f, lane, v) } else { w.set(#file, #f, lane, v as u32) } }
+                    },
+                }
+            }
+            OperandSource::Indexed { ty, .. } => {
+                let file = self.file(ty);
+                let idx = self.index(op, o);
+                quote! { { let idx = #idx; w.set(#file, idx, lane, #value); } }
+            }
+            OperandSource::File { ty } => {
+                let file = self.file(ty);
+                quote! { w.set_mask(#file, lane, #value); }
+            }
+            OperandSource::Immediate { .. } | OperandSource::ConstMem { .. } => quote! {},
+        }
+    }
+
+    /// Statements computing `mask`: active lanes whose guard holds.
+    fn guard(&self, op: &Opcode) -> TokenStream {
+        let Some(g) = self.isa.guard.as_deref().and_then(|g| op.field(g)) else {
+            return quote! { let mask = w.active; };
+        };
+        let file = self.file(&g.ty_name);
+        let gf = self.raw(op, &g.name);
+        let prefix = format!("{}.", g.name);
+        let domain = self.isa.guard_domain.as_deref().unwrap_or("pred").to_ascii_lowercase();
+        let mods = op.fields.iter().filter(|f| f.name.starts_with(&prefix)).map(|f| {
+            let sub = &f.name[prefix.len()..];
+            let (mi, fi) = (format_ident!("{}_{}", domain, sub), field_ident(&f.name));
+            quote! { let g = k.#mi(g, self.#fi); }
+        });
+        quote! {
+            let mut mask = 0u32;
+            for lane in lanes(w.active) {
+                let g = w.get(#file, #gf, lane) != 0;
+                #( #mods )*
+                mask |= (g as u32) << lane;
+            }
+        }
+    }
+
+    /// The `execute` method of one opcode.
+    fn stub(&self, op: &Opcode, exec: &Exec) -> TokenStream {
+        let name = ident(&op.name);
+        let guard = self.guard(op);
+        let f = ident(&exec.function);
+        let vars: Vec<proc_macro2::Ident> = (0..exec.args.len()).map(|i| format_ident!("a{}", i)).collect();
+        let outs: Vec<proc_macro2::Ident> = (0..exec.results.len()).map(|i| format_ident!("r{}", i)).collect();
+        let pattern = match outs.len() {
+            0 => quote!(()),
+            1 => {
+                let o = &outs[0];
+                quote!(#o)
+            }
+            _ => quote! { ( #( #outs ),* ) },
+        };
+        let stores: Vec<TokenStream> =
+            exec.results.iter().zip(&outs).map(|(r, o)| self.store(op, r, quote!(#o))).collect();
+        let doc = format!(
+            " Executes on every active lane whose guard holds: `{} = {}(...)`{}.",
+            exec.results.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", "),
+            exec.function,
+            if exec.warp { ", once per warp" } else { "" }
+        );
+        let body = if exec.warp {
+            let loads = exec.args.iter().zip(&vars).map(|(a, v)| match a {
+                ExecArg::Operand(o) if !is_warp(self.isa, o) => {
+                    let t = Self::param_ty(o);
+                    let load = self.load(op, o, v);
+                    quote! {
+                        let #v = {
+                            let mut all = [<#t>::default(); LANES];
+                            for lane in lanes(mask) { #load all[lane] = #v; }
+                            all
+                        };
+                    }
+                }
+                ExecArg::Operand(o) => {
+                    let load = self.load(op, o, v);
+                    quote! { let #v = { let lane = 0usize; #load #v }; }
+                }
+                ExecArg::Field { field, ty, fixed } => self.field_arg(field, ty, *fixed, v),
+            });
+            let refs = exec.args.iter().zip(&vars).map(|(a, v)| match a {
+                ExecArg::Operand(o) if !is_warp(self.isa, o) => quote!(&#v),
+                _ => quote!(#v),
+            });
+            quote! {
+                #( #loads )*
+                if let Some(#pattern) = k.#f(mask, #( #refs ),*) {
+                    let lane = 0usize;
+                    #( #stores )*
+                }
+            }
+        } else {
+            let loads = exec.args.iter().zip(&vars).map(|(a, v)| match a {
+                ExecArg::Operand(o) => self.load(op, o, v),
+                ExecArg::Field { field, ty, fixed } => self.field_arg(field, ty, *fixed, v),
+            });
+            // An indexed operand faults before any lane has executed.
+            let prechecks = exec
+                .args
+                .iter()
+                .filter_map(|a| match a {
+                    ExecArg::Operand(o) => Some(o),
+                    _ => None,
+                })
+                .chain(&exec.results)
+                .filter(|o| matches!(o.source, OperandSource::Indexed { .. }))
+                .map(|o| {
+                    let idx = self.index(op, o);
+                    quote! { for lane in lanes(mask) { let _ = #idx; } }
+                });
+            quote! {
+                #( #prechecks )*
+                for lane in lanes(mask) {
+                    #( #loads )*
+                    let #pattern = k.#f(#( #vars ),*);
+                    #( #stores )*
+                }
+            }
+        };
+        let dynamic = exec
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                ExecArg::Operand(o) => Some(o),
+                _ => None,
+            })
+            .chain(&exec.results)
+            .any(|o| matches!(o.width, ExecWidth::Dynamic(_)));
+        let word = if dynamic { quote! { let w_word = self.to_word(); } } else { quote!() };
+        quote! {
+            impl #name {
+                #[doc = #doc]
+                #[inline]
+                pub fn execute<K: Kernels + ?Sized>(&self, w: &mut Warp, k: &K) -> Result<(), Fault> {
+                    #word
+                    #guard
+                    #body
+                    Ok(())
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,476 @@
+//! Simulation hooks -> per-opcode execution plans ([`Exec`]). A hook
+//! (`vd = fmaf(va: F32, vb: F32, vc: F32, ftz, sat, rnd);`, from a
+//! `__DefSimulation` declaration or the optype's own `__Simulation`) names
+//! operands by name or by slot (`vX` is the operand of `Order` whose name ends
+//! in `X`, so one hook serves the RR, RI, RU and RC forms alike) and fields by
+//! name. This pass resolves those names for every opcode of the optype, decides
+//! how each operand is read (register, register pair, immediate, constant
+//! memory, whole predicate file, register indexed at run time) and in which
+//! order its sub-fields (`ra.neg`, `ra.hsel2`) are applied, and reports what
+//! does not fit: unknown names (E050), one kernel called with two signatures
+//! (E051), the seeds' own hooks that disagree with the operands (W015),
+//! modifiers nobody applies (W016), written operands `OutList` omits (W017) and
+//! optypes without a hook (W018).
+
+use crate::diagnostic::{Code, Diagnostic, Diagnostics};
+use crate::ir::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Fills [`Opcode::exec`] for every opcode whose optype has a hook.
+pub fn resolve(isa: &mut Isa, diags: &mut Diagnostics) {
+    let mut signatures: BTreeMap<String, (String, Loc, String)> = BTreeMap::new();
+    let mut execs = Vec::new();
+    for ot in &isa.optypes {
+        if ot.notation.is_some() || ot.opcodes.is_empty() {
+            continue;
+        }
+        let Some(hook) = ot.effective_hook() else {
+            diags.push(
+                Diagnostic::new(Code::NoSimulation, ot.loc.span, format!("`{}` has no simulation hook; it cannot execute", ot.name))
+                    .with_note("give it one with `__DefSimulation Optype` and a hook line `vd = kernel(va: Domain, ...);`"),
+            );
+            continue;
+        };
+        if let (Some(seed), Some(ours)) = (&ot.simulation, &ot.hook) {
+            if seed.function != ours.function {
+                diags.push(
+                    Diagnostic::new(
+                        Code::SeedHookMismatch,
+                        seed.loc.span,
+                        format!("the hook calls `{}`, the `__DefSimulation` calls `{}`", seed.function, ours.function),
+                    )
+                    .with_label("this hook's kernel name"),
+                );
+            }
+        }
+        if let Some(seed) = &ot.simulation {
+            check_seed_hook(isa, ot, seed, diags);
+        }
+        let mut unapplied: BTreeSet<String> = BTreeSet::new();
+        for &oi in &ot.opcodes {
+            let op = &isa.opcodes[oi];
+            match plan(isa, op, hook, &mut unapplied) {
+                Ok((exec, unlisted)) => {
+                    for name in unlisted {
+                        diags.push(
+                            Diagnostic::new(
+                                Code::HookOutputNotListed,
+                                hook.loc.span,
+                                format!("{} writes `{name}`, which its `OutList` does not name", op.name),
+                            )
+                            .with_note("the simulator writes it: the hook's result is the operand `Order` puts there"),
+                        );
+                    }
+                    execs.push((oi, exec, hook.loc));
+                }
+                Err(msg) => diags.push(Diagnostic::new(Code::UnknownHookName, hook.loc.span, msg)),
+            }
+        }
+        for m in unapplied {
+            diags.push(
+                Diagnostic::new(
+                    Code::ModifierNotApplied,
+                    hook.loc.span,
+                    format!("`{}`: the simulation neither applies nor passes `{m}`", ot.name),
+                )
+                .with_note("give the operand a domain (`va: F32`) to apply it, or pass the sub-field as an argument"),
+            );
+        }
+    }
+    widen(&mut execs);
+    for (oi, exec, loc) in &execs {
+        let op = &isa.opcodes[*oi];
+        let hook_loc = *loc;
+                    let mut calls = vec![(exec.function.clone(), signature(isa, exec))];
+                    for a in &exec.args {
+                        let ExecArg::Operand(o) = a else { continue };
+                        for m in &o.modifiers {
+                            let t = value_type(&o.width);
+                            let sub = op.field(&m.field).map_or("?", |f| f.ty_name.as_str());
+                            calls.push((m.method.clone(), format!("({t}, {sub}) -> {t}")));
+                        }
+                    }
+                    for (function, sig) in calls {
+                        match signatures.get(&function) {
+                            Some((other, _, first)) if *other != sig => diags.push(
+                                Diagnostic::new(
+                                    Code::KernelSignature,
+                                    hook_loc.span,
+                                    format!("`{function}` is called as {sig} by {}, as {other} by {first}", op.name),
+                                )
+                                .with_note("one kernel has one Rust signature; give the forms the same operand widths and field types, or use two kernels or domains"),
+                            ),
+                            Some(_) => {}
+                            None => {
+                                signatures.insert(function, (sig, hook_loc, op.name.clone()));
+                            }
+                        }
+                    }
+    }
+    for (oi, exec, _) in execs {
+        isa.opcodes[oi].exec = Some(exec);
+    }
+}
+
+/// Where one opcode passes a 64-bit value and another a 32-bit one in the
+/// same place of the same kernel (MOV's 32-bit immediate, its 64-bit
+/// registers), the kernel takes `u64` and the 32-bit value is widened.
+fn widen(execs: &mut [(OpcodeId, Exec, Loc)]) {
+    let is64 = |o: &ExecOperand| !matches!(o.width, ExecWidth::Bool | ExecWidth::Fixed(32));
+    let mut wide: BTreeSet<(String, bool, usize)> = BTreeSet::new();
+    for (_, e, _) in execs.iter() {
+        for (i, a) in e.args.iter().enumerate() {
+            if matches!(a, ExecArg::Operand(o) if is64(o)) {
+                wide.insert((e.function.clone(), false, i));
+            }
+        }
+        for (i, r) in e.results.iter().enumerate() {
+            if is64(r) {
+                wide.insert((e.function.clone(), true, i));
+            }
+        }
+    }
+    for (_, e, _) in execs.iter_mut() {
+        let f = e.function.clone();
+        for (i, a) in e.args.iter_mut().enumerate() {
+            if let ExecArg::Operand(o) = a {
+                o.widened = o.width == ExecWidth::Fixed(32) && wide.contains(&(f.clone(), false, i));
+            }
+        }
+        for (i, r) in e.results.iter_mut().enumerate() {
+            r.widened = r.width == ExecWidth::Fixed(32) && wide.contains(&(f.clone(), true, i));
+        }
+    }
+}
+
+/// The type a kernel takes or returns for an operand.
+pub fn param_type(o: &ExecOperand) -> &'static str {
+    if o.widened {
+        "u64"
+    } else {
+        value_type(&o.width)
+    }
+}
+
+/// The kernel's argument and result types, as text (`(u32, u32, FPRound) -> u32`).
+fn signature(isa: &Isa, exec: &Exec) -> String {
+    let ty = |o: &ExecOperand| {
+        let t = param_type(o);
+        if exec.warp && !is_warp(isa, o) {
+            format!("[{t}; lanes]")
+        } else {
+            t.to_string()
+        }
+    };
+    let args: Vec<String> = exec
+        .args
+        .iter()
+        .map(|a| match a {
+            ExecArg::Operand(o) => ty(o),
+            ExecArg::Field { ty, .. } => ty.clone(),
+        })
+        .collect();
+    let results: Vec<String> = exec.results.iter().map(|r| param_type(r).to_string()).collect();
+    format!("({}) -> ({})", args.join(", "), results.join(", "))
+}
+
+/// The Rust type of an operand value of this width.
+pub fn value_type(w: &ExecWidth) -> &'static str {
+    match w {
+        ExecWidth::Bool => "bool",
+        ExecWidth::Fixed(32) => "u32",
+        _ => "u64",
+    }
+}
+
+/// Whether an operand has one value per warp rather than per lane.
+pub fn is_warp(isa: &Isa, o: &ExecOperand) -> bool {
+    let ty = match &o.source {
+        OperandSource::Register { ty, .. } | OperandSource::Indexed { ty, .. } | OperandSource::File { ty } => ty,
+        // Immediates and constant memory are the same for every lane.
+        OperandSource::Immediate { .. } | OperandSource::ConstMem { .. } => return true,
+    };
+    isa.types.iter().any(|t| &t.name == ty && matches!(t.kind, TypeKind::Register { warp: true, .. }))
+}
+
+/// The slot letter of an operand: the last letter of its name (`urb` -> `b`),
+/// of its index base for `R[urb, ridx]`.
+fn slot(r: &OperandRef) -> Option<char> {
+    let name = if r.index.is_empty() { &r.name } else { &r.index[0] };
+    name.chars().last()
+}
+
+/// Operands an opcode names in its directives, guard excluded.
+fn operands<'a>(isa: &Isa, op: &'a Opcode) -> Vec<&'a OperandRef> {
+    let mut out: Vec<&OperandRef> = Vec::new();
+    let info = &op.operands;
+    for r in info.order.iter().chain(&info.outputs).chain(&info.inputs) {
+        if isa.guard.as_deref() == Some(r.name.as_str()) && r.index.is_empty() {
+            continue;
+        }
+        if !out.iter().any(|o| same(o, r)) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// Finds the operand a hook name means: an exact name, else the slot `vX`.
+fn find_operand<'a>(isa: &Isa, op: &'a Opcode, name: &str) -> Result<Option<&'a OperandRef>, String> {
+    let ops = operands(isa, op);
+    if let Some(r) = ops.iter().find(|r| r.index.is_empty() && r.name == name) {
+        return Ok(Some(r));
+    }
+    let mut chars = name.chars();
+    if let (Some('v'), Some(x), None) = (chars.next(), chars.next(), chars.next()) {
+        let in_order: Vec<&&OperandRef> =
+            ops.iter().filter(|r| op.operands.order.iter().any(|o| same(o, r)) && slot(r) == Some(x)).collect();
+        return match in_order.as_slice() {
+            [one] => Ok(Some(one)),
+            [] => Ok(None),
+            many => Err(format!(
+                "{}: slot `{name}` is ambiguous: {}",
+                op.name,
+                many.iter().map(|r| display(r)).collect::<Vec<_>>().join(", ")
+            )),
+        };
+    }
+    Ok(None)
+}
+
+/// The same operand (spans aside).
+fn same(a: &OperandRef, b: &OperandRef) -> bool {
+    a.name == b.name && a.index == b.index
+}
+
+fn display(r: &OperandRef) -> String {
+    if r.index.is_empty() {
+        r.name.clone()
+    } else {
+        format!("{}[{}]", r.name, r.index.join(", "))
+    }
+}
+
+/// An opcode's plan, and the results `OutList` omits.
+fn plan(isa: &Isa, op: &Opcode, hook: &SimulationHook, unapplied: &mut BTreeSet<String>) -> Result<(Exec, Vec<String>), String> {
+    let passed: BTreeSet<String> = hook
+        .args
+        .iter()
+        .filter_map(|a| {
+            let (base, sub) = a.name.split_once('.')?;
+            let r = find_operand(isa, op, base).ok()??;
+            Some(format!("{}.{sub}", r.name))
+        })
+        .collect();
+    let mut results = Vec::new();
+    let mut unlisted = Vec::new();
+    for name in &hook.results {
+        let r = find_operand(isa, op, name)?
+            .ok_or_else(|| format!("{}: the hook's result `{name}` is not an operand of the opcode", op.name))?;
+        let o = operand(isa, op, r, None, &passed, unapplied)?;
+        if matches!(o.source, OperandSource::Immediate { .. } | OperandSource::ConstMem { .. }) {
+            return Err(format!("{}: the hook's result `{name}` is `{}`, which cannot be written", op.name, display(r)));
+        }
+        if !op.operands.outputs.iter().any(|o| same(o, r)) {
+            unlisted.push(display(r));
+        }
+        results.push(o);
+    }
+    let mut args = Vec::new();
+    for a in &hook.args {
+        let (base, sub) = match a.name.split_once('.') {
+            Some((b, s)) => (b, Some(s)),
+            None => (a.name.as_str(), None),
+        };
+        let found = find_operand(isa, op, base)?;
+        let arg = match (found, sub) {
+            (Some(r), None) => ExecArg::Operand(operand(isa, op, r, a.domain.as_deref(), &passed, unapplied)?),
+            (Some(r), Some(sub)) => {
+                let field = format!("{}.{sub}", r.name);
+                match op.field(&field) {
+                    Some(f) => ExecArg::Field { field, ty: f.ty_name.clone(), fixed: f.is_constant().then(|| f.default_value()).flatten() },
+                    None => {
+                        // Another form's operand in this slot has it: pass its default.
+                        let other = isa.optypes[op.optype]
+                            .opcodes
+                            .iter()
+                            .filter_map(|&o| {
+                                let other = &isa.opcodes[o];
+                                let r = find_operand(isa, other, base).ok()??;
+                                other.field(&format!("{}.{sub}", r.name))
+                            })
+                            .find_map(|f| f.default_value().map(|d| (f.ty_name.clone(), d)));
+                        match other {
+                            Some((ty, d)) => ExecArg::Field { field, ty, fixed: Some(d) },
+                            None => return Err(format!("{}: `{}` has no sub-field `{sub}`", op.name, display(r))),
+                        }
+                    }
+                }
+            }
+            (None, _) if op.field(&a.name).is_some() => {
+                let f = op.field(&a.name);
+                let ty = f.map(|f| f.ty_name.clone()).unwrap_or_default();
+                let fixed = f.filter(|f| f.is_constant()).and_then(|f| f.default_value());
+                ExecArg::Field { field: a.name.clone(), ty, fixed }
+            }
+            (None, _) => {
+                return Err(format!("{}: the hook's argument `{}` is neither an operand nor a field of the opcode", op.name, a.name))
+            }
+        };
+        args.push(arg);
+    }
+    let mut exec = Exec { function: hook.function.clone(), warp: false, results, args };
+    let warp_result = exec.results.iter().any(|r| is_warp(isa, r));
+    let lane_arg = exec.args.iter().any(|a| matches!(a, ExecArg::Operand(o) if !is_warp(isa, o)));
+    exec.warp = warp_result && lane_arg;
+    Ok((exec, unlisted))
+}
+
+/// How one operand is read or written.
+fn operand(
+    isa: &Isa,
+    op: &Opcode,
+    r: &OperandRef,
+    domain: Option<&str>,
+    passed: &BTreeSet<String>,
+    unapplied: &mut BTreeSet<String>,
+) -> Result<ExecOperand, String> {
+    let name = display(r);
+    if r.literal || (r.index.is_empty() && op.field(&r.name).is_none() && isa.file_literals.iter().any(|l| l.name == r.name)) {
+        let lit = isa
+            .file_literals
+            .iter()
+            .find(|l| l.name == r.name)
+            .ok_or_else(|| format!("{}: `{}` is not declared as a literal (`Literal {} = Type;` in `__DefIsa`)", op.name, r.name, r.name))?;
+        return Ok(ExecOperand { name, source: OperandSource::File { ty: lit.ty_name.clone() }, width: ExecWidth::Fixed(32), modifiers: vec![], widened: false });
+    }
+    if !r.index.is_empty() {
+        let ty = isa
+            .types
+            .iter()
+            .find(|t| matches!(&t.kind, TypeKind::Register { prefix, predicate: false, .. } if *prefix == r.name))
+            .ok_or_else(|| format!("{}: no register file has the prefix `{}`", op.name, r.name))?;
+        let base = op.field(&r.index[0]).ok_or_else(|| format!("{}: no field `{}`", op.name, r.index[0]))?;
+        let offset = match r.index.get(1) {
+            Some(o) => Some(op.field(o).ok_or_else(|| format!("{}: no field `{o}`", op.name))?.name.clone()),
+            None => None,
+        };
+        return Ok(ExecOperand {
+            name,
+            source: OperandSource::Indexed { ty: ty.name.clone(), base: base.name.clone(), base_ty: base.ty_name.clone(), offset },
+            width: ExecWidth::Fixed(32),
+            modifiers: vec![],
+            widened: false,
+        });
+    }
+    let f = op.field(&r.name).ok_or_else(|| format!("{}: operand `{}` has no field", op.name, r.name))?;
+    let ty = &isa.types[f.ty];
+    let width = match op.operands.bitwidths.iter().find(|b| b.operand == r.name) {
+        Some(b) => match b.constant {
+            Some(32) => ExecWidth::Fixed(32),
+            Some(64) => ExecWidth::Fixed(64),
+            Some(c) => return Err(format!("{}: `Bitwidth<{}> = {c}`: the simulator reads 32- or 64-bit values", op.name, r.name)),
+            None => ExecWidth::Dynamic(b.expr.clone()),
+        },
+        None => ExecWidth::Fixed(32),
+    };
+    let (source, width) = match &ty.kind {
+        TypeKind::Register { predicate: true, .. } => (OperandSource::Register { field: f.name.clone(), ty: ty.name.clone() }, ExecWidth::Bool),
+        TypeKind::Register { .. } => (OperandSource::Register { field: f.name.clone(), ty: ty.name.clone() }, width),
+        TypeKind::Int { signed } => (OperandSource::Immediate { field: f.name.clone(), signed: *signed }, width),
+        TypeKind::Float { .. } => (OperandSource::Immediate { field: f.name.clone(), signed: false }, width),
+        TypeKind::ConstMem { .. } => (OperandSource::ConstMem { field: f.name.clone() }, width),
+        TypeKind::Enum { .. } => {
+            return Err(format!("{}: operand `{}` is of the enum type `{}`; pass it as a field", op.name, r.name, ty.name))
+        }
+    };
+    let mut modifiers = Vec::new();
+    for sub in sub_fields(isa, op, &r.name) {
+        if passed.contains(&sub) {
+            continue;
+        }
+        match domain {
+            Some(d) => {
+                let s = sub.rsplit('.').next().unwrap_or(&sub);
+                modifiers.push(ExecModifier { field: sub.clone(), method: format!("{}_{s}", d.to_ascii_lowercase()) });
+            }
+            None => {
+                unapplied.insert(sub);
+            }
+        }
+    }
+    Ok(ExecOperand { name, source, width, modifiers, widened: false })
+}
+
+/// Sub-fields of operand `base`, innermost first: the suffixes the first
+/// syntax form writes after the operand, then its prefixes from the nearest
+/// outwards (`{-}{|}Ra{.hsel2}{|}` -> `hsel2`, `abs`, `neg`), then any others
+/// in layout order.
+fn sub_fields(isa: &Isa, op: &Opcode, base: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let prefix = format!("{base}.");
+    if let Some(form) = op.forms.first() {
+        if let Some((i, b)) = form.operands.iter().enumerate().find(|(_, o)| o.field.as_deref() == Some(base)) {
+            // Decorations are the syntax operand's prefixes, then its suffixes.
+            let n_pre = isa.optypes[op.optype].syntax.get(form.form).and_then(|s| s.operands.get(i)).map_or(0, |o| o.prefixes.len());
+            let (pre, suf) = b.decorations.split_at(n_pre.min(b.decorations.len()));
+            for f in suf.iter().chain(pre.iter().rev()).flatten() {
+                if f.starts_with(&prefix) && !out.contains(f) {
+                    out.push(f.clone());
+                }
+            }
+        }
+    }
+    for f in &op.fields {
+        if f.name.starts_with(&prefix) && !f.is_constant() && !out.contains(&f.name) {
+            out.push(f.name.clone());
+        }
+    }
+    out
+}
+
+/// Warns when the optype's own `__Simulation` hook cannot be what its opcodes
+/// execute: a result or argument that is no operand, or fewer operands than the
+/// opcode reads.
+fn check_seed_hook(isa: &Isa, ot: &Optype, seed: &SimulationHook, diags: &mut Diagnostics) {
+    let Some(&oi) = ot.opcodes.first() else { return };
+    let op = &isa.opcodes[oi];
+    let reads: Vec<String> = op
+        .operands
+        .inputs
+        .iter()
+        .filter(|r| isa.guard.as_deref() != Some(r.name.as_str()))
+        .filter(|r| r.literal || op.field(&r.name).is_none_or(|f| !isa.types[f.ty].is_enum()))
+        .map(display)
+        .collect();
+    let named: Vec<&str> = seed.args.iter().map(|a| a.name.as_str()).collect();
+    let missing: Vec<&String> = reads
+        .iter()
+        .filter(|r| {
+            !named.iter().any(|n| {
+                find_operand(isa, op, n).ok().flatten().is_some_and(|o| display(o) == **r)
+            })
+        })
+        .collect();
+    if !missing.is_empty() {
+        diags.push(
+            Diagnostic::new(
+                Code::SeedHookMismatch,
+                seed.loc.span,
+                format!(
+                    "`{}({})` does not pass {} that {} reads, nor any modifier",
+                    seed.function,
+                    named.join(", "),
+                    missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", "),
+                    op.name
+                ),
+            )
+            .with_label("incomplete hook")
+            .with_note(if ot.hook.is_some() {
+                "the simulator uses the `__DefSimulation` hook of spec/base instead"
+            } else {
+                "give a complete hook with `__DefSimulation`"
+            }),
+        );
+    }
+}

@@ -1,0 +1,337 @@
+//! The machine the generated `execute` stubs run on: one warp of
+//! [`LANES`] lanes, its register files, constant memory and active mask.
+//! Which register files exist comes from the spec (the generated crate's
+//! `sim::FILES`, one [`FileSpec`] per register type), so nothing here names an
+//! ISA register. Per-lane files are stored register-major (`data[reg * 32 +
+//! lane]`): a warp instruction touches 32 consecutive words per operand.
+//!
+//! Rules every file follows: a register index past the file reads 0 (a 64-bit
+//! pair starting at the last register reads the zero register's 0 as its high
+//! half) and writes to it are dropped; the file's named constants (`RZ`, `PT`)
+//! always read their constant value (0 for registers, true for predicates) and
+//! writes to them are dropped.
+
+use std::fmt;
+
+/// Lanes per warp.
+pub const LANES: usize = 32;
+
+/// A register file as the spec declares it (`__DefOperandType Reg<8> : Register`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileSpec {
+    /// The type's name (`Reg`).
+    pub name: &'static str,
+    /// Assembly prefix (`R`).
+    pub prefix: &'static str,
+    /// Number of registers (2^width of the type).
+    pub count: u32,
+    /// A predicate file (values are booleans, constants read true).
+    pub predicate: bool,
+    /// One copy per warp (`Scope = Warp;`) rather than per lane.
+    pub warp: bool,
+    /// Indices of the named constants (`RZ` = 255) and their names.
+    pub constants: &'static [(&'static str, u32)],
+}
+
+impl FileSpec {
+    /// The value a constant register reads.
+    fn constant_value(&self) -> u32 {
+        self.predicate as u32
+    }
+    /// Whether `idx` is one of the file's constants.
+    #[inline]
+    pub fn is_constant(&self, idx: u32) -> bool {
+        self.constants.iter().any(|c| c.1 == idx)
+    }
+    /// Whether `idx` names a register that holds state.
+    #[inline]
+    pub fn is_writable(&self, idx: u32) -> bool {
+        idx < self.count && !self.is_constant(idx)
+    }
+    /// Assembly name of register `idx` (`R3`, `RZ`).
+    pub fn register_name(&self, idx: u32) -> String {
+        match self.constants.iter().find(|c| c.1 == idx) {
+            Some(c) => c.0.to_string(),
+            None => format!("{}{idx}", self.prefix),
+        }
+    }
+}
+
+/// An instruction that cannot execute (an index outside the register file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub opcode: &'static str,
+    /// The lane that faulted, when one did.
+    pub lane: Option<u32>,
+    pub message: String,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.lane {
+            Some(l) => write!(f, "{} faults on lane {l}: {}", self.opcode, self.message),
+            None => write!(f, "{} faults: {}", self.opcode, self.message),
+        }
+    }
+}
+
+impl std::error::Error for Fault {}
+
+/// Constant memory: banks of bytes, read as little-endian words at any byte
+/// offset; unwritten bytes read 0.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConstBanks {
+    banks: Vec<Vec<u8>>,
+}
+
+impl ConstBanks {
+    /// The 32-bit word at byte `offset` of `bank`.
+    #[inline]
+    pub fn read(&self, bank: u64, offset: u64) -> u32 {
+        let Some(b) = self.banks.get(bank as usize) else { return 0 };
+        let mut bytes = [0u8; 4];
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            *byte = b.get(offset as usize + i).copied().unwrap_or(0);
+        }
+        u32::from_le_bytes(bytes)
+    }
+    /// Stores a 32-bit word at byte `offset` of `bank`.
+    pub fn write(&mut self, bank: u64, offset: u64, value: u32) {
+        let (bank, offset) = (bank as usize, offset as usize);
+        if self.banks.len() <= bank {
+            self.banks.resize(bank + 1, Vec::new());
+        }
+        let b = &mut self.banks[bank];
+        if b.len() < offset + 4 {
+            b.resize(offset + 4, 0);
+        }
+        b[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+    }
+    /// Every non-zero aligned word: `(bank, offset, value)`.
+    pub fn words(&self) -> Vec<(u64, u64, u32)> {
+        let mut out = Vec::new();
+        for (bank, b) in self.banks.iter().enumerate() {
+            for offset in (0..b.len()).step_by(4) {
+                let v = self.read(bank as u64, offset as u64);
+                if v != 0 {
+                    out.push((bank as u64, offset as u64, v));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One register file's contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct File {
+    spec: &'static FileSpec,
+    data: Vec<u32>,
+}
+
+/// A warp: register files, constant memory, and the mask of active lanes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warp {
+    files: Vec<File>,
+    /// Bit i set: lane i executes.
+    pub active: u32,
+    pub cmem: ConstBanks,
+}
+
+impl Warp {
+    /// A warp with every register zero (constants at their values), every lane active.
+    pub fn new(files: &'static [FileSpec]) -> Warp {
+        let files = files
+            .iter()
+            .map(|spec| {
+                let per = if spec.warp { 1 } else { LANES };
+                let mut data = vec![0u32; spec.count as usize * per];
+                for &(_, idx) in spec.constants {
+                    let at = idx as usize * per;
+                    data[at..at + per].fill(spec.constant_value());
+                }
+                File { spec, data }
+            })
+            .collect();
+        Warp { files, active: u32::MAX, cmem: ConstBanks::default() }
+    }
+
+    /// The register files, in the spec's order.
+    pub fn file_specs(&self) -> impl Iterator<Item = &'static FileSpec> + '_ {
+        self.files.iter().map(|f| f.spec)
+    }
+
+    /// Register `idx` of per-lane file `file` in `lane`.
+    #[inline]
+    pub fn lane(&self, file: usize, idx: u64, lane: usize) -> u32 {
+        self.files[file].data.get(idx as usize * LANES + lane).copied().unwrap_or(0)
+    }
+    /// Writes register `idx` of per-lane file `file` in `lane` (dropped for constants).
+    #[inline]
+    pub fn set_lane(&mut self, file: usize, idx: u64, lane: usize, v: u32) {
+        let f = &mut self.files[file];
+        if idx < u32::MAX as u64 && f.spec.is_writable(idx as u32) {
+            f.data[idx as usize * LANES + lane] = v;
+        }
+    }
+    /// Register `idx` of per-warp file `file`.
+    #[inline]
+    pub fn warp(&self, file: usize, idx: u64) -> u32 {
+        self.files[file].data.get(idx as usize).copied().unwrap_or(0)
+    }
+    /// Writes register `idx` of per-warp file `file` (dropped for constants).
+    #[inline]
+    pub fn set_warp(&mut self, file: usize, idx: u64, v: u32) {
+        let f = &mut self.files[file];
+        if idx < u32::MAX as u64 && f.spec.is_writable(idx as u32) {
+            f.data[idx as usize] = v;
+        }
+    }
+    /// Reads a register of either scope.
+    #[inline]
+    pub fn get(&self, file: usize, idx: u64, lane: usize) -> u32 {
+        if self.files[file].spec.warp {
+            self.warp(file, idx)
+        } else {
+            self.lane(file, idx, lane)
+        }
+    }
+    /// Writes a register of either scope.
+    #[inline]
+    pub fn set(&mut self, file: usize, idx: u64, lane: usize, v: u32) {
+        if self.files[file].spec.warp {
+            self.set_warp(file, idx, v)
+        } else {
+            self.set_lane(file, idx, lane, v)
+        }
+    }
+    /// A 64-bit value from the pair `idx`, `idx + 1` (low word first).
+    #[inline]
+    pub fn get64(&self, file: usize, idx: u64, lane: usize) -> u64 {
+        self.get(file, idx, lane) as u64 | (self.get(file, idx + 1, lane) as u64) << 32
+    }
+    /// Writes a 64-bit value to the pair `idx`, `idx + 1`.
+    #[inline]
+    pub fn set64(&mut self, file: usize, idx: u64, lane: usize, v: u64) {
+        self.set(file, idx, lane, v as u32);
+        self.set(file, idx + 1, lane, (v >> 32) as u32);
+    }
+    /// Whole file as a bit mask (bit i = register i is non-zero), for the
+    /// first 32 registers.
+    #[inline]
+    pub fn mask(&self, file: usize, lane: usize) -> u32 {
+        let n = self.files[file].spec.count.min(32) as u64;
+        (0..n).fold(0u32, |m, i| m | ((self.get(file, i, lane) != 0) as u32) << i)
+    }
+    /// Sets every writable register of a file from a bit mask.
+    #[inline]
+    pub fn set_mask(&mut self, file: usize, lane: usize, mask: u32) {
+        let n = self.files[file].spec.count.min(32) as u64;
+        for i in 0..n {
+            self.set(file, i, lane, (mask >> i) & 1);
+        }
+    }
+    /// Register `idx` computed at run time: an error when outside the file.
+    #[inline]
+    pub fn checked_index(&self, file: usize, idx: i64) -> Result<u64, String> {
+        let spec = self.files[file].spec;
+        if (0..spec.count as i64).contains(&idx) {
+            Ok(idx as u64)
+        } else {
+            Err(format!("register index {idx} is outside {}0..{}{}", spec.prefix, spec.prefix, spec.count - 1))
+        }
+    }
+    /// The index of the file whose type is `name`.
+    pub fn file_index(&self, name: &str) -> Option<usize> {
+        self.files.iter().position(|f| f.spec.name == name)
+    }
+    /// The file and index an assembly register name denotes (`R3`, `RZ`, `UP0`),
+    /// longest prefix first so `UR1` is not read as `U` + `R1`.
+    pub fn parse_register(&self, name: &str) -> Option<(usize, u32)> {
+        for (i, f) in self.files.iter().enumerate() {
+            if let Some(c) = f.spec.constants.iter().find(|c| c.0 == name) {
+                return Some((i, c.1));
+            }
+        }
+        let mut best: Option<(usize, u32, usize)> = None;
+        for (i, f) in self.files.iter().enumerate() {
+            let Some(rest) = name.strip_prefix(f.spec.prefix) else { continue };
+            if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) || (rest.len() > 1 && rest.starts_with('0')) {
+                continue;
+            }
+            let Ok(idx) = rest.parse::<u32>() else { continue };
+            if idx < f.spec.count && best.is_none_or(|b| f.spec.prefix.len() > b.2) {
+                best = Some((i, idx, f.spec.prefix.len()));
+            }
+        }
+        best.map(|(i, idx, _)| (i, idx))
+    }
+}
+
+/// The lanes whose bit is set in `mask`, lowest first.
+#[inline]
+pub fn lanes(mask: u32) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(l)
+        }
+    })
+}
+
+/// Sign-extends the low `width` bits of `raw`.
+#[inline]
+pub fn sign_extend(raw: u64, width: u32) -> i64 {
+    let s = 64 - width;
+    ((raw << s) as i64) >> s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static FILES: [FileSpec; 2] = [
+        FileSpec { name: "Reg", prefix: "R", count: 256, predicate: false, warp: false, constants: &[("RZ", 255)] },
+        FileSpec { name: "UPred", prefix: "UP", count: 8, predicate: true, warp: true, constants: &[("UPT", 7)] },
+    ];
+
+    #[test]
+    fn constants_read_their_value_and_ignore_writes() {
+        let mut w = Warp::new(&FILES);
+        w.set_lane(0, 255, 3, 7);
+        assert_eq!(w.lane(0, 255, 3), 0);
+        assert_eq!(w.warp(1, 7), 1);
+        w.set_warp(1, 7, 0);
+        assert_eq!(w.warp(1, 7), 1);
+        w.set64(0, 254, 0, u64::MAX);
+        assert_eq!(w.get64(0, 254, 0), 0xFFFF_FFFF);
+    }
+
+    #[test]
+    fn names_and_masks() {
+        let w = Warp::new(&FILES);
+        assert_eq!(w.parse_register("R12"), Some((0, 12)));
+        assert_eq!(w.parse_register("RZ"), Some((0, 255)));
+        assert_eq!(w.parse_register("UP3"), Some((1, 3)));
+        assert_eq!(w.parse_register("R256"), None);
+        assert_eq!(w.parse_register("R01"), None);
+        assert_eq!(w.mask(1, 0), 0x80);
+        assert_eq!(lanes(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
+        assert_eq!(sign_extend(0x1FF, 9), -1);
+        assert!(w.checked_index(0, 256).is_err());
+    }
+
+    #[test]
+    fn const_banks_read_unaligned_words() {
+        let mut c = ConstBanks::default();
+        c.write(3, 0x10, 0x4433_2211);
+        assert_eq!(c.read(3, 0x10), 0x4433_2211);
+        assert_eq!(c.read(3, 0x11), 0x0044_3322);
+        assert_eq!(c.read(9, 0), 0);
+        assert_eq!(c.words(), vec![(3, 0x10, 0x4433_2211)]);
+    }
+}

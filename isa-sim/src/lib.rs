@@ -1,0 +1,77 @@
+//! `isa-sim`: the reference simulator of the built-in ISA. The generated
+//! crate's `execute` stubs move operands between a warp and a `Kernels`
+//! implementation; this crate provides that implementation ([`kernels`]),
+//! reads and writes warp state as YAML ([`state`]), and runs programs
+//! ([`run`]). `isa run` is a thin command over [`run_program`].
+
+pub mod kernels;
+pub mod state;
+
+pub use kernels::Reference;
+use isa_generated::Instruction;
+use isa_runtime::sim::Warp;
+
+/// A program that could not be assembled, state that could not be read, or
+/// an instruction that faulted: the message and, where there is one, the
+/// byte range in the program or state text it refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError {
+    pub kind: ErrorKind,
+    /// Byte offset and length in the text `kind` names.
+    pub span: Option<(usize, usize)>,
+    pub message: String,
+}
+
+/// Which input a [`RunError`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    Program,
+    State,
+}
+
+/// An assembled program: each instruction with the byte range (offset,
+/// length) of its line.
+pub type Program = Vec<(Instruction, (usize, usize))>;
+
+/// Assembles `program`. Every bad line is reported.
+pub fn assemble(program: &str) -> Result<Program, Vec<RunError>> {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    let mut offset = 0;
+    for line in program.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        match Instruction::parse_line(body) {
+            Ok(Some(i)) => out.push((i, (offset, body.len()))),
+            Ok(None) => {}
+            Err(e) => errors.push(RunError {
+                kind: ErrorKind::Program,
+                span: Some((offset + e.col.min(body.len()), 1)),
+                message: e.message,
+            }),
+        }
+        offset += line.len();
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Executes instructions in order on `warp` (the ISA has no branches).
+pub fn run(warp: &mut Warp, program: &[(Instruction, (usize, usize))]) -> Result<(), RunError> {
+    for (i, span) in program {
+        i.execute(warp, &Reference).map_err(|f| RunError { kind: ErrorKind::Program, span: Some(*span), message: f.to_string() })?;
+    }
+    Ok(())
+}
+
+/// Assembles `program`, loads `state` (YAML, see [`state`]), runs, and
+/// returns the final state as YAML.
+pub fn run_program(program: &str, state: &str) -> Result<String, Vec<RunError>> {
+    let code = assemble(program)?;
+    let mut warp = isa_generated::sim::new_warp();
+    state::load(&mut warp, state).map_err(|e| vec![e])?;
+    run(&mut warp, &code).map_err(|e| vec![e])?;
+    Ok(state::dump(&warp))
+}

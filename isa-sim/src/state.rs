@@ -1,0 +1,251 @@
+//! Warp state as YAML, the format `isa run --state` reads and prints:
+//!
+//! ```yaml
+//! active: 0xffffffff          # lanes that execute (bit i = lane i); default: all 32
+//! regs:                       # any register, by its assembly name
+//!   R0: 0x3f800000            # one value: every lane
+//!   R1: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+//!        16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]   # one per lane
+//!   R2: 1.5                   # a number with a point: its binary32 bits
+//!   P0: true                  # predicates: true/false (or 1/0)
+//!   UR4: 8                    # per-warp registers take one value
+//! cmem:                       # constant memory, 32-bit little-endian words
+//!   "c[0x0][0x100]": 0x3f800000
+//! ```
+//!
+//! Integers may be decimal, `0x` hex or negative (two's complement). The
+//! printed state uses the same format: `active`, every register that is not
+//! zero (false) in some lane, one value when all lanes agree, and every
+//! non-zero constant-memory word; values in hex.
+
+use crate::{ErrorKind, RunError};
+use isa_runtime::sim::{Warp, LANES};
+use serde_yaml::Value;
+use std::fmt::Write;
+
+fn error(text: &str, near: &str, message: impl Into<String>) -> RunError {
+    let span = if near.is_empty() { None } else { text.find(near).map(|at| (at, near.len())) };
+    RunError { kind: ErrorKind::State, span, message: message.into() }
+}
+
+/// Loads `text` into `warp` (registers not named keep their values).
+pub fn load(warp: &mut Warp, text: &str) -> Result<(), RunError> {
+    let doc: Value = serde_yaml::from_str(text).map_err(|e| RunError {
+        kind: ErrorKind::State,
+        span: e.location().map(|l| (l.index(), 1)),
+        message: format!("not YAML: {e}"),
+    })?;
+    let map = match &doc {
+        Value::Null => return Ok(()),
+        Value::Mapping(m) => m,
+        _ => return Err(error(text, "", "the state is a mapping with `active`, `regs` and `cmem`")),
+    };
+    for (k, v) in map {
+        let key = k.as_str().unwrap_or("");
+        match key {
+            "active" => warp.active = word(text, key, v)?,
+            "regs" => regs(warp, text, v)?,
+            "cmem" => cmem(warp, text, v)?,
+            _ => {
+                return Err(error(text, key, format!("unknown key `{}`: expected `active`, `regs` or `cmem`", scalar_text(k))))
+            }
+        }
+    }
+    Ok(())
+}
+
+fn scalar_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => serde_yaml::to_string(other).unwrap_or_default().trim().to_string(),
+    }
+}
+
+/// A 32-bit value: an integer (decimal, hex, negative), a float (its binary32
+/// bits), a boolean, or a string holding one of these.
+fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
+    let bad = || error(text, key, format!("`{key}`: `{}` is not a 32-bit value", scalar_text(v)));
+    match v {
+        Value::Bool(b) => Ok(*b as u32),
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                u32::try_from(u).map_err(|_| bad())
+            } else if let Some(i) = n.as_i64() {
+                i32::try_from(i).map(|i| i as u32).map_err(|_| bad())
+            } else {
+                n.as_f64().map(|f| (f as f32).to_bits()).ok_or_else(bad)
+            }
+        }
+        Value::String(s) => {
+            let s = s.trim();
+            let parsed = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+                u32::from_str_radix(&h.replace('_', ""), 16).ok()
+            } else if let Some(h) = s.strip_prefix("0f").or_else(|| s.strip_prefix("0F")) {
+                u32::from_str_radix(h, 16).ok()
+            } else {
+                s.parse::<u32>().ok().or_else(|| s.parse::<i32>().ok().map(|i| i as u32))
+            };
+            parsed.ok_or_else(bad)
+        }
+        _ => Err(bad()),
+    }
+}
+
+fn regs(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
+    let Value::Mapping(m) = v else {
+        return Err(error(text, "regs", "`regs` maps register names to values"));
+    };
+    for (k, v) in m {
+        let name = scalar_text(k);
+        let Some((file, idx)) = warp.parse_register(&name) else {
+            return Err(error(text, &name, format!("`{name}` is not a register")));
+        };
+        let spec = warp.file_specs().nth(file).expect("parse_register returns a file index");
+        if spec.is_constant(idx) {
+            return Err(error(text, &name, format!("`{name}` is a constant register; it cannot be set")));
+        }
+        match v {
+            Value::Sequence(items) => {
+                if spec.warp {
+                    return Err(error(text, &name, format!("`{name}` is one register per warp: give one value")));
+                }
+                if items.len() != LANES {
+                    return Err(error(text, &name, format!("`{name}`: {} values; a per-lane list has {LANES}", items.len())));
+                }
+                for (lane, item) in items.iter().enumerate() {
+                    let x = word(text, &name, item)?;
+                    warp.set(file, idx as u64, lane, value_for(spec.predicate, x));
+                }
+            }
+            _ => {
+                let x = word(text, &name, v)?;
+                for lane in 0..LANES {
+                    warp.set(file, idx as u64, lane, value_for(spec.predicate, x));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn value_for(predicate: bool, x: u32) -> u32 {
+    if predicate {
+        (x != 0) as u32
+    } else {
+        x
+    }
+}
+
+/// `c[bank][offset]` with integer bank and byte offset.
+fn parse_cmem(name: &str) -> Option<(u64, u64)> {
+    let rest = name.trim().strip_prefix("c[")?.strip_suffix(']')?;
+    let (bank, offset) = rest.split_once("][")?;
+    let int = |s: &str| {
+        let s = s.trim();
+        match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+            Some(h) => u64::from_str_radix(h, 16).ok(),
+            None => s.parse().ok(),
+        }
+    };
+    Some((int(bank)?, int(offset)?))
+}
+
+fn cmem(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
+    let Value::Mapping(m) = v else {
+        return Err(error(text, "cmem", "`cmem` maps `c[bank][offset]` to 32-bit words"));
+    };
+    for (k, v) in m {
+        let name = scalar_text(k);
+        let Some((bank, offset)) = parse_cmem(&name).filter(|(b, o)| *b < 32 && *o < 1 << 17) else {
+            return Err(error(text, &name, format!("`{name}` is not `c[bank][offset]` (bank < 32, byte offset < 0x20000)")));
+        };
+        let x = word(text, &name, v)?;
+        warp.cmem.write(bank, offset, x);
+    }
+    Ok(())
+}
+
+/// The state as YAML (see the module documentation).
+pub fn dump(warp: &Warp) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "active: {:#010x}", warp.active);
+    let mut regs = String::new();
+    for (file, spec) in warp.file_specs().enumerate() {
+        for idx in 0..spec.count {
+            if spec.is_constant(idx) {
+                continue;
+            }
+            let lanes = if spec.warp { 1 } else { LANES };
+            let vals: Vec<u32> = (0..lanes).map(|l| warp.get(file, idx as u64, l)).collect();
+            if vals.iter().all(|&v| v == 0) {
+                continue;
+            }
+            let show = |v: u32| if spec.predicate { (v != 0).to_string() } else { format!("{v:#010x}") };
+            let name = spec.register_name(idx);
+            if vals.iter().all(|&v| v == vals[0]) {
+                let _ = writeln!(regs, "  {name}: {}", show(vals[0]));
+            } else {
+                let items: Vec<String> = vals.iter().map(|&v| show(v)).collect();
+                let _ = writeln!(regs, "  {name}: [{}]", items.join(", "));
+            }
+        }
+    }
+    if regs.is_empty() {
+        out.push_str("regs: {}\n");
+    } else {
+        out.push_str("regs:\n");
+        out.push_str(&regs);
+    }
+    let words = warp.cmem.words();
+    if words.is_empty() {
+        out.push_str("cmem: {}\n");
+    } else {
+        out.push_str("cmem:\n");
+        for (bank, offset, v) in words {
+            let _ = writeln!(out, "  \"c[{bank:#x}][{offset:#x}]\": {v:#010x}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use isa_generated::sim::new_warp;
+
+    #[test]
+    fn round_trips_and_reports_bad_input() {
+        let text = "active: 0x0000ffff\nregs:\n  R0: 1.5\n  R3: -1\n  P1: true\n  UR2: 0x10\ncmem:\n  \"c[0x1][0x8]\": 7\n";
+        let mut w = new_warp();
+        load(&mut w, text).unwrap();
+        assert_eq!(w.active, 0xFFFF);
+        assert_eq!(w.lane(0, 0, 5), 0x3FC0_0000);
+        assert_eq!(w.lane(0, 3, 31), 0xFFFF_FFFF);
+        assert_eq!(w.cmem.read(1, 8), 7);
+        let dumped = dump(&w);
+        let mut again = new_warp();
+        load(&mut again, &dumped).unwrap();
+        assert_eq!(w, again);
+        assert!(dumped.contains("R0: 0x3fc00000"), "{dumped}");
+
+        for (bad, what) in [
+            ("regs:\n  R999: 1\n", "R999"),
+            ("regs:\n  RZ: 1\n", "RZ"),
+            ("regs:\n  UR1: [1, 2]\n", "UR1"),
+            ("regs:\n  R1: [1, 2]\n", "R1"),
+            ("regs:\n  R1: 0x1_0000_0000\n", "R1"),
+            ("cmem:\n  c[0x40][0]: 1\n", "c[0x40][0]"),
+            ("bogus: 1\n", "bogus"),
+            ("regs: [\n", ""),
+        ] {
+            let e = load(&mut new_warp(), bad).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::State);
+            if !what.is_empty() {
+                let (at, len) = e.span.unwrap_or_else(|| panic!("{bad}: no span: {}", e.message));
+                assert_eq!(&bad[at..at + len], what, "{}", e.message);
+            } else {
+                assert!(e.span.is_some(), "{}", e.message);
+            }
+        }
+    }
+}
