@@ -11,9 +11,12 @@
 //! * Overflow: IEEE-like formats (F16, BF16, TF32, E5M2) give infinity, E4M3
 //!   and E8 give NaN, FP6/FP4 saturate; with `.SATFINITE` every format
 //!   saturates to its largest finite value (infinite inputs included).
-//! * `.RELU`: a negative result becomes +0 (-0 stays -0, as in HFMA2); NaN stays NaN.
+//! * `.RELU`: a negative input (-Inf included) gives +0; -0 stays -0 (as in
+//!   HFMA2); NaN stays NaN.
 //! * E8 has no sign and no zero: negative values, zeros and NaN give NaN,
-//!   values below 2^-127 give 2^-127.
+//!   values below 2^-127 give 2^-127. It rounds to the nearer power of two
+//!   (ties up) for every input; `ml_dtypes` agrees for inputs from 2^-126 up
+//!   but rounds smaller ones on the input's subnormal grid.
 
 use crate::float::{self, Format, Value};
 
@@ -216,8 +219,11 @@ pub fn encode(v: Value, f: Narrow, satfinite: bool, relu: bool) -> u32 {
                 0
             } else if satfinite || f.top() == Top::Finite {
                 sign | max
+            } else if f.top() == Top::Ieee {
+                sign | nan.map_or(max, |n| n & !((1 << f.bits().1) - 1))
             } else {
-                sign | nan.map_or(max, |n| if f.top() == Top::Ieee { n & !((1 << f.bits().1) - 1) } else { n })
+                // E4M3 has no infinity: the canonical NaN (sign clear).
+                nan.unwrap_or(max)
             }
         }
         Value::Zero { neg } => {

@@ -203,3 +203,43 @@ fn conversions_match_mpfr() {
     assert!(integer >= 3_000, "only {integer} I2I/I2IP vectors");
     assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
 }
+
+/// F2FP's conversions against `ml_dtypes` (MPFR for TF32) plus the ISA's
+/// rules for NaN, `.SATFINITE` and `.RELU` (`tools/gen_float_vectors.py
+/// --narrow`); `FLOAT_NARROW_VECTORS=path` runs a larger file.
+#[test]
+fn narrow_conversions_match_ml_dtypes() {
+    use isa_runtime::narrow::{convert, Narrow};
+    let path = std::env::var("FLOAT_NARROW_VECTORS")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/narrow.txt").to_string());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let format = |s: &str| match s {
+        "F32" => Narrow::F32,
+        "TF32" => Narrow::TF32,
+        "F16" => Narrow::F16,
+        "BF16" => Narrow::BF16,
+        "E5M2" => Narrow::E5M2,
+        "E4M3" => Narrow::E4M3,
+        "E3M2" => Narrow::E3M2,
+        "E2M3" => Narrow::E2M3,
+        "E2M1" => Narrow::E2M1,
+        "E8" => Narrow::E8,
+        other => panic!("unknown format {other}"),
+    };
+    let (mut n, mut bad) = (0usize, Vec::new());
+    let mut pairs = std::collections::BTreeSet::new();
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let hex = |s: &str| u32::from_str_radix(s, 16).unwrap();
+        let (from, to) = (format(w[1]), format(w[2]));
+        let got = convert(hex(w[4]), from, to, w[3] == "satfinite", w[3] == "relu");
+        pairs.insert((w[1], w[2]));
+        n += 1;
+        if got != hex(w[5]) && bad.len() < 20 {
+            bad.push(format!("{line}  -> got {got:x}"));
+        }
+    }
+    assert_eq!(pairs.len(), 18, "every pair F2FP allows");
+    assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
+    eprintln!("{n} narrow vectors from {path}: 0 mismatches");
+}
