@@ -83,3 +83,43 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     assert!(err.contains("not a whole number of 16-byte words"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn run_prints_the_final_state_and_rejects_bad_input() {
+    let dir = std::env::temp_dir().join(format!("isa-run-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let prog = dir.join("axpy.s");
+    let state = dir.join("state.yaml");
+    std::fs::write(&prog, "// R0 = R1 * R2 + R0, then add 1 where P0 holds\nFFMA R0, R1, R2, R0 ;\n@P0 FADD R3, R0, 1 ;\n").unwrap();
+    std::fs::write(&state, "active: 0x3\nregs:\n  R0: 1.0\n  R1: 2.0\n  R2: 0.5\n  P0: [true, false, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]\n").unwrap();
+    let (code, out, err) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    // 2 * 0.5 + 1 = 2.0 (0x40000000) on the two active lanes; lane 0 adds 1: 3.0 (0x40400000).
+    assert!(out.starts_with("active: 0x00000003\n"), "{out}");
+    let r0 = out.lines().find(|l| l.trim_start().starts_with("R0:")).unwrap();
+    assert!(r0.contains("[0x40000000, 0x40000000, 0x3f800000"), "{r0}");
+    let r3 = out.lines().find(|l| l.trim_start().starts_with("R3:")).unwrap();
+    assert!(r3.contains("[0x40400000, 0x00000000, 0x00000000"), "{r3}");
+
+    // The printed state reads back as a state.
+    std::fs::write(&state, &out).unwrap();
+    let (code, again, _) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_ne!(again, out, "the program ran again on the printed state");
+
+    std::fs::write(&state, "regs:\n  R0: 1\n  Q7: 2\n").unwrap();
+    let (code, out, err) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("`Q7` is not a register") && err.contains("state.yaml:3:3"), "{err}");
+
+    std::fs::write(&state, [0xFFu8, 0xFE, 0x00, 0x12]).unwrap();
+    let (code, _, err) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not UTF-8"), "{err}");
+
+    std::fs::write(&prog, "FFMA R0, R1, R2, R0 ;\nFADD R3, R0, Q1 ;\n").unwrap();
+    let (code, _, err) = isa(&["run", prog.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("axpy.s:2:"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
