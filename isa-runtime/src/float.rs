@@ -249,20 +249,89 @@ pub fn mul_scaled(a: u64, b: u64, scale: i32, f: Format, mode: Round) -> u64 {
 }
 
 /// binary32 `a * b + c` with a single rounding and the canonical NaN: FFMA
-/// without `.FTZ`/`.SAT`. Round-to-nearest uses the host's fused multiply-add
-/// (`f32::mul_add`, correctly rounded in the default rounding mode, which Rust
-/// code never changes); the directed modes use the exact [`fma`].
+/// without `.FTZ`/`.SAT`, every rounding mode, without the host's rounding
+/// mode (Rust code never changes it from round-to-nearest).
+///
+/// Round-to-nearest is the host's fused multiply-add (`f32::mul_add`). The
+/// directed modes use f64: the product of two binary32 values is exact in
+/// binary64, `s = p + c` is rounded once and its error `e` recovered exactly
+/// (TwoSum), so the exact result is `s + e`. `f`, the binary32 nearest `s`, is
+/// then the answer or its neighbour, decided by the sign of `(s - f) + e`.
+/// Infinite and NaN inputs take the exact [`fma`].
 #[inline]
 pub fn fma_f32(a: u32, b: u32, c: u32, mode: Round) -> u32 {
     if mode == Round::RN {
         let r = f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c));
-        if r.is_nan() {
-            0x7FFF_FFFF
+        return if r.is_nan() { 0x7FFF_FFFF } else { r.to_bits() };
+    }
+    let special = |x: u32| x & 0x7F80_0000 == 0x7F80_0000;
+    if special(a) || special(b) || special(c) {
+        return fma(a as u64, b as u64, c as u64, F32, mode) as u32;
+    }
+    let p = f32::from_bits(a) as f64 * f32::from_bits(b) as f64;
+    let cf = f32::from_bits(c) as f64;
+    let s = p + cf;
+    // TwoSum: s + e == p + cf exactly.
+    let bb = s - p;
+    let e = (p - (s - bb)) + (cf - bb);
+    if s == 0.0 && e == 0.0 {
+        // An exact zero: IEEE's sign rules (the same sign if both addends
+        // are zeros of that sign, else +0, -0 when rounding down).
+        let both = p == 0.0 && cf == 0.0;
+        let neg = if both && p.is_sign_negative() == cf.is_sign_negative() { p.is_sign_negative() } else { mode == Round::RM };
+        return if neg { 0x8000_0000 } else { 0 };
+    }
+    let f = s as f32;
+    let fb = f.to_bits();
+    let neg = s < 0.0 || (s == 0.0 && e < 0.0);
+    if f.is_infinite() {
+        let max = 0x7F7F_FFFF | (fb & 0x8000_0000);
+        return match mode {
+            Round::RZ => max,
+            Round::RP if neg => max,
+            Round::RM if !neg => max,
+            _ => fb,
+        };
+    }
+    // Sign of the exact v - f: that of s - f unless it is zero (then e's);
+    // a non-zero s - f is a multiple of ulp(s) and outweighs |e| <= ulp(s)/2.
+    let d = s - f as f64;
+    let above = if d != 0.0 { d > 0.0 } else { e > 0.0 };
+    let exact = d == 0.0 && e == 0.0;
+    if exact {
+        return fb;
+    }
+    // Neighbours of f on the number line.
+    let next_up = |x: u32| -> u32 {
+        if x == 0x8000_0000 || x == 0 {
+            1
+        } else if x & 0x8000_0000 == 0 {
+            x + 1
         } else {
-            r.to_bits()
+            x - 1
         }
-    } else {
-        fma(a as u64, b as u64, c as u64, F32, mode) as u32
+    };
+    let next_down = |x: u32| -> u32 {
+        if x == 0 || x == 0x8000_0000 {
+            0x8000_0001
+        } else if x & 0x8000_0000 == 0 {
+            x - 1
+        } else {
+            x + 1
+        }
+    };
+    match mode {
+        Round::RP => if above { next_up(fb) } else { fb },
+        Round::RM => if above { fb } else { next_down(fb) },
+        // Toward zero: step back when |v| < |f|.
+        _ => {
+            let f_neg = fb & 0x8000_0000 != 0 || (fb == 0 && neg);
+            match (f_neg, above) {
+                (false, false) if fb != 0 => next_down(fb),
+                (true, true) if fb != 0x8000_0000 => next_up(fb),
+                _ => if fb & 0x7FFF_FFFF == 0 { if neg { 0x8000_0000 } else { 0 } } else { fb },
+            }
+        }
     }
 }
 

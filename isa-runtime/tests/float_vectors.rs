@@ -5,7 +5,7 @@
 //! `FLOAT_MODIFIER_VECTORS`, `FLOAT_CONVERT_VECTORS` (`--convert`) and
 //! `FLOAT_MINMAX_VECTORS` (`--minmax`).
 
-use isa_runtime::float::{add, add_mod, fma, fma_mod, mul, mul_mod, Format, Modifiers, Round, BF16, F16, F32};
+use isa_runtime::float::{add, add_mod, fma, fma_f32, fma_mod, mul, mul_mod, Format, Modifiers, Round, BF16, F16, F32};
 
 #[test]
 fn kernels_match_mpfr() {
@@ -23,6 +23,13 @@ fn kernels_match_mpfr() {
             "mul" => mul(a, b, f, mode),
             _ => fma(a, b, c, f, mode),
         };
+        // The binary32 fast path (FFMA) must agree too.
+        if w[0] == "fma" && w[1] == "f32" {
+            let fast = fma_f32(a as u32, b as u32, c as u32, mode) as u64;
+            if fast != want && bad.len() < 20 {
+                bad.push(format!("{line}  -> fma_f32 got {fast:x}"));
+            }
+        }
         n += 1;
         if got != want && bad.len() < 20 {
             bad.push(format!("{line}  -> got {got:x}"));
@@ -204,7 +211,7 @@ fn conversions_match_mpfr() {
     assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
 }
 
-/// F2FP's conversions against `ml_dtypes` (MPFR for TF32) plus the ISA's
+/// F2FP's conversions against `ml_dtypes` (TF32: rounding on the binary32 bits) plus the ISA's
 /// rules for NaN, `.SATFINITE` and `.RELU` (`tools/gen_float_vectors.py
 /// --narrow`); `FLOAT_NARROW_VECTORS=path` runs a larger file.
 #[test]
