@@ -2,7 +2,7 @@
 //! f16 add, over buffers of random normal operands.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use isa_runtime::float::{add, fma, Round, F16, F32};
+use isa_runtime::float::{add, fma, fma_f32, Round, F16, F32};
 
 fn operands(n: usize, seed: u64, f32_like: bool) -> Vec<u64> {
     let mut x = seed;
@@ -26,7 +26,18 @@ fn kernels(c: &mut Criterion) {
     let (a, b, d) = (operands(n, 1, true), operands(n, 2, true), operands(n, 3, true));
     let mut g = c.benchmark_group("kernels");
     g.throughput(Throughput::Elements(n as u64));
-    g.bench_function("f32 fma RZ", |bench| {
+    for (name, mode) in [("fma_f32 RZ (FFMA path)", Round::RZ), ("fma_f32 RM (FFMA path)", Round::RM), ("fma_f32 RN (FFMA path)", Round::RN)] {
+        g.bench_function(name, |bench| {
+            bench.iter(|| {
+                let mut acc = 0u32;
+                for i in 0..n {
+                    acc ^= fma_f32(a[i] as u32, b[i] as u32, d[i] as u32, mode);
+                }
+                black_box(acc)
+            })
+        });
+    }
+    g.bench_function("f32 fma RZ (exact, any format)", |bench| {
         bench.iter(|| {
             let mut acc = 0u64;
             for i in 0..n {

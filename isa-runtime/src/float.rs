@@ -249,89 +249,133 @@ pub fn mul_scaled(a: u64, b: u64, scale: i32, f: Format, mode: Round) -> u64 {
 }
 
 /// binary32 `a * b + c` with a single rounding and the canonical NaN: FFMA
-/// without `.FTZ`/`.SAT`, every rounding mode, without the host's rounding
-/// mode (Rust code never changes it from round-to-nearest).
+/// without `.FTZ`/`.SAT`, in every rounding mode, whatever the host's
+/// rounding mode (always round-to-nearest in Rust) and without a libm call.
 ///
-/// Round-to-nearest is the host's fused multiply-add (`f32::mul_add`). The
-/// directed modes use f64: the product of two binary32 values is exact in
-/// binary64, `s = p + c` is rounded once and its error `e` recovered exactly
-/// (TwoSum), so the exact result is `s + e`. `f`, the binary32 nearest `s`, is
-/// then the answer or its neighbour, decided by the sign of `(s - f) + e`.
-/// Infinite and NaN inputs take the exact [`fma`].
+/// The product of two binary32 values is exact in binary64; `s = p + c` is
+/// rounded once and its error `e` recovered exactly (TwoSum), so the exact
+/// result is `v = s + e` with `|e| <= ulp(s)/2`. `f`, the binary32 nearest to
+/// `s`, is the answer or a neighbour: directed modes step by the sign of
+/// `v - f`; round-to-nearest only differs from `f` when `s` is exactly halfway
+/// between two binary32 values and `e` pushes `v` past it. Infinite and NaN
+/// inputs give an infinite or NaN result, which binary64 computes exactly.
 #[inline]
 pub fn fma_f32(a: u32, b: u32, c: u32, mode: Round) -> u32 {
     if mode == Round::RN {
-        let r = f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c));
-        return if r.is_nan() { 0x7FFF_FFFF } else { r.to_bits() };
+        if let Some(r) = hardware_fma(f32::from_bits(a), f32::from_bits(b), f32::from_bits(c)) {
+            return r.to_bits();
+        }
     }
-    let special = |x: u32| x & 0x7F80_0000 == 0x7F80_0000;
-    if special(a) || special(b) || special(c) {
-        return fma(a as u64, b as u64, c as u64, F32, mode) as u32;
-    }
+    fma_f32_soft(a, b, c, mode)
+}
+
+/// [`fma_f32`] without the CPU's fused multiply-add, in every mode (tested
+/// on its own: on CPUs with FMA, round-to-nearest never reaches it).
+#[inline]
+pub fn fma_f32_soft(a: u32, b: u32, c: u32, mode: Round) -> u32 {
     let p = f32::from_bits(a) as f64 * f32::from_bits(b) as f64;
     let cf = f32::from_bits(c) as f64;
     let s = p + cf;
+    let special = |x: u32| x & 0x7F80_0000 == 0x7F80_0000;
+    if special(a) || special(b) || special(c) {
+        let r = s as f32;
+        return if r.is_nan() { 0x7FFF_FFFF } else { r.to_bits() };
+    }
     // TwoSum: s + e == p + cf exactly.
     let bb = s - p;
     let e = (p - (s - bb)) + (cf - bb);
+    let f = s as f32;
+    let fb = f.to_bits();
+    if fb & 0x7FFF_FFFF == 0 || f.is_infinite() || (s == 0.0 && e == 0.0) {
+        return fma_f32_edge(s, e, p, cf, mode);
+    }
+    // v - f has the sign of s - f unless that is zero (then e's): a non-zero
+    // s - f is a multiple of ulp(s) and outweighs |e| <= ulp(s)/2.
+    let d = s - f as f64;
+    let above = d > 0.0 || (d == 0.0 && e > 0.0);
+    let inexact = d != 0.0 || e != 0.0;
+    // +1 moves the magnitude away from zero, -1 toward it (f is not zero).
+    let negative = (fb >> 31) as i32;
+    let away_if_above = 1 - 2 * negative; // +1 for positive f, -1 for negative
+    let step = match mode {
+        Round::RZ => -(((above as i32) == negative && inexact) as i32),
+        Round::RP => (above && inexact) as i32 * away_if_above,
+        Round::RM => (!above && inexact) as i32 * -away_if_above,
+        Round::RN => {
+            // Halfway: s - f is half the gap to the neighbour on s's side,
+            // and e pushes past it.
+            let toward = if (d > 0.0) == (negative == 0) { 1 } else { -1 };
+            let g = fb.wrapping_add(toward as u32);
+            let half = d != 0.0 && e != 0.0 && (e > 0.0) == (d > 0.0) && 2.0 * d == f32::from_bits(g) as f64 - f as f64;
+            half as i32 * toward
+        }
+    };
+    fb.wrapping_add(step as u32)
+}
+
+/// `Some(x * y + z)` from the CPU's fused multiply-add, correctly rounded to
+/// nearest, when the CPU has one (checked once); NaN is canonical.
+#[inline]
+fn hardware_fma(x: f32, y: f32, z: f32) -> Option<f32> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "fma")]
+        unsafe fn fused(x: f32, y: f32, z: f32) -> f32 {
+            x.mul_add(y, z)
+        }
+        if std::arch::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU supports FMA, checked just above.
+            let r = unsafe { fused(x, y, z) };
+            return Some(if r.is_nan() { f32::from_bits(0x7FFF_FFFF) } else { r });
+        }
+    }
+    let _ = (x, y, z);
+    None
+}
+
+/// [`fma_f32`] where `f`, the binary32 nearest `s`, is zero or infinite, or
+/// the result is an exact zero.
+#[cold]
+fn fma_f32_edge(s: f64, e: f64, p: f64, cf: f64, mode: Round) -> u32 {
     if s == 0.0 && e == 0.0 {
-        // An exact zero: IEEE's sign rules (the same sign if both addends
-        // are zeros of that sign, else +0, -0 when rounding down).
+        // IEEE's sign of an exact zero: the same sign if both addends are
+        // zeros of that sign, else +0 (-0 when rounding down).
         let both = p == 0.0 && cf == 0.0;
         let neg = if both && p.is_sign_negative() == cf.is_sign_negative() { p.is_sign_negative() } else { mode == Round::RM };
         return if neg { 0x8000_0000 } else { 0 };
     }
+    let neg = s < 0.0 || (s == 0.0 && e < 0.0);
     let f = s as f32;
     let fb = f.to_bits();
-    let neg = s < 0.0 || (s == 0.0 && e < 0.0);
+    let sign = if neg { 0x8000_0000 } else { 0 };
     if f.is_infinite() {
-        let max = 0x7F7F_FFFF | (fb & 0x8000_0000);
+        let max = 0x7F7F_FFFF | sign;
+        // `s` at the overflow threshold (max + ulp/2) is a tie that rounds to
+        // infinity; an `e` back toward zero makes it max.
+        let tie = s.abs() == 3.402_823_567_797_336_6e38;
         return match mode {
+            Round::RN if tie && e != 0.0 && (e < 0.0) != neg => max,
+            Round::RN => fb,
             Round::RZ => max,
             Round::RP if neg => max,
             Round::RM if !neg => max,
             _ => fb,
         };
     }
-    // Sign of the exact v - f: that of s - f unless it is zero (then e's);
-    // a non-zero s - f is a multiple of ulp(s) and outweighs |e| <= ulp(s)/2.
-    let d = s - f as f64;
-    let above = if d != 0.0 { d > 0.0 } else { e > 0.0 };
-    let exact = d == 0.0 && e == 0.0;
-    if exact {
-        return fb;
-    }
-    // Neighbours of f on the number line.
-    let next_up = |x: u32| -> u32 {
-        if x == 0x8000_0000 || x == 0 {
-            1
-        } else if x & 0x8000_0000 == 0 {
-            x + 1
-        } else {
-            x - 1
-        }
-    };
-    let next_down = |x: u32| -> u32 {
-        if x == 0 || x == 0x8000_0000 {
-            0x8000_0001
-        } else if x & 0x8000_0000 == 0 {
-            x - 1
-        } else {
-            x + 1
-        }
-    };
+    // f is a zero: |v| is at most half the smallest subnormal.
+    let tiny = sign | 1;
     match mode {
-        Round::RP => if above { next_up(fb) } else { fb },
-        Round::RM => if above { fb } else { next_down(fb) },
-        // Toward zero: step back when |v| < |f|.
-        _ => {
-            let f_neg = fb & 0x8000_0000 != 0 || (fb == 0 && neg);
-            match (f_neg, above) {
-                (false, false) if fb != 0 => next_down(fb),
-                (true, true) if fb != 0x8000_0000 => next_up(fb),
-                _ => if fb & 0x7FFF_FFFF == 0 { if neg { 0x8000_0000 } else { 0 } } else { fb },
+        // Exactly half the smallest subnormal rounds to even (zero).
+        Round::RN => {
+            if s.abs() == f64::from_bits(0x3690_0000_0000_0000) && e != 0.0 && (e > 0.0) != neg {
+                tiny
+            } else {
+                sign
             }
         }
+        Round::RZ => sign,
+        Round::RP => if neg { sign } else { tiny },
+        Round::RM => if neg { tiny } else { sign },
     }
 }
 
