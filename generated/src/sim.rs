@@ -77,6 +77,23 @@ pub fn new_warp() -> Warp {
 pub trait Kernels {
     /// Kernel `HADD2`, first called by `HADD2_RR`: `vd = HADD2(va: H2, vb: H2, hfmt_v2, ftz, sat);`
     fn HADD2(&self, a0: u32, a1: u32, a2: HFmtV2, a3: FPFtz, a4: FPSat) -> u32;
+    /// `HADD2` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn HADD2_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: HFmtV2,
+        a3: FPFtz,
+        a4: FPSat,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.HADD2(a0[lane], a1[lane], a2, a3, a4);
+        }
+        r0
+    }
     /// Kernel `HFMA2`, first called by `HFMA2_RRR`: `vd = HFMA2(va: H2, vb: H2, vc: H2, hfmt_v2, ftz, relu, sat);`
     fn HFMA2(
         &self,
@@ -88,8 +105,44 @@ pub trait Kernels {
         a5: RELU,
         a6: FPSat,
     ) -> u32;
+    /// `HFMA2` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn HFMA2_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[u32; LANES],
+        a3: HFmtV2,
+        a4: FPFtz,
+        a5: RELU,
+        a6: FPSat,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.HFMA2(a0[lane], a1[lane], a2[lane], a3, a4, a5, a6);
+        }
+        r0
+    }
     /// Kernel `HMUL2`, first called by `HMUL2_RR`: `vd = HMUL2(va: H2, vb: H2, hfmt_v2, ftz, sat);`
     fn HMUL2(&self, a0: u32, a1: u32, a2: HFmtV2, a3: FPFtz, a4: FPSat) -> u32;
+    /// `HMUL2` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn HMUL2_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: HFmtV2,
+        a3: FPFtz,
+        a4: FPSat,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.HMUL2(a0[lane], a1[lane], a2, a3, a4);
+        }
+        r0
+    }
     /// Kernel `f2f`, first called by `F2F_R`: `vd = f2f(vb, vb.neg, vb.abs, vb.hsel, srctype, dsttype, ftz, rnd);`
     fn f2f(
         &self,
@@ -102,6 +155,26 @@ pub trait Kernels {
         a6: FPFtz,
         a7: FPRound,
     ) -> u32;
+    /// `f2f` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn f2f_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: SignModi,
+        a2: SignModi,
+        a3: HSel,
+        a4: FTypesNoF64,
+        a5: FTypesNoF64,
+        a6: FPFtz,
+        a7: FPRound,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.f2f(a0[lane], a1, a2, a3, a4, a5, a6, a7);
+        }
+        r0
+    }
     /// Kernel `f2fp`, first called by `F2FP_RRR`: `vd = f2fp(va, vb, vb.vsel, vc, vc.hsel, srctype, dsttype, satf, relu);`
     fn f2fp(
         &self,
@@ -115,6 +188,27 @@ pub trait Kernels {
         a7: SATFINITE,
         a8: RELU,
     ) -> u32;
+    /// `f2fp` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn f2fp_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: VSel,
+        a3: &[u32; LANES],
+        a4: HSel,
+        a5: F2FPSrcType,
+        a6: F2FPDstType,
+        a7: SATFINITE,
+        a8: RELU,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.f2fp(a0[lane], a1[lane], a2, a3[lane], a4, a5, a6, a7, a8);
+        }
+        r0
+    }
     /// Kernel `f2i`, first called by `F2I_R`: `vd = f2i(vb, vb.neg, vb.abs, vb.hsel, ftype, itype, ftz, ntz, rnd);`
     fn f2i(
         &self,
@@ -128,6 +222,27 @@ pub trait Kernels {
         a7: F2INTZ,
         a8: F2IRnd,
     ) -> u32;
+    /// `f2i` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn f2i_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: SignModi,
+        a2: SignModi,
+        a3: HSel,
+        a4: FTypesNoF64,
+        a5: FullITypesNoI64,
+        a6: FPFtz,
+        a7: F2INTZ,
+        a8: F2IRnd,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.f2i(a0[lane], a1, a2, a3, a4, a5, a6, a7, a8);
+        }
+        r0
+    }
     /// Kernel `f2ip`, first called by `F2IP_RRR`: `vd = f2ip(va, vb, vc, vc.hsel, ftype, i8type, ntz, rnd, relu);`
     fn f2ip(
         &self,
@@ -141,18 +256,105 @@ pub trait Kernels {
         a7: F2IRnd,
         a8: RELU,
     ) -> u32;
+    /// `f2ip` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn f2ip_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[u32; LANES],
+        a3: HSel,
+        a4: FTypes,
+        a5: I8Types,
+        a6: F2INTZ,
+        a7: F2IRnd,
+        a8: RELU,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.f2ip(a0[lane], a1[lane], a2[lane], a3, a4, a5, a6, a7, a8);
+        }
+        r0
+    }
     /// Operand modifier `f32_abs` (sub-field of type `SignModi`).
     fn f32_abs(&self, v: u32, m: SignModi) -> u32;
     /// Operand modifier `f32_neg` (sub-field of type `SignModi`).
     fn f32_neg(&self, v: u32, m: SignModi) -> u32;
     /// Kernel `fadd`, first called by `FADD_RR`: `vd = fadd(va: F32, vb: F32, ftz, sat, rnd);`
     fn fadd(&self, a0: u32, a1: u32, a2: FPFtz, a3: FPSat, a4: FPRound) -> u32;
+    /// `fadd` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn fadd_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: FPFtz,
+        a3: FPSat,
+        a4: FPRound,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.fadd(a0[lane], a1[lane], a2, a3, a4);
+        }
+        r0
+    }
     /// Kernel `fchk`, first called by `FCHK_RR`: `vu = fchk(va: F32, vb: F32);`
     fn fchk(&self, a0: u32, a1: u32) -> bool;
+    /// `fchk` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn fchk_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+    ) -> [bool; LANES] {
+        let mut r0 = [<bool>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.fchk(a0[lane], a1[lane]);
+        }
+        r0
+    }
     /// Kernel `fmaf`, first called by `FFMA_RRR`: `vd = fmaf(va: F32, vb: F32, vc: F32, ftz, sat, rnd);`
     fn fmaf(&self, a0: u32, a1: u32, a2: u32, a3: FPFtz, a4: FPSat, a5: FPRound) -> u32;
+    /// `fmaf` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn fmaf_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[u32; LANES],
+        a3: FPFtz,
+        a4: FPSat,
+        a5: FPRound,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.fmaf(a0[lane], a1[lane], a2[lane], a3, a4, a5);
+        }
+        r0
+    }
     /// Kernel `fmnmx`, first called by `FMNMX_RR`: `vd = fmnmx(va: F32, vb: F32, vp: Pred, ftz, nan);`
     fn fmnmx(&self, a0: u32, a1: u32, a2: bool, a3: FPFtz, a4: NAN) -> u32;
+    /// `fmnmx` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn fmnmx_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[bool; LANES],
+        a3: FPFtz,
+        a4: NAN,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.fmnmx(a0[lane], a1[lane], a2[lane], a3, a4);
+        }
+        r0
+    }
     /// Kernel `fmul`, first called by `FMUL_RR`: `vd = fmul(va: F32, vb: F32, ftz, sat, rnd, scl);`
     fn fmul(
         &self,
@@ -163,6 +365,24 @@ pub trait Kernels {
         a4: FPRound,
         a5: FMULScale,
     ) -> u32;
+    /// `fmul` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn fmul_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: FPFtz,
+        a3: FPSat,
+        a4: FPRound,
+        a5: FMULScale,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.fmul(a0[lane], a1[lane], a2, a3, a4, a5);
+        }
+        r0
+    }
     /// Kernel `frnd`, first called by `FRND_R`: `vd = frnd(vb, vb.neg, vb.abs, vb.hsel, ftype, ftz, rnd);`
     fn frnd(
         &self,
@@ -174,8 +394,43 @@ pub trait Kernels {
         a5: FPFtz,
         a6: F2IRnd,
     ) -> u32;
+    /// `frnd` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn frnd_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: SignModi,
+        a2: SignModi,
+        a3: HSel,
+        a4: F32F16,
+        a5: FPFtz,
+        a6: F2IRnd,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.frnd(a0[lane], a1, a2, a3, a4, a5, a6);
+        }
+        r0
+    }
     /// Kernel `fsel`, first called by `FSEL_RR`: `vd = fsel(va: F32, vb: F32, vp: Pred, ftz);`
     fn fsel(&self, a0: u32, a1: u32, a2: bool, a3: FPFtz) -> u32;
+    /// `fsel` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn fsel_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[bool; LANES],
+        a3: FPFtz,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.fsel(a0[lane], a1[lane], a2[lane], a3);
+        }
+        r0
+    }
     /// Kernel `fset`, first called by `FSET_RR`: `vd = fset(va: F32, vb: F32, vp: Pred, ftz, cmp, lop, bval);`
     fn fset(
         &self,
@@ -187,6 +442,25 @@ pub trait Kernels {
         a5: LOPOp,
         a6: BVal,
     ) -> u32;
+    /// `fset` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn fset_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[bool; LANES],
+        a3: FPFtz,
+        a4: FCMPOp,
+        a5: LOPOp,
+        a6: BVal,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.fset(a0[lane], a1[lane], a2[lane], a3, a4, a5, a6);
+        }
+        r0
+    }
     /// Kernel `fsetp`, first called by `FSETP_RR`: `vu, vv = fsetp(va: F32, vb: F32, vp: Pred, ftz, cmp, lop);`
     fn fsetp(
         &self,
@@ -197,8 +471,38 @@ pub trait Kernels {
         a4: FCMPOp,
         a5: LOPOp,
     ) -> (bool, bool);
+    /// `fsetp` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn fsetp_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[bool; LANES],
+        a3: FPFtz,
+        a4: FCMPOp,
+        a5: LOPOp,
+    ) -> ([bool; LANES], [bool; LANES]) {
+        let mut r0 = [<bool>::default(); LANES];
+        let mut r1 = [<bool>::default(); LANES];
+        for lane in lanes(mask) {
+            let (t0, t1) = self.fsetp(a0[lane], a1[lane], a2[lane], a3, a4, a5);
+            r0[lane] = t0;
+            r1[lane] = t1;
+        }
+        (r0, r1)
+    }
     /// Kernel `gpr_move`, first called by `SETGPR_U`: `vb = gpr_move(va);`
     fn gpr_move(&self, a0: u32) -> u32;
+    /// `gpr_move` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn gpr_move_lanes(&self, mask: u32, a0: &[u32; LANES]) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.gpr_move(a0[lane]);
+        }
+        r0
+    }
     /// Operand modifier `h2_abs` (sub-field of type `SignModi`).
     fn h2_abs(&self, v: u32, m: SignModi) -> u32;
     /// Operand modifier `h2_hsel2` (sub-field of type `HSel2`).
@@ -207,6 +511,24 @@ pub trait Kernels {
     fn h2_neg(&self, v: u32, m: SignModi) -> u32;
     /// Kernel `hmnmx2`, first called by `HMNMX2_RR`: `vd = hmnmx2(va: H2, vb: H2, vp: Pred, hfmt_v2, ftz, nan);`
     fn hmnmx2(&self, a0: u32, a1: u32, a2: bool, a3: HFmtV2, a4: FPFtz, a5: NAN) -> u32;
+    /// `hmnmx2` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn hmnmx2_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[bool; LANES],
+        a3: HFmtV2,
+        a4: FPFtz,
+        a5: NAN,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.hmnmx2(a0[lane], a1[lane], a2[lane], a3, a4, a5);
+        }
+        r0
+    }
     /// Kernel `hset2`, first called by `HSET2_RR`: `vd = hset2(va: H2, vb: H2, vp: Pred, hfmt_v2, ftz, cmp, lop, bval);`
     fn hset2(
         &self,
@@ -219,6 +541,26 @@ pub trait Kernels {
         a6: LOPOp,
         a7: BVal,
     ) -> u32;
+    /// `hset2` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn hset2_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[bool; LANES],
+        a3: HFmtV2,
+        a4: FPFtz,
+        a5: FCMPOp,
+        a6: LOPOp,
+        a7: BVal,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.hset2(a0[lane], a1[lane], a2[lane], a3, a4, a5, a6, a7);
+        }
+        r0
+    }
     /// Kernel `hsetp2`, first called by `HSETP2_RR`: `vu, vv = hsetp2(va: H2, vb: H2, vp: Pred, hfmt_v2, ftz, cmp, lop);`
     fn hsetp2(
         &self,
@@ -230,6 +572,28 @@ pub trait Kernels {
         a5: FCMPOp,
         a6: LOPOp,
     ) -> (bool, bool);
+    /// `hsetp2` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn hsetp2_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[bool; LANES],
+        a3: HFmtV2,
+        a4: FPFtz,
+        a5: FCMPOp,
+        a6: LOPOp,
+    ) -> ([bool; LANES], [bool; LANES]) {
+        let mut r0 = [<bool>::default(); LANES];
+        let mut r1 = [<bool>::default(); LANES];
+        for lane in lanes(mask) {
+            let (t0, t1) = self.hsetp2(a0[lane], a1[lane], a2[lane], a3, a4, a5, a6);
+            r0[lane] = t0;
+            r1[lane] = t1;
+        }
+        (r0, r1)
+    }
     /// Kernel `i2f`, first called by `I2F_R`: `vd = i2f(vb, vb.vsel, itype, ftype, rnd);`
     fn i2f(
         &self,
@@ -239,14 +603,66 @@ pub trait Kernels {
         a3: FTypesNoF64,
         a4: FPRound,
     ) -> u32;
+    /// `i2f` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn i2f_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: VSel,
+        a2: FullITypesNoI64,
+        a3: FTypesNoF64,
+        a4: FPRound,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.i2f(a0[lane], a1, a2, a3, a4);
+        }
+        r0
+    }
     /// Kernel `i2i`, first called by `I2I_R`: `vd = i2i(vb, dtype);`
     fn i2i(&self, a0: u32, a1: I2IDType) -> u32;
+    /// `i2i` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn i2i_lanes(&self, mask: u32, a0: &[u32; LANES], a1: I2IDType) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.i2i(a0[lane], a1);
+        }
+        r0
+    }
     /// Kernel `i2ip`, first called by `I2IP_RRR`: `vd = i2ip(va, vb, vc, dsttype, satrelu);`
     fn i2ip(&self, a0: u32, a1: u32, a2: u32, a3: I2IPDType, a4: SATRelu) -> u32;
+    /// `i2ip` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn i2ip_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[u32; LANES],
+        a3: I2IPDType,
+        a4: SATRelu,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.i2ip(a0[lane], a1[lane], a2[lane], a3, a4);
+        }
+        r0
+    }
     /// Operand modifier `i32_neg` (sub-field of type `SignModi`).
     fn i32_neg(&self, v: u32, m: SignModi) -> u32;
     /// Kernel `iabs`, first called by `IABS_R`: `vd = iabs(vb);`
     fn iabs(&self, a0: u32) -> u32;
+    /// `iabs` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn iabs_lanes(&self, mask: u32, a0: &[u32; LANES]) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.iabs(a0[lane]);
+        }
+        r0
+    }
     /// Kernel `iadd`, first called by `IADD_RR`: `vd, pu = iadd(va, va.neg, vb, vb.neg, vp: Pred, ext);`
     fn iadd(
         &self,
@@ -257,6 +673,27 @@ pub trait Kernels {
         a4: bool,
         a5: IExt,
     ) -> (u32, bool);
+    /// `iadd` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn iadd_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: SignModi,
+        a2: &[u32; LANES],
+        a3: SignModi,
+        a4: &[bool; LANES],
+        a5: IExt,
+    ) -> ([u32; LANES], [bool; LANES]) {
+        let mut r0 = [<u32>::default(); LANES];
+        let mut r1 = [<bool>::default(); LANES];
+        for lane in lanes(mask) {
+            let (t0, t1) = self.iadd(a0[lane], a1, a2[lane], a3, a4[lane], a5);
+            r0[lane] = t0;
+            r1[lane] = t1;
+        }
+        (r0, r1)
+    }
     /// Kernel `idp2a`, first called by `IDP2A_RRR`: `vd, pu = idp2a(va, vb, vc, vp: Pred, lohi, afmt, bfmt);`
     fn idp2a(
         &self,
@@ -268,6 +705,29 @@ pub trait Kernels {
         a5: I16Type,
         a6: I8Type,
     ) -> (u32, bool);
+    /// `idp2a` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn idp2a_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[u32; LANES],
+        a3: &[bool; LANES],
+        a4: LOHI,
+        a5: I16Type,
+        a6: I8Type,
+    ) -> ([u32; LANES], [bool; LANES]) {
+        let mut r0 = [<u32>::default(); LANES];
+        let mut r1 = [<bool>::default(); LANES];
+        for lane in lanes(mask) {
+            let (t0, t1) = self
+                .idp2a(a0[lane], a1[lane], a2[lane], a3[lane], a4, a5, a6);
+            r0[lane] = t0;
+            r1[lane] = t1;
+        }
+        (r0, r1)
+    }
     /// Kernel `idp4a`, first called by `IDP4A_RRR`: `vd, pu = idp4a(va, vb, vc, vp: Pred, afmt, bfmt);`
     fn idp4a(
         &self,
@@ -278,6 +738,27 @@ pub trait Kernels {
         a4: I8Type,
         a5: I8Type,
     ) -> (u32, bool);
+    /// `idp4a` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn idp4a_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[u32; LANES],
+        a3: &[bool; LANES],
+        a4: I8Type,
+        a5: I8Type,
+    ) -> ([u32; LANES], [bool; LANES]) {
+        let mut r0 = [<u32>::default(); LANES];
+        let mut r1 = [<bool>::default(); LANES];
+        for lane in lanes(mask) {
+            let (t0, t1) = self.idp4a(a0[lane], a1[lane], a2[lane], a3[lane], a4, a5);
+            r0[lane] = t0;
+            r1[lane] = t1;
+        }
+        (r0, r1)
+    }
     /// Kernel `imad`, first called by `IMAD_RRR`: `vd, pu = imad(va, vb, vc, vc.neg, vp: Pred, lohi, ext, itype);`
     fn imad(
         &self,
@@ -290,6 +771,30 @@ pub trait Kernels {
         a6: IExt,
         a7: IType,
     ) -> (u32, bool);
+    /// `imad` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn imad_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[u32; LANES],
+        a3: SignModi,
+        a4: &[bool; LANES],
+        a5: LOHI,
+        a6: IExt,
+        a7: IType,
+    ) -> ([u32; LANES], [bool; LANES]) {
+        let mut r0 = [<u32>::default(); LANES];
+        let mut r1 = [<bool>::default(); LANES];
+        for lane in lanes(mask) {
+            let (t0, t1) = self
+                .imad(a0[lane], a1[lane], a2[lane], a3, a4[lane], a5, a6, a7);
+            r0[lane] = t0;
+            r1[lane] = t1;
+        }
+        (r0, r1)
+    }
     /// Kernel `imad_wide`, first called by `IMAD_WIDE_RRR`: `vd, pu = imad_wide(va, vb, vc, vc.neg, vp: Pred, ext, itype);`
     fn imad_wide(
         &self,
@@ -301,10 +806,65 @@ pub trait Kernels {
         a5: IExt,
         a6: IType,
     ) -> (u64, bool);
+    /// `imad_wide` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn imad_wide_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[u64; LANES],
+        a3: SignModi,
+        a4: &[bool; LANES],
+        a5: IExt,
+        a6: IType,
+    ) -> ([u64; LANES], [bool; LANES]) {
+        let mut r0 = [<u64>::default(); LANES];
+        let mut r1 = [<bool>::default(); LANES];
+        for lane in lanes(mask) {
+            let (t0, t1) = self
+                .imad_wide(a0[lane], a1[lane], a2[lane], a3, a4[lane], a5, a6);
+            r0[lane] = t0;
+            r1[lane] = t1;
+        }
+        (r0, r1)
+    }
     /// Kernel `imnmx`, first called by `IMNMX_RR`: `vd = imnmx(va, vb, vp: Pred, itype);`
     fn imnmx(&self, a0: u32, a1: u32, a2: bool, a3: IType) -> u32;
+    /// `imnmx` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn imnmx_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[bool; LANES],
+        a3: IType,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.imnmx(a0[lane], a1[lane], a2[lane], a3);
+        }
+        r0
+    }
     /// Kernel `imul`, first called by `IMUL_RR`: `vd = imul(va, vb: I32, lohi, itype);`
     fn imul(&self, a0: u32, a1: u32, a2: LOHI, a3: IType) -> u32;
+    /// `imul` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn imul_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: LOHI,
+        a3: IType,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.imul(a0[lane], a1[lane], a2, a3);
+        }
+        r0
+    }
     /// Kernel `iset`, first called by `ISET_RR`: `vd = iset(va, vb, vp: Pred, vq: Pred, compop, boolop, itype, ext, bmbf);`
     fn iset(
         &self,
@@ -318,6 +878,28 @@ pub trait Kernels {
         a7: IExt,
         a8: BMBF,
     ) -> u32;
+    /// `iset` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn iset_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[bool; LANES],
+        a3: &[bool; LANES],
+        a4: CompOp,
+        a5: BoolOp,
+        a6: IType,
+        a7: IExt,
+        a8: BMBF,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self
+                .iset(a0[lane], a1[lane], a2[lane], a3[lane], a4, a5, a6, a7, a8);
+        }
+        r0
+    }
     /// Kernel `isetp`, first called by `ISETP_RR`: `vu, vv = isetp(va, vb, vp: Pred, vq: Pred, compop, boolop, itype, ext);`
     fn isetp(
         &self,
@@ -330,6 +912,30 @@ pub trait Kernels {
         a6: IType,
         a7: IExt,
     ) -> (bool, bool);
+    /// `isetp` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn isetp_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[bool; LANES],
+        a3: &[bool; LANES],
+        a4: CompOp,
+        a5: BoolOp,
+        a6: IType,
+        a7: IExt,
+    ) -> ([bool; LANES], [bool; LANES]) {
+        let mut r0 = [<bool>::default(); LANES];
+        let mut r1 = [<bool>::default(); LANES];
+        for lane in lanes(mask) {
+            let (t0, t1) = self
+                .isetp(a0[lane], a1[lane], a2[lane], a3[lane], a4, a5, a6, a7);
+            r0[lane] = t0;
+            r1[lane] = t1;
+        }
+        (r0, r1)
+    }
     /// Kernel `lea`, first called by `LEA_RRR`: `vd, pu = lea(va, va.neg, vb, vb.neg, vc, shiftamt, vp: Pred, lohi, ext, sx32);`
     fn lea(
         &self,
@@ -344,6 +950,43 @@ pub trait Kernels {
         a8: IExt,
         a9: LEASX32,
     ) -> (u32, bool);
+    /// `lea` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn lea_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: SignModi,
+        a2: &[u32; LANES],
+        a3: SignModi,
+        a4: &[u32; LANES],
+        a5: &[u32; LANES],
+        a6: &[bool; LANES],
+        a7: LOHI,
+        a8: IExt,
+        a9: LEASX32,
+    ) -> ([u32; LANES], [bool; LANES]) {
+        let mut r0 = [<u32>::default(); LANES];
+        let mut r1 = [<bool>::default(); LANES];
+        for lane in lanes(mask) {
+            let (t0, t1) = self
+                .lea(
+                    a0[lane],
+                    a1,
+                    a2[lane],
+                    a3,
+                    a4[lane],
+                    a5[lane],
+                    a6[lane],
+                    a7,
+                    a8,
+                    a9,
+                );
+            r0[lane] = t0;
+            r1[lane] = t1;
+        }
+        (r0, r1)
+    }
     /// Kernel `lop3`, first called by `LOP3_RRR`: `vd, pu = lop3(va, vb, vc, lut, vp: Pred, exbool);`
     fn lop3(
         &self,
@@ -354,22 +997,132 @@ pub trait Kernels {
         a4: bool,
         a5: EXBool,
     ) -> (u32, bool);
+    /// `lop3` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn lop3_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[u32; LANES],
+        a3: &[u32; LANES],
+        a4: &[bool; LANES],
+        a5: EXBool,
+    ) -> ([u32; LANES], [bool; LANES]) {
+        let mut r0 = [<u32>::default(); LANES];
+        let mut r1 = [<bool>::default(); LANES];
+        for lane in lanes(mask) {
+            let (t0, t1) = self
+                .lop3(a0[lane], a1[lane], a2[lane], a3[lane], a4[lane], a5);
+            r0[lane] = t0;
+            r1[lane] = t1;
+        }
+        (r0, r1)
+    }
     /// Kernel `mov`, first called by `MOV_R`: `vd = mov(vb, width);`
     fn mov(&self, a0: u64, a1: MOVW) -> u64;
+    /// `mov` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn mov_lanes(&self, mask: u32, a0: &[u64; LANES], a1: MOVW) -> [u64; LANES] {
+        let mut r0 = [<u64>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.mov(a0[lane], a1);
+        }
+        r0
+    }
     /// Kernel `p2r`, first called by `P2R_RR`: `vd = p2r(PR, va, vb, bsel);`
     fn p2r(&self, a0: u32, a1: u32, a2: u32, a3: BSel) -> u32;
+    /// `p2r` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn p2r_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[u32; LANES],
+        a3: BSel,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.p2r(a0[lane], a1[lane], a2[lane], a3);
+        }
+        r0
+    }
     /// Kernel `plop3`, first called by `PLOP3_X`: `vu = plop3(va: Pred, vb: Pred, vc: Pred, lut);`
     fn plop3(&self, a0: bool, a1: bool, a2: bool, a3: u32) -> bool;
+    /// `plop3` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn plop3_lanes(
+        &self,
+        mask: u32,
+        a0: &[bool; LANES],
+        a1: &[bool; LANES],
+        a2: &[bool; LANES],
+        a3: &[u32; LANES],
+    ) -> [bool; LANES] {
+        let mut r0 = [<bool>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.plop3(a0[lane], a1[lane], a2[lane], a3[lane]);
+        }
+        r0
+    }
     /// Guard modifier `pred_not` (sub-field of type `PModi`).
     fn pred_not(&self, v: bool, m: PModi) -> bool;
     /// Kernel `prmt`, first called by `PRMT_RRR`: `vd = prmt(va, vb, vc, mode);`
     fn prmt(&self, a0: u32, a1: u32, a2: u32, a3: PRMTMode) -> u32;
+    /// `prmt` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn prmt_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[u32; LANES],
+        a3: PRMTMode,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.prmt(a0[lane], a1[lane], a2[lane], a3);
+        }
+        r0
+    }
     /// Kernel `r2p`, first called by `R2P_RR`: `PR = r2p(PR, va, va.bsel, vb);`
     fn r2p(&self, a0: u32, a1: u32, a2: BSel, a3: u32) -> u32;
+    /// `r2p` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn r2p_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: BSel,
+        a3: &[u32; LANES],
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.r2p(a0[lane], a1[lane], a2, a3[lane]);
+        }
+        r0
+    }
     /// Kernel `r2ur` (once per warp), first called by `R2UR_R`: `vd = r2ur(vb);`
     fn r2ur(&self, mask: u32, a0: &[u32; LANES]) -> Option<u32>;
     /// Kernel `sel`, first called by `SEL_RR`: `vd = sel(va, vb, vp: Pred);`
     fn sel(&self, a0: u32, a1: u32, a2: bool) -> u32;
+    /// `sel` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn sel_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[bool; LANES],
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.sel(a0[lane], a1[lane], a2[lane]);
+        }
+        r0
+    }
     /// Kernel `shf`, first called by `SHF_RRR`: `vd = shf(va, vb, vc, direction, lohi, cwmod, itype);`
     fn shf(
         &self,
@@ -381,6 +1134,25 @@ pub trait Kernels {
         a5: CWMode,
         a6: SHFDType,
     ) -> u32;
+    /// `shf` over the lanes of `mask` (the others' results are unspecified).
+    #[inline]
+    fn shf_lanes(
+        &self,
+        mask: u32,
+        a0: &[u32; LANES],
+        a1: &[u32; LANES],
+        a2: &[u32; LANES],
+        a3: SHFDir,
+        a4: LOHI,
+        a5: CWMode,
+        a6: SHFDType,
+    ) -> [u32; LANES] {
+        let mut r0 = [<u32>::default(); LANES];
+        for lane in lanes(mask) {
+            r0[lane] = self.shf(a0[lane], a1[lane], a2[lane], a3, a4, a5, a6);
+        }
+        r0
+    }
 }
 impl HADD2_RR {
     /// Executes on every active lane whose guard holds: `rd = HADD2(...)`.
@@ -390,27 +1162,47 @@ impl HADD2_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.rb_hsel2);
-            let a1 = k.h2_abs(a1, self.rb_abs);
-            let a1 = k.h2_neg(a1, self.rb_neg);
-            let a2 = self.hfmt_v2;
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let r0 = k.HADD2(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.rb_neg);
+        }
+        let a2 = self.hfmt_v2;
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let r0 = k.HADD2_lanes(mask, &a0, &a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -422,27 +1214,50 @@ impl HADD2_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.urb_hsel2);
-            let a1 = k.h2_abs(a1, self.urb_abs);
-            let a1 = k.h2_neg(a1, self.urb_neg);
-            let a2 = self.hfmt_v2;
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let r0 = k.HADD2(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.urb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.urb_neg);
+        }
+        let a2 = self.hfmt_v2;
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let r0 = k.HADD2_lanes(mask, &a0, &a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -454,24 +1269,41 @@ impl HADD2_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = self.hfmt_v2;
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let r0 = k.HADD2(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let a2 = self.hfmt_v2;
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let r0 = k.HADD2_lanes(mask, &a0, &a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -483,27 +1315,50 @@ impl HADD2_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.h2_hsel2(a1, self.vb_hsel2);
-            let a1 = k.h2_abs(a1, self.vb_abs);
-            let a1 = k.h2_neg(a1, self.vb_neg);
-            let a2 = self.hfmt_v2;
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let r0 = k.HADD2(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.vb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.vb_neg);
+        }
+        let a2 = self.hfmt_v2;
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let r0 = k.HADD2_lanes(mask, &a0, &a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -515,27 +1370,47 @@ impl HMUL2_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.rb_hsel2);
-            let a1 = k.h2_abs(a1, self.rb_abs);
-            let a1 = k.h2_neg(a1, self.rb_neg);
-            let a2 = self.hfmt_v2;
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let r0 = k.HMUL2(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.rb_neg);
+        }
+        let a2 = self.hfmt_v2;
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let r0 = k.HMUL2_lanes(mask, &a0, &a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -547,27 +1422,50 @@ impl HMUL2_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.urb_hsel2);
-            let a1 = k.h2_abs(a1, self.urb_abs);
-            let a1 = k.h2_neg(a1, self.urb_neg);
-            let a2 = self.hfmt_v2;
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let r0 = k.HMUL2(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.urb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.urb_neg);
+        }
+        let a2 = self.hfmt_v2;
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let r0 = k.HMUL2_lanes(mask, &a0, &a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -579,24 +1477,41 @@ impl HMUL2_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = self.hfmt_v2;
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let r0 = k.HMUL2(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let a2 = self.hfmt_v2;
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let r0 = k.HMUL2_lanes(mask, &a0, &a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -608,27 +1523,50 @@ impl HMUL2_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.h2_hsel2(a1, self.vb_hsel2);
-            let a1 = k.h2_abs(a1, self.vb_abs);
-            let a1 = k.h2_neg(a1, self.vb_neg);
-            let a2 = self.hfmt_v2;
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let r0 = k.HMUL2(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.vb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.vb_neg);
+        }
+        let a2 = self.hfmt_v2;
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let r0 = k.HMUL2_lanes(mask, &a0, &a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -640,32 +1578,58 @@ impl HFMA2_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.rb_hsel2);
-            let a1 = k.h2_abs(a1, self.rb_abs);
-            let a1 = k.h2_neg(a1, self.rb_neg);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a2 = k.h2_hsel2(a2, self.rc_hsel2);
-            let a2 = k.h2_abs(a2, self.rc_abs);
-            let a2 = k.h2_neg(a2, self.rc_neg);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.relu;
-            let a6 = self.sat;
-            let r0 = k.HFMA2(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.rb_neg);
+        }
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        for v in a2.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rc_hsel2);
+        }
+        for v in a2.iter_mut() {
+            *v = k.h2_abs(*v, self.rc_abs);
+        }
+        for v in a2.iter_mut() {
+            *v = k.h2_neg(*v, self.rc_neg);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.relu;
+        let a6 = self.sat;
+        let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -677,29 +1641,52 @@ impl HFMA2_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.rb_hsel2);
-            let a1 = k.h2_abs(a1, self.rb_abs);
-            let a1 = k.h2_neg(a1, self.rb_neg);
-            let a2 = self.vc.to_raw() as u32;
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.relu;
-            let a6 = self.sat;
-            let r0 = k.HFMA2(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.rb_neg);
+        }
+        let mut a2 = {
+            let lane = 0usize;
+            [self.vc.to_raw() as u32; LANES]
+        };
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.relu;
+        let a6 = self.sat;
+        let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -711,29 +1698,52 @@ impl HFMA2_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a2 = k.h2_hsel2(a2, self.rc_hsel2);
-            let a2 = k.h2_abs(a2, self.rc_abs);
-            let a2 = k.h2_neg(a2, self.rc_neg);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.relu;
-            let a6 = self.sat;
-            let r0 = k.HFMA2(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        for v in a2.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rc_hsel2);
+        }
+        for v in a2.iter_mut() {
+            *v = k.h2_abs(*v, self.rc_abs);
+        }
+        for v in a2.iter_mut() {
+            *v = k.h2_neg(*v, self.rc_neg);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.relu;
+        let a6 = self.sat;
+        let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -745,32 +1755,61 @@ impl HFMA2_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.rb_hsel2);
-            let a1 = k.h2_abs(a1, self.rb_abs);
-            let a1 = k.h2_neg(a1, self.rb_neg);
-            let a2 = w.get(FILE_UREG, self.urc.to_raw(), lane);
-            let a2 = k.h2_hsel2(a2, self.urc_hsel2);
-            let a2 = k.h2_abs(a2, self.urc_abs);
-            let a2 = k.h2_neg(a2, self.urc_neg);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.relu;
-            let a6 = self.sat;
-            let r0 = k.HFMA2(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.rb_neg);
+        }
+        let mut a2 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+        };
+        for v in a2.iter_mut() {
+            *v = k.h2_hsel2(*v, self.urc_hsel2);
+        }
+        for v in a2.iter_mut() {
+            *v = k.h2_abs(*v, self.urc_abs);
+        }
+        for v in a2.iter_mut() {
+            *v = k.h2_neg(*v, self.urc_neg);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.relu;
+        let a6 = self.sat;
+        let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -782,32 +1821,61 @@ impl HFMA2_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.urb_hsel2);
-            let a1 = k.h2_abs(a1, self.urb_abs);
-            let a1 = k.h2_neg(a1, self.urb_neg);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a2 = k.h2_hsel2(a2, self.rc_hsel2);
-            let a2 = k.h2_abs(a2, self.rc_abs);
-            let a2 = k.h2_neg(a2, self.rc_neg);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.relu;
-            let a6 = self.sat;
-            let r0 = k.HFMA2(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.urb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.urb_neg);
+        }
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        for v in a2.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rc_hsel2);
+        }
+        for v in a2.iter_mut() {
+            *v = k.h2_abs(*v, self.rc_abs);
+        }
+        for v in a2.iter_mut() {
+            *v = k.h2_neg(*v, self.rc_neg);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.relu;
+        let a6 = self.sat;
+        let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -819,32 +1887,61 @@ impl HFMA2_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.rb_hsel2);
-            let a1 = k.h2_abs(a1, self.rb_abs);
-            let a1 = k.h2_neg(a1, self.rb_neg);
-            let a2 = w.cmem.read(self.vc.bank(), self.vc.offset());
-            let a2 = k.h2_hsel2(a2, self.vc_hsel2);
-            let a2 = k.h2_abs(a2, self.vc_abs);
-            let a2 = k.h2_neg(a2, self.vc_neg);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.relu;
-            let a6 = self.sat;
-            let r0 = k.HFMA2(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.rb_neg);
+        }
+        let mut a2 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+        };
+        for v in a2.iter_mut() {
+            *v = k.h2_hsel2(*v, self.vc_hsel2);
+        }
+        for v in a2.iter_mut() {
+            *v = k.h2_abs(*v, self.vc_abs);
+        }
+        for v in a2.iter_mut() {
+            *v = k.h2_neg(*v, self.vc_neg);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.relu;
+        let a6 = self.sat;
+        let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -856,32 +1953,61 @@ impl HFMA2_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.h2_hsel2(a1, self.vb_hsel2);
-            let a1 = k.h2_abs(a1, self.vb_abs);
-            let a1 = k.h2_neg(a1, self.vb_neg);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a2 = k.h2_hsel2(a2, self.rc_hsel2);
-            let a2 = k.h2_abs(a2, self.rc_abs);
-            let a2 = k.h2_neg(a2, self.rc_neg);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.relu;
-            let a6 = self.sat;
-            let r0 = k.HFMA2(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.vb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.vb_neg);
+        }
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        for v in a2.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rc_hsel2);
+        }
+        for v in a2.iter_mut() {
+            *v = k.h2_abs(*v, self.rc_abs);
+        }
+        for v in a2.iter_mut() {
+            *v = k.h2_neg(*v, self.rc_neg);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.relu;
+        let a6 = self.sat;
+        let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -893,29 +2019,51 @@ impl HMNMX2_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.rb_hsel2);
-            let a1 = k.h2_abs(a1, self.rb_abs);
-            let a1 = k.h2_neg(a1, self.rb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.nan;
-            let r0 = k.hmnmx2(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.rb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.nan;
+        let r0 = k.hmnmx2_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -927,29 +2075,54 @@ impl HMNMX2_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.urb_hsel2);
-            let a1 = k.h2_abs(a1, self.urb_abs);
-            let a1 = k.h2_neg(a1, self.urb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.nan;
-            let r0 = k.hmnmx2(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.urb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.urb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.nan;
+        let r0 = k.hmnmx2_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -961,26 +2134,45 @@ impl HMNMX2_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.nan;
-            let r0 = k.hmnmx2(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.nan;
+        let r0 = k.hmnmx2_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -992,29 +2184,54 @@ impl HMNMX2_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.h2_hsel2(a1, self.vb_hsel2);
-            let a1 = k.h2_abs(a1, self.vb_abs);
-            let a1 = k.h2_neg(a1, self.vb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.nan;
-            let r0 = k.hmnmx2(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.vb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.vb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.nan;
+        let r0 = k.hmnmx2_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1026,31 +2243,53 @@ impl HSETP2_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.rb_hsel2);
-            let a1 = k.h2_abs(a1, self.rb_abs);
-            let a1 = k.h2_neg(a1, self.rb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.cmp;
-            let a6 = self.lop;
-            let (r0, r1) = k.hsetp2(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
-            w.set(FILE_PRED, self.pv.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.rb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.cmp;
+        let a6 = self.lop;
+        let (r0, r1) = k.hsetp2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -1062,31 +2301,56 @@ impl HSETP2_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.urb_hsel2);
-            let a1 = k.h2_abs(a1, self.urb_abs);
-            let a1 = k.h2_neg(a1, self.urb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.cmp;
-            let a6 = self.lop;
-            let (r0, r1) = k.hsetp2(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
-            w.set(FILE_PRED, self.pv.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.urb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.urb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.cmp;
+        let a6 = self.lop;
+        let (r0, r1) = k.hsetp2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -1098,28 +2362,47 @@ impl HSETP2_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.cmp;
-            let a6 = self.lop;
-            let (r0, r1) = k.hsetp2(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
-            w.set(FILE_PRED, self.pv.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.cmp;
+        let a6 = self.lop;
+        let (r0, r1) = k.hsetp2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -1131,31 +2414,56 @@ impl HSETP2_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.h2_hsel2(a1, self.vb_hsel2);
-            let a1 = k.h2_abs(a1, self.vb_abs);
-            let a1 = k.h2_neg(a1, self.vb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.cmp;
-            let a6 = self.lop;
-            let (r0, r1) = k.hsetp2(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
-            w.set(FILE_PRED, self.pv.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.vb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.vb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.cmp;
+        let a6 = self.lop;
+        let (r0, r1) = k.hsetp2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -1167,31 +2475,53 @@ impl HSET2_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.rb_hsel2);
-            let a1 = k.h2_abs(a1, self.rb_abs);
-            let a1 = k.h2_neg(a1, self.rb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.cmp;
-            let a6 = self.lop;
-            let a7 = self.bval;
-            let r0 = k.hset2(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.rb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.rb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.cmp;
+        let a6 = self.lop;
+        let a7 = self.bval;
+        let r0 = k.hset2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1203,31 +2533,56 @@ impl HSET2_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.h2_hsel2(a1, self.urb_hsel2);
-            let a1 = k.h2_abs(a1, self.urb_abs);
-            let a1 = k.h2_neg(a1, self.urb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.cmp;
-            let a6 = self.lop;
-            let a7 = self.bval;
-            let r0 = k.hset2(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.urb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.urb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.cmp;
+        let a6 = self.lop;
+        let a7 = self.bval;
+        let r0 = k.hset2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1239,28 +2594,47 @@ impl HSET2_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.cmp;
-            let a6 = self.lop;
-            let a7 = self.bval;
-            let r0 = k.hset2(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.cmp;
+        let a6 = self.lop;
+        let a7 = self.bval;
+        let r0 = k.hset2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1272,31 +2646,56 @@ impl HSET2_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.h2_hsel2(a0, self.ra_hsel2);
-            let a0 = k.h2_abs(a0, self.ra_abs);
-            let a0 = k.h2_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.h2_hsel2(a1, self.vb_hsel2);
-            let a1 = k.h2_abs(a1, self.vb_abs);
-            let a1 = k.h2_neg(a1, self.vb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.hfmt_v2;
-            let a4 = self.ftz;
-            let a5 = self.cmp;
-            let a6 = self.lop;
-            let a7 = self.bval;
-            let r0 = k.hset2(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_hsel2(*v, self.ra_hsel2);
         }
+        for v in a0.iter_mut() {
+            *v = k.h2_abs(*v, self.ra_abs);
+        }
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.h2_hsel2(*v, self.vb_hsel2);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.h2_neg(*v, self.vb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.hfmt_v2;
+        let a4 = self.ftz;
+        let a5 = self.cmp;
+        let a6 = self.lop;
+        let a7 = self.bval;
+        let r0 = k.hset2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1308,25 +2707,41 @@ impl FADD_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.rb_abs);
-            let a1 = k.f32_neg(a1, self.rb_neg);
-            let a2 = self.ftz;
-            let a3 = self.sat;
-            let a4 = self.rnd;
-            let r0 = k.fadd(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.rb_neg);
+        }
+        let a2 = self.ftz;
+        let a3 = self.sat;
+        let a4 = self.rnd;
+        let r0 = k.fadd_lanes(mask, &a0, &a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1338,25 +2753,44 @@ impl FADD_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.urb_abs);
-            let a1 = k.f32_neg(a1, self.urb_neg);
-            let a2 = self.ftz;
-            let a3 = self.sat;
-            let a4 = self.rnd;
-            let r0 = k.fadd(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.urb_neg);
+        }
+        let a2 = self.ftz;
+        let a3 = self.sat;
+        let a4 = self.rnd;
+        let r0 = k.fadd_lanes(mask, &a0, &a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1368,23 +2802,38 @@ impl FADD_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = self.ftz;
-            let a3 = self.sat;
-            let a4 = self.rnd;
-            let r0 = k.fadd(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let a2 = self.ftz;
+        let a3 = self.sat;
+        let a4 = self.rnd;
+        let r0 = k.fadd_lanes(mask, &a0, &a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1396,25 +2845,44 @@ impl FADD_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.f32_abs(a1, self.vb_abs);
-            let a1 = k.f32_neg(a1, self.vb_neg);
-            let a2 = self.ftz;
-            let a3 = self.sat;
-            let a4 = self.rnd;
-            let r0 = k.fadd(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.vb_neg);
+        }
+        let a2 = self.ftz;
+        let a3 = self.sat;
+        let a4 = self.rnd;
+        let r0 = k.fadd_lanes(mask, &a0, &a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1426,26 +2894,42 @@ impl FMUL_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.rb_abs);
-            let a1 = k.f32_neg(a1, self.rb_neg);
-            let a2 = self.ftz;
-            let a3 = self.sat;
-            let a4 = self.rnd;
-            let a5 = self.scl;
-            let r0 = k.fmul(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.rb_neg);
+        }
+        let a2 = self.ftz;
+        let a3 = self.sat;
+        let a4 = self.rnd;
+        let a5 = self.scl;
+        let r0 = k.fmul_lanes(mask, &a0, &a1, a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1457,26 +2941,45 @@ impl FMUL_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.urb_abs);
-            let a1 = k.f32_neg(a1, self.urb_neg);
-            let a2 = self.ftz;
-            let a3 = self.sat;
-            let a4 = self.rnd;
-            let a5 = self.scl;
-            let r0 = k.fmul(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.urb_neg);
+        }
+        let a2 = self.ftz;
+        let a3 = self.sat;
+        let a4 = self.rnd;
+        let a5 = self.scl;
+        let r0 = k.fmul_lanes(mask, &a0, &a1, a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1488,24 +2991,39 @@ impl FMUL_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = self.ftz;
-            let a3 = self.sat;
-            let a4 = self.rnd;
-            let a5 = self.scl;
-            let r0 = k.fmul(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let a2 = self.ftz;
+        let a3 = self.sat;
+        let a4 = self.rnd;
+        let a5 = self.scl;
+        let r0 = k.fmul_lanes(mask, &a0, &a1, a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1517,26 +3035,45 @@ impl FMUL_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.f32_abs(a1, self.vb_abs);
-            let a1 = k.f32_neg(a1, self.vb_neg);
-            let a2 = self.ftz;
-            let a3 = self.sat;
-            let a4 = self.rnd;
-            let a5 = self.scl;
-            let r0 = k.fmul(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.vb_neg);
+        }
+        let a2 = self.ftz;
+        let a3 = self.sat;
+        let a4 = self.rnd;
+        let a5 = self.scl;
+        let r0 = k.fmul_lanes(mask, &a0, &a1, a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1548,28 +3085,48 @@ impl FFMA_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.rb_abs);
-            let a1 = k.f32_neg(a1, self.rb_neg);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a2 = k.f32_abs(a2, self.rc_abs);
-            let a2 = k.f32_neg(a2, self.rc_neg);
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let a5 = self.rnd;
-            let r0 = k.fmaf(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.rb_neg);
+        }
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        for v in a2.iter_mut() {
+            *v = k.f32_abs(*v, self.rc_abs);
+        }
+        for v in a2.iter_mut() {
+            *v = k.f32_neg(*v, self.rc_neg);
+        }
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let a5 = self.rnd;
+        let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1581,26 +3138,45 @@ impl FFMA_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.rb_abs);
-            let a1 = k.f32_neg(a1, self.rb_neg);
-            let a2 = self.vc.to_raw() as u32;
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let a5 = self.rnd;
-            let r0 = k.fmaf(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.rb_neg);
+        }
+        let mut a2 = {
+            let lane = 0usize;
+            [self.vc.to_raw() as u32; LANES]
+        };
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let a5 = self.rnd;
+        let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1612,26 +3188,45 @@ impl FFMA_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a2 = k.f32_abs(a2, self.rc_abs);
-            let a2 = k.f32_neg(a2, self.rc_neg);
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let a5 = self.rnd;
-            let r0 = k.fmaf(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        for v in a2.iter_mut() {
+            *v = k.f32_abs(*v, self.rc_abs);
+        }
+        for v in a2.iter_mut() {
+            *v = k.f32_neg(*v, self.rc_neg);
+        }
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let a5 = self.rnd;
+        let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1643,28 +3238,51 @@ impl FFMA_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.rb_abs);
-            let a1 = k.f32_neg(a1, self.rb_neg);
-            let a2 = w.get(FILE_UREG, self.urc.to_raw(), lane);
-            let a2 = k.f32_abs(a2, self.urc_abs);
-            let a2 = k.f32_neg(a2, self.urc_neg);
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let a5 = self.rnd;
-            let r0 = k.fmaf(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.rb_neg);
+        }
+        let mut a2 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+        };
+        for v in a2.iter_mut() {
+            *v = k.f32_abs(*v, self.urc_abs);
+        }
+        for v in a2.iter_mut() {
+            *v = k.f32_neg(*v, self.urc_neg);
+        }
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let a5 = self.rnd;
+        let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1676,28 +3294,51 @@ impl FFMA_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.urb_abs);
-            let a1 = k.f32_neg(a1, self.urb_neg);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a2 = k.f32_abs(a2, self.rc_abs);
-            let a2 = k.f32_neg(a2, self.rc_neg);
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let a5 = self.rnd;
-            let r0 = k.fmaf(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.urb_neg);
+        }
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        for v in a2.iter_mut() {
+            *v = k.f32_abs(*v, self.rc_abs);
+        }
+        for v in a2.iter_mut() {
+            *v = k.f32_neg(*v, self.rc_neg);
+        }
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let a5 = self.rnd;
+        let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1709,28 +3350,51 @@ impl FFMA_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.rb_abs);
-            let a1 = k.f32_neg(a1, self.rb_neg);
-            let a2 = w.cmem.read(self.vc.bank(), self.vc.offset());
-            let a2 = k.f32_abs(a2, self.vc_abs);
-            let a2 = k.f32_neg(a2, self.vc_neg);
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let a5 = self.rnd;
-            let r0 = k.fmaf(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.rb_neg);
+        }
+        let mut a2 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+        };
+        for v in a2.iter_mut() {
+            *v = k.f32_abs(*v, self.vc_abs);
+        }
+        for v in a2.iter_mut() {
+            *v = k.f32_neg(*v, self.vc_neg);
+        }
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let a5 = self.rnd;
+        let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1742,28 +3406,51 @@ impl FFMA_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.f32_abs(a1, self.vb_abs);
-            let a1 = k.f32_neg(a1, self.vb_neg);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a2 = k.f32_abs(a2, self.rc_abs);
-            let a2 = k.f32_neg(a2, self.rc_neg);
-            let a3 = self.ftz;
-            let a4 = self.sat;
-            let a5 = self.rnd;
-            let r0 = k.fmaf(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.vb_neg);
+        }
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        for v in a2.iter_mut() {
+            *v = k.f32_abs(*v, self.rc_abs);
+        }
+        for v in a2.iter_mut() {
+            *v = k.f32_neg(*v, self.rc_neg);
+        }
+        let a3 = self.ftz;
+        let a4 = self.sat;
+        let a5 = self.rnd;
+        let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1775,26 +3462,44 @@ impl FMNMX_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.rb_abs);
-            let a1 = k.f32_neg(a1, self.rb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let a4 = self.nan;
-            let r0 = k.fmnmx(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.rb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let a4 = self.nan;
+        let r0 = k.fmnmx_lanes(mask, &a0, &a1, &a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1806,26 +3511,47 @@ impl FMNMX_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.urb_abs);
-            let a1 = k.f32_neg(a1, self.urb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let a4 = self.nan;
-            let r0 = k.fmnmx(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.urb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let a4 = self.nan;
+        let r0 = k.fmnmx_lanes(mask, &a0, &a1, &a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1837,24 +3563,41 @@ impl FMNMX_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let a4 = self.nan;
-            let r0 = k.fmnmx(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let a4 = self.nan;
+        let r0 = k.fmnmx_lanes(mask, &a0, &a1, &a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1866,26 +3609,47 @@ impl FMNMX_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.f32_abs(a1, self.vb_abs);
-            let a1 = k.f32_neg(a1, self.vb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let a4 = self.nan;
-            let r0 = k.fmnmx(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.vb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let a4 = self.nan;
+        let r0 = k.fmnmx_lanes(mask, &a0, &a1, &a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1897,28 +3661,46 @@ impl FSETP_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.rb_abs);
-            let a1 = k.f32_neg(a1, self.rb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let a4 = self.cmp;
-            let a5 = self.lop;
-            let (r0, r1) = k.fsetp(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
-            w.set(FILE_PRED, self.pv.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.rb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let a4 = self.cmp;
+        let a5 = self.lop;
+        let (r0, r1) = k.fsetp_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -1930,28 +3712,49 @@ impl FSETP_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.urb_abs);
-            let a1 = k.f32_neg(a1, self.urb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let a4 = self.cmp;
-            let a5 = self.lop;
-            let (r0, r1) = k.fsetp(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
-            w.set(FILE_PRED, self.pv.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.urb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let a4 = self.cmp;
+        let a5 = self.lop;
+        let (r0, r1) = k.fsetp_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -1963,26 +3766,43 @@ impl FSETP_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let a4 = self.cmp;
-            let a5 = self.lop;
-            let (r0, r1) = k.fsetp(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
-            w.set(FILE_PRED, self.pv.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let a4 = self.cmp;
+        let a5 = self.lop;
+        let (r0, r1) = k.fsetp_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -1994,28 +3814,49 @@ impl FSETP_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.f32_abs(a1, self.vb_abs);
-            let a1 = k.f32_neg(a1, self.vb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let a4 = self.cmp;
-            let a5 = self.lop;
-            let (r0, r1) = k.fsetp(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
-            w.set(FILE_PRED, self.pv.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.vb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let a4 = self.cmp;
+        let a5 = self.lop;
+        let (r0, r1) = k.fsetp_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -2027,28 +3868,46 @@ impl FSET_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.rb_abs);
-            let a1 = k.f32_neg(a1, self.rb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let a4 = self.cmp;
-            let a5 = self.lop;
-            let a6 = self.bval;
-            let r0 = k.fset(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.rb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let a4 = self.cmp;
+        let a5 = self.lop;
+        let a6 = self.bval;
+        let r0 = k.fset_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2060,28 +3919,49 @@ impl FSET_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.urb_abs);
-            let a1 = k.f32_neg(a1, self.urb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let a4 = self.cmp;
-            let a5 = self.lop;
-            let a6 = self.bval;
-            let r0 = k.fset(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.urb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let a4 = self.cmp;
+        let a5 = self.lop;
+        let a6 = self.bval;
+        let r0 = k.fset_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2093,26 +3973,43 @@ impl FSET_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let a4 = self.cmp;
-            let a5 = self.lop;
-            let a6 = self.bval;
-            let r0 = k.fset(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let a4 = self.cmp;
+        let a5 = self.lop;
+        let a6 = self.bval;
+        let r0 = k.fset_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2124,28 +4021,49 @@ impl FSET_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.f32_abs(a1, self.vb_abs);
-            let a1 = k.f32_neg(a1, self.vb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let a4 = self.cmp;
-            let a5 = self.lop;
-            let a6 = self.bval;
-            let r0 = k.fset(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.vb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let a4 = self.cmp;
+        let a5 = self.lop;
+        let a6 = self.bval;
+        let r0 = k.fset_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2157,25 +4075,43 @@ impl FSEL_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.rb_abs);
-            let a1 = k.f32_neg(a1, self.rb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let r0 = k.fsel(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.rb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let r0 = k.fsel_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2187,25 +4123,46 @@ impl FSEL_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.urb_abs);
-            let a1 = k.f32_neg(a1, self.urb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let r0 = k.fsel(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.urb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let r0 = k.fsel_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2217,23 +4174,40 @@ impl FSEL_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let r0 = k.fsel(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let r0 = k.fsel_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2245,25 +4219,46 @@ impl FSEL_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.f32_abs(a1, self.vb_abs);
-            let a1 = k.f32_neg(a1, self.vb_neg);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.ftz;
-            let r0 = k.fsel(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.vb_neg);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
+        }
+        let a3 = self.ftz;
+        let r0 = k.fsel_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2275,22 +4270,38 @@ impl FCHK_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.rb_abs);
-            let a1 = k.f32_neg(a1, self.rb_neg);
-            let r0 = k.fchk(a0, a1);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.rb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.rb_neg);
+        }
+        let r0 = k.fchk_lanes(mask, &a0, &a1);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
         Ok(())
     }
 }
@@ -2302,22 +4313,41 @@ impl FCHK_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.f32_abs(a1, self.urb_abs);
-            let a1 = k.f32_neg(a1, self.urb_neg);
-            let r0 = k.fchk(a0, a1);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.urb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.urb_neg);
+        }
+        let r0 = k.fchk_lanes(mask, &a0, &a1);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
         Ok(())
     }
 }
@@ -2329,20 +4359,35 @@ impl FCHK_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = self.vb.to_raw() as u32;
-            let r0 = k.fchk(a0, a1);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let r0 = k.fchk_lanes(mask, &a0, &a1);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
         Ok(())
     }
 }
@@ -2354,22 +4399,41 @@ impl FCHK_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a0 = k.f32_abs(a0, self.ra_abs);
-            let a0 = k.f32_neg(a0, self.ra_neg);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.f32_abs(a1, self.vb_abs);
-            let a1 = k.f32_neg(a1, self.vb_neg);
-            let r0 = k.fchk(a0, a1);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.f32_abs(*v, self.ra_abs);
         }
+        for v in a0.iter_mut() {
+            *v = k.f32_neg(*v, self.ra_neg);
+        }
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.f32_abs(*v, self.vb_abs);
+        }
+        for v in a1.iter_mut() {
+            *v = k.f32_neg(*v, self.vb_neg);
+        }
+        let r0 = k.fchk_lanes(mask, &a0, &a1);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
         Ok(())
     }
 }
@@ -2381,21 +4445,29 @@ impl I2F_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = self.rb_vsel;
-            let a2 = self.itype;
-            let a3 = self.ftype;
-            let a4 = self.rnd;
-            let r0 = k.i2f(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.rb.to_raw());
+        let a1 = self.rb_vsel;
+        let a2 = self.itype;
+        let a3 = self.ftype;
+        let a4 = self.rnd;
+        let r0 = k.i2f_lanes(mask, &a0, a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2407,21 +4479,32 @@ impl I2F_C {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = self.vb_vsel;
-            let a2 = self.itype;
-            let a3 = self.ftype;
-            let a4 = self.rnd;
-            let r0 = k.i2f(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let a1 = self.vb_vsel;
+        let a2 = self.itype;
+        let a3 = self.ftype;
+        let a4 = self.rnd;
+        let r0 = k.i2f_lanes(mask, &a0, a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2433,21 +4516,32 @@ impl I2F_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = self.urb_vsel;
-            let a2 = self.itype;
-            let a3 = self.ftype;
-            let a4 = self.rnd;
-            let r0 = k.i2f(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let a1 = self.urb_vsel;
+        let a2 = self.itype;
+        let a3 = self.ftype;
+        let a4 = self.rnd;
+        let r0 = k.i2f_lanes(mask, &a0, a1, a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2459,24 +4553,32 @@ impl F2F_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = self.rb_neg;
-            let a2 = self.rb_abs;
-            let a3 = self.rb_hsel;
-            let a4 = self.srctype;
-            let a5 = self.dsttype;
-            let a6 = self.ftz;
-            let a7 = self.rnd;
-            let r0 = k.f2f(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.rb.to_raw());
+        let a1 = self.rb_neg;
+        let a2 = self.rb_abs;
+        let a3 = self.rb_hsel;
+        let a4 = self.srctype;
+        let a5 = self.dsttype;
+        let a6 = self.ftz;
+        let a7 = self.rnd;
+        let r0 = k.f2f_lanes(mask, &a0, a1, a2, a3, a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2488,24 +4590,35 @@ impl F2F_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = self.urb_neg;
-            let a2 = self.urb_abs;
-            let a3 = self.urb_hsel;
-            let a4 = self.srctype;
-            let a5 = self.dsttype;
-            let a6 = self.ftz;
-            let a7 = self.rnd;
-            let r0 = k.f2f(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let a1 = self.urb_neg;
+        let a2 = self.urb_abs;
+        let a3 = self.urb_hsel;
+        let a4 = self.srctype;
+        let a5 = self.dsttype;
+        let a6 = self.ftz;
+        let a7 = self.rnd;
+        let r0 = k.f2f_lanes(mask, &a0, a1, a2, a3, a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2517,24 +4630,35 @@ impl F2F_C {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = self.vb_neg;
-            let a2 = self.vb_abs;
-            let a3 = self.vb_hsel;
-            let a4 = self.srctype;
-            let a5 = self.dsttype;
-            let a6 = self.ftz;
-            let a7 = self.rnd;
-            let r0 = k.f2f(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let a1 = self.vb_neg;
+        let a2 = self.vb_abs;
+        let a3 = self.vb_hsel;
+        let a4 = self.srctype;
+        let a5 = self.dsttype;
+        let a6 = self.ftz;
+        let a7 = self.rnd;
+        let r0 = k.f2f_lanes(mask, &a0, a1, a2, a3, a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2546,25 +4670,33 @@ impl F2I_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = self.rb_neg;
-            let a2 = self.rb_abs;
-            let a3 = self.rb_hsel;
-            let a4 = self.ftype;
-            let a5 = self.itype;
-            let a6 = self.ftz;
-            let a7 = self.ntz;
-            let a8 = self.rnd;
-            let r0 = k.f2i(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.rb.to_raw());
+        let a1 = self.rb_neg;
+        let a2 = self.rb_abs;
+        let a3 = self.rb_hsel;
+        let a4 = self.ftype;
+        let a5 = self.itype;
+        let a6 = self.ftz;
+        let a7 = self.ntz;
+        let a8 = self.rnd;
+        let r0 = k.f2i_lanes(mask, &a0, a1, a2, a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2576,25 +4708,36 @@ impl F2I_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = self.urb_neg;
-            let a2 = self.urb_abs;
-            let a3 = self.urb_hsel;
-            let a4 = self.ftype;
-            let a5 = self.itype;
-            let a6 = self.ftz;
-            let a7 = self.ntz;
-            let a8 = self.rnd;
-            let r0 = k.f2i(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let a1 = self.urb_neg;
+        let a2 = self.urb_abs;
+        let a3 = self.urb_hsel;
+        let a4 = self.ftype;
+        let a5 = self.itype;
+        let a6 = self.ftz;
+        let a7 = self.ntz;
+        let a8 = self.rnd;
+        let r0 = k.f2i_lanes(mask, &a0, a1, a2, a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2606,25 +4749,36 @@ impl F2I_C {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = self.vb_neg;
-            let a2 = self.vb_abs;
-            let a3 = self.vb_hsel;
-            let a4 = self.ftype;
-            let a5 = self.itype;
-            let a6 = self.ftz;
-            let a7 = self.ntz;
-            let a8 = self.rnd;
-            let r0 = k.f2i(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let a1 = self.vb_neg;
+        let a2 = self.vb_abs;
+        let a3 = self.vb_hsel;
+        let a4 = self.ftype;
+        let a5 = self.itype;
+        let a6 = self.ftz;
+        let a7 = self.ntz;
+        let a8 = self.rnd;
+        let r0 = k.f2i_lanes(mask, &a0, a1, a2, a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2636,23 +4790,31 @@ impl FRND_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = self.rb_neg;
-            let a2 = self.rb_abs;
-            let a3 = self.rb_hsel;
-            let a4 = self.ftype;
-            let a5 = self.ftz;
-            let a6 = self.rnd;
-            let r0 = k.frnd(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.rb.to_raw());
+        let a1 = self.rb_neg;
+        let a2 = self.rb_abs;
+        let a3 = self.rb_hsel;
+        let a4 = self.ftype;
+        let a5 = self.ftz;
+        let a6 = self.rnd;
+        let r0 = k.frnd_lanes(mask, &a0, a1, a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2664,23 +4826,34 @@ impl FRND_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = self.urb_neg;
-            let a2 = self.urb_abs;
-            let a3 = self.urb_hsel;
-            let a4 = self.ftype;
-            let a5 = self.ftz;
-            let a6 = self.rnd;
-            let r0 = k.frnd(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let a1 = self.urb_neg;
+        let a2 = self.urb_abs;
+        let a3 = self.urb_hsel;
+        let a4 = self.ftype;
+        let a5 = self.ftz;
+        let a6 = self.rnd;
+        let r0 = k.frnd_lanes(mask, &a0, a1, a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2692,23 +4865,34 @@ impl FRND_C {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = self.vb_neg;
-            let a2 = self.vb_abs;
-            let a3 = self.vb_hsel;
-            let a4 = self.ftype;
-            let a5 = self.ftz;
-            let a6 = self.rnd;
-            let r0 = k.frnd(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let a1 = self.vb_neg;
+        let a2 = self.vb_abs;
+        let a3 = self.vb_hsel;
+        let a4 = self.ftype;
+        let a5 = self.ftz;
+        let a6 = self.rnd;
+        let r0 = k.frnd_lanes(mask, &a0, a1, a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2720,25 +4904,33 @@ impl F2FP_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = self.rb_vsel;
-            let a3 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a4 = self.rc_hsel;
-            let a5 = self.srctype;
-            let a6 = self.dsttype;
-            let a7 = self.satf;
-            let a8 = self.relu;
-            let r0 = k.f2fp(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let a2 = self.rb_vsel;
+        let mut a3 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a4 = self.rc_hsel;
+        let a5 = self.srctype;
+        let a6 = self.dsttype;
+        let a7 = self.satf;
+        let a8 = self.relu;
+        let r0 = k.f2fp_lanes(mask, &a0, &a1, a2, &a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2750,25 +4942,36 @@ impl F2FP_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = self.urb_vsel;
-            let a3 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a4 = self.rc_hsel;
-            let a5 = self.srctype;
-            let a6 = self.dsttype;
-            let a7 = self.satf;
-            let a8 = self.relu;
-            let r0 = k.f2fp(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let a2 = self.urb_vsel;
+        let mut a3 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a4 = self.rc_hsel;
+        let a5 = self.srctype;
+        let a6 = self.dsttype;
+        let a7 = self.satf;
+        let a8 = self.relu;
+        let r0 = k.f2fp_lanes(mask, &a0, &a1, a2, &a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2780,25 +4983,36 @@ impl F2FP_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = VSel::S0;
-            let a3 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a4 = self.rc_hsel;
-            let a5 = self.srctype;
-            let a6 = self.dsttype;
-            let a7 = self.satf;
-            let a8 = self.relu;
-            let r0 = k.f2fp(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let a2 = VSel::S0;
+        let mut a3 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a4 = self.rc_hsel;
+        let a5 = self.srctype;
+        let a6 = self.dsttype;
+        let a7 = self.satf;
+        let a8 = self.relu;
+        let r0 = k.f2fp_lanes(mask, &a0, &a1, a2, &a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2810,25 +5024,36 @@ impl F2FP_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = self.vb_vsel;
-            let a3 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a4 = self.rc_hsel;
-            let a5 = self.srctype;
-            let a6 = self.dsttype;
-            let a7 = self.satf;
-            let a8 = self.relu;
-            let r0 = k.f2fp(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let a2 = self.vb_vsel;
+        let mut a3 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a4 = self.rc_hsel;
+        let a5 = self.srctype;
+        let a6 = self.dsttype;
+        let a7 = self.satf;
+        let a8 = self.relu;
+        let r0 = k.f2fp_lanes(mask, &a0, &a1, a2, &a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2840,25 +5065,33 @@ impl F2IP_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.rc_hsel;
-            let a4 = FTypes::F32;
-            let a5 = self.i8type;
-            let a6 = self.ntz;
-            let a7 = self.rnd;
-            let a8 = self.relu;
-            let r0 = k.f2ip(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.rc_hsel;
+        let a4 = FTypes::F32;
+        let a5 = self.i8type;
+        let a6 = self.ntz;
+        let a7 = self.rnd;
+        let a8 = self.relu;
+        let r0 = k.f2ip_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2870,25 +5103,36 @@ impl F2IP_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.rc_hsel;
-            let a4 = FTypes::F32;
-            let a5 = self.i8type;
-            let a6 = self.ntz;
-            let a7 = self.rnd;
-            let a8 = self.relu;
-            let r0 = k.f2ip(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.rc_hsel;
+        let a4 = FTypes::F32;
+        let a5 = self.i8type;
+        let a6 = self.ntz;
+        let a7 = self.rnd;
+        let a8 = self.relu;
+        let r0 = k.f2ip_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2900,25 +5144,36 @@ impl F2IP_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.rc_hsel;
-            let a4 = FTypes::F32;
-            let a5 = self.i8type;
-            let a6 = self.ntz;
-            let a7 = self.rnd;
-            let a8 = self.relu;
-            let r0 = k.f2ip(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.rc_hsel;
+        let a4 = FTypes::F32;
+        let a5 = self.i8type;
+        let a6 = self.ntz;
+        let a7 = self.rnd;
+        let a8 = self.relu;
+        let r0 = k.f2ip_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2930,25 +5185,36 @@ impl F2IP_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = self.vb.to_raw() as u32;
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.rc_hsel;
-            let a4 = FTypes::F32;
-            let a5 = self.i8type;
-            let a6 = self.ntz;
-            let a7 = self.rnd;
-            let a8 = self.relu;
-            let r0 = k.f2ip(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [self.vb.to_raw() as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.rc_hsel;
+        let a4 = FTypes::F32;
+        let a5 = self.i8type;
+        let a6 = self.ntz;
+        let a7 = self.rnd;
+        let a8 = self.relu;
+        let r0 = k.f2ip_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2960,24 +5226,34 @@ impl IADD_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = self.ra_neg;
-            let a2 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a3 = self.rb_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.ext;
-            let (r0, r1) = k.iadd(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let a1 = self.ra_neg;
+        let mut a2 = w.lanes(FILE_REG, self.rb.to_raw());
+        let a3 = self.rb_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.ext;
+        let (r0, r1) = k.iadd_lanes(mask, &a0, a1, &a2, a3, &a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -2989,24 +5265,37 @@ impl IADD_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = self.ra_neg;
-            let a2 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a3 = self.urb_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.ext;
-            let (r0, r1) = k.iadd(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let a1 = self.ra_neg;
+        let mut a2 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let a3 = self.urb_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.ext;
+        let (r0, r1) = k.iadd_lanes(mask, &a0, a1, &a2, a3, &a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3018,24 +5307,37 @@ impl IADD_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = self.ra_neg;
-            let a2 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a3 = SignModi::False;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.ext;
-            let (r0, r1) = k.iadd(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let a1 = self.ra_neg;
+        let mut a2 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let a3 = SignModi::False;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.ext;
+        let (r0, r1) = k.iadd_lanes(mask, &a0, a1, &a2, a3, &a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3047,24 +5349,37 @@ impl IADD_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = self.ra_neg;
-            let a2 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a3 = self.vb_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.ext;
-            let (r0, r1) = k.iadd(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let a1 = self.ra_neg;
+        let mut a2 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let a3 = self.vb_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.ext;
+        let (r0, r1) = k.iadd_lanes(mask, &a0, a1, &a2, a3, &a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3076,26 +5391,36 @@ impl IMAD_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.rc_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.lohi;
-            let a6 = self.ext;
-            let a7 = self.itype;
-            let (r0, r1) = k.imad(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.rc_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.lohi;
+        let a6 = self.ext;
+        let a7 = self.itype;
+        let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3107,26 +5432,39 @@ impl IMAD_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = (sign_extend(self.vc.to_raw(), 32) as u64) as u32;
-            let a3 = SignModi::False;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.lohi;
-            let a6 = self.ext;
-            let a7 = self.itype;
-            let (r0, r1) = k.imad(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [(sign_extend(self.vc.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let a3 = SignModi::False;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.lohi;
+        let a6 = self.ext;
+        let a7 = self.itype;
+        let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3138,26 +5476,39 @@ impl IMAD_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.rc_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.lohi;
-            let a6 = self.ext;
-            let a7 = self.itype;
-            let (r0, r1) = k.imad(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.rc_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.lohi;
+        let a6 = self.ext;
+        let a7 = self.itype;
+        let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3169,26 +5520,39 @@ impl IMAD_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.cmem.read(self.vc.bank(), self.vc.offset());
-            let a3 = self.vc_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.lohi;
-            let a6 = self.ext;
-            let a7 = self.itype;
-            let (r0, r1) = k.imad(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+        };
+        let a3 = self.vc_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.lohi;
+        let a6 = self.ext;
+        let a7 = self.itype;
+        let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3200,26 +5564,39 @@ impl IMAD_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.rc_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.lohi;
-            let a6 = self.ext;
-            let a7 = self.itype;
-            let (r0, r1) = k.imad(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.rc_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.lohi;
+        let a6 = self.ext;
+        let a7 = self.itype;
+        let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3231,26 +5608,39 @@ impl IMAD_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_UREG, self.urc.to_raw(), lane);
-            let a3 = self.urc_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.lohi;
-            let a6 = self.ext;
-            let a7 = self.itype;
-            let (r0, r1) = k.imad(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+        };
+        let a3 = self.urc_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.lohi;
+        let a6 = self.ext;
+        let a7 = self.itype;
+        let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3262,26 +5652,39 @@ impl IMAD_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.rc_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.lohi;
-            let a6 = self.ext;
-            let a7 = self.itype;
-            let (r0, r1) = k.imad(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.rc_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.lohi;
+        let a6 = self.ext;
+        let a7 = self.itype;
+        let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3293,25 +5696,35 @@ impl IMAD_WIDE_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get64(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.rc_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.ext;
-            let a6 = self.itype;
-            let (r0, r1) = k.imad_wide(a0, a1, a2, a3, a4, a5, a6);
-            w.set64(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes64(FILE_REG, self.rc.to_raw());
+        let a3 = self.rc_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.ext;
+        let a6 = self.itype;
+        let (r0, r1) = k.imad_wide_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6);
+        w.set_lanes64(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3323,25 +5736,38 @@ impl IMAD_WIDE_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = w.get64(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.rc_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.ext;
-            let a6 = self.itype;
-            let (r0, r1) = k.imad_wide(a0, a1, a2, a3, a4, a5, a6);
-            w.set64(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a2 = w.lanes64(FILE_REG, self.rc.to_raw());
+        let a3 = self.rc_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.ext;
+        let a6 = self.itype;
+        let (r0, r1) = k.imad_wide_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6);
+        w.set_lanes64(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3353,26 +5779,40 @@ impl IMAD_WIDE_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.cmem.read(self.vc.bank(), self.vc.offset()) as u64
-                | (w.cmem.read(self.vc.bank(), self.vc.offset() + 4) as u64) << 32;
-            let a3 = self.vc_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.ext;
-            let a6 = self.itype;
-            let (r0, r1) = k.imad_wide(a0, a1, a2, a3, a4, a5, a6);
-            w.set64(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vc.bank(), self.vc.offset()) as u64
+                | (w.cmem.read(self.vc.bank(), self.vc.offset() + 4) as u64)
+                    << 32; LANES]
+        };
+        let a3 = self.vc_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.ext;
+        let a6 = self.itype;
+        let (r0, r1) = k.imad_wide_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6);
+        w.set_lanes64(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3384,25 +5824,38 @@ impl IMAD_WIDE_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get64(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.rc_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.ext;
-            let a6 = self.itype;
-            let (r0, r1) = k.imad_wide(a0, a1, a2, a3, a4, a5, a6);
-            w.set64(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes64(FILE_REG, self.rc.to_raw());
+        let a3 = self.rc_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.ext;
+        let a6 = self.itype;
+        let (r0, r1) = k.imad_wide_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6);
+        w.set_lanes64(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3414,25 +5867,38 @@ impl IMAD_WIDE_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get64(FILE_UREG, self.urc.to_raw(), lane);
-            let a3 = self.urc_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.ext;
-            let a6 = self.itype;
-            let (r0, r1) = k.imad_wide(a0, a1, a2, a3, a4, a5, a6);
-            w.set64(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [w.get64(FILE_UREG, self.urc.to_raw(), lane); LANES]
+        };
+        let a3 = self.urc_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.ext;
+        let a6 = self.itype;
+        let (r0, r1) = k.imad_wide_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6);
+        w.set_lanes64(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3444,25 +5910,38 @@ impl IMAD_WIDE_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get64(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.rc_neg;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.ext;
-            let a6 = self.itype;
-            let (r0, r1) = k.imad_wide(a0, a1, a2, a3, a4, a5, a6);
-            w.set64(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes64(FILE_REG, self.rc.to_raw());
+        let a3 = self.rc_neg;
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.ext;
+        let a6 = self.itype;
+        let (r0, r1) = k.imad_wide_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6);
+        w.set_lanes64(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3474,25 +5953,35 @@ impl IDP2A_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.lohi;
-            let a5 = self.afmt;
-            let a6 = self.bfmt;
-            let (r0, r1) = k.idp2a(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.lohi;
+        let a5 = self.afmt;
+        let a6 = self.bfmt;
+        let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3504,25 +5993,38 @@ impl IDP2A_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = (sign_extend(self.vc.to_raw(), 32) as u64) as u32;
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.lohi;
-            let a5 = self.afmt;
-            let a6 = self.bfmt;
-            let (r0, r1) = k.idp2a(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [(sign_extend(self.vc.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.lohi;
+        let a5 = self.afmt;
+        let a6 = self.bfmt;
+        let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3534,25 +6036,38 @@ impl IDP2A_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.lohi;
-            let a5 = self.afmt;
-            let a6 = self.bfmt;
-            let (r0, r1) = k.idp2a(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.lohi;
+        let a5 = self.afmt;
+        let a6 = self.bfmt;
+        let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3564,25 +6079,38 @@ impl IDP2A_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.cmem.read(self.vc.bank(), self.vc.offset());
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.lohi;
-            let a5 = self.afmt;
-            let a6 = self.bfmt;
-            let (r0, r1) = k.idp2a(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+        };
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.lohi;
+        let a5 = self.afmt;
+        let a6 = self.bfmt;
+        let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3594,25 +6122,38 @@ impl IDP2A_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.lohi;
-            let a5 = self.afmt;
-            let a6 = self.bfmt;
-            let (r0, r1) = k.idp2a(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.lohi;
+        let a5 = self.afmt;
+        let a6 = self.bfmt;
+        let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3624,25 +6165,38 @@ impl IDP2A_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_UREG, self.urc.to_raw(), lane);
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.lohi;
-            let a5 = self.afmt;
-            let a6 = self.bfmt;
-            let (r0, r1) = k.idp2a(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+        };
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.lohi;
+        let a5 = self.afmt;
+        let a6 = self.bfmt;
+        let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3654,25 +6208,38 @@ impl IDP2A_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.lohi;
-            let a5 = self.afmt;
-            let a6 = self.bfmt;
-            let (r0, r1) = k.idp2a(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.lohi;
+        let a5 = self.afmt;
+        let a6 = self.bfmt;
+        let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3684,24 +6251,34 @@ impl IDP4A_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.afmt;
-            let a5 = self.bfmt;
-            let (r0, r1) = k.idp4a(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.afmt;
+        let a5 = self.bfmt;
+        let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3713,24 +6290,37 @@ impl IDP4A_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = (sign_extend(self.vc.to_raw(), 32) as u64) as u32;
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.afmt;
-            let a5 = self.bfmt;
-            let (r0, r1) = k.idp4a(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [(sign_extend(self.vc.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.afmt;
+        let a5 = self.bfmt;
+        let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3742,24 +6332,37 @@ impl IDP4A_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.afmt;
-            let a5 = self.bfmt;
-            let (r0, r1) = k.idp4a(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.afmt;
+        let a5 = self.bfmt;
+        let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3771,24 +6374,37 @@ impl IDP4A_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.cmem.read(self.vc.bank(), self.vc.offset());
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.afmt;
-            let a5 = self.bfmt;
-            let (r0, r1) = k.idp4a(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+        };
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.afmt;
+        let a5 = self.bfmt;
+        let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3800,24 +6416,37 @@ impl IDP4A_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.afmt;
-            let a5 = self.bfmt;
-            let (r0, r1) = k.idp4a(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.afmt;
+        let a5 = self.bfmt;
+        let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3829,24 +6458,37 @@ impl IDP4A_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_UREG, self.urc.to_raw(), lane);
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.afmt;
-            let a5 = self.bfmt;
-            let (r0, r1) = k.idp4a(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+        };
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.afmt;
+        let a5 = self.bfmt;
+        let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3858,24 +6500,37 @@ impl IDP4A_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pp_not);
-            let a4 = self.afmt;
-            let a5 = self.bfmt;
-            let (r0, r1) = k.idp4a(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a4 = self.afmt;
+        let a5 = self.bfmt;
+        let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3887,21 +6542,31 @@ impl IMUL_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = k.i32_neg(a1, self.rb_neg);
-            let a2 = self.lohi;
-            let a3 = self.itype;
-            let r0 = k.imul(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a1.iter_mut() {
+            *v = k.i32_neg(*v, self.rb_neg);
         }
+        let a2 = self.lohi;
+        let a3 = self.itype;
+        let r0 = k.imul_lanes(mask, &a0, &a1, a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3913,21 +6578,34 @@ impl IMUL_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = k.i32_neg(a1, self.urb_neg);
-            let a2 = self.lohi;
-            let a3 = self.itype;
-            let r0 = k.imul(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.i32_neg(*v, self.urb_neg);
         }
+        let a2 = self.lohi;
+        let a3 = self.itype;
+        let r0 = k.imul_lanes(mask, &a0, &a1, a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3939,20 +6617,31 @@ impl IMUL_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = self.lohi;
-            let a3 = self.itype;
-            let r0 = k.imul(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let a2 = self.lohi;
+        let a3 = self.itype;
+        let r0 = k.imul_lanes(mask, &a0, &a1, a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3964,21 +6653,34 @@ impl IMUL_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = k.i32_neg(a1, self.vb_neg);
-            let a2 = self.lohi;
-            let a3 = self.itype;
-            let r0 = k.imul(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        for v in a1.iter_mut() {
+            *v = k.i32_neg(*v, self.vb_neg);
         }
+        let a2 = self.lohi;
+        let a3 = self.itype;
+        let r0 = k.imul_lanes(mask, &a0, &a1, a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3990,28 +6692,41 @@ impl LEA_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = self.ra_neg;
-            let a2 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a3 = self.rb_neg;
-            let a4 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a5 = self.shiftamt.to_raw() as u32;
-            let a6 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a6 = k.pred_not(a6, self.pp_not);
-            let a7 = self.lohi;
-            let a8 = self.ext;
-            let a9 = self.sx32;
-            let (r0, r1) = k.lea(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let a1 = self.ra_neg;
+        let mut a2 = w.lanes(FILE_REG, self.rb.to_raw());
+        let a3 = self.rb_neg;
+        let mut a4 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a5 = {
+            let lane = 0usize;
+            [self.shiftamt.to_raw() as u32; LANES]
+        };
+        let mut a6 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a6.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a7 = self.lohi;
+        let a8 = self.ext;
+        let a9 = self.sx32;
+        let (r0, r1) = k.lea_lanes(mask, &a0, a1, &a2, a3, &a4, &a5, &a6, a7, a8, a9);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4023,28 +6738,44 @@ impl LEA_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = self.ra_neg;
-            let a2 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a3 = SignModi::False;
-            let a4 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a5 = self.shiftamt.to_raw() as u32;
-            let a6 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a6 = k.pred_not(a6, self.pp_not);
-            let a7 = self.lohi;
-            let a8 = self.ext;
-            let a9 = self.sx32;
-            let (r0, r1) = k.lea(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let a1 = self.ra_neg;
+        let mut a2 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let a3 = SignModi::False;
+        let mut a4 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a5 = {
+            let lane = 0usize;
+            [self.shiftamt.to_raw() as u32; LANES]
+        };
+        let mut a6 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a6.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a7 = self.lohi;
+        let a8 = self.ext;
+        let a9 = self.sx32;
+        let (r0, r1) = k.lea_lanes(mask, &a0, a1, &a2, a3, &a4, &a5, &a6, a7, a8, a9);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4056,28 +6787,44 @@ impl LEA_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = self.ra_neg;
-            let a2 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a3 = self.vb_neg;
-            let a4 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a5 = self.shiftamt.to_raw() as u32;
-            let a6 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a6 = k.pred_not(a6, self.pp_not);
-            let a7 = self.lohi;
-            let a8 = self.ext;
-            let a9 = self.sx32;
-            let (r0, r1) = k.lea(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let a1 = self.ra_neg;
+        let mut a2 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let a3 = self.vb_neg;
+        let mut a4 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a5 = {
+            let lane = 0usize;
+            [self.shiftamt.to_raw() as u32; LANES]
+        };
+        let mut a6 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a6.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a7 = self.lohi;
+        let a8 = self.ext;
+        let a9 = self.sx32;
+        let (r0, r1) = k.lea_lanes(mask, &a0, a1, &a2, a3, &a4, &a5, &a6, a7, a8, a9);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4089,28 +6836,44 @@ impl LEA_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = self.ra_neg;
-            let a2 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a3 = self.urb_neg;
-            let a4 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a5 = self.shiftamt.to_raw() as u32;
-            let a6 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a6 = k.pred_not(a6, self.pp_not);
-            let a7 = self.lohi;
-            let a8 = self.ext;
-            let a9 = self.sx32;
-            let (r0, r1) = k.lea(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let a1 = self.ra_neg;
+        let mut a2 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let a3 = self.urb_neg;
+        let mut a4 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a5 = {
+            let lane = 0usize;
+            [self.shiftamt.to_raw() as u32; LANES]
+        };
+        let mut a6 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a6.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a7 = self.lohi;
+        let a8 = self.ext;
+        let a9 = self.sx32;
+        let (r0, r1) = k.lea_lanes(mask, &a0, a1, &a2, a3, &a4, &a5, &a6, a7, a8, a9);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4122,17 +6885,25 @@ impl IABS_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let r0 = k.iabs(a0);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.rb.to_raw());
+        let r0 = k.iabs_lanes(mask, &a0);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4144,17 +6915,28 @@ impl IABS_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let r0 = k.iabs(a0);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let r0 = k.iabs_lanes(mask, &a0);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4166,17 +6948,28 @@ impl IABS_I {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let r0 = k.iabs(a0);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let r0 = k.iabs_lanes(mask, &a0);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4188,17 +6981,28 @@ impl IABS_C {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let r0 = k.iabs(a0);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let r0 = k.iabs_lanes(mask, &a0);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4210,21 +7014,31 @@ impl IMNMX_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.itype;
-            let r0 = k.imnmx(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a3 = self.itype;
+        let r0 = k.imnmx_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4236,21 +7050,34 @@ impl IMNMX_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.itype;
-            let r0 = k.imnmx(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a3 = self.itype;
+        let r0 = k.imnmx_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4262,21 +7089,34 @@ impl IMNMX_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.itype;
-            let r0 = k.imnmx(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a3 = self.itype;
+        let r0 = k.imnmx_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4288,21 +7128,34 @@ impl IMNMX_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = self.itype;
-            let r0 = k.imnmx(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a3 = self.itype;
+        let r0 = k.imnmx_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4314,12 +7167,19 @@ impl P2R_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
@@ -4339,12 +7199,19 @@ impl P2R_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
@@ -4364,12 +7231,19 @@ impl P2R_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
@@ -4389,12 +7263,19 @@ impl P2R_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
@@ -4414,12 +7295,19 @@ impl R2P_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
@@ -4439,12 +7327,19 @@ impl R2P_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
@@ -4464,12 +7359,19 @@ impl R2P_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
@@ -4489,12 +7391,19 @@ impl R2P_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
@@ -4514,27 +7423,39 @@ impl ISETP_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = w.get(FILE_PRED, self.pq.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pq_not);
-            let a4 = self.compop;
-            let a5 = self.boolop;
-            let a6 = self.itype;
-            let a7 = self.ext;
-            let (r0, r1) = k.isetp(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
-            w.set(FILE_PRED, self.pv.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pq_not);
+        }
+        let a4 = self.compop;
+        let a5 = self.boolop;
+        let a6 = self.itype;
+        let a7 = self.ext;
+        let (r0, r1) = k.isetp_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4546,27 +7467,42 @@ impl ISETP_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = w.get(FILE_PRED, self.pq.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pq_not);
-            let a4 = self.compop;
-            let a5 = self.boolop;
-            let a6 = self.itype;
-            let a7 = self.ext;
-            let (r0, r1) = k.isetp(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
-            w.set(FILE_PRED, self.pv.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pq_not);
+        }
+        let a4 = self.compop;
+        let a5 = self.boolop;
+        let a6 = self.itype;
+        let a7 = self.ext;
+        let (r0, r1) = k.isetp_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4578,27 +7514,42 @@ impl ISETP_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = w.get(FILE_PRED, self.pq.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pq_not);
-            let a4 = self.compop;
-            let a5 = self.boolop;
-            let a6 = self.itype;
-            let a7 = self.ext;
-            let (r0, r1) = k.isetp(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
-            w.set(FILE_PRED, self.pv.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pq_not);
+        }
+        let a4 = self.compop;
+        let a5 = self.boolop;
+        let a6 = self.itype;
+        let a7 = self.ext;
+        let (r0, r1) = k.isetp_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4610,27 +7561,42 @@ impl ISETP_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = w.get(FILE_PRED, self.pq.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pq_not);
-            let a4 = self.compop;
-            let a5 = self.boolop;
-            let a6 = self.itype;
-            let a7 = self.ext;
-            let (r0, r1) = k.isetp(a0, a1, a2, a3, a4, a5, a6, a7);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
-            w.set(FILE_PRED, self.pv.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pq_not);
+        }
+        let a4 = self.compop;
+        let a5 = self.boolop;
+        let a6 = self.itype;
+        let a7 = self.ext;
+        let (r0, r1) = k.isetp_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4642,27 +7608,39 @@ impl ISET_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = w.get(FILE_PRED, self.pq.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pq_not);
-            let a4 = self.compop;
-            let a5 = self.boolop;
-            let a6 = self.itype;
-            let a7 = self.ext;
-            let a8 = self.bmbf;
-            let r0 = k.iset(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pq_not);
+        }
+        let a4 = self.compop;
+        let a5 = self.boolop;
+        let a6 = self.itype;
+        let a7 = self.ext;
+        let a8 = self.bmbf;
+        let r0 = k.iset_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4674,27 +7652,42 @@ impl ISET_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = w.get(FILE_PRED, self.pq.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pq_not);
-            let a4 = self.compop;
-            let a5 = self.boolop;
-            let a6 = self.itype;
-            let a7 = self.ext;
-            let a8 = self.bmbf;
-            let r0 = k.iset(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pq_not);
+        }
+        let a4 = self.compop;
+        let a5 = self.boolop;
+        let a6 = self.itype;
+        let a7 = self.ext;
+        let a8 = self.bmbf;
+        let r0 = k.iset_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4706,27 +7699,42 @@ impl ISET_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = w.get(FILE_PRED, self.pq.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pq_not);
-            let a4 = self.compop;
-            let a5 = self.boolop;
-            let a6 = self.itype;
-            let a7 = self.ext;
-            let a8 = self.bmbf;
-            let r0 = k.iset(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pq_not);
+        }
+        let a4 = self.compop;
+        let a5 = self.boolop;
+        let a6 = self.itype;
+        let a7 = self.ext;
+        let a8 = self.bmbf;
+        let r0 = k.iset_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4738,27 +7746,42 @@ impl ISET_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let a3 = w.get(FILE_PRED, self.pq.to_raw(), lane) != 0;
-            let a3 = k.pred_not(a3, self.pq_not);
-            let a4 = self.compop;
-            let a5 = self.boolop;
-            let a6 = self.itype;
-            let a7 = self.ext;
-            let a8 = self.bmbf;
-            let r0 = k.iset(a0, a1, a2, a3, a4, a5, a6, a7, a8);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        for v in a3.iter_mut() {
+            *v = k.pred_not(*v, self.pq_not);
+        }
+        let a4 = self.compop;
+        let a5 = self.boolop;
+        let a6 = self.itype;
+        let a7 = self.ext;
+        let a8 = self.bmbf;
+        let r0 = k.iset_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7, a8);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4770,20 +7793,30 @@ impl SEL_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let r0 = k.sel(a0, a1, a2);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let r0 = k.sel_lanes(mask, &a0, &a1, &a2);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4795,20 +7828,33 @@ impl SEL_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let r0 = k.sel(a0, a1, a2);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let r0 = k.sel_lanes(mask, &a0, &a1, &a2);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4820,20 +7866,33 @@ impl SEL_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let r0 = k.sel(a0, a1, a2);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let r0 = k.sel_lanes(mask, &a0, &a1, &a2);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4845,20 +7904,33 @@ impl SEL_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pp_not);
-            let r0 = k.sel(a0, a1, a2);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let r0 = k.sel_lanes(mask, &a0, &a1, &a2);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4870,24 +7942,37 @@ impl LOP3_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.lut.to_raw() as u32;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.exbool;
-            let (r0, r1) = k.lop3(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a3 = {
+            let lane = 0usize;
+            [self.lut.to_raw() as u32; LANES]
+        };
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.exbool;
+        let (r0, r1) = k.lop3_lanes(mask, &a0, &a1, &a2, &a3, &a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4899,24 +7984,40 @@ impl LOP3_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.lut.to_raw() as u32;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.exbool;
-            let (r0, r1) = k.lop3(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a3 = {
+            let lane = 0usize;
+            [self.lut.to_raw() as u32; LANES]
+        };
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.exbool;
+        let (r0, r1) = k.lop3_lanes(mask, &a0, &a1, &a2, &a3, &a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4928,24 +8029,40 @@ impl LOP3_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.lut.to_raw() as u32;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.exbool;
-            let (r0, r1) = k.lop3(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a3 = {
+            let lane = 0usize;
+            [self.lut.to_raw() as u32; LANES]
+        };
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.exbool;
+        let (r0, r1) = k.lop3_lanes(mask, &a0, &a1, &a2, &a3, &a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4957,24 +8074,40 @@ impl LOP3_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.lut.to_raw() as u32;
-            let a4 = w.get(FILE_PRED, self.pp.to_raw(), lane) != 0;
-            let a4 = k.pred_not(a4, self.pp_not);
-            let a5 = self.exbool;
-            let (r0, r1) = k.lop3(a0, a1, a2, a3, a4, a5);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r1 as u32);
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a3 = {
+            let lane = 0usize;
+            [self.lut.to_raw() as u32; LANES]
+        };
+        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        for v in a4.iter_mut() {
+            *v = k.pred_not(*v, self.pp_not);
         }
+        let a5 = self.exbool;
+        let (r0, r1) = k.lop3_lanes(mask, &a0, &a1, &a2, &a3, &a4, a5);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4986,23 +8119,40 @@ impl PLOP3_X {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_PRED, self.pa.to_raw(), lane) != 0;
-            let a0 = k.pred_not(a0, self.pa_not);
-            let a1 = w.get(FILE_PRED, self.pb.to_raw(), lane) != 0;
-            let a1 = k.pred_not(a1, self.pb_not);
-            let a2 = w.get(FILE_PRED, self.pc.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.pc_not);
-            let a3 = self.lut.to_raw() as u32;
-            let r0 = k.plop3(a0, a1, a2, a3);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
+        let mut a0 = w.lanes(FILE_PRED, self.pa.to_raw()).map(|v| v != 0);
+        for v in a0.iter_mut() {
+            *v = k.pred_not(*v, self.pa_not);
         }
+        let mut a1 = w.lanes(FILE_PRED, self.pb.to_raw()).map(|v| v != 0);
+        for v in a1.iter_mut() {
+            *v = k.pred_not(*v, self.pb_not);
+        }
+        let mut a2 = w.lanes(FILE_PRED, self.pc.to_raw()).map(|v| v != 0);
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.pc_not);
+        }
+        let mut a3 = {
+            let lane = 0usize;
+            [self.lut.to_raw() as u32; LANES]
+        };
+        let r0 = k.plop3_lanes(mask, &a0, &a1, &a2, &a3);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5014,23 +8164,43 @@ impl PLOP3_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_PRED, self.pa.to_raw(), lane) != 0;
-            let a0 = k.pred_not(a0, self.pa_not);
-            let a1 = w.get(FILE_PRED, self.pb.to_raw(), lane) != 0;
-            let a1 = k.pred_not(a1, self.pb_not);
-            let a2 = w.get(FILE_UPRED, self.upc.to_raw(), lane) != 0;
-            let a2 = k.pred_not(a2, self.upc_not);
-            let a3 = self.lut.to_raw() as u32;
-            let r0 = k.plop3(a0, a1, a2, a3);
-            w.set(FILE_PRED, self.pu.to_raw(), lane, r0 as u32);
+        let mut a0 = w.lanes(FILE_PRED, self.pa.to_raw()).map(|v| v != 0);
+        for v in a0.iter_mut() {
+            *v = k.pred_not(*v, self.pa_not);
         }
+        let mut a1 = w.lanes(FILE_PRED, self.pb.to_raw()).map(|v| v != 0);
+        for v in a1.iter_mut() {
+            *v = k.pred_not(*v, self.pb_not);
+        }
+        let mut a2 = {
+            let lane = 0usize;
+            [w.get(FILE_UPRED, self.upc.to_raw(), lane) != 0; LANES]
+        };
+        for v in a2.iter_mut() {
+            *v = k.pred_not(*v, self.upc_not);
+        }
+        let mut a3 = {
+            let lane = 0usize;
+            [self.lut.to_raw() as u32; LANES]
+        };
+        let r0 = k.plop3_lanes(mask, &a0, &a1, &a2, &a3);
+        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5042,23 +8212,31 @@ impl SHF_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.direction;
-            let a4 = self.lohi;
-            let a5 = self.cwmod;
-            let a6 = self.itype;
-            let r0 = k.shf(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.direction;
+        let a4 = self.lohi;
+        let a5 = self.cwmod;
+        let a6 = self.itype;
+        let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5070,23 +8248,34 @@ impl SHF_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = (sign_extend(self.vc.to_raw(), 32) as u64) as u32;
-            let a3 = self.direction;
-            let a4 = self.lohi;
-            let a5 = self.cwmod;
-            let a6 = self.itype;
-            let r0 = k.shf(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [(sign_extend(self.vc.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let a3 = self.direction;
+        let a4 = self.lohi;
+        let a5 = self.cwmod;
+        let a6 = self.itype;
+        let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5098,23 +8287,34 @@ impl SHF_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.direction;
-            let a4 = self.lohi;
-            let a5 = self.cwmod;
-            let a6 = self.itype;
-            let r0 = k.shf(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.direction;
+        let a4 = self.lohi;
+        let a5 = self.cwmod;
+        let a6 = self.itype;
+        let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5126,23 +8326,34 @@ impl SHF_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.cmem.read(self.vc.bank(), self.vc.offset());
-            let a3 = self.direction;
-            let a4 = self.lohi;
-            let a5 = self.cwmod;
-            let a6 = self.itype;
-            let r0 = k.shf(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+        };
+        let a3 = self.direction;
+        let a4 = self.lohi;
+        let a5 = self.cwmod;
+        let a6 = self.itype;
+        let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5154,23 +8365,34 @@ impl SHF_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.direction;
-            let a4 = self.lohi;
-            let a5 = self.cwmod;
-            let a6 = self.itype;
-            let r0 = k.shf(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.direction;
+        let a4 = self.lohi;
+        let a5 = self.cwmod;
+        let a6 = self.itype;
+        let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5182,23 +8404,34 @@ impl SHF_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_UREG, self.urc.to_raw(), lane);
-            let a3 = self.direction;
-            let a4 = self.lohi;
-            let a5 = self.cwmod;
-            let a6 = self.itype;
-            let r0 = k.shf(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+        };
+        let a3 = self.direction;
+        let a4 = self.lohi;
+        let a5 = self.cwmod;
+        let a6 = self.itype;
+        let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5210,23 +8443,34 @@ impl SHF_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.direction;
-            let a4 = self.lohi;
-            let a5 = self.cwmod;
-            let a6 = self.itype;
-            let r0 = k.shf(a0, a1, a2, a3, a4, a5, a6);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.direction;
+        let a4 = self.lohi;
+        let a5 = self.cwmod;
+        let a6 = self.itype;
+        let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5239,12 +8483,19 @@ impl MOV_R {
         k: &K,
     ) -> Result<(), Fault> {
         let w_word = self.to_word();
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let a0 = if ({
                 let w = w_word;
@@ -5290,12 +8541,19 @@ impl MOV_U {
         k: &K,
     ) -> Result<(), Fault> {
         let w_word = self.to_word();
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let a0 = if ({
                 let w = w_word;
@@ -5341,12 +8599,19 @@ impl MOV_I {
         k: &K,
     ) -> Result<(), Fault> {
         let w_word = self.to_word();
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let a0 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
             let a0 = a0 as i32 as i64 as u64;
@@ -5381,12 +8646,19 @@ impl MOV_C {
         k: &K,
     ) -> Result<(), Fault> {
         let w_word = self.to_word();
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let a0 = if ({
                 let w = w_word;
@@ -5432,20 +8704,28 @@ impl PRMT_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.mode;
-            let r0 = k.prmt(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.mode;
+        let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5457,20 +8737,31 @@ impl PRMT_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = (sign_extend(self.vc.to_raw(), 32) as u64) as u32;
-            let a3 = self.mode;
-            let r0 = k.prmt(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [(sign_extend(self.vc.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let a3 = self.mode;
+        let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5482,20 +8773,31 @@ impl PRMT_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.mode;
-            let r0 = k.prmt(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.mode;
+        let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5507,20 +8809,31 @@ impl PRMT_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.cmem.read(self.vc.bank(), self.vc.offset());
-            let a3 = self.mode;
-            let r0 = k.prmt(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+        };
+        let a3 = self.mode;
+        let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5532,20 +8845,31 @@ impl PRMT_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.mode;
-            let r0 = k.prmt(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.mode;
+        let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5557,20 +8881,31 @@ impl PRMT_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_UREG, self.urc.to_raw(), lane);
-            let a3 = self.mode;
-            let r0 = k.prmt(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+        };
+        let a3 = self.mode;
+        let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5582,20 +8917,31 @@ impl PRMT_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.mode;
-            let r0 = k.prmt(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.mode;
+        let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5607,18 +8953,26 @@ impl I2I_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a1 = self.dtype;
-            let r0 = k.i2i(a0, a1);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.rb.to_raw());
+        let a1 = self.dtype;
+        let r0 = k.i2i_lanes(mask, &a0, a1);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5630,18 +8984,29 @@ impl I2I_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a1 = self.dtype;
-            let r0 = k.i2i(a0, a1);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let a1 = self.dtype;
+        let r0 = k.i2i_lanes(mask, &a0, a1);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5653,18 +9018,29 @@ impl I2I_I {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a1 = self.dtype;
-            let r0 = k.i2i(a0, a1);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let a1 = self.dtype;
+        let r0 = k.i2i_lanes(mask, &a0, a1);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5676,18 +9052,29 @@ impl I2I_C {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a1 = self.dtype;
-            let r0 = k.i2i(a0, a1);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let a1 = self.dtype;
+        let r0 = k.i2i_lanes(mask, &a0, a1);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5699,21 +9086,29 @@ impl I2IP_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.dsttype;
-            let a4 = SATRelu::SAT;
-            let r0 = k.i2ip(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.dsttype;
+        let a4 = SATRelu::SAT;
+        let r0 = k.i2ip_lanes(mask, &a0, &a1, &a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5725,21 +9120,32 @@ impl I2IP_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.dsttype;
-            let a4 = SATRelu::SAT;
-            let r0 = k.i2ip(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.dsttype;
+        let a4 = SATRelu::SAT;
+        let r0 = k.i2ip_lanes(mask, &a0, &a1, &a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5751,21 +9157,32 @@ impl I2IP_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.dsttype;
-            let a4 = SATRelu::SAT;
-            let r0 = k.i2ip(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.dsttype;
+        let a4 = SATRelu::SAT;
+        let r0 = k.i2ip_lanes(mask, &a0, &a1, &a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5777,21 +9194,32 @@ impl I2IP_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
+        if mask == 0 {
+            return Ok(());
         }
-        for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a1 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a2 = w.get(FILE_REG, self.rc.to_raw(), lane);
-            let a3 = self.dsttype;
-            let a4 = SATRelu::SAT;
-            let r0 = k.i2ip(a0, a1, a2, a3, a4);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
-        }
+        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a1 = {
+            let lane = 0usize;
+            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+        };
+        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.dsttype;
+        let a4 = SATRelu::SAT;
+        let r0 = k.i2ip_lanes(mask, &a0, &a1, &a2, a3, a4);
+        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5803,12 +9231,19 @@ impl R2UR_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         let a0 = {
             let mut all = [<u32>::default(); LANES];
             for lane in lanes(mask) {
@@ -5832,12 +9267,19 @@ impl SETGPR_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let _ = w
                 .checked_index(
@@ -5880,12 +9322,19 @@ impl GETGPR_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let mut mask = 0u32;
-        for lane in lanes(w.active) {
-            let g = w.get(FILE_PRED, self.pg.to_raw(), lane) != 0;
-            let g = k.pred_not(g, self.pg_not);
-            mask |= (g as u32) << lane;
-        }
+        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let mask = ((raw
+            & {
+                let g = true;
+                let g = k.pred_not(g, self.pg_not);
+                if g { u32::MAX } else { 0 }
+            })
+            | (!raw
+                & {
+                    let g = false;
+                    let g = k.pred_not(g, self.pg_not);
+                    if g { u32::MAX } else { 0 }
+                })) & w.active;
         for lane in lanes(mask) {
             let _ = w
                 .checked_index(

@@ -187,6 +187,131 @@ impl Ctx<'_> {
             op.name
         );
         out.entry(exec.function.clone()).or_insert_with(|| quote! { #[doc = #d] fn #f(&self, #( #params ),*) -> #ret; });
+        if !exec.warp {
+            self.lanes_method(exec, out);
+        }
+    }
+
+    /// `<kernel>_lanes`: the kernel over a warp's lanes at once, operands as
+    /// one value per lane; by default a loop over the lanes of `mask`, which
+    /// an implementation may replace with a faster whole-warp version.
+    fn lanes_method(&self, exec: &Exec, out: &mut BTreeMap<String, TokenStream>) {
+        let name = format!("{}_lanes", exec.function);
+        let mut params = vec![quote! { mask: u32 }];
+        let mut call = Vec::new();
+        for (i, a) in exec.args.iter().enumerate() {
+            let p = format_ident!("a{}", i);
+            match a {
+                ExecArg::Operand(o) => {
+                    let t = Self::param_ty(o);
+                    params.push(quote! { #p: &[#t; LANES] });
+                    call.push(quote! { #p[lane] });
+                }
+                ExecArg::Field { ty, .. } => {
+                    let ft = ident(ty);
+                    params.push(quote! { #p: #ft });
+                    call.push(quote! { #p });
+                }
+            }
+        }
+        let rs: Vec<TokenStream> = exec.results.iter().map(Self::param_ty).collect();
+        let outs: Vec<proc_macro2::Ident> = (0..rs.len()).map(|i| format_ident!("r{}", i)).collect();
+        let fname = ident(&exec.function);
+        let (ret, init, assign, result) = match rs.len() {
+            0 => (quote!(()), quote!(), quote! { self.#fname(#( #call ),*); }, quote!(())),
+            1 => {
+                let (t, o) = (&rs[0], &outs[0]);
+                let f = ident(&exec.function);
+                (quote! { [#t; LANES] }, quote! { let mut #o = [<#t>::default(); LANES]; }, quote! { #o[lane] = self.#f(#( #call ),*); }, quote!(#o))
+            }
+            _ => {
+                let ret = quote! { ( #( [#rs; LANES] ),* ) };
+                let init = quote! { #( let mut #outs = [<#rs>::default(); LANES]; )* };
+                let f = ident(&exec.function);
+                let assign = if rs.len() == 1 {
+                    let o = &outs[0];
+                    quote! { #o[lane] = self.#f(#( #call ),*); }
+                } else {
+                    let tmp: Vec<proc_macro2::Ident> = (0..rs.len()).map(|i| format_ident!("t{}", i)).collect();
+                    quote! { let ( #( #tmp ),* ) = self.#f(#( #call ),*); #( #outs[lane] = #tmp; )* }
+                };
+                (ret, init, assign, quote! { ( #( #outs ),* ) })
+            }
+        };
+        let mi = ident(&name);
+        let d = format!(" `{}` over the lanes of `mask` (the others' results are unspecified).", exec.function);
+        out.entry(name).or_insert_with(|| {
+            quote! {
+                #[doc = #d]
+                #[inline]
+                fn #mi(&self, #( #params ),*) -> #ret {
+                    #init
+                    for lane in lanes(mask) { #assign }
+                    #result
+                }
+            }
+        });
+    }
+
+    /// Whether an opcode runs through `<kernel>_lanes`: every operand is a
+    /// register, immediate or constant of fixed width, no result is per warp.
+    fn batchable(&self, exec: &Exec) -> bool {
+        !exec.warp
+            && exec
+                .args
+                .iter()
+                .filter_map(|a| match a {
+                    ExecArg::Operand(o) => Some(o),
+                    _ => None,
+                })
+                .chain(&exec.results)
+                .all(|o| {
+                    !matches!(o.source, OperandSource::Indexed { .. } | OperandSource::File { .. })
+                        && !matches!(o.width, ExecWidth::Dynamic(_))
+                })
+            && !exec.results.iter().any(|r| is_warp(self.isa, r))
+    }
+
+    /// `[T; LANES]` of an operand, modifiers applied (batched stubs).
+    fn gather(&self, op: &Opcode, o: &ExecOperand, var: &proc_macro2::Ident) -> TokenStream {
+        let lane_file = match &o.source {
+            OperandSource::Register { ty, .. } => !is_warp(self.isa, o) && self.isa.types.iter().any(|t| &t.name == ty),
+            _ => false,
+        };
+        let read = if lane_file {
+            let OperandSource::Register { field, ty } = &o.source else { unreachable!() };
+            let (file, f) = (self.file(ty), self.raw(op, field));
+            match &o.width {
+                ExecWidth::Bool => quote! { w.lanes(#file, #f).map(|v| v != 0) },
+                ExecWidth::Fixed(32) => quote! { w.lanes(#file, #f) },
+                _ => quote! { w.lanes64(#file, #f) },
+            }
+        } else {
+            let one = self.read(op, o);
+            quote! { { let lane = 0usize; [#one; LANES] } }
+        };
+        let mods = o.modifiers.iter().map(|m| {
+            let (mi, f) = (ident(&m.method), field_ident(&m.field));
+            quote! { for v in #var.iter_mut() { *v = k.#mi(*v, self.#f); } }
+        });
+        let widen = match &o.source {
+            _ if !o.widened => quote!(),
+            OperandSource::Immediate { signed: true, .. } => quote! { let #var = #var.map(|v| v as i32 as i64 as u64); },
+            _ => quote! { let #var = #var.map(|v| v as u64); },
+        };
+        quote! { let mut #var = #read; #( #mods )* #widen }
+    }
+
+    /// Writes `[T; LANES]` results in the lanes of `mask` (batched stubs).
+    fn scatter(&self, op: &Opcode, o: &ExecOperand, var: &proc_macro2::Ident) -> TokenStream {
+        let OperandSource::Register { field, ty } = &o.source else { return quote!() };
+        let (file, f) = (self.file(ty), self.raw(op, field));
+        let v = if o.widened { quote! { &#var.map(|v| v as u32) } } else { quote! { &#var } };
+        match &o.width {
+            ExecWidth::Bool => quote! { w.set_lanes(#file, #f, mask, &#var.map(|b| b as u32)); },
+            ExecWidth::Fixed(32) => quote! { w.set_lanes(#file, #f, mask, #v); },
+            _ => quote! { w.set_lanes64(#file, #f, mask, #v); },
+        }
     }
 
     /// A field's raw bits as `u64`: `self.f.to_raw()`, or the constant of a `==` field.
@@ -379,20 +504,30 @@ impl Ctx<'_> {
         let gf = self.raw(op, &g.name);
         let prefix = format!("{}.", g.name);
         let domain = self.isa.guard_domain.as_deref().unwrap_or("pred").to_ascii_lowercase();
-        let mods = op.fields.iter().filter(|f| f.name.starts_with(&prefix)).map(|f| {
-            let sub = &f.name[prefix.len()..];
-            let (mi, fi) = (format_ident!("{}_{}", domain, sub), field_ident(&f.name));
-            quote! { let g = k.#mi(g, self.#fi); }
-        });
+        let warp_file = self.isa.types.iter().any(|t| t.name == g.ty_name && matches!(t.kind, TypeKind::Register { warp: true, .. }));
+        let raw = if warp_file {
+            quote! { if w.warp(#file, #gf) != 0 { u32::MAX } else { 0 } }
+        } else {
+            quote! { w.lane_mask(#file, #gf) }
+        };
+        // The modifiers map a predicate to one of four functions of it: found
+        // by applying them to true and to false, then used on all lanes at once.
+        let mods: Vec<TokenStream> = op
+            .fields
+            .iter()
+            .filter(|f| f.name.starts_with(&prefix))
+            .map(|f| {
+                let sub = &f.name[prefix.len()..];
+                let (mi, fi) = (format_ident!("{}_{}", domain, sub), field_ident(&f.name));
+                quote! { let g = k.#mi(g, self.#fi); }
+            })
+            .collect();
+        let on = |v: TokenStream| quote! { { let g = #v; #( #mods )* if g { u32::MAX } else { 0 } } };
+        let (t, f) = (on(quote!(true)), on(quote!(false)));
         quote! {
-            let mut mask = 0u32;
-            for lane in lanes(w.active) {
-                let g = w.get(#file, #gf, lane) != 0;
-                #( #mods )*
-                mask |= (g as u32) << lane;
-            }
-        }
-    }
+            let raw = #raw;
+            let mask = ((raw & #t) | (!raw & #f)) & w.active;
+        }    }
 
     /// The `execute` method of one opcode.
     fn stub(&self, op: &Opcode, exec: &Exec) -> TokenStream {
@@ -417,7 +552,33 @@ impl Ctx<'_> {
             exec.function,
             if exec.warp { ", once per warp" } else { "" }
         );
-        let body = if exec.warp {
+        let body = if self.batchable(exec) {
+            let gathers = exec.args.iter().zip(&vars).map(|(a, v)| match a {
+                ExecArg::Operand(o) => self.gather(op, o, v),
+                ExecArg::Field { field, ty, fixed } => self.field_arg(field, ty, *fixed, v),
+            });
+            let refs = exec.args.iter().zip(&vars).map(|(a, v)| match a {
+                ExecArg::Operand(_) => quote!(&#v),
+                _ => quote!(#v),
+            });
+            let fl = format_ident!("{}_lanes", exec.function);
+            let scatters = exec.results.iter().zip(&outs).map(|(r, o)| self.scatter(op, r, o));
+            let call = quote! { k.#fl(mask, #( #refs ),*) };
+            let bind = match outs.len() {
+                0 => quote! { #call; },
+                1 => {
+                    let o = &outs[0];
+                    quote! { let #o = #call; }
+                }
+                _ => quote! { let ( #( #outs ),* ) = #call; },
+            };
+            quote! {
+                if mask == 0 { return Ok(()); }
+                #( #gathers )*
+                #bind
+                #( #scatters )*
+            }
+        } else if exec.warp {
             let loads = exec.args.iter().zip(&vars).map(|(a, v)| match a {
                 ExecArg::Operand(o) if !is_warp(self.isa, o) => {
                     let t = Self::param_ty(o);

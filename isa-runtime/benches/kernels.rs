@@ -26,6 +26,16 @@ fn kernels(c: &mut Criterion) {
     let (a, b, d) = (operands(n, 1, true), operands(n, 2, true), operands(n, 3, true));
     let mut g = c.benchmark_group("kernels");
     g.throughput(Throughput::Elements(n as u64));
+    g.bench_function("baseline: f64 a*b+c, no rounding logic", |bench| {
+        bench.iter(|| {
+            let mut acc = 0u64;
+            for i in 0..n {
+                let (x, y, z) = (f32::from_bits(a[i] as u32), f32::from_bits(b[i] as u32), f32::from_bits(d[i] as u32));
+                acc ^= (x as f64 * y as f64 + z as f64).to_bits();
+            }
+            black_box(acc)
+        })
+    });
     for (name, mode) in [("fma_f32 RZ (FFMA path)", Round::RZ), ("fma_f32 RM (FFMA path)", Round::RM), ("fma_f32 RN (FFMA path)", Round::RN)] {
         g.bench_function(name, |bench| {
             bench.iter(|| {

@@ -276,8 +276,10 @@ pub fn fma_f32_soft(a: u32, b: u32, c: u32, mode: Round) -> u32 {
     let p = f32::from_bits(a) as f64 * f32::from_bits(b) as f64;
     let cf = f32::from_bits(c) as f64;
     let s = p + cf;
+    // Non-short-circuit `|`/`&` below: data-dependent branches would
+    // mispredict; these compile to flag arithmetic.
     let special = |x: u32| x & 0x7F80_0000 == 0x7F80_0000;
-    if special(a) || special(b) || special(c) {
+    if special(a) | special(b) | special(c) {
         let r = s as f32;
         return if r.is_nan() { 0x7FFF_FFFF } else { r.to_bits() };
     }
@@ -286,21 +288,21 @@ pub fn fma_f32_soft(a: u32, b: u32, c: u32, mode: Round) -> u32 {
     let e = (p - (s - bb)) + (cf - bb);
     let f = s as f32;
     let fb = f.to_bits();
-    if fb & 0x7FFF_FFFF == 0 || f.is_infinite() || (s == 0.0 && e == 0.0) {
+    if (fb & 0x7FFF_FFFF == 0) | (fb & 0x7FFF_FFFF == 0x7F80_0000) {
         return fma_f32_edge(s, e, p, cf, mode);
     }
     // v - f has the sign of s - f unless that is zero (then e's): a non-zero
     // s - f is a multiple of ulp(s) and outweighs |e| <= ulp(s)/2.
     let d = s - f as f64;
-    let above = d > 0.0 || (d == 0.0 && e > 0.0);
-    let inexact = d != 0.0 || e != 0.0;
+    let above = (d > 0.0) | ((d == 0.0) & (e > 0.0));
+    let inexact = (d != 0.0) | (e != 0.0);
     // +1 moves the magnitude away from zero, -1 toward it (f is not zero).
     let negative = (fb >> 31) as i32;
     let away_if_above = 1 - 2 * negative; // +1 for positive f, -1 for negative
     let step = match mode {
-        Round::RZ => -(((above as i32) == negative && inexact) as i32),
-        Round::RP => (above && inexact) as i32 * away_if_above,
-        Round::RM => (!above && inexact) as i32 * -away_if_above,
+        Round::RZ => -((((above as i32) == negative) & inexact) as i32),
+        Round::RP => (above & inexact) as i32 * away_if_above,
+        Round::RM => (!above & inexact) as i32 * -away_if_above,
         Round::RN => {
             // Halfway: s - f is half the gap to the neighbour on s's side,
             // and e pushes past it.
@@ -311,6 +313,30 @@ pub fn fma_f32_soft(a: u32, b: u32, c: u32, mode: Round) -> u32 {
         }
     };
     fb.wrapping_add(step as u32)
+}
+
+/// [`fma_f32`] on 32 lanes at once (a warp's FFMA): with the CPU's fused
+/// multiply-add, round-to-nearest runs as vector instructions.
+pub fn fma_f32_lanes(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], mode: Round) -> [u32; 32] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "fma,avx2")]
+        unsafe fn fused(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]) -> [u32; 32] {
+            std::array::from_fn(|l| {
+                let r = f32::from_bits(a[l]).mul_add(f32::from_bits(b[l]), f32::from_bits(c[l]));
+                if r.is_nan() {
+                    0x7FFF_FFFF
+                } else {
+                    r.to_bits()
+                }
+            })
+        }
+        if mode == Round::RN && std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports FMA and AVX2, checked just above.
+            return unsafe { fused(a, b, c) };
+        }
+    }
+    std::array::from_fn(|l| fma_f32(a[l], b[l], c[l], mode))
 }
 
 /// `Some(x * y + z)` from the CPU's fused multiply-add, correctly rounded to

@@ -187,6 +187,49 @@ impl Warp {
             f.data[idx as usize] = v;
         }
     }
+    /// Register `idx` of per-lane file `file` in every lane (zeros past the file).
+    #[inline]
+    pub fn lanes(&self, file: usize, idx: u64) -> [u32; LANES] {
+        let at = idx as usize * LANES;
+        match self.files[file].data.get(at..at + LANES) {
+            Some(s) => s.try_into().unwrap_or([0; LANES]),
+            None => [0; LANES],
+        }
+    }
+    /// Writes register `idx` of per-lane file `file` in the lanes of `mask`
+    /// (dropped for constants).
+    #[inline]
+    pub fn set_lanes(&mut self, file: usize, idx: u64, mask: u32, v: &[u32; LANES]) {
+        let f = &mut self.files[file];
+        if idx >= u32::MAX as u64 || !f.spec.is_writable(idx as u32) {
+            return;
+        }
+        let at = idx as usize * LANES;
+        if let Some(dst) = f.data.get_mut(at..at + LANES) {
+            // A select per lane, no branch: the loop vectorizes.
+            for (lane, (d, x)) in dst.iter_mut().zip(v).enumerate() {
+                let keep = (mask >> lane & 1).wrapping_sub(1);
+                *d = (*d & keep) | (*x & !keep);
+            }
+        }
+    }
+    /// Bit i set when register `idx` of per-lane file `file` is non-zero in lane i.
+    #[inline]
+    pub fn lane_mask(&self, file: usize, idx: u64) -> u32 {
+        self.lanes(file, idx).iter().enumerate().fold(0, |m, (lane, v)| m | ((*v != 0) as u32) << lane)
+    }
+    /// The pairs `idx`, `idx + 1` of per-lane file `file` in every lane.
+    #[inline]
+    pub fn lanes64(&self, file: usize, idx: u64) -> [u64; LANES] {
+        let (lo, hi) = (self.lanes(file, idx), self.lanes(file, idx + 1));
+        std::array::from_fn(|l| lo[l] as u64 | (hi[l] as u64) << 32)
+    }
+    /// Writes 64-bit values to the pairs `idx`, `idx + 1` in the lanes of `mask`.
+    #[inline]
+    pub fn set_lanes64(&mut self, file: usize, idx: u64, mask: u32, v: &[u64; LANES]) {
+        self.set_lanes(file, idx, mask, &v.map(|x| x as u32));
+        self.set_lanes(file, idx + 1, mask, &v.map(|x| (x >> 32) as u32));
+    }
     /// Reads a register of either scope.
     #[inline]
     pub fn get(&self, file: usize, idx: u64, lane: usize) -> u32 {

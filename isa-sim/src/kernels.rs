@@ -246,6 +246,12 @@ impl Kernels for Reference {
         let m = Modifiers { ftz: ftz == FPFtz::FTZ, sat: sat == FPSat::SAT, relu: false };
         float::fma_mod(a as u64, b as u64, c as u64, F32, round(rnd), m) as u32
     }
+    fn fmaf_lanes(&self, _mask: u32, a: &[u32; LANES], b: &[u32; LANES], c: &[u32; LANES], ftz: FPFtz, sat: FPSat, rnd: FPRound) -> [u32; LANES] {
+        if ftz == FPFtz::NoFTZ && sat == FPSat::NoSAT {
+            return float::fma_f32_lanes(a, b, c, round(rnd));
+        }
+        std::array::from_fn(|l| self.fmaf(a[l], b[l], c[l], ftz, sat, rnd))
+    }
     fn fmnmx(&self, a: u32, b: u32, pp: bool, ftz: FPFtz, nan: NAN) -> u32 {
         float::min_max(a as u64, b as u64, F32, pp, nan == NAN::NAN, ftz == FPFtz::FTZ) as u32
     }
