@@ -1,0 +1,78 @@
+//! The whole-warp path (operands gathered per register, `fmaf_lanes` on
+//! vector FMA, masked stores, the guard as one mask) against the scalar
+//! kernel lane by lane: random FFMA instructions on random warps.
+
+use isa_generated::sim::{new_warp, Kernels, FILE_PRED, FILE_REG};
+use isa_generated::*;
+use isa_runtime::sim::LANES;
+use isa_sim::Reference;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn float(&mut self) -> u32 {
+        let x = self.next();
+        match x % 8 {
+            0 => [0, 0x8000_0000, 0x7F80_0000, 0xFF80_0000, 0x7FC0_0000, 1, 0x7F7F_FFFF, 0x0080_0000][(x >> 8) as usize % 8],
+            1 => (x >> 16) as u32 & 0x807F_FFFF, // subnormal
+            _ => (x >> 16) as u32 & 0x807F_FFFF | (((x >> 48) % 40 + 107) as u32) << 23,
+        }
+    }
+}
+
+#[test]
+fn warp_ffma_equals_the_scalar_kernel_per_lane() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let sign = |r: &mut Rng| if r.next() & 1 == 1 { SignModi::True } else { SignModi::False };
+    for _ in 0..3000 {
+        let mut w = new_warp();
+        w.active = rng.next() as u32 | 1;
+        for reg in 0..8u64 {
+            for lane in 0..LANES {
+                let v = rng.float();
+                w.set_lane(FILE_REG, reg, lane, v);
+            }
+        }
+        for lane in 0..LANES {
+            w.set_lane(FILE_PRED, 0, lane, (rng.next() & 1) as u32);
+        }
+        let reg = |r: &mut Rng| Reg::new(r.next() % 8).unwrap();
+        let i = FFMA_RRR {
+            pg: if rng.next() & 1 == 1 { Pred::new(0).unwrap() } else { Pred::PT },
+            pg_not: if rng.next() & 3 == 0 { PModi::True } else { PModi::False },
+            rd: reg(&mut rng),
+            ra: reg(&mut rng),
+            rb: reg(&mut rng),
+            rc: reg(&mut rng),
+            ra_neg: sign(&mut rng),
+            ra_abs: sign(&mut rng),
+            rb_neg: sign(&mut rng),
+            rb_abs: sign(&mut rng),
+            rc_neg: sign(&mut rng),
+            rc_abs: sign(&mut rng),
+            ftz: if rng.next() & 3 == 0 { FPFtz::FTZ } else { FPFtz::NoFTZ },
+            sat: if rng.next() & 3 == 0 { FPSat::SAT } else { FPSat::NoSAT },
+            rnd: FPRound::ALL[rng.next() as usize % 4],
+            ..Default::default()
+        };
+        let before = w.clone();
+        i.execute(&mut w, &Reference).unwrap();
+        let k = Reference;
+        for lane in 0..LANES {
+            let read = |r: Reg, neg, abs| k.f32_neg(k.f32_abs(before.lane(FILE_REG, r.index(), lane), abs), neg);
+            let guard = before.lane(FILE_PRED, i.pg.index(), lane) != 0 || i.pg == Pred::PT;
+            let runs = before.active >> lane & 1 == 1 && guard != (i.pg_not == PModi::True);
+            let want = if runs {
+                k.fmaf(read(i.ra, i.ra_neg, i.ra_abs), read(i.rb, i.rb_neg, i.rb_abs), read(i.rc, i.rc_neg, i.rc_abs), i.ftz, i.sat, i.rnd)
+            } else {
+                before.lane(FILE_REG, i.rd.index(), lane)
+            };
+            assert_eq!(w.lane(FILE_REG, i.rd.index(), lane), want, "{i:?} lane {lane}");
+        }
+    }
+}
