@@ -2,7 +2,7 @@
 //! f16 add, over buffers of random normal operands.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use isa_runtime::float::{add, fma, fma_f32, Round, F16, F32};
+use isa_runtime::float::{add, fma, fma_f32, fma_f32_lanes, Round, F16, F32};
 
 fn operands(n: usize, seed: u64, f32_like: bool) -> Vec<u64> {
     let mut x = seed;
@@ -42,6 +42,20 @@ fn kernels(c: &mut Criterion) {
                 let mut acc = 0u32;
                 for i in 0..n {
                     acc ^= fma_f32(a[i] as u32, b[i] as u32, d[i] as u32, mode);
+                }
+                black_box(acc)
+            })
+        });
+    }
+    for (name, mode) in [("fma_f32_lanes RZ (warp FFMA.RZ)", Round::RZ), ("fma_f32_lanes RM (warp FFMA.RM)", Round::RM)] {
+        g.bench_function(name, |bench| {
+            let lanes = |v: &[u64], k: usize| -> [u32; 32] { std::array::from_fn(|l| v[k * 32 + l] as u32) };
+            let chunks: Vec<([u32; 32], [u32; 32], [u32; 32])> = (0..n / 32).map(|k| (lanes(&a, k), lanes(&b, k), lanes(&d, k))).collect();
+            bench.iter(|| {
+                let mut acc = 0u32;
+                for (x, y, z) in &chunks {
+                    let r = fma_f32_lanes(x, y, z, mode);
+                    acc ^= r.iter().fold(0, |m, v| m ^ v);
                 }
                 black_box(acc)
             })

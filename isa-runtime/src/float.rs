@@ -271,34 +271,31 @@ pub fn fma_f32(a: u32, b: u32, c: u32, mode: Round) -> u32 {
 
 /// [`fma_f32`] without the CPU's fused multiply-add, in every mode (tested
 /// on its own: on CPUs with FMA, round-to-nearest never reaches it).
-#[inline]
+///
+/// Branch-free: every case (infinite or NaN inputs, an exact zero, overflow,
+/// the ordinary step to a neighbour) is computed and the right one selected,
+/// so a loop over lanes vectorizes and random data does not mispredict.
+#[inline(always)]
 pub fn fma_f32_soft(a: u32, b: u32, c: u32, mode: Round) -> u32 {
+    const EXP: u32 = 0x7F80_0000;
     let p = f32::from_bits(a) as f64 * f32::from_bits(b) as f64;
     let cf = f32::from_bits(c) as f64;
     let s = p + cf;
-    // Non-short-circuit `|`/`&` below: data-dependent branches would
-    // mispredict; these compile to flag arithmetic.
-    let special = |x: u32| x & 0x7F80_0000 == 0x7F80_0000;
-    if special(a) | special(b) | special(c) {
-        let r = s as f32;
-        return if r.is_nan() { 0x7FFF_FFFF } else { r.to_bits() };
-    }
-    // TwoSum: s + e == p + cf exactly.
+    // TwoSum: s + e == p + cf exactly (for finite inputs).
     let bb = s - p;
     let e = (p - (s - bb)) + (cf - bb);
     let f = s as f32;
     let fb = f.to_bits();
-    if (fb & 0x7FFF_FFFF == 0) | (fb & 0x7FFF_FFFF == 0x7F80_0000) {
-        return fma_f32_edge(s, e, p, cf, mode);
-    }
     // v - f has the sign of s - f unless that is zero (then e's): a non-zero
     // s - f is a multiple of ulp(s) and outweighs |e| <= ulp(s)/2.
     let d = s - f as f64;
     let above = (d > 0.0) | ((d == 0.0) & (e > 0.0));
     let inexact = (d != 0.0) | (e != 0.0);
-    // +1 moves the magnitude away from zero, -1 toward it (f is not zero).
+    let v_neg = (s < 0.0) | ((s == 0.0) & (e < 0.0));
+    // +1 moves f's magnitude away from zero, -1 toward it; a zero f carries
+    // v's sign, so the same rule covers underflow.
     let negative = (fb >> 31) as i32;
-    let away_if_above = 1 - 2 * negative; // +1 for positive f, -1 for negative
+    let away_if_above = 1 - 2 * negative;
     let step = match mode {
         Round::RZ => -((((above as i32) == negative) & inexact) as i32),
         Round::RP => (above & inexact) as i32 * away_if_above,
@@ -308,15 +305,45 @@ pub fn fma_f32_soft(a: u32, b: u32, c: u32, mode: Round) -> u32 {
             // and e pushes past it.
             let toward = if (d > 0.0) == (negative == 0) { 1 } else { -1 };
             let g = fb.wrapping_add(toward as u32);
-            let half = d != 0.0 && e != 0.0 && (e > 0.0) == (d > 0.0) && 2.0 * d == f32::from_bits(g) as f64 - f as f64;
+            let half = (d != 0.0) & (e != 0.0) & ((e > 0.0) == (d > 0.0)) & (2.0 * d == f32::from_bits(g) as f64 - f as f64);
             half as i32 * toward
         }
     };
-    fb.wrapping_add(step as u32)
+    let ordinary = fb.wrapping_add(step as u32);
+    // Infinite or NaN inputs: binary64 computes the infinite or NaN result exactly.
+    let special = (a & EXP == EXP) | (b & EXP == EXP) | (c & EXP == EXP);
+    let special_result = if f.is_nan() { 0x7FFF_FFFF } else { fb };
+    // An exact zero: IEEE's sign (the same sign if both addends are zeros of
+    // that sign, else +0, -0 when rounding down).
+    let zero = (s == 0.0) & (e == 0.0);
+    let same_zero = (p == 0.0) & (cf == 0.0) & (p.is_sign_negative() == cf.is_sign_negative());
+    let zero_neg = if same_zero { p.is_sign_negative() } else { mode == Round::RM };
+    let zero_result = (zero_neg as u32) << 31;
+    // Overflow: f is infinite. `s` at the threshold (max + ulp/2) is a tie that
+    // rounds to infinity; an `e` back toward zero makes it max.
+    let overflow = fb & 0x7FFF_FFFF == EXP;
+    let max = 0x7F7F_FFFF | (fb & 0x8000_0000);
+    let to_max = match mode {
+        Round::RZ => true,
+        Round::RP => v_neg,
+        Round::RM => !v_neg,
+        Round::RN => (s.abs() == 3.402_823_567_797_336_6e38) & (e != 0.0) & ((e < 0.0) != v_neg),
+    };
+    let overflow_result = if to_max { max } else { fb };
+    if special {
+        special_result
+    } else if zero {
+        zero_result
+    } else if overflow {
+        overflow_result
+    } else {
+        ordinary
+    }
 }
 
 /// [`fma_f32`] on 32 lanes at once (a warp's FFMA): with the CPU's fused
-/// multiply-add, round-to-nearest runs as vector instructions.
+/// multiply-add, round-to-nearest runs as vector instructions; the directed
+/// modes run [`fma_f32_soft`], vectorized where the CPU has AVX2.
 pub fn fma_f32_lanes(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], mode: Round) -> [u32; 32] {
     #[cfg(target_arch = "x86_64")]
     {
@@ -331,9 +358,31 @@ pub fn fma_f32_lanes(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], mode: Round) -
                 }
             })
         }
-        if mode == Round::RN && std::arch::is_x86_feature_detected!("fma") && std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports FMA and AVX2, checked just above.
-            return unsafe { fused(a, b, c) };
+        #[target_feature(enable = "avx2")]
+        unsafe fn soft(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], mode: Round) -> [u32; 32] {
+            #[inline(always)]
+            fn each(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], mode: Round) -> [u32; 32] {
+                let mut out = [0u32; 32];
+                for l in 0..32 {
+                    out[l] = fma_f32_soft(a[l], b[l], c[l], mode);
+                }
+                out
+            }
+            // One loop per mode, so each is branch-free.
+            match mode {
+                Round::RZ => each(a, b, c, Round::RZ),
+                Round::RP => each(a, b, c, Round::RP),
+                Round::RM => each(a, b, c, Round::RM),
+                Round::RN => each(a, b, c, Round::RN),
+            }
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            if mode == Round::RN && std::arch::is_x86_feature_detected!("fma") {
+                // SAFETY: the CPU supports FMA and AVX2, checked just above.
+                return unsafe { fused(a, b, c) };
+            }
+            // SAFETY: the CPU supports AVX2, checked just above.
+            return unsafe { soft(a, b, c, mode) };
         }
     }
     std::array::from_fn(|l| fma_f32(a[l], b[l], c[l], mode))
@@ -359,51 +408,6 @@ fn hardware_fma(x: f32, y: f32, z: f32) -> Option<f32> {
     None
 }
 
-/// [`fma_f32`] where `f`, the binary32 nearest `s`, is zero or infinite, or
-/// the result is an exact zero.
-#[cold]
-fn fma_f32_edge(s: f64, e: f64, p: f64, cf: f64, mode: Round) -> u32 {
-    if s == 0.0 && e == 0.0 {
-        // IEEE's sign of an exact zero: the same sign if both addends are
-        // zeros of that sign, else +0 (-0 when rounding down).
-        let both = p == 0.0 && cf == 0.0;
-        let neg = if both && p.is_sign_negative() == cf.is_sign_negative() { p.is_sign_negative() } else { mode == Round::RM };
-        return if neg { 0x8000_0000 } else { 0 };
-    }
-    let neg = s < 0.0 || (s == 0.0 && e < 0.0);
-    let f = s as f32;
-    let fb = f.to_bits();
-    let sign = if neg { 0x8000_0000 } else { 0 };
-    if f.is_infinite() {
-        let max = 0x7F7F_FFFF | sign;
-        // `s` at the overflow threshold (max + ulp/2) is a tie that rounds to
-        // infinity; an `e` back toward zero makes it max.
-        let tie = s.abs() == 3.402_823_567_797_336_6e38;
-        return match mode {
-            Round::RN if tie && e != 0.0 && (e < 0.0) != neg => max,
-            Round::RN => fb,
-            Round::RZ => max,
-            Round::RP if neg => max,
-            Round::RM if !neg => max,
-            _ => fb,
-        };
-    }
-    // f is a zero: |v| is at most half the smallest subnormal.
-    let tiny = sign | 1;
-    match mode {
-        // Exactly half the smallest subnormal rounds to even (zero).
-        Round::RN => {
-            if s.abs() == f64::from_bits(0x3690_0000_0000_0000) && e != 0.0 && (e > 0.0) != neg {
-                tiny
-            } else {
-                sign
-            }
-        }
-        Round::RZ => sign,
-        Round::RP => if neg { sign } else { tiny },
-        Round::RM => if neg { tiny } else { sign },
-    }
-}
 
 /// `a * b + c` with a single rounding.
 pub fn fma(a: u64, b: u64, c: u64, f: Format, mode: Round) -> u64 {

@@ -41,6 +41,35 @@ fn kernels_match_mpfr() {
     eprintln!("{n} vectors from {path}: 0 mismatches");
 }
 
+/// The warp kernel (`fma_f32_lanes`: vector FMA, or the vectorized soft path
+/// in directed modes) on the f32 fma vectors, 32 at a time.
+#[test]
+fn fma_f32_lanes_matches_mpfr() {
+    use isa_runtime::float::fma_f32_lanes;
+    let path = std::env::var("FLOAT_VECTORS")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/ieee.txt").to_string());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut by_mode: std::collections::BTreeMap<&str, Vec<[u32; 4]>> = Default::default();
+    for line in text.lines().filter(|l| l.starts_with("fma f32 ")) {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let hex = |s: &str| u32::from_str_radix(s, 16).unwrap();
+        by_mode.entry(w[2]).or_default().push([hex(w[3]), hex(w[4]), hex(w[5]), hex(w[6])]);
+    }
+    assert_eq!(by_mode.len(), 4);
+    let mut n = 0;
+    for (mode, vs) in &by_mode {
+        for chunk in vs.chunks(32) {
+            let lane = |k: usize| -> [u32; 32] { std::array::from_fn(|l| chunk.get(l).map_or(0, |v| v[k])) };
+            let got = fma_f32_lanes(&lane(0), &lane(1), &lane(2), mode_of(mode));
+            for (l, v) in chunk.iter().enumerate() {
+                assert_eq!(got[l], v[3], "{mode} {:x} {:x} {:x}", v[0], v[1], v[2]);
+                n += 1;
+            }
+        }
+    }
+    eprintln!("{n} f32 fma vectors through fma_f32_lanes: 0 mismatches");
+}
+
 fn format_of(s: &str) -> Format {
     match s {
         "f32" => F32,
