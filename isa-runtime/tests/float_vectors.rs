@@ -280,3 +280,26 @@ fn narrow_conversions_match_ml_dtypes() {
     assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
     eprintln!("{n} narrow vectors from {path}: 0 mismatches");
 }
+
+/// FMUL's `.scl` (`Ra * 2^k * SrcB`, one rounding) against MPFR
+/// (`tools/gen_float_vectors.py --scaled`); `FLOAT_SCALED_VECTORS=path` runs a larger file.
+#[test]
+fn scaled_multiply_matches_mpfr() {
+    use isa_runtime::float::mul_scaled;
+    let path = std::env::var("FLOAT_SCALED_VECTORS")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/scaled.txt").to_string());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (mut n, mut bad) = (0usize, Vec::new());
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
+        let got = mul_scaled(hex(w[4]), hex(w[5]), w[3].parse().unwrap(), format_of(w[1]), mode_of(w[2]));
+        n += 1;
+        if got != hex(w[6]) && bad.len() < 20 {
+            bad.push(format!("{line}  -> got {got:x}"));
+        }
+    }
+    assert!(n >= 1000, "only {n} vectors");
+    assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
+    eprintln!("{n} scaled vectors from {path}: 0 mismatches");
+}
