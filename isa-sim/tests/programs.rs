@@ -144,3 +144,31 @@ fn mov_64_moves_register_pairs() {
     let bad = check(&warp, &expect);
     assert!(bad.is_empty(), "{bad:?}");
 }
+
+/// Bad input never panics: random state texts (YAML-ish fragments and raw
+/// bytes) and random programs give a `RunError` or a state, nothing else.
+#[test]
+fn garbage_state_and_programs_do_not_panic() {
+    let pieces = [
+        "active:", " 0x", "ffff", "regs:", "\n  ", "R1", "UR63", "URZ", "P7", ": ", "[", "]", ", ", "true", "-1", "1.5e40",
+        "cmem:", "\"c[0x1f][0x1fffc]\"", "c[", "][", "{", "}", "0x1_0000_0000", "nan", "~", "&a", "*a", "!!binary", "\t", "\u{fffd}",
+    ];
+    let ops = ["FFMA R0, R1, R2, R3", "GETGPR R1, R[UR1+0xff]", "SETGPR R[UR2-0x100], R1", "R2UR UR1, R2", "@!P0 IADD R1, R2, -R3", "P2R R1, PR, R2, 0xff", "junk", "F2F.F16.F32 R1, -|R2|"];
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for _ in 0..3000 {
+        let n = next() % 12;
+        let state: String = (0..n).map(|_| pieces[next() as usize % pieces.len()]).collect();
+        let m = next() % 4;
+        let program: String = (0..m).map(|_| format!("{} ;\n", ops[next() as usize % ops.len()])).collect();
+        let mut warp = new_warp();
+        let _ = isa_sim::state::load(&mut warp, &state);
+        let _ = isa_sim::run_program(&program, &state);
+        let _ = isa_sim::state::load(&mut new_warp(), &isa_sim::state::dump(&warp));
+    }
+}
