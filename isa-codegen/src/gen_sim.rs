@@ -258,13 +258,7 @@ impl Ctx<'_> {
     fn batchable(&self, exec: &Exec) -> bool {
         !exec.warp
             && exec
-                .args
-                .iter()
-                .filter_map(|a| match a {
-                    ExecArg::Operand(o) => Some(o),
-                    _ => None,
-                })
-                .chain(&exec.results)
+                .operands()
                 .all(|o| {
                     !matches!(o.source, OperandSource::Indexed { .. } | OperandSource::File { .. })
                         && !matches!(o.width, ExecWidth::Dynamic(_))
@@ -615,13 +609,7 @@ impl Ctx<'_> {
             });
             // An indexed operand faults before any lane has executed.
             let prechecks = exec
-                .args
-                .iter()
-                .filter_map(|a| match a {
-                    ExecArg::Operand(o) => Some(o),
-                    _ => None,
-                })
-                .chain(&exec.results)
+                .operands()
                 .filter(|o| matches!(o.source, OperandSource::Indexed { .. }))
                 .map(|o| {
                     let idx = self.index(op, o);
@@ -636,15 +624,7 @@ impl Ctx<'_> {
                 }
             }
         };
-        let dynamic = exec
-            .args
-            .iter()
-            .filter_map(|a| match a {
-                ExecArg::Operand(o) => Some(o),
-                _ => None,
-            })
-            .chain(&exec.results)
-            .any(|o| matches!(o.width, ExecWidth::Dynamic(_)));
+        let dynamic = exec.operands().any(|o| matches!(o.width, ExecWidth::Dynamic(_)));
         let word = if dynamic { quote! { let w_word = self.to_word(); } } else { quote!() };
         quote! {
             impl #name {

@@ -374,6 +374,19 @@ pub struct Exec {
     pub args: Vec<ExecArg>,
 }
 
+impl Exec {
+    /// Every operand the plan reads (arguments) or writes (results).
+    pub fn operands(&self) -> impl Iterator<Item = &ExecOperand> {
+        self.args
+            .iter()
+            .filter_map(|a| match a {
+                ExecArg::Operand(o) => Some(o),
+                ExecArg::Field { .. } => None,
+            })
+            .chain(&self.results)
+    }
+}
+
 /// A kernel argument.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "arg", rename_all = "snake_case")]
