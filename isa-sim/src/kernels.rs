@@ -356,15 +356,13 @@ impl Kernels for Reference {
         };
         int::imad_wide(a, b, c, it == IType::S32, ext == IExt::X && pp)
     }
-    fn idp2a(&self, a: u32, b: u32, c: u32, pp: bool, lohi: LOHI, af: I16Type, bf: I8Type) -> (u32, bool) {
+    // IDP's Order names pp, but its semantics add no carry in (docs/semantics.md).
+    fn idp2a(&self, a: u32, b: u32, c: u32, _pp: bool, lohi: LOHI, af: I16Type, bf: I8Type) -> (u32, bool) {
         let m = Idp { a_bits: 16, a_signed: af == I16Type::S16, b_signed: bf == I8Type::S8, b_high: lohi == LOHI::HI };
-        // The carry-in predicate: the seed's IDP semantics add no pp (see docs/semantics.md).
-        let _ = pp;
         int::idp(a, b, c, false, m)
     }
-    fn idp4a(&self, a: u32, b: u32, c: u32, pp: bool, af: I8Type, bf: I8Type) -> (u32, bool) {
+    fn idp4a(&self, a: u32, b: u32, c: u32, _pp: bool, af: I8Type, bf: I8Type) -> (u32, bool) {
         let m = Idp { a_bits: 8, a_signed: af == I8Type::S8, b_signed: bf == I8Type::S8, b_high: false };
-        let _ = pp;
         int::idp(a, b, c, false, m)
     }
     fn imul(&self, a: u32, b: u32, lohi: LOHI, it: IType) -> u32 {
