@@ -128,36 +128,38 @@ fn int_neg(x: u32, neg: SignModi, ext: IExt) -> u32 {
     }
 }
 
+/// `-x` on every float lane whose sign bit is in `signs`, when `m` is set.
+fn flip_signs(v: u32, m: SignModi, signs: u32) -> u32 {
+    if m == SignModi::True {
+        v ^ signs
+    } else {
+        v
+    }
+}
+
+/// `|x|` on every float lane whose sign bit is in `signs`, when `m` is set.
+fn clear_signs(v: u32, m: SignModi, signs: u32) -> u32 {
+    if m == SignModi::True {
+        v & !signs
+    } else {
+        v
+    }
+}
+
 impl Kernels for Reference {
     // --- operand modifiers -------------------------------------------------
 
     fn f32_neg(&self, v: u32, m: SignModi) -> u32 {
-        if m == SignModi::True {
-            v ^ 0x8000_0000
-        } else {
-            v
-        }
+        flip_signs(v, m, 0x8000_0000)
     }
     fn f32_abs(&self, v: u32, m: SignModi) -> u32 {
-        if m == SignModi::True {
-            v & 0x7FFF_FFFF
-        } else {
-            v
-        }
+        clear_signs(v, m, 0x8000_0000)
     }
     fn h2_neg(&self, v: u32, m: SignModi) -> u32 {
-        if m == SignModi::True {
-            v ^ 0x8000_8000
-        } else {
-            v
-        }
+        flip_signs(v, m, 0x8000_8000)
     }
     fn h2_abs(&self, v: u32, m: SignModi) -> u32 {
-        if m == SignModi::True {
-            v & 0x7FFF_7FFF
-        } else {
-            v
-        }
+        clear_signs(v, m, 0x8000_8000)
     }
     fn h2_hsel2(&self, v: u32, m: HSel2) -> u32 {
         match m {
