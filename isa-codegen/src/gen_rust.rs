@@ -503,25 +503,32 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
     let fixed_bits = u128_lit(op.fixed_bits);
     let covered = u128_lit(op.covered_mask());
     let inserts = fields.iter().zip(&fidents).map(|(f, id)| insert(f, quote! { self.#id.to_raw() }));
-    let extracts = fields.iter().zip(&fidents).zip(&ftypes).zip(&fnames).map(|(((f, id), t), n)| {
+    let extracts = fields.iter().zip(&ftypes).zip(&fnames).map(|((f, t), n)| {
         let raw = extract(f);
         quote! {
             let raw = #raw;
-            let #id = match #t::from_raw(raw) {
-                Some(v) => v,
-                None => return Err(DecodeError::InvalidValue { opcode: #name_str, field: #n, value: raw }),
-            };
+            if #t::from_raw(raw).is_none() {
+                return DecodeError::InvalidValue { opcode: #name_str, field: #n, value: raw };
+            }
         }
     });
-    let checks: Vec<TokenStream> = exceptions(isa, op)
+    // Fast path: every field's value checked at once, without early exits.
+    let valid_terms: Vec<TokenStream> = fields
         .iter()
-        .map(|e| {
-            let cond = raw_expr(&e.condition);
-            let msg = e.message.as_str();
-            (cond, msg)
+        .zip(&ftypes)
+        .map(|(f, t)| {
+            let raw = extract(f);
+            quote! { #t::from_raw(#raw).is_some() }
         })
-        .map(|(cond, msg)| quote! { if #cond != 0 { return Some(#msg); } })
         .collect();
+    let from_word = fields.iter().zip(&fidents).zip(&ftypes).map(|((f, id), t)| {
+        let raw = extract(f);
+        quote! { #id: match #t::from_raw(#raw) { Some(v) => v, None => Self::DEFAULT.#id } }
+    });
+    let rules: Vec<(TokenStream, String)> =
+        exceptions(isa, op).into_iter().map(|e| (raw_expr(&e.condition), e.message)).collect();
+    let checks = rules.iter().map(|(cond, msg)| quote! { if #cond != 0 { return Some(#msg); } });
+    let any_rule = rules.iter().map(|(cond, _)| cond);
     let all_raw = op.fields.iter().map(|f| {
         if f.is_constant() {
             let v = Literal::u64_suffixed(f.default_value().unwrap_or(0));
@@ -540,10 +547,12 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
 
         impl Default for #name {
             /// The spec's defaults; fields without one are zero.
-            fn default() -> Self { #name { #( #fidents: #defaults, )* } }
+            fn default() -> Self { Self::DEFAULT }
         }
 
         impl #name {
+            /// The spec's defaults; fields without one are zero.
+            pub const DEFAULT: Self = #name { #( #fidents: #defaults, )* };
             /// Opcode name in the spec.
             pub const NAME: &'static str = #name_str;
             /// Index of the opcode in spec order.
@@ -585,20 +594,55 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
                 }
             }
 
-            /// Decodes a word of this opcode; bits no field covers are ignored.
-            #[inline]
-            pub fn decode(w: u128) -> Result<Self, DecodeError> {
+            /// Whether `w` decodes as this opcode: its constant bits, a value of
+            /// its type in every field and no `__Exception` rule violated.
+            /// Branch-free over the fields (the fast path of [`Self::decode`]).
+            #[inline(always)]
+            pub fn is_valid(w: u128) -> bool {
+                let lo = w as u64;
+                let hi = (w >> 64) as u64;
+                let _ = (lo, hi);
+                let fields_ok = true #( & #valid_terms )*;
+                let rules_ok = {
+                    let w = w & Self::COVERED;
+                    let _ = w;
+                    !(false #( | ((#any_rule) != 0) )*)
+                };
+                (w & Self::FIXED_MASK == Self::FIXED_BITS) & fields_ok & rules_ok
+            }
+
+            /// The fields of `w`, which [`Self::is_valid`] accepted (a value
+            /// outside its type would read as the field's default).
+            #[inline(always)]
+            pub(crate) fn from_word(w: u128) -> Self {
+                let lo = w as u64;
+                let hi = (w >> 64) as u64;
+                let _ = (lo, hi);
+                #name { #( #from_word, )* }
+            }
+
+            /// Why [`Self::is_valid`] rejects `w`: the first failing check, in
+            /// field order (kept out of the fast path).
+            #[cold]
+            #[inline(never)]
+            pub(crate) fn decode_error(w: u128) -> DecodeError {
                 if w & Self::FIXED_MASK != Self::FIXED_BITS {
-                    return Err(DecodeError::UnknownOpcode { word: w });
+                    return DecodeError::UnknownOpcode { word: w };
                 }
                 let lo = w as u64;
                 let hi = (w >> 64) as u64;
                 let _ = (lo, hi);
                 #( #extracts )*
-                if let Some(message) = Self::exception(w & Self::COVERED) {
-                    return Err(DecodeError::Exception { opcode: #name_str, message });
+                match Self::exception(w & Self::COVERED) {
+                    Some(message) => DecodeError::Exception { opcode: #name_str, message },
+                    None => DecodeError::UnknownOpcode { word: w },
                 }
-                Ok(#name { #( #fidents, )* })
+            }
+
+            /// Decodes a word of this opcode; bits no field covers are ignored.
+            #[inline(always)]
+            pub fn decode(w: u128) -> Result<Self, DecodeError> {
+                if Self::is_valid(w) { Ok(Self::from_word(w)) } else { Err(Self::decode_error(w)) }
             }
 
             /// Raw value of every field (constants included), in spec order.
@@ -777,7 +821,7 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     let arms = isa.opcodes.iter().enumerate().map(|(i, o)| {
         let name = ident(&o.name);
         let k = Literal::u16_unsuffixed(i as u16 + 1);
-        quote! { #k => #name::decode(w).map(Instruction::#name), }
+        quote! { #k => if #name::is_valid(w) { Ok(Instruction::#name(#name::from_word(w))) } else { Err(#name::decode_error(w)) }, }
     });
     let many_arms = plan.candidates.iter().enumerate().map(|(c, list)| {
         let k = Literal::u16_unsuffixed((many_base + c) as u16);
