@@ -7,7 +7,7 @@
 //! controls are printed only when not at their defaults. A word no form can
 //! express prints as `.word 0x...`, which the assembler reads back.
 
-use super::literal::format_float;
+use super::literal::write_float;
 use super::model::*;
 
 /// Appends the text of opcode `opcode`'s word `w` to `out`.
@@ -43,7 +43,14 @@ fn push_hex(out: &mut String, v: u128, min: usize, upper: bool) {
     for (i, b) in buf[..n].iter_mut().enumerate() {
         *b = digits[(v >> (4 * (n - 1 - i)) & 15) as usize];
     }
-    buf[..n].iter().for_each(|&b| out.push(b as char));
+    push_ascii(out, &buf[..n]);
+}
+
+/// Appends ASCII bytes (digits) to `out`.
+#[inline]
+fn push_ascii(out: &mut String, bytes: &[u8]) {
+    out.reserve(bytes.len());
+    bytes.iter().for_each(|&b| out.push(b as char));
 }
 
 fn push_dec(out: &mut String, mut v: u64) {
@@ -57,7 +64,7 @@ fn push_dec(out: &mut String, mut v: u64) {
             break;
         }
     }
-    buf[i..].iter().for_each(|&b| out.push(b as char));
+    push_ascii(out, &buf[i..]);
 }
 
 fn push_register(m: &Model, out: &mut String, class: u16, v: u64) {
@@ -284,7 +291,7 @@ fn write_operand(m: &Model, o: &Operand, w: u128, out: &mut String) -> Option<()
                     out.push_str(", ");
                 }
                 let b = (v >> (fmt.width() * (lanes - 1 - lane))) & lane_mask;
-                out.push_str(&format_float(b, fmt));
+                write_float(out, b, fmt);
             }
         }
         OperandKind::ConstMem { bits, bank, offset } => {

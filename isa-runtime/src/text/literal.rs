@@ -136,32 +136,134 @@ pub fn to_f64(bits: u64, f: FloatFormat) -> f64 {
         return if frac == 0 { sign * f64::INFINITY } else { f64::NAN };
     }
     let (mant, pow) = if exp == 0 { (frac, 1 - bias - m as i64) } else { (frac | 1 << m, exp as i64 - bias - m as i64) };
-    sign * mant as f64 * 2f64.powi(pow as i32)
+    // 2^pow exactly, built from its bits when it is a normal f64.
+    let scale = if (-1022..=1023).contains(&pow) { f64::from_bits(((pow + 1023) as u64) << 52) } else { 2f64.powi(pow as i32) };
+    sign * mant as f64 * scale
 }
 
 /// Canonical text of a float: the shortest decimal that reads back to the same
 /// bits, or raw `0f` bits for NaNs (to keep the payload).
 pub fn format_float(bits: u64, f: FloatFormat) -> String {
+    let mut s = String::with_capacity(16);
+    write_float(&mut s, bits, f);
+    s
+}
+
+/// Appends [`format_float`]'s text to `out`. Formats within binary32 take
+/// the shortest digits from `ryu` and lay them out as Rust's `{}` (or `{:e}`
+/// outside 1e-4..1e7) would, without allocating; wider ones use `{}`.
+pub fn write_float(out: &mut String, bits: u64, f: FloatFormat) {
     let x = to_f64(bits, f);
     if x.is_nan() {
         let digits = (f.width() as usize).div_ceil(4);
-        return format!("0f{bits:0digits$X}");
+        out.push_str("0f");
+        let mut buf = [0u8; 16];
+        for (i, b) in buf[..digits.min(16)].iter_mut().rev().enumerate() {
+            *b = b"0123456789ABCDEF"[(bits >> (4 * i) & 15) as usize];
+        }
+        out.push_str(core::str::from_utf8(&buf[..digits.min(16)]).unwrap_or(""));
+        return;
     }
     if x.is_infinite() {
-        return if x < 0.0 { "-inf".into() } else { "inf".into() };
+        out.push_str(if x < 0.0 { "-inf" } else { "inf" });
+        return;
     }
-    // Every format here is a subset of f32 (e <= 8, m <= 23), so the shortest
-    // f32 rendering identifies the value; for wider formats use f64.
-    let text = if f.exponent <= 8 && f.mantissa <= 23 {
+    if f.exponent <= 8 && f.mantissa <= 23 {
+        // Every such format is a subset of f32, so the shortest f32 digits
+        // identify the value.
         let y = x as f32;
-        if y != 0.0 && (y.abs() >= 1e7 || y.abs() < 1e-4) { format!("{y:e}") } else { format!("{y}") }
-    } else if x != 0.0 && (x.abs() >= 1e7 || x.abs() < 1e-4) {
-        format!("{x:e}")
-    } else {
-        format!("{x}")
+        if y == 0.0 {
+            out.push_str(if y.is_sign_negative() { "-0" } else { "0" });
+            return;
+        }
+        let mut buf = ryu::Buffer::new();
+        let (neg, digits, exp) = split_decimal(buf.format_finite(y));
+        if neg {
+            out.push('-');
+        }
+        lay_out(out, &digits.0[..digits.1], exp, y.abs() >= 1e7 || y.abs() < 1e-4);
+        return;
+    }
+    use core::fmt::Write;
+    let _ = if x != 0.0 && (x.abs() >= 1e7 || x.abs() < 1e-4) { write!(out, "{x:e}") } else { write!(out, "{x}") };
+}
+
+/// A decimal as `ryu` prints it (`-1.25e-7`, `1e30`, `0.001`, `123.0`): its
+/// sign, significant digits (no leading or trailing zeros) and the power of
+/// ten of the first digit.
+fn split_decimal(s: &str) -> (bool, ([u8; 24], usize), i32) {
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
     };
-    debug_assert_eq!(parse_float(&text, f), Some(bits));
-    text
+    let (mant, e) = match s.find(['e', 'E']) {
+        Some(i) => (&s[..i], s[i + 1..].parse::<i32>().unwrap_or(0)),
+        None => (s, 0),
+    };
+    let mut digits = [0u8; 24];
+    let mut n = 0;
+    let mut point = None;
+    let mut first: Option<i32> = None;
+    for (i, c) in mant.bytes().enumerate() {
+        if c == b'.' {
+            point = Some(i as i32);
+            continue;
+        }
+        let pos = i as i32 - point.map_or(0, |_| 1);
+        if c != b'0' || first.is_some() {
+            first.get_or_insert(pos);
+            if n < digits.len() {
+                digits[n] = c;
+                n += 1;
+            }
+        }
+    }
+    while n > 1 && digits[n - 1] == b'0' {
+        n -= 1;
+    }
+    let int_len = point.unwrap_or(mant.len() as i32);
+    (neg, (digits, n), int_len - 1 - first.unwrap_or(0) + e)
+}
+
+/// Writes digits `d` (first digit at 10^`exp`) as `d.ddde<exp>` or as a plain
+/// decimal, the way Rust's `{:e}` and `{}` print floats.
+fn lay_out(out: &mut String, d: &[u8], exp: i32, scientific: bool) {
+    let push = |out: &mut String, b: &[u8]| b.iter().for_each(|&c| out.push(c as char));
+    if scientific {
+        push(out, &d[..1]);
+        if d.len() > 1 {
+            out.push('.');
+            push(out, &d[1..]);
+        }
+        out.push('e');
+        if exp < 0 {
+            out.push('-');
+        }
+        let mut buf = [0u8; 4];
+        let mut i = buf.len();
+        let mut e = exp.unsigned_abs();
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (e % 10) as u8;
+            e /= 10;
+            if e == 0 {
+                break;
+            }
+        }
+        push(out, &buf[i..]);
+    } else if exp < 0 {
+        out.push_str("0.");
+        (0..-exp - 1).for_each(|_| out.push('0'));
+        push(out, d);
+    } else if (exp as usize) + 1 >= d.len() {
+        push(out, d);
+        (0..exp as usize + 1 - d.len()).for_each(|_| out.push('0'));
+    } else {
+        let k = exp as usize + 1;
+        push(out, &d[..k]);
+        out.push('.');
+        push(out, &d[k..]);
+    }
 }
 
 #[cfg(test)]
@@ -205,6 +307,56 @@ mod tests {
             x ^= x << 5;
             let t = format_float(x as u64, F32);
             assert_eq!(parse_float(&t, F32), Some(x as u64), "{x:#x} printed as {t}");
+        }
+    }
+
+    /// What `format_float` printed before it used `ryu`: Rust's own float
+    /// formatting, an independent implementation of the same text.
+    fn std_text(bits: u64, f: FloatFormat) -> String {
+        let y = to_f64(bits, f) as f32;
+        if y != 0.0 && (y.abs() >= 1e7 || y.abs() < 1e-4) { format!("{y:e}") } else { format!("{y}") }
+    }
+
+    /// Our text is Rust's, except where the exact value lies halfway between
+    /// two shortest decimals: Rust rounds that last digit up, `ryu` to even.
+    /// Both texts then have the same length and read back to the same bits.
+    fn same_or_tie(bits: u64, f: FloatFormat) {
+        let (ours, std) = (format_float(bits, f), std_text(bits, f));
+        if ours != std {
+            let diff = ours.bytes().zip(std.bytes()).filter(|(a, b)| a != b).count();
+            assert!(ours.len() == std.len() && diff == 1, "{f:?} {bits:#x}: {ours} vs {std}");
+            assert_eq!(parse_float(&ours, f), Some(bits), "{ours}");
+            assert_eq!(parse_float(&std, f), Some(bits), "{std}");
+        }
+    }
+
+    #[test]
+    fn text_matches_rust_formatting() {
+        for f in [F16, BF16] {
+            for bits in 0..=0xFFFFu64 {
+                if to_f64(bits, f).is_finite() {
+                    same_or_tie(bits, f);
+                }
+            }
+        }
+        let mut x = 7u32;
+        let mut samples: Vec<u32> = (0..300_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                x
+            })
+            .collect();
+        // Around the switches to scientific notation, powers of ten and the ends.
+        for v in [1e7f32, 1e-4, 1.0, 0.1, 1e38, 1e-38, f32::MAX, f32::MIN_POSITIVE, 1e-45] {
+            let b = v.to_bits();
+            samples.extend((b.saturating_sub(50)..b.saturating_add(50)).chain([b | 1 << 31]));
+        }
+        for b in samples {
+            if f32::from_bits(b).is_finite() {
+                same_or_tie(b as u64, F32);
+            }
         }
     }
 }
