@@ -7,7 +7,7 @@
 //! controls are printed only when not at their defaults. A word no form can
 //! express prints as `.word 0x...`, which the assembler reads back.
 
-use super::literal::write_float;
+use super::literal::{push_dec, write_float};
 use super::model::*;
 
 /// Appends the text of opcode `opcode`'s word `w` to `out`.
@@ -51,20 +51,6 @@ fn push_hex(out: &mut String, v: u128, min: usize, upper: bool) {
 fn push_ascii(out: &mut String, bytes: &[u8]) {
     out.reserve(bytes.len());
     bytes.iter().for_each(|&b| out.push(b as char));
-}
-
-fn push_dec(out: &mut String, mut v: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    push_ascii(out, &buf[i..]);
 }
 
 fn push_register(m: &Model, out: &mut String, class: u16, v: u64) {

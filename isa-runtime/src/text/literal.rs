@@ -225,6 +225,22 @@ fn split_decimal(s: &str) -> (bool, ([u8; 24], usize), i32) {
     (neg, (digits, n), int_len - 1 - first.unwrap_or(0) + e)
 }
 
+/// Appends the decimal digits of `v`.
+pub(crate) fn push_dec(out: &mut String, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.reserve(buf.len() - i);
+    buf[i..].iter().for_each(|&b| out.push(b as char));
+}
+
 /// Writes digits `d` (first digit at 10^`exp`) as `d.ddde<exp>` or as a plain
 /// decimal, the way Rust's `{:e}` and `{}` print floats.
 fn lay_out(out: &mut String, d: &[u8], exp: i32, scientific: bool) {
@@ -239,18 +255,7 @@ fn lay_out(out: &mut String, d: &[u8], exp: i32, scientific: bool) {
         if exp < 0 {
             out.push('-');
         }
-        let mut buf = [0u8; 4];
-        let mut i = buf.len();
-        let mut e = exp.unsigned_abs();
-        loop {
-            i -= 1;
-            buf[i] = b'0' + (e % 10) as u8;
-            e /= 10;
-            if e == 0 {
-                break;
-            }
-        }
-        push(out, &buf[i..]);
+        push_dec(out, exp.unsigned_abs() as u64);
     } else if exp < 0 {
         out.push_str("0.");
         (0..-exp - 1).for_each(|_| out.push('0'));
