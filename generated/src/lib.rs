@@ -2696,1294 +2696,190 @@ impl Instruction {
     pub fn decode(w: u128) -> Result<Instruction, DecodeError> {
         let key = (((((w as u64) >> 0) & 4095) << 0)) as usize;
         match DISPATCH[key & (4096 - 1)] {
-            1 => {
-                if HADD2_RR::is_valid(w) {
-                    Ok(Instruction::HADD2_RR(HADD2_RR::from_word(w)))
-                } else {
-                    Err(HADD2_RR::decode_error(w))
-                }
-            }
-            2 => {
-                if HADD2_RU::is_valid(w) {
-                    Ok(Instruction::HADD2_RU(HADD2_RU::from_word(w)))
-                } else {
-                    Err(HADD2_RU::decode_error(w))
-                }
-            }
-            3 => {
-                if HADD2_RI::is_valid(w) {
-                    Ok(Instruction::HADD2_RI(HADD2_RI::from_word(w)))
-                } else {
-                    Err(HADD2_RI::decode_error(w))
-                }
-            }
-            4 => {
-                if HADD2_RC::is_valid(w) {
-                    Ok(Instruction::HADD2_RC(HADD2_RC::from_word(w)))
-                } else {
-                    Err(HADD2_RC::decode_error(w))
-                }
-            }
-            5 => {
-                if HMUL2_RR::is_valid(w) {
-                    Ok(Instruction::HMUL2_RR(HMUL2_RR::from_word(w)))
-                } else {
-                    Err(HMUL2_RR::decode_error(w))
-                }
-            }
-            6 => {
-                if HMUL2_RU::is_valid(w) {
-                    Ok(Instruction::HMUL2_RU(HMUL2_RU::from_word(w)))
-                } else {
-                    Err(HMUL2_RU::decode_error(w))
-                }
-            }
-            7 => {
-                if HMUL2_RI::is_valid(w) {
-                    Ok(Instruction::HMUL2_RI(HMUL2_RI::from_word(w)))
-                } else {
-                    Err(HMUL2_RI::decode_error(w))
-                }
-            }
-            8 => {
-                if HMUL2_RC::is_valid(w) {
-                    Ok(Instruction::HMUL2_RC(HMUL2_RC::from_word(w)))
-                } else {
-                    Err(HMUL2_RC::decode_error(w))
-                }
-            }
-            9 => {
-                if HFMA2_RRR::is_valid(w) {
-                    Ok(Instruction::HFMA2_RRR(HFMA2_RRR::from_word(w)))
-                } else {
-                    Err(HFMA2_RRR::decode_error(w))
-                }
-            }
-            10 => {
-                if HFMA2_RRI::is_valid(w) {
-                    Ok(Instruction::HFMA2_RRI(HFMA2_RRI::from_word(w)))
-                } else {
-                    Err(HFMA2_RRI::decode_error(w))
-                }
-            }
-            11 => {
-                if HFMA2_RIR::is_valid(w) {
-                    Ok(Instruction::HFMA2_RIR(HFMA2_RIR::from_word(w)))
-                } else {
-                    Err(HFMA2_RIR::decode_error(w))
-                }
-            }
-            12 => {
-                if HFMA2_RRU::is_valid(w) {
-                    Ok(Instruction::HFMA2_RRU(HFMA2_RRU::from_word(w)))
-                } else {
-                    Err(HFMA2_RRU::decode_error(w))
-                }
-            }
-            13 => {
-                if HFMA2_RUR::is_valid(w) {
-                    Ok(Instruction::HFMA2_RUR(HFMA2_RUR::from_word(w)))
-                } else {
-                    Err(HFMA2_RUR::decode_error(w))
-                }
-            }
-            14 => {
-                if HFMA2_RRC::is_valid(w) {
-                    Ok(Instruction::HFMA2_RRC(HFMA2_RRC::from_word(w)))
-                } else {
-                    Err(HFMA2_RRC::decode_error(w))
-                }
-            }
-            15 => {
-                if HFMA2_RCR::is_valid(w) {
-                    Ok(Instruction::HFMA2_RCR(HFMA2_RCR::from_word(w)))
-                } else {
-                    Err(HFMA2_RCR::decode_error(w))
-                }
-            }
-            16 => {
-                if HMNMX2_RR::is_valid(w) {
-                    Ok(Instruction::HMNMX2_RR(HMNMX2_RR::from_word(w)))
-                } else {
-                    Err(HMNMX2_RR::decode_error(w))
-                }
-            }
-            17 => {
-                if HMNMX2_RU::is_valid(w) {
-                    Ok(Instruction::HMNMX2_RU(HMNMX2_RU::from_word(w)))
-                } else {
-                    Err(HMNMX2_RU::decode_error(w))
-                }
-            }
-            18 => {
-                if HMNMX2_RI::is_valid(w) {
-                    Ok(Instruction::HMNMX2_RI(HMNMX2_RI::from_word(w)))
-                } else {
-                    Err(HMNMX2_RI::decode_error(w))
-                }
-            }
-            19 => {
-                if HMNMX2_RC::is_valid(w) {
-                    Ok(Instruction::HMNMX2_RC(HMNMX2_RC::from_word(w)))
-                } else {
-                    Err(HMNMX2_RC::decode_error(w))
-                }
-            }
-            20 => {
-                if HSETP2_RR::is_valid(w) {
-                    Ok(Instruction::HSETP2_RR(HSETP2_RR::from_word(w)))
-                } else {
-                    Err(HSETP2_RR::decode_error(w))
-                }
-            }
-            21 => {
-                if HSETP2_RU::is_valid(w) {
-                    Ok(Instruction::HSETP2_RU(HSETP2_RU::from_word(w)))
-                } else {
-                    Err(HSETP2_RU::decode_error(w))
-                }
-            }
-            22 => {
-                if HSETP2_RI::is_valid(w) {
-                    Ok(Instruction::HSETP2_RI(HSETP2_RI::from_word(w)))
-                } else {
-                    Err(HSETP2_RI::decode_error(w))
-                }
-            }
-            23 => {
-                if HSETP2_RC::is_valid(w) {
-                    Ok(Instruction::HSETP2_RC(HSETP2_RC::from_word(w)))
-                } else {
-                    Err(HSETP2_RC::decode_error(w))
-                }
-            }
-            24 => {
-                if HSET2_RR::is_valid(w) {
-                    Ok(Instruction::HSET2_RR(HSET2_RR::from_word(w)))
-                } else {
-                    Err(HSET2_RR::decode_error(w))
-                }
-            }
-            25 => {
-                if HSET2_RU::is_valid(w) {
-                    Ok(Instruction::HSET2_RU(HSET2_RU::from_word(w)))
-                } else {
-                    Err(HSET2_RU::decode_error(w))
-                }
-            }
-            26 => {
-                if HSET2_RI::is_valid(w) {
-                    Ok(Instruction::HSET2_RI(HSET2_RI::from_word(w)))
-                } else {
-                    Err(HSET2_RI::decode_error(w))
-                }
-            }
-            27 => {
-                if HSET2_RC::is_valid(w) {
-                    Ok(Instruction::HSET2_RC(HSET2_RC::from_word(w)))
-                } else {
-                    Err(HSET2_RC::decode_error(w))
-                }
-            }
-            28 => {
-                if FADD_RR::is_valid(w) {
-                    Ok(Instruction::FADD_RR(FADD_RR::from_word(w)))
-                } else {
-                    Err(FADD_RR::decode_error(w))
-                }
-            }
-            29 => {
-                if FADD_RU::is_valid(w) {
-                    Ok(Instruction::FADD_RU(FADD_RU::from_word(w)))
-                } else {
-                    Err(FADD_RU::decode_error(w))
-                }
-            }
-            30 => {
-                if FADD_RI::is_valid(w) {
-                    Ok(Instruction::FADD_RI(FADD_RI::from_word(w)))
-                } else {
-                    Err(FADD_RI::decode_error(w))
-                }
-            }
-            31 => {
-                if FADD_RC::is_valid(w) {
-                    Ok(Instruction::FADD_RC(FADD_RC::from_word(w)))
-                } else {
-                    Err(FADD_RC::decode_error(w))
-                }
-            }
-            32 => {
-                if FMUL_RR::is_valid(w) {
-                    Ok(Instruction::FMUL_RR(FMUL_RR::from_word(w)))
-                } else {
-                    Err(FMUL_RR::decode_error(w))
-                }
-            }
-            33 => {
-                if FMUL_RU::is_valid(w) {
-                    Ok(Instruction::FMUL_RU(FMUL_RU::from_word(w)))
-                } else {
-                    Err(FMUL_RU::decode_error(w))
-                }
-            }
-            34 => {
-                if FMUL_RI::is_valid(w) {
-                    Ok(Instruction::FMUL_RI(FMUL_RI::from_word(w)))
-                } else {
-                    Err(FMUL_RI::decode_error(w))
-                }
-            }
-            35 => {
-                if FMUL_RC::is_valid(w) {
-                    Ok(Instruction::FMUL_RC(FMUL_RC::from_word(w)))
-                } else {
-                    Err(FMUL_RC::decode_error(w))
-                }
-            }
-            36 => {
-                if FFMA_RRR::is_valid(w) {
-                    Ok(Instruction::FFMA_RRR(FFMA_RRR::from_word(w)))
-                } else {
-                    Err(FFMA_RRR::decode_error(w))
-                }
-            }
-            37 => {
-                if FFMA_RRI::is_valid(w) {
-                    Ok(Instruction::FFMA_RRI(FFMA_RRI::from_word(w)))
-                } else {
-                    Err(FFMA_RRI::decode_error(w))
-                }
-            }
-            38 => {
-                if FFMA_RIR::is_valid(w) {
-                    Ok(Instruction::FFMA_RIR(FFMA_RIR::from_word(w)))
-                } else {
-                    Err(FFMA_RIR::decode_error(w))
-                }
-            }
-            39 => {
-                if FFMA_RRU::is_valid(w) {
-                    Ok(Instruction::FFMA_RRU(FFMA_RRU::from_word(w)))
-                } else {
-                    Err(FFMA_RRU::decode_error(w))
-                }
-            }
-            40 => {
-                if FFMA_RUR::is_valid(w) {
-                    Ok(Instruction::FFMA_RUR(FFMA_RUR::from_word(w)))
-                } else {
-                    Err(FFMA_RUR::decode_error(w))
-                }
-            }
-            41 => {
-                if FFMA_RRC::is_valid(w) {
-                    Ok(Instruction::FFMA_RRC(FFMA_RRC::from_word(w)))
-                } else {
-                    Err(FFMA_RRC::decode_error(w))
-                }
-            }
-            42 => {
-                if FFMA_RCR::is_valid(w) {
-                    Ok(Instruction::FFMA_RCR(FFMA_RCR::from_word(w)))
-                } else {
-                    Err(FFMA_RCR::decode_error(w))
-                }
-            }
-            43 => {
-                if FMNMX_RR::is_valid(w) {
-                    Ok(Instruction::FMNMX_RR(FMNMX_RR::from_word(w)))
-                } else {
-                    Err(FMNMX_RR::decode_error(w))
-                }
-            }
-            44 => {
-                if FMNMX_RU::is_valid(w) {
-                    Ok(Instruction::FMNMX_RU(FMNMX_RU::from_word(w)))
-                } else {
-                    Err(FMNMX_RU::decode_error(w))
-                }
-            }
-            45 => {
-                if FMNMX_RI::is_valid(w) {
-                    Ok(Instruction::FMNMX_RI(FMNMX_RI::from_word(w)))
-                } else {
-                    Err(FMNMX_RI::decode_error(w))
-                }
-            }
-            46 => {
-                if FMNMX_RC::is_valid(w) {
-                    Ok(Instruction::FMNMX_RC(FMNMX_RC::from_word(w)))
-                } else {
-                    Err(FMNMX_RC::decode_error(w))
-                }
-            }
-            47 => {
-                if FSETP_RR::is_valid(w) {
-                    Ok(Instruction::FSETP_RR(FSETP_RR::from_word(w)))
-                } else {
-                    Err(FSETP_RR::decode_error(w))
-                }
-            }
-            48 => {
-                if FSETP_RU::is_valid(w) {
-                    Ok(Instruction::FSETP_RU(FSETP_RU::from_word(w)))
-                } else {
-                    Err(FSETP_RU::decode_error(w))
-                }
-            }
-            49 => {
-                if FSETP_RI::is_valid(w) {
-                    Ok(Instruction::FSETP_RI(FSETP_RI::from_word(w)))
-                } else {
-                    Err(FSETP_RI::decode_error(w))
-                }
-            }
-            50 => {
-                if FSETP_RC::is_valid(w) {
-                    Ok(Instruction::FSETP_RC(FSETP_RC::from_word(w)))
-                } else {
-                    Err(FSETP_RC::decode_error(w))
-                }
-            }
-            51 => {
-                if FSET_RR::is_valid(w) {
-                    Ok(Instruction::FSET_RR(FSET_RR::from_word(w)))
-                } else {
-                    Err(FSET_RR::decode_error(w))
-                }
-            }
-            52 => {
-                if FSET_RU::is_valid(w) {
-                    Ok(Instruction::FSET_RU(FSET_RU::from_word(w)))
-                } else {
-                    Err(FSET_RU::decode_error(w))
-                }
-            }
-            53 => {
-                if FSET_RI::is_valid(w) {
-                    Ok(Instruction::FSET_RI(FSET_RI::from_word(w)))
-                } else {
-                    Err(FSET_RI::decode_error(w))
-                }
-            }
-            54 => {
-                if FSET_RC::is_valid(w) {
-                    Ok(Instruction::FSET_RC(FSET_RC::from_word(w)))
-                } else {
-                    Err(FSET_RC::decode_error(w))
-                }
-            }
-            55 => {
-                if FSEL_RR::is_valid(w) {
-                    Ok(Instruction::FSEL_RR(FSEL_RR::from_word(w)))
-                } else {
-                    Err(FSEL_RR::decode_error(w))
-                }
-            }
-            56 => {
-                if FSEL_RU::is_valid(w) {
-                    Ok(Instruction::FSEL_RU(FSEL_RU::from_word(w)))
-                } else {
-                    Err(FSEL_RU::decode_error(w))
-                }
-            }
-            57 => {
-                if FSEL_RI::is_valid(w) {
-                    Ok(Instruction::FSEL_RI(FSEL_RI::from_word(w)))
-                } else {
-                    Err(FSEL_RI::decode_error(w))
-                }
-            }
-            58 => {
-                if FSEL_RC::is_valid(w) {
-                    Ok(Instruction::FSEL_RC(FSEL_RC::from_word(w)))
-                } else {
-                    Err(FSEL_RC::decode_error(w))
-                }
-            }
-            59 => {
-                if FCHK_RR::is_valid(w) {
-                    Ok(Instruction::FCHK_RR(FCHK_RR::from_word(w)))
-                } else {
-                    Err(FCHK_RR::decode_error(w))
-                }
-            }
-            60 => {
-                if FCHK_RU::is_valid(w) {
-                    Ok(Instruction::FCHK_RU(FCHK_RU::from_word(w)))
-                } else {
-                    Err(FCHK_RU::decode_error(w))
-                }
-            }
-            61 => {
-                if FCHK_RI::is_valid(w) {
-                    Ok(Instruction::FCHK_RI(FCHK_RI::from_word(w)))
-                } else {
-                    Err(FCHK_RI::decode_error(w))
-                }
-            }
-            62 => {
-                if FCHK_RC::is_valid(w) {
-                    Ok(Instruction::FCHK_RC(FCHK_RC::from_word(w)))
-                } else {
-                    Err(FCHK_RC::decode_error(w))
-                }
-            }
-            63 => {
-                if I2F_R::is_valid(w) {
-                    Ok(Instruction::I2F_R(I2F_R::from_word(w)))
-                } else {
-                    Err(I2F_R::decode_error(w))
-                }
-            }
-            64 => {
-                if I2F_C::is_valid(w) {
-                    Ok(Instruction::I2F_C(I2F_C::from_word(w)))
-                } else {
-                    Err(I2F_C::decode_error(w))
-                }
-            }
-            65 => {
-                if I2F_U::is_valid(w) {
-                    Ok(Instruction::I2F_U(I2F_U::from_word(w)))
-                } else {
-                    Err(I2F_U::decode_error(w))
-                }
-            }
-            66 => {
-                if F2F_R::is_valid(w) {
-                    Ok(Instruction::F2F_R(F2F_R::from_word(w)))
-                } else {
-                    Err(F2F_R::decode_error(w))
-                }
-            }
-            67 => {
-                if F2F_U::is_valid(w) {
-                    Ok(Instruction::F2F_U(F2F_U::from_word(w)))
-                } else {
-                    Err(F2F_U::decode_error(w))
-                }
-            }
-            68 => {
-                if F2F_C::is_valid(w) {
-                    Ok(Instruction::F2F_C(F2F_C::from_word(w)))
-                } else {
-                    Err(F2F_C::decode_error(w))
-                }
-            }
-            69 => {
-                if F2I_R::is_valid(w) {
-                    Ok(Instruction::F2I_R(F2I_R::from_word(w)))
-                } else {
-                    Err(F2I_R::decode_error(w))
-                }
-            }
-            70 => {
-                if F2I_U::is_valid(w) {
-                    Ok(Instruction::F2I_U(F2I_U::from_word(w)))
-                } else {
-                    Err(F2I_U::decode_error(w))
-                }
-            }
-            71 => {
-                if F2I_C::is_valid(w) {
-                    Ok(Instruction::F2I_C(F2I_C::from_word(w)))
-                } else {
-                    Err(F2I_C::decode_error(w))
-                }
-            }
-            72 => {
-                if FRND_R::is_valid(w) {
-                    Ok(Instruction::FRND_R(FRND_R::from_word(w)))
-                } else {
-                    Err(FRND_R::decode_error(w))
-                }
-            }
-            73 => {
-                if FRND_U::is_valid(w) {
-                    Ok(Instruction::FRND_U(FRND_U::from_word(w)))
-                } else {
-                    Err(FRND_U::decode_error(w))
-                }
-            }
-            74 => {
-                if FRND_C::is_valid(w) {
-                    Ok(Instruction::FRND_C(FRND_C::from_word(w)))
-                } else {
-                    Err(FRND_C::decode_error(w))
-                }
-            }
-            75 => {
-                if F2FP_RRR::is_valid(w) {
-                    Ok(Instruction::F2FP_RRR(F2FP_RRR::from_word(w)))
-                } else {
-                    Err(F2FP_RRR::decode_error(w))
-                }
-            }
-            76 => {
-                if F2FP_RUR::is_valid(w) {
-                    Ok(Instruction::F2FP_RUR(F2FP_RUR::from_word(w)))
-                } else {
-                    Err(F2FP_RUR::decode_error(w))
-                }
-            }
-            77 => {
-                if F2FP_RIR::is_valid(w) {
-                    Ok(Instruction::F2FP_RIR(F2FP_RIR::from_word(w)))
-                } else {
-                    Err(F2FP_RIR::decode_error(w))
-                }
-            }
-            78 => {
-                if F2FP_RCR::is_valid(w) {
-                    Ok(Instruction::F2FP_RCR(F2FP_RCR::from_word(w)))
-                } else {
-                    Err(F2FP_RCR::decode_error(w))
-                }
-            }
-            79 => {
-                if F2IP_RRR::is_valid(w) {
-                    Ok(Instruction::F2IP_RRR(F2IP_RRR::from_word(w)))
-                } else {
-                    Err(F2IP_RRR::decode_error(w))
-                }
-            }
-            80 => {
-                if F2IP_RUR::is_valid(w) {
-                    Ok(Instruction::F2IP_RUR(F2IP_RUR::from_word(w)))
-                } else {
-                    Err(F2IP_RUR::decode_error(w))
-                }
-            }
-            81 => {
-                if F2IP_RCR::is_valid(w) {
-                    Ok(Instruction::F2IP_RCR(F2IP_RCR::from_word(w)))
-                } else {
-                    Err(F2IP_RCR::decode_error(w))
-                }
-            }
-            82 => {
-                if F2IP_RIR::is_valid(w) {
-                    Ok(Instruction::F2IP_RIR(F2IP_RIR::from_word(w)))
-                } else {
-                    Err(F2IP_RIR::decode_error(w))
-                }
-            }
-            83 => {
-                if IADD_RR::is_valid(w) {
-                    Ok(Instruction::IADD_RR(IADD_RR::from_word(w)))
-                } else {
-                    Err(IADD_RR::decode_error(w))
-                }
-            }
-            84 => {
-                if IADD_RU::is_valid(w) {
-                    Ok(Instruction::IADD_RU(IADD_RU::from_word(w)))
-                } else {
-                    Err(IADD_RU::decode_error(w))
-                }
-            }
-            85 => {
-                if IADD_RI::is_valid(w) {
-                    Ok(Instruction::IADD_RI(IADD_RI::from_word(w)))
-                } else {
-                    Err(IADD_RI::decode_error(w))
-                }
-            }
-            86 => {
-                if IADD_RC::is_valid(w) {
-                    Ok(Instruction::IADD_RC(IADD_RC::from_word(w)))
-                } else {
-                    Err(IADD_RC::decode_error(w))
-                }
-            }
-            87 => {
-                if IMAD_RRR::is_valid(w) {
-                    Ok(Instruction::IMAD_RRR(IMAD_RRR::from_word(w)))
-                } else {
-                    Err(IMAD_RRR::decode_error(w))
-                }
-            }
-            88 => {
-                if IMAD_RRI::is_valid(w) {
-                    Ok(Instruction::IMAD_RRI(IMAD_RRI::from_word(w)))
-                } else {
-                    Err(IMAD_RRI::decode_error(w))
-                }
-            }
-            89 => {
-                if IMAD_RIR::is_valid(w) {
-                    Ok(Instruction::IMAD_RIR(IMAD_RIR::from_word(w)))
-                } else {
-                    Err(IMAD_RIR::decode_error(w))
-                }
-            }
-            90 => {
-                if IMAD_RRC::is_valid(w) {
-                    Ok(Instruction::IMAD_RRC(IMAD_RRC::from_word(w)))
-                } else {
-                    Err(IMAD_RRC::decode_error(w))
-                }
-            }
-            91 => {
-                if IMAD_RCR::is_valid(w) {
-                    Ok(Instruction::IMAD_RCR(IMAD_RCR::from_word(w)))
-                } else {
-                    Err(IMAD_RCR::decode_error(w))
-                }
-            }
-            92 => {
-                if IMAD_RRU::is_valid(w) {
-                    Ok(Instruction::IMAD_RRU(IMAD_RRU::from_word(w)))
-                } else {
-                    Err(IMAD_RRU::decode_error(w))
-                }
-            }
-            93 => {
-                if IMAD_RUR::is_valid(w) {
-                    Ok(Instruction::IMAD_RUR(IMAD_RUR::from_word(w)))
-                } else {
-                    Err(IMAD_RUR::decode_error(w))
-                }
-            }
-            94 => {
-                if IMAD_WIDE_RRR::is_valid(w) {
-                    Ok(Instruction::IMAD_WIDE_RRR(IMAD_WIDE_RRR::from_word(w)))
-                } else {
-                    Err(IMAD_WIDE_RRR::decode_error(w))
-                }
-            }
-            95 => {
-                if IMAD_WIDE_RIR::is_valid(w) {
-                    Ok(Instruction::IMAD_WIDE_RIR(IMAD_WIDE_RIR::from_word(w)))
-                } else {
-                    Err(IMAD_WIDE_RIR::decode_error(w))
-                }
-            }
-            96 => {
-                if IMAD_WIDE_RRC::is_valid(w) {
-                    Ok(Instruction::IMAD_WIDE_RRC(IMAD_WIDE_RRC::from_word(w)))
-                } else {
-                    Err(IMAD_WIDE_RRC::decode_error(w))
-                }
-            }
-            97 => {
-                if IMAD_WIDE_RCR::is_valid(w) {
-                    Ok(Instruction::IMAD_WIDE_RCR(IMAD_WIDE_RCR::from_word(w)))
-                } else {
-                    Err(IMAD_WIDE_RCR::decode_error(w))
-                }
-            }
-            98 => {
-                if IMAD_WIDE_RRU::is_valid(w) {
-                    Ok(Instruction::IMAD_WIDE_RRU(IMAD_WIDE_RRU::from_word(w)))
-                } else {
-                    Err(IMAD_WIDE_RRU::decode_error(w))
-                }
-            }
-            99 => {
-                if IMAD_WIDE_RUR::is_valid(w) {
-                    Ok(Instruction::IMAD_WIDE_RUR(IMAD_WIDE_RUR::from_word(w)))
-                } else {
-                    Err(IMAD_WIDE_RUR::decode_error(w))
-                }
-            }
-            100 => {
-                if IDP2A_RRR::is_valid(w) {
-                    Ok(Instruction::IDP2A_RRR(IDP2A_RRR::from_word(w)))
-                } else {
-                    Err(IDP2A_RRR::decode_error(w))
-                }
-            }
-            101 => {
-                if IDP2A_RRI::is_valid(w) {
-                    Ok(Instruction::IDP2A_RRI(IDP2A_RRI::from_word(w)))
-                } else {
-                    Err(IDP2A_RRI::decode_error(w))
-                }
-            }
-            102 => {
-                if IDP2A_RIR::is_valid(w) {
-                    Ok(Instruction::IDP2A_RIR(IDP2A_RIR::from_word(w)))
-                } else {
-                    Err(IDP2A_RIR::decode_error(w))
-                }
-            }
-            103 => {
-                if IDP2A_RRC::is_valid(w) {
-                    Ok(Instruction::IDP2A_RRC(IDP2A_RRC::from_word(w)))
-                } else {
-                    Err(IDP2A_RRC::decode_error(w))
-                }
-            }
-            104 => {
-                if IDP2A_RCR::is_valid(w) {
-                    Ok(Instruction::IDP2A_RCR(IDP2A_RCR::from_word(w)))
-                } else {
-                    Err(IDP2A_RCR::decode_error(w))
-                }
-            }
-            105 => {
-                if IDP2A_RRU::is_valid(w) {
-                    Ok(Instruction::IDP2A_RRU(IDP2A_RRU::from_word(w)))
-                } else {
-                    Err(IDP2A_RRU::decode_error(w))
-                }
-            }
-            106 => {
-                if IDP2A_RUR::is_valid(w) {
-                    Ok(Instruction::IDP2A_RUR(IDP2A_RUR::from_word(w)))
-                } else {
-                    Err(IDP2A_RUR::decode_error(w))
-                }
-            }
-            107 => {
-                if IDP4A_RRR::is_valid(w) {
-                    Ok(Instruction::IDP4A_RRR(IDP4A_RRR::from_word(w)))
-                } else {
-                    Err(IDP4A_RRR::decode_error(w))
-                }
-            }
-            108 => {
-                if IDP4A_RRI::is_valid(w) {
-                    Ok(Instruction::IDP4A_RRI(IDP4A_RRI::from_word(w)))
-                } else {
-                    Err(IDP4A_RRI::decode_error(w))
-                }
-            }
-            109 => {
-                if IDP4A_RIR::is_valid(w) {
-                    Ok(Instruction::IDP4A_RIR(IDP4A_RIR::from_word(w)))
-                } else {
-                    Err(IDP4A_RIR::decode_error(w))
-                }
-            }
-            110 => {
-                if IDP4A_RRC::is_valid(w) {
-                    Ok(Instruction::IDP4A_RRC(IDP4A_RRC::from_word(w)))
-                } else {
-                    Err(IDP4A_RRC::decode_error(w))
-                }
-            }
-            111 => {
-                if IDP4A_RCR::is_valid(w) {
-                    Ok(Instruction::IDP4A_RCR(IDP4A_RCR::from_word(w)))
-                } else {
-                    Err(IDP4A_RCR::decode_error(w))
-                }
-            }
-            112 => {
-                if IDP4A_RRU::is_valid(w) {
-                    Ok(Instruction::IDP4A_RRU(IDP4A_RRU::from_word(w)))
-                } else {
-                    Err(IDP4A_RRU::decode_error(w))
-                }
-            }
-            113 => {
-                if IDP4A_RUR::is_valid(w) {
-                    Ok(Instruction::IDP4A_RUR(IDP4A_RUR::from_word(w)))
-                } else {
-                    Err(IDP4A_RUR::decode_error(w))
-                }
-            }
-            114 => {
-                if IMUL_RR::is_valid(w) {
-                    Ok(Instruction::IMUL_RR(IMUL_RR::from_word(w)))
-                } else {
-                    Err(IMUL_RR::decode_error(w))
-                }
-            }
-            115 => {
-                if IMUL_RU::is_valid(w) {
-                    Ok(Instruction::IMUL_RU(IMUL_RU::from_word(w)))
-                } else {
-                    Err(IMUL_RU::decode_error(w))
-                }
-            }
-            116 => {
-                if IMUL_RI::is_valid(w) {
-                    Ok(Instruction::IMUL_RI(IMUL_RI::from_word(w)))
-                } else {
-                    Err(IMUL_RI::decode_error(w))
-                }
-            }
-            117 => {
-                if IMUL_RC::is_valid(w) {
-                    Ok(Instruction::IMUL_RC(IMUL_RC::from_word(w)))
-                } else {
-                    Err(IMUL_RC::decode_error(w))
-                }
-            }
-            118 => {
-                if LEA_RRR::is_valid(w) {
-                    Ok(Instruction::LEA_RRR(LEA_RRR::from_word(w)))
-                } else {
-                    Err(LEA_RRR::decode_error(w))
-                }
-            }
-            119 => {
-                if LEA_RIR::is_valid(w) {
-                    Ok(Instruction::LEA_RIR(LEA_RIR::from_word(w)))
-                } else {
-                    Err(LEA_RIR::decode_error(w))
-                }
-            }
-            120 => {
-                if LEA_RCR::is_valid(w) {
-                    Ok(Instruction::LEA_RCR(LEA_RCR::from_word(w)))
-                } else {
-                    Err(LEA_RCR::decode_error(w))
-                }
-            }
-            121 => {
-                if LEA_RUR::is_valid(w) {
-                    Ok(Instruction::LEA_RUR(LEA_RUR::from_word(w)))
-                } else {
-                    Err(LEA_RUR::decode_error(w))
-                }
-            }
-            122 => {
-                if IABS_R::is_valid(w) {
-                    Ok(Instruction::IABS_R(IABS_R::from_word(w)))
-                } else {
-                    Err(IABS_R::decode_error(w))
-                }
-            }
-            123 => {
-                if IABS_U::is_valid(w) {
-                    Ok(Instruction::IABS_U(IABS_U::from_word(w)))
-                } else {
-                    Err(IABS_U::decode_error(w))
-                }
-            }
-            124 => {
-                if IABS_I::is_valid(w) {
-                    Ok(Instruction::IABS_I(IABS_I::from_word(w)))
-                } else {
-                    Err(IABS_I::decode_error(w))
-                }
-            }
-            125 => {
-                if IABS_C::is_valid(w) {
-                    Ok(Instruction::IABS_C(IABS_C::from_word(w)))
-                } else {
-                    Err(IABS_C::decode_error(w))
-                }
-            }
-            126 => {
-                if IMNMX_RR::is_valid(w) {
-                    Ok(Instruction::IMNMX_RR(IMNMX_RR::from_word(w)))
-                } else {
-                    Err(IMNMX_RR::decode_error(w))
-                }
-            }
-            127 => {
-                if IMNMX_RU::is_valid(w) {
-                    Ok(Instruction::IMNMX_RU(IMNMX_RU::from_word(w)))
-                } else {
-                    Err(IMNMX_RU::decode_error(w))
-                }
-            }
-            128 => {
-                if IMNMX_RI::is_valid(w) {
-                    Ok(Instruction::IMNMX_RI(IMNMX_RI::from_word(w)))
-                } else {
-                    Err(IMNMX_RI::decode_error(w))
-                }
-            }
-            129 => {
-                if IMNMX_RC::is_valid(w) {
-                    Ok(Instruction::IMNMX_RC(IMNMX_RC::from_word(w)))
-                } else {
-                    Err(IMNMX_RC::decode_error(w))
-                }
-            }
-            130 => {
-                if P2R_RR::is_valid(w) {
-                    Ok(Instruction::P2R_RR(P2R_RR::from_word(w)))
-                } else {
-                    Err(P2R_RR::decode_error(w))
-                }
-            }
-            131 => {
-                if P2R_RU::is_valid(w) {
-                    Ok(Instruction::P2R_RU(P2R_RU::from_word(w)))
-                } else {
-                    Err(P2R_RU::decode_error(w))
-                }
-            }
-            132 => {
-                if P2R_RI::is_valid(w) {
-                    Ok(Instruction::P2R_RI(P2R_RI::from_word(w)))
-                } else {
-                    Err(P2R_RI::decode_error(w))
-                }
-            }
-            133 => {
-                if P2R_RC::is_valid(w) {
-                    Ok(Instruction::P2R_RC(P2R_RC::from_word(w)))
-                } else {
-                    Err(P2R_RC::decode_error(w))
-                }
-            }
-            134 => {
-                if R2P_RR::is_valid(w) {
-                    Ok(Instruction::R2P_RR(R2P_RR::from_word(w)))
-                } else {
-                    Err(R2P_RR::decode_error(w))
-                }
-            }
-            135 => {
-                if R2P_RU::is_valid(w) {
-                    Ok(Instruction::R2P_RU(R2P_RU::from_word(w)))
-                } else {
-                    Err(R2P_RU::decode_error(w))
-                }
-            }
-            136 => {
-                if R2P_RI::is_valid(w) {
-                    Ok(Instruction::R2P_RI(R2P_RI::from_word(w)))
-                } else {
-                    Err(R2P_RI::decode_error(w))
-                }
-            }
-            137 => {
-                if R2P_RC::is_valid(w) {
-                    Ok(Instruction::R2P_RC(R2P_RC::from_word(w)))
-                } else {
-                    Err(R2P_RC::decode_error(w))
-                }
-            }
-            138 => {
-                if ISETP_RR::is_valid(w) {
-                    Ok(Instruction::ISETP_RR(ISETP_RR::from_word(w)))
-                } else {
-                    Err(ISETP_RR::decode_error(w))
-                }
-            }
-            139 => {
-                if ISETP_RU::is_valid(w) {
-                    Ok(Instruction::ISETP_RU(ISETP_RU::from_word(w)))
-                } else {
-                    Err(ISETP_RU::decode_error(w))
-                }
-            }
-            140 => {
-                if ISETP_RI::is_valid(w) {
-                    Ok(Instruction::ISETP_RI(ISETP_RI::from_word(w)))
-                } else {
-                    Err(ISETP_RI::decode_error(w))
-                }
-            }
-            141 => {
-                if ISETP_RC::is_valid(w) {
-                    Ok(Instruction::ISETP_RC(ISETP_RC::from_word(w)))
-                } else {
-                    Err(ISETP_RC::decode_error(w))
-                }
-            }
-            142 => {
-                if ISET_RR::is_valid(w) {
-                    Ok(Instruction::ISET_RR(ISET_RR::from_word(w)))
-                } else {
-                    Err(ISET_RR::decode_error(w))
-                }
-            }
-            143 => {
-                if ISET_RU::is_valid(w) {
-                    Ok(Instruction::ISET_RU(ISET_RU::from_word(w)))
-                } else {
-                    Err(ISET_RU::decode_error(w))
-                }
-            }
-            144 => {
-                if ISET_RI::is_valid(w) {
-                    Ok(Instruction::ISET_RI(ISET_RI::from_word(w)))
-                } else {
-                    Err(ISET_RI::decode_error(w))
-                }
-            }
-            145 => {
-                if ISET_RC::is_valid(w) {
-                    Ok(Instruction::ISET_RC(ISET_RC::from_word(w)))
-                } else {
-                    Err(ISET_RC::decode_error(w))
-                }
-            }
-            146 => {
-                if SEL_RR::is_valid(w) {
-                    Ok(Instruction::SEL_RR(SEL_RR::from_word(w)))
-                } else {
-                    Err(SEL_RR::decode_error(w))
-                }
-            }
-            147 => {
-                if SEL_RU::is_valid(w) {
-                    Ok(Instruction::SEL_RU(SEL_RU::from_word(w)))
-                } else {
-                    Err(SEL_RU::decode_error(w))
-                }
-            }
-            148 => {
-                if SEL_RI::is_valid(w) {
-                    Ok(Instruction::SEL_RI(SEL_RI::from_word(w)))
-                } else {
-                    Err(SEL_RI::decode_error(w))
-                }
-            }
-            149 => {
-                if SEL_RC::is_valid(w) {
-                    Ok(Instruction::SEL_RC(SEL_RC::from_word(w)))
-                } else {
-                    Err(SEL_RC::decode_error(w))
-                }
-            }
-            150 => {
-                if LOP3_RRR::is_valid(w) {
-                    Ok(Instruction::LOP3_RRR(LOP3_RRR::from_word(w)))
-                } else {
-                    Err(LOP3_RRR::decode_error(w))
-                }
-            }
-            151 => {
-                if LOP3_RIR::is_valid(w) {
-                    Ok(Instruction::LOP3_RIR(LOP3_RIR::from_word(w)))
-                } else {
-                    Err(LOP3_RIR::decode_error(w))
-                }
-            }
-            152 => {
-                if LOP3_RCR::is_valid(w) {
-                    Ok(Instruction::LOP3_RCR(LOP3_RCR::from_word(w)))
-                } else {
-                    Err(LOP3_RCR::decode_error(w))
-                }
-            }
-            153 => {
-                if LOP3_RUR::is_valid(w) {
-                    Ok(Instruction::LOP3_RUR(LOP3_RUR::from_word(w)))
-                } else {
-                    Err(LOP3_RUR::decode_error(w))
-                }
-            }
-            154 => {
-                if PLOP3_X::is_valid(w) {
-                    Ok(Instruction::PLOP3_X(PLOP3_X::from_word(w)))
-                } else {
-                    Err(PLOP3_X::decode_error(w))
-                }
-            }
-            155 => {
-                if PLOP3_U::is_valid(w) {
-                    Ok(Instruction::PLOP3_U(PLOP3_U::from_word(w)))
-                } else {
-                    Err(PLOP3_U::decode_error(w))
-                }
-            }
-            156 => {
-                if SHF_RRR::is_valid(w) {
-                    Ok(Instruction::SHF_RRR(SHF_RRR::from_word(w)))
-                } else {
-                    Err(SHF_RRR::decode_error(w))
-                }
-            }
-            157 => {
-                if SHF_RRI::is_valid(w) {
-                    Ok(Instruction::SHF_RRI(SHF_RRI::from_word(w)))
-                } else {
-                    Err(SHF_RRI::decode_error(w))
-                }
-            }
-            158 => {
-                if SHF_RIR::is_valid(w) {
-                    Ok(Instruction::SHF_RIR(SHF_RIR::from_word(w)))
-                } else {
-                    Err(SHF_RIR::decode_error(w))
-                }
-            }
-            159 => {
-                if SHF_RRC::is_valid(w) {
-                    Ok(Instruction::SHF_RRC(SHF_RRC::from_word(w)))
-                } else {
-                    Err(SHF_RRC::decode_error(w))
-                }
-            }
-            160 => {
-                if SHF_RCR::is_valid(w) {
-                    Ok(Instruction::SHF_RCR(SHF_RCR::from_word(w)))
-                } else {
-                    Err(SHF_RCR::decode_error(w))
-                }
-            }
-            161 => {
-                if SHF_RRU::is_valid(w) {
-                    Ok(Instruction::SHF_RRU(SHF_RRU::from_word(w)))
-                } else {
-                    Err(SHF_RRU::decode_error(w))
-                }
-            }
-            162 => {
-                if SHF_RUR::is_valid(w) {
-                    Ok(Instruction::SHF_RUR(SHF_RUR::from_word(w)))
-                } else {
-                    Err(SHF_RUR::decode_error(w))
-                }
-            }
-            163 => {
-                if MOV_R::is_valid(w) {
-                    Ok(Instruction::MOV_R(MOV_R::from_word(w)))
-                } else {
-                    Err(MOV_R::decode_error(w))
-                }
-            }
-            164 => {
-                if MOV_U::is_valid(w) {
-                    Ok(Instruction::MOV_U(MOV_U::from_word(w)))
-                } else {
-                    Err(MOV_U::decode_error(w))
-                }
-            }
-            165 => {
-                if MOV_I::is_valid(w) {
-                    Ok(Instruction::MOV_I(MOV_I::from_word(w)))
-                } else {
-                    Err(MOV_I::decode_error(w))
-                }
-            }
-            166 => {
-                if MOV_C::is_valid(w) {
-                    Ok(Instruction::MOV_C(MOV_C::from_word(w)))
-                } else {
-                    Err(MOV_C::decode_error(w))
-                }
-            }
-            167 => {
-                if PRMT_RRR::is_valid(w) {
-                    Ok(Instruction::PRMT_RRR(PRMT_RRR::from_word(w)))
-                } else {
-                    Err(PRMT_RRR::decode_error(w))
-                }
-            }
-            168 => {
-                if PRMT_RRI::is_valid(w) {
-                    Ok(Instruction::PRMT_RRI(PRMT_RRI::from_word(w)))
-                } else {
-                    Err(PRMT_RRI::decode_error(w))
-                }
-            }
-            169 => {
-                if PRMT_RIR::is_valid(w) {
-                    Ok(Instruction::PRMT_RIR(PRMT_RIR::from_word(w)))
-                } else {
-                    Err(PRMT_RIR::decode_error(w))
-                }
-            }
-            170 => {
-                if PRMT_RRC::is_valid(w) {
-                    Ok(Instruction::PRMT_RRC(PRMT_RRC::from_word(w)))
-                } else {
-                    Err(PRMT_RRC::decode_error(w))
-                }
-            }
-            171 => {
-                if PRMT_RCR::is_valid(w) {
-                    Ok(Instruction::PRMT_RCR(PRMT_RCR::from_word(w)))
-                } else {
-                    Err(PRMT_RCR::decode_error(w))
-                }
-            }
-            172 => {
-                if PRMT_RRU::is_valid(w) {
-                    Ok(Instruction::PRMT_RRU(PRMT_RRU::from_word(w)))
-                } else {
-                    Err(PRMT_RRU::decode_error(w))
-                }
-            }
-            173 => {
-                if PRMT_RUR::is_valid(w) {
-                    Ok(Instruction::PRMT_RUR(PRMT_RUR::from_word(w)))
-                } else {
-                    Err(PRMT_RUR::decode_error(w))
-                }
-            }
-            174 => {
-                if I2I_R::is_valid(w) {
-                    Ok(Instruction::I2I_R(I2I_R::from_word(w)))
-                } else {
-                    Err(I2I_R::decode_error(w))
-                }
-            }
-            175 => {
-                if I2I_U::is_valid(w) {
-                    Ok(Instruction::I2I_U(I2I_U::from_word(w)))
-                } else {
-                    Err(I2I_U::decode_error(w))
-                }
-            }
-            176 => {
-                if I2I_I::is_valid(w) {
-                    Ok(Instruction::I2I_I(I2I_I::from_word(w)))
-                } else {
-                    Err(I2I_I::decode_error(w))
-                }
-            }
-            177 => {
-                if I2I_C::is_valid(w) {
-                    Ok(Instruction::I2I_C(I2I_C::from_word(w)))
-                } else {
-                    Err(I2I_C::decode_error(w))
-                }
-            }
-            178 => {
-                if I2IP_RRR::is_valid(w) {
-                    Ok(Instruction::I2IP_RRR(I2IP_RRR::from_word(w)))
-                } else {
-                    Err(I2IP_RRR::decode_error(w))
-                }
-            }
-            179 => {
-                if I2IP_RUR::is_valid(w) {
-                    Ok(Instruction::I2IP_RUR(I2IP_RUR::from_word(w)))
-                } else {
-                    Err(I2IP_RUR::decode_error(w))
-                }
-            }
-            180 => {
-                if I2IP_RIR::is_valid(w) {
-                    Ok(Instruction::I2IP_RIR(I2IP_RIR::from_word(w)))
-                } else {
-                    Err(I2IP_RIR::decode_error(w))
-                }
-            }
-            181 => {
-                if I2IP_RCR::is_valid(w) {
-                    Ok(Instruction::I2IP_RCR(I2IP_RCR::from_word(w)))
-                } else {
-                    Err(I2IP_RCR::decode_error(w))
-                }
-            }
-            182 => {
-                if R2UR_R::is_valid(w) {
-                    Ok(Instruction::R2UR_R(R2UR_R::from_word(w)))
-                } else {
-                    Err(R2UR_R::decode_error(w))
-                }
-            }
-            183 => {
-                if SETGPR_U::is_valid(w) {
-                    Ok(Instruction::SETGPR_U(SETGPR_U::from_word(w)))
-                } else {
-                    Err(SETGPR_U::decode_error(w))
-                }
-            }
-            184 => {
-                if GETGPR_U::is_valid(w) {
-                    Ok(Instruction::GETGPR_U(GETGPR_U::from_word(w)))
-                } else {
-                    Err(GETGPR_U::decode_error(w))
-                }
-            }
+            1 => HADD2_RR::decode(w).map(Instruction::HADD2_RR),
+            2 => HADD2_RU::decode(w).map(Instruction::HADD2_RU),
+            3 => HADD2_RI::decode(w).map(Instruction::HADD2_RI),
+            4 => HADD2_RC::decode(w).map(Instruction::HADD2_RC),
+            5 => HMUL2_RR::decode(w).map(Instruction::HMUL2_RR),
+            6 => HMUL2_RU::decode(w).map(Instruction::HMUL2_RU),
+            7 => HMUL2_RI::decode(w).map(Instruction::HMUL2_RI),
+            8 => HMUL2_RC::decode(w).map(Instruction::HMUL2_RC),
+            9 => HFMA2_RRR::decode(w).map(Instruction::HFMA2_RRR),
+            10 => HFMA2_RRI::decode(w).map(Instruction::HFMA2_RRI),
+            11 => HFMA2_RIR::decode(w).map(Instruction::HFMA2_RIR),
+            12 => HFMA2_RRU::decode(w).map(Instruction::HFMA2_RRU),
+            13 => HFMA2_RUR::decode(w).map(Instruction::HFMA2_RUR),
+            14 => HFMA2_RRC::decode(w).map(Instruction::HFMA2_RRC),
+            15 => HFMA2_RCR::decode(w).map(Instruction::HFMA2_RCR),
+            16 => HMNMX2_RR::decode(w).map(Instruction::HMNMX2_RR),
+            17 => HMNMX2_RU::decode(w).map(Instruction::HMNMX2_RU),
+            18 => HMNMX2_RI::decode(w).map(Instruction::HMNMX2_RI),
+            19 => HMNMX2_RC::decode(w).map(Instruction::HMNMX2_RC),
+            20 => HSETP2_RR::decode(w).map(Instruction::HSETP2_RR),
+            21 => HSETP2_RU::decode(w).map(Instruction::HSETP2_RU),
+            22 => HSETP2_RI::decode(w).map(Instruction::HSETP2_RI),
+            23 => HSETP2_RC::decode(w).map(Instruction::HSETP2_RC),
+            24 => HSET2_RR::decode(w).map(Instruction::HSET2_RR),
+            25 => HSET2_RU::decode(w).map(Instruction::HSET2_RU),
+            26 => HSET2_RI::decode(w).map(Instruction::HSET2_RI),
+            27 => HSET2_RC::decode(w).map(Instruction::HSET2_RC),
+            28 => FADD_RR::decode(w).map(Instruction::FADD_RR),
+            29 => FADD_RU::decode(w).map(Instruction::FADD_RU),
+            30 => FADD_RI::decode(w).map(Instruction::FADD_RI),
+            31 => FADD_RC::decode(w).map(Instruction::FADD_RC),
+            32 => FMUL_RR::decode(w).map(Instruction::FMUL_RR),
+            33 => FMUL_RU::decode(w).map(Instruction::FMUL_RU),
+            34 => FMUL_RI::decode(w).map(Instruction::FMUL_RI),
+            35 => FMUL_RC::decode(w).map(Instruction::FMUL_RC),
+            36 => FFMA_RRR::decode(w).map(Instruction::FFMA_RRR),
+            37 => FFMA_RRI::decode(w).map(Instruction::FFMA_RRI),
+            38 => FFMA_RIR::decode(w).map(Instruction::FFMA_RIR),
+            39 => FFMA_RRU::decode(w).map(Instruction::FFMA_RRU),
+            40 => FFMA_RUR::decode(w).map(Instruction::FFMA_RUR),
+            41 => FFMA_RRC::decode(w).map(Instruction::FFMA_RRC),
+            42 => FFMA_RCR::decode(w).map(Instruction::FFMA_RCR),
+            43 => FMNMX_RR::decode(w).map(Instruction::FMNMX_RR),
+            44 => FMNMX_RU::decode(w).map(Instruction::FMNMX_RU),
+            45 => FMNMX_RI::decode(w).map(Instruction::FMNMX_RI),
+            46 => FMNMX_RC::decode(w).map(Instruction::FMNMX_RC),
+            47 => FSETP_RR::decode(w).map(Instruction::FSETP_RR),
+            48 => FSETP_RU::decode(w).map(Instruction::FSETP_RU),
+            49 => FSETP_RI::decode(w).map(Instruction::FSETP_RI),
+            50 => FSETP_RC::decode(w).map(Instruction::FSETP_RC),
+            51 => FSET_RR::decode(w).map(Instruction::FSET_RR),
+            52 => FSET_RU::decode(w).map(Instruction::FSET_RU),
+            53 => FSET_RI::decode(w).map(Instruction::FSET_RI),
+            54 => FSET_RC::decode(w).map(Instruction::FSET_RC),
+            55 => FSEL_RR::decode(w).map(Instruction::FSEL_RR),
+            56 => FSEL_RU::decode(w).map(Instruction::FSEL_RU),
+            57 => FSEL_RI::decode(w).map(Instruction::FSEL_RI),
+            58 => FSEL_RC::decode(w).map(Instruction::FSEL_RC),
+            59 => FCHK_RR::decode(w).map(Instruction::FCHK_RR),
+            60 => FCHK_RU::decode(w).map(Instruction::FCHK_RU),
+            61 => FCHK_RI::decode(w).map(Instruction::FCHK_RI),
+            62 => FCHK_RC::decode(w).map(Instruction::FCHK_RC),
+            63 => I2F_R::decode(w).map(Instruction::I2F_R),
+            64 => I2F_C::decode(w).map(Instruction::I2F_C),
+            65 => I2F_U::decode(w).map(Instruction::I2F_U),
+            66 => F2F_R::decode(w).map(Instruction::F2F_R),
+            67 => F2F_U::decode(w).map(Instruction::F2F_U),
+            68 => F2F_C::decode(w).map(Instruction::F2F_C),
+            69 => F2I_R::decode(w).map(Instruction::F2I_R),
+            70 => F2I_U::decode(w).map(Instruction::F2I_U),
+            71 => F2I_C::decode(w).map(Instruction::F2I_C),
+            72 => FRND_R::decode(w).map(Instruction::FRND_R),
+            73 => FRND_U::decode(w).map(Instruction::FRND_U),
+            74 => FRND_C::decode(w).map(Instruction::FRND_C),
+            75 => F2FP_RRR::decode(w).map(Instruction::F2FP_RRR),
+            76 => F2FP_RUR::decode(w).map(Instruction::F2FP_RUR),
+            77 => F2FP_RIR::decode(w).map(Instruction::F2FP_RIR),
+            78 => F2FP_RCR::decode(w).map(Instruction::F2FP_RCR),
+            79 => F2IP_RRR::decode(w).map(Instruction::F2IP_RRR),
+            80 => F2IP_RUR::decode(w).map(Instruction::F2IP_RUR),
+            81 => F2IP_RCR::decode(w).map(Instruction::F2IP_RCR),
+            82 => F2IP_RIR::decode(w).map(Instruction::F2IP_RIR),
+            83 => IADD_RR::decode(w).map(Instruction::IADD_RR),
+            84 => IADD_RU::decode(w).map(Instruction::IADD_RU),
+            85 => IADD_RI::decode(w).map(Instruction::IADD_RI),
+            86 => IADD_RC::decode(w).map(Instruction::IADD_RC),
+            87 => IMAD_RRR::decode(w).map(Instruction::IMAD_RRR),
+            88 => IMAD_RRI::decode(w).map(Instruction::IMAD_RRI),
+            89 => IMAD_RIR::decode(w).map(Instruction::IMAD_RIR),
+            90 => IMAD_RRC::decode(w).map(Instruction::IMAD_RRC),
+            91 => IMAD_RCR::decode(w).map(Instruction::IMAD_RCR),
+            92 => IMAD_RRU::decode(w).map(Instruction::IMAD_RRU),
+            93 => IMAD_RUR::decode(w).map(Instruction::IMAD_RUR),
+            94 => IMAD_WIDE_RRR::decode(w).map(Instruction::IMAD_WIDE_RRR),
+            95 => IMAD_WIDE_RIR::decode(w).map(Instruction::IMAD_WIDE_RIR),
+            96 => IMAD_WIDE_RRC::decode(w).map(Instruction::IMAD_WIDE_RRC),
+            97 => IMAD_WIDE_RCR::decode(w).map(Instruction::IMAD_WIDE_RCR),
+            98 => IMAD_WIDE_RRU::decode(w).map(Instruction::IMAD_WIDE_RRU),
+            99 => IMAD_WIDE_RUR::decode(w).map(Instruction::IMAD_WIDE_RUR),
+            100 => IDP2A_RRR::decode(w).map(Instruction::IDP2A_RRR),
+            101 => IDP2A_RRI::decode(w).map(Instruction::IDP2A_RRI),
+            102 => IDP2A_RIR::decode(w).map(Instruction::IDP2A_RIR),
+            103 => IDP2A_RRC::decode(w).map(Instruction::IDP2A_RRC),
+            104 => IDP2A_RCR::decode(w).map(Instruction::IDP2A_RCR),
+            105 => IDP2A_RRU::decode(w).map(Instruction::IDP2A_RRU),
+            106 => IDP2A_RUR::decode(w).map(Instruction::IDP2A_RUR),
+            107 => IDP4A_RRR::decode(w).map(Instruction::IDP4A_RRR),
+            108 => IDP4A_RRI::decode(w).map(Instruction::IDP4A_RRI),
+            109 => IDP4A_RIR::decode(w).map(Instruction::IDP4A_RIR),
+            110 => IDP4A_RRC::decode(w).map(Instruction::IDP4A_RRC),
+            111 => IDP4A_RCR::decode(w).map(Instruction::IDP4A_RCR),
+            112 => IDP4A_RRU::decode(w).map(Instruction::IDP4A_RRU),
+            113 => IDP4A_RUR::decode(w).map(Instruction::IDP4A_RUR),
+            114 => IMUL_RR::decode(w).map(Instruction::IMUL_RR),
+            115 => IMUL_RU::decode(w).map(Instruction::IMUL_RU),
+            116 => IMUL_RI::decode(w).map(Instruction::IMUL_RI),
+            117 => IMUL_RC::decode(w).map(Instruction::IMUL_RC),
+            118 => LEA_RRR::decode(w).map(Instruction::LEA_RRR),
+            119 => LEA_RIR::decode(w).map(Instruction::LEA_RIR),
+            120 => LEA_RCR::decode(w).map(Instruction::LEA_RCR),
+            121 => LEA_RUR::decode(w).map(Instruction::LEA_RUR),
+            122 => IABS_R::decode(w).map(Instruction::IABS_R),
+            123 => IABS_U::decode(w).map(Instruction::IABS_U),
+            124 => IABS_I::decode(w).map(Instruction::IABS_I),
+            125 => IABS_C::decode(w).map(Instruction::IABS_C),
+            126 => IMNMX_RR::decode(w).map(Instruction::IMNMX_RR),
+            127 => IMNMX_RU::decode(w).map(Instruction::IMNMX_RU),
+            128 => IMNMX_RI::decode(w).map(Instruction::IMNMX_RI),
+            129 => IMNMX_RC::decode(w).map(Instruction::IMNMX_RC),
+            130 => P2R_RR::decode(w).map(Instruction::P2R_RR),
+            131 => P2R_RU::decode(w).map(Instruction::P2R_RU),
+            132 => P2R_RI::decode(w).map(Instruction::P2R_RI),
+            133 => P2R_RC::decode(w).map(Instruction::P2R_RC),
+            134 => R2P_RR::decode(w).map(Instruction::R2P_RR),
+            135 => R2P_RU::decode(w).map(Instruction::R2P_RU),
+            136 => R2P_RI::decode(w).map(Instruction::R2P_RI),
+            137 => R2P_RC::decode(w).map(Instruction::R2P_RC),
+            138 => ISETP_RR::decode(w).map(Instruction::ISETP_RR),
+            139 => ISETP_RU::decode(w).map(Instruction::ISETP_RU),
+            140 => ISETP_RI::decode(w).map(Instruction::ISETP_RI),
+            141 => ISETP_RC::decode(w).map(Instruction::ISETP_RC),
+            142 => ISET_RR::decode(w).map(Instruction::ISET_RR),
+            143 => ISET_RU::decode(w).map(Instruction::ISET_RU),
+            144 => ISET_RI::decode(w).map(Instruction::ISET_RI),
+            145 => ISET_RC::decode(w).map(Instruction::ISET_RC),
+            146 => SEL_RR::decode(w).map(Instruction::SEL_RR),
+            147 => SEL_RU::decode(w).map(Instruction::SEL_RU),
+            148 => SEL_RI::decode(w).map(Instruction::SEL_RI),
+            149 => SEL_RC::decode(w).map(Instruction::SEL_RC),
+            150 => LOP3_RRR::decode(w).map(Instruction::LOP3_RRR),
+            151 => LOP3_RIR::decode(w).map(Instruction::LOP3_RIR),
+            152 => LOP3_RCR::decode(w).map(Instruction::LOP3_RCR),
+            153 => LOP3_RUR::decode(w).map(Instruction::LOP3_RUR),
+            154 => PLOP3_X::decode(w).map(Instruction::PLOP3_X),
+            155 => PLOP3_U::decode(w).map(Instruction::PLOP3_U),
+            156 => SHF_RRR::decode(w).map(Instruction::SHF_RRR),
+            157 => SHF_RRI::decode(w).map(Instruction::SHF_RRI),
+            158 => SHF_RIR::decode(w).map(Instruction::SHF_RIR),
+            159 => SHF_RRC::decode(w).map(Instruction::SHF_RRC),
+            160 => SHF_RCR::decode(w).map(Instruction::SHF_RCR),
+            161 => SHF_RRU::decode(w).map(Instruction::SHF_RRU),
+            162 => SHF_RUR::decode(w).map(Instruction::SHF_RUR),
+            163 => MOV_R::decode(w).map(Instruction::MOV_R),
+            164 => MOV_U::decode(w).map(Instruction::MOV_U),
+            165 => MOV_I::decode(w).map(Instruction::MOV_I),
+            166 => MOV_C::decode(w).map(Instruction::MOV_C),
+            167 => PRMT_RRR::decode(w).map(Instruction::PRMT_RRR),
+            168 => PRMT_RRI::decode(w).map(Instruction::PRMT_RRI),
+            169 => PRMT_RIR::decode(w).map(Instruction::PRMT_RIR),
+            170 => PRMT_RRC::decode(w).map(Instruction::PRMT_RRC),
+            171 => PRMT_RCR::decode(w).map(Instruction::PRMT_RCR),
+            172 => PRMT_RRU::decode(w).map(Instruction::PRMT_RRU),
+            173 => PRMT_RUR::decode(w).map(Instruction::PRMT_RUR),
+            174 => I2I_R::decode(w).map(Instruction::I2I_R),
+            175 => I2I_U::decode(w).map(Instruction::I2I_U),
+            176 => I2I_I::decode(w).map(Instruction::I2I_I),
+            177 => I2I_C::decode(w).map(Instruction::I2I_C),
+            178 => I2IP_RRR::decode(w).map(Instruction::I2IP_RRR),
+            179 => I2IP_RUR::decode(w).map(Instruction::I2IP_RUR),
+            180 => I2IP_RIR::decode(w).map(Instruction::I2IP_RIR),
+            181 => I2IP_RCR::decode(w).map(Instruction::I2IP_RCR),
+            182 => R2UR_R::decode(w).map(Instruction::R2UR_R),
+            183 => SETGPR_U::decode(w).map(Instruction::SETGPR_U),
+            184 => GETGPR_U::decode(w).map(Instruction::GETGPR_U),
             _ => {
                 Err(DecodeError::UnknownOpcode {
                     word: w,

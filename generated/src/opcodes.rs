@@ -261,7 +261,7 @@ impl HADD2_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -340,7 +340,7 @@ impl HADD2_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -779,7 +779,7 @@ impl HADD2_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -858,7 +858,7 @@ impl HADD2_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -1270,7 +1270,7 @@ impl HADD2_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -1337,7 +1337,7 @@ impl HADD2_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -1749,7 +1749,7 @@ impl HADD2_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -1828,7 +1828,7 @@ impl HADD2_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -2267,7 +2267,7 @@ impl HMUL2_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -2346,7 +2346,7 @@ impl HMUL2_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -2785,7 +2785,7 @@ impl HMUL2_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -2864,7 +2864,7 @@ impl HMUL2_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -3276,7 +3276,7 @@ impl HMUL2_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -3343,7 +3343,7 @@ impl HMUL2_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -3755,7 +3755,7 @@ impl HMUL2_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -3834,7 +3834,7 @@ impl HMUL2_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -4318,7 +4318,7 @@ impl HFMA2_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -4417,7 +4417,7 @@ impl HFMA2_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -4919,7 +4919,7 @@ impl HFMA2_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -5006,7 +5006,7 @@ impl HFMA2_RRI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -5481,7 +5481,7 @@ impl HFMA2_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -5568,7 +5568,7 @@ impl HFMA2_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -6070,7 +6070,7 @@ impl HFMA2_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -6169,7 +6169,7 @@ impl HFMA2_RRU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -6698,7 +6698,7 @@ impl HFMA2_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -6797,7 +6797,7 @@ impl HFMA2_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -7326,7 +7326,7 @@ impl HFMA2_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -7425,7 +7425,7 @@ impl HFMA2_RRC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -7954,7 +7954,7 @@ impl HFMA2_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -8053,7 +8053,7 @@ impl HFMA2_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -8544,7 +8544,7 @@ impl HMNMX2_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -8631,7 +8631,7 @@ impl HMNMX2_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -9095,7 +9095,7 @@ impl HMNMX2_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -9182,7 +9182,7 @@ impl HMNMX2_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -9619,7 +9619,7 @@ impl HMNMX2_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -9694,7 +9694,7 @@ impl HMNMX2_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -10131,7 +10131,7 @@ impl HMNMX2_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -10218,7 +10218,7 @@ impl HMNMX2_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -10701,7 +10701,7 @@ impl HSETP2_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -10796,7 +10796,7 @@ impl HSETP2_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -11297,7 +11297,7 @@ impl HSETP2_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -11392,7 +11392,7 @@ impl HSETP2_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -11866,7 +11866,7 @@ impl HSETP2_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -11949,7 +11949,7 @@ impl HSETP2_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -12423,7 +12423,7 @@ impl HSETP2_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -12518,7 +12518,7 @@ impl HSETP2_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -13019,7 +13019,7 @@ impl HSET2_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -13114,7 +13114,7 @@ impl HSET2_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -13615,7 +13615,7 @@ impl HSET2_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -13710,7 +13710,7 @@ impl HSET2_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -14184,7 +14184,7 @@ impl HSET2_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -14267,7 +14267,7 @@ impl HSET2_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -14741,7 +14741,7 @@ impl HSET2_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -14836,7 +14836,7 @@ impl HSET2_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -15282,7 +15282,7 @@ impl FADD_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -15353,7 +15353,7 @@ impl FADD_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -15745,7 +15745,7 @@ impl FADD_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -15816,7 +15816,7 @@ impl FADD_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -16190,7 +16190,7 @@ impl FADD_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -16253,7 +16253,7 @@ impl FADD_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -16627,7 +16627,7 @@ impl FADD_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -16698,7 +16698,7 @@ impl FADD_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -17099,7 +17099,7 @@ impl FMUL_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -17174,7 +17174,7 @@ impl FMUL_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -17584,7 +17584,7 @@ impl FMUL_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -17659,7 +17659,7 @@ impl FMUL_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -18051,7 +18051,7 @@ impl FMUL_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -18118,7 +18118,7 @@ impl FMUL_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -18510,7 +18510,7 @@ impl FMUL_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -18585,7 +18585,7 @@ impl FMUL_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -19013,7 +19013,7 @@ impl FFMA_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -19096,7 +19096,7 @@ impl FFMA_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -19524,7 +19524,7 @@ impl FFMA_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -19599,7 +19599,7 @@ impl FFMA_RRI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -20009,7 +20009,7 @@ impl FFMA_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -20084,7 +20084,7 @@ impl FFMA_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -20512,7 +20512,7 @@ impl FFMA_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -20595,7 +20595,7 @@ impl FFMA_RRU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -21041,7 +21041,7 @@ impl FFMA_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -21124,7 +21124,7 @@ impl FFMA_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -21570,7 +21570,7 @@ impl FFMA_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -21653,7 +21653,7 @@ impl FFMA_RRC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -22099,7 +22099,7 @@ impl FFMA_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -22182,7 +22182,7 @@ impl FFMA_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -22610,7 +22610,7 @@ impl FMNMX_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -22685,7 +22685,7 @@ impl FMNMX_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -23095,7 +23095,7 @@ impl FMNMX_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -23170,7 +23170,7 @@ impl FMNMX_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -23562,7 +23562,7 @@ impl FMNMX_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -23629,7 +23629,7 @@ impl FMNMX_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -24021,7 +24021,7 @@ impl FMNMX_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -24096,7 +24096,7 @@ impl FMNMX_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -24524,7 +24524,7 @@ impl FSETP_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -24607,7 +24607,7 @@ impl FSETP_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -25053,7 +25053,7 @@ impl FSETP_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -25136,7 +25136,7 @@ impl FSETP_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -25564,7 +25564,7 @@ impl FSETP_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -25639,7 +25639,7 @@ impl FSETP_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -26067,7 +26067,7 @@ impl FSETP_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -26150,7 +26150,7 @@ impl FSETP_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -26596,7 +26596,7 @@ impl FSET_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -26679,7 +26679,7 @@ impl FSET_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -27125,7 +27125,7 @@ impl FSET_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -27208,7 +27208,7 @@ impl FSET_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -27636,7 +27636,7 @@ impl FSET_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -27711,7 +27711,7 @@ impl FSET_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -28139,7 +28139,7 @@ impl FSET_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -28222,7 +28222,7 @@ impl FSET_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -28641,7 +28641,7 @@ impl FSEL_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -28712,7 +28712,7 @@ impl FSEL_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -29104,7 +29104,7 @@ impl FSEL_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -29175,7 +29175,7 @@ impl FSEL_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -29549,7 +29549,7 @@ impl FSEL_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -29612,7 +29612,7 @@ impl FSEL_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -29986,7 +29986,7 @@ impl FSEL_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -30057,7 +30057,7 @@ impl FSEL_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -30422,7 +30422,7 @@ impl FCHK_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -30481,7 +30481,7 @@ impl FCHK_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -30819,7 +30819,7 @@ impl FCHK_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -30878,7 +30878,7 @@ impl FCHK_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -31198,7 +31198,7 @@ impl FCHK_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -31249,7 +31249,7 @@ impl FCHK_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -31569,7 +31569,7 @@ impl FCHK_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -31628,7 +31628,7 @@ impl FCHK_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -31981,7 +31981,7 @@ impl I2F_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -32036,7 +32036,7 @@ impl I2F_R {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -32380,7 +32380,7 @@ impl I2F_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -32435,7 +32435,7 @@ impl I2F_C {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -32779,7 +32779,7 @@ impl I2F_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -32834,7 +32834,7 @@ impl I2F_U {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -33196,7 +33196,7 @@ impl F2F_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -33263,7 +33263,7 @@ impl F2F_R {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -33652,7 +33652,7 @@ impl F2F_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -33719,7 +33719,7 @@ impl F2F_U {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -34108,7 +34108,7 @@ impl F2F_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -34175,7 +34175,7 @@ impl F2F_C {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -34566,7 +34566,7 @@ impl F2I_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -34637,7 +34637,7 @@ impl F2I_R {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -35037,7 +35037,7 @@ impl F2I_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -35108,7 +35108,7 @@ impl F2I_U {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -35508,7 +35508,7 @@ impl F2I_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -35579,7 +35579,7 @@ impl F2I_C {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -35961,7 +35961,7 @@ impl FRND_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -36024,7 +36024,7 @@ impl FRND_R {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -36388,7 +36388,7 @@ impl FRND_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -36451,7 +36451,7 @@ impl FRND_U {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -36815,7 +36815,7 @@ impl FRND_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -36878,7 +36878,7 @@ impl FRND_C {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -37359,7 +37359,7 @@ impl F2FP_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -37430,7 +37430,7 @@ impl F2FP_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -37929,7 +37929,7 @@ impl F2FP_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -38000,7 +38000,7 @@ impl F2FP_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -38490,7 +38490,7 @@ impl F2FP_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -38557,7 +38557,7 @@ impl F2FP_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -39047,7 +39047,7 @@ impl F2FP_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -39118,7 +39118,7 @@ impl F2FP_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -39502,7 +39502,7 @@ impl F2IP_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -39569,7 +39569,7 @@ impl F2IP_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -39945,7 +39945,7 @@ impl F2IP_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -40012,7 +40012,7 @@ impl F2IP_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -40388,7 +40388,7 @@ impl F2IP_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -40455,7 +40455,7 @@ impl F2IP_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -40831,7 +40831,7 @@ impl F2IP_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -40898,7 +40898,7 @@ impl F2IP_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -41274,7 +41274,7 @@ impl IADD_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -41341,7 +41341,7 @@ impl IADD_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -41716,7 +41716,7 @@ impl IADD_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -41783,7 +41783,7 @@ impl IADD_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -42149,7 +42149,7 @@ impl IADD_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -42212,7 +42212,7 @@ impl IADD_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -42578,7 +42578,7 @@ impl IADD_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -42645,7 +42645,7 @@ impl IADD_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -43038,7 +43038,7 @@ impl IMAD_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -43113,7 +43113,7 @@ impl IMAD_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -43515,7 +43515,7 @@ impl IMAD_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -43586,7 +43586,7 @@ impl IMAD_RRI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -43988,7 +43988,7 @@ impl IMAD_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -44063,7 +44063,7 @@ impl IMAD_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -44474,7 +44474,7 @@ impl IMAD_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -44549,7 +44549,7 @@ impl IMAD_RRC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -44960,7 +44960,7 @@ impl IMAD_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -45035,7 +45035,7 @@ impl IMAD_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -45446,7 +45446,7 @@ impl IMAD_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -45521,7 +45521,7 @@ impl IMAD_RRU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -45932,7 +45932,7 @@ impl IMAD_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -46007,7 +46007,7 @@ impl IMAD_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -46410,7 +46410,7 @@ impl IMAD_WIDE_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -46481,7 +46481,7 @@ impl IMAD_WIDE_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -46875,7 +46875,7 @@ impl IMAD_WIDE_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -46946,7 +46946,7 @@ impl IMAD_WIDE_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -47340,7 +47340,7 @@ impl IMAD_WIDE_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -47411,7 +47411,7 @@ impl IMAD_WIDE_RRC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -47805,7 +47805,7 @@ impl IMAD_WIDE_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -47876,7 +47876,7 @@ impl IMAD_WIDE_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -48270,7 +48270,7 @@ impl IMAD_WIDE_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -48341,7 +48341,7 @@ impl IMAD_WIDE_RRU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -48735,7 +48735,7 @@ impl IMAD_WIDE_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -48806,7 +48806,7 @@ impl IMAD_WIDE_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -49198,7 +49198,7 @@ impl IDP2A_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -49269,7 +49269,7 @@ impl IDP2A_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -49661,7 +49661,7 @@ impl IDP2A_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -49732,7 +49732,7 @@ impl IDP2A_RRI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -50124,7 +50124,7 @@ impl IDP2A_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -50195,7 +50195,7 @@ impl IDP2A_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -50587,7 +50587,7 @@ impl IDP2A_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -50658,7 +50658,7 @@ impl IDP2A_RRC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -51050,7 +51050,7 @@ impl IDP2A_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -51121,7 +51121,7 @@ impl IDP2A_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -51513,7 +51513,7 @@ impl IDP2A_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -51584,7 +51584,7 @@ impl IDP2A_RRU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -51976,7 +51976,7 @@ impl IDP2A_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -52047,7 +52047,7 @@ impl IDP2A_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -52430,7 +52430,7 @@ impl IDP4A_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -52497,7 +52497,7 @@ impl IDP4A_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -52871,7 +52871,7 @@ impl IDP4A_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -52938,7 +52938,7 @@ impl IDP4A_RRI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -53312,7 +53312,7 @@ impl IDP4A_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -53379,7 +53379,7 @@ impl IDP4A_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -53753,7 +53753,7 @@ impl IDP4A_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -53820,7 +53820,7 @@ impl IDP4A_RRC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -54194,7 +54194,7 @@ impl IDP4A_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -54261,7 +54261,7 @@ impl IDP4A_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -54635,7 +54635,7 @@ impl IDP4A_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -54702,7 +54702,7 @@ impl IDP4A_RRU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -55076,7 +55076,7 @@ impl IDP4A_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -55143,7 +55143,7 @@ impl IDP4A_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -55490,7 +55490,7 @@ impl IMUL_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -55545,7 +55545,7 @@ impl IMUL_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -55865,7 +55865,7 @@ impl IMUL_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -55920,7 +55920,7 @@ impl IMUL_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -56231,7 +56231,7 @@ impl IMUL_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -56282,7 +56282,7 @@ impl IMUL_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -56593,7 +56593,7 @@ impl IMUL_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -56648,7 +56648,7 @@ impl IMUL_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -57033,7 +57033,7 @@ impl LEA_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -57116,7 +57116,7 @@ impl LEA_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -57555,7 +57555,7 @@ impl LEA_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -57634,7 +57634,7 @@ impl LEA_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -58073,7 +58073,7 @@ impl LEA_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -58156,7 +58156,7 @@ impl LEA_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -58604,7 +58604,7 @@ impl LEA_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -58687,7 +58687,7 @@ impl LEA_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -59034,7 +59034,7 @@ impl IABS_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -59073,7 +59073,7 @@ impl IABS_R {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -59321,7 +59321,7 @@ impl IABS_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -59360,7 +59360,7 @@ impl IABS_U {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -59608,7 +59608,7 @@ impl IABS_I {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -59647,7 +59647,7 @@ impl IABS_I {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -59895,7 +59895,7 @@ impl IABS_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -59934,7 +59934,7 @@ impl IABS_C {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -60220,7 +60220,7 @@ impl IMNMX_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -60275,7 +60275,7 @@ impl IMNMX_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -60597,7 +60597,7 @@ impl IMNMX_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -60652,7 +60652,7 @@ impl IMNMX_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -60974,7 +60974,7 @@ impl IMNMX_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -61029,7 +61029,7 @@ impl IMNMX_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -61351,7 +61351,7 @@ impl IMNMX_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -61406,7 +61406,7 @@ impl IMNMX_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -61708,7 +61708,7 @@ impl P2R_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -61755,7 +61755,7 @@ impl P2R_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -62039,7 +62039,7 @@ impl P2R_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -62086,7 +62086,7 @@ impl P2R_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -62370,7 +62370,7 @@ impl P2R_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -62417,7 +62417,7 @@ impl P2R_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -62701,7 +62701,7 @@ impl P2R_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -62748,7 +62748,7 @@ impl P2R_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -63023,7 +63023,7 @@ impl R2P_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -63066,7 +63066,7 @@ impl R2P_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -63332,7 +63332,7 @@ impl R2P_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -63375,7 +63375,7 @@ impl R2P_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -63641,7 +63641,7 @@ impl R2P_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -63684,7 +63684,7 @@ impl R2P_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -63950,7 +63950,7 @@ impl R2P_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -63993,7 +63993,7 @@ impl R2P_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -64341,7 +64341,7 @@ impl ISETP_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -64420,7 +64420,7 @@ impl ISETP_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -64849,7 +64849,7 @@ impl ISETP_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -64928,7 +64928,7 @@ impl ISETP_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -65357,7 +65357,7 @@ impl ISETP_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -65436,7 +65436,7 @@ impl ISETP_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -65865,7 +65865,7 @@ impl ISETP_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -65944,7 +65944,7 @@ impl ISETP_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -66373,7 +66373,7 @@ impl ISET_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -66452,7 +66452,7 @@ impl ISET_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -66881,7 +66881,7 @@ impl ISET_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -66960,7 +66960,7 @@ impl ISET_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -67389,7 +67389,7 @@ impl ISET_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -67468,7 +67468,7 @@ impl ISET_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -67897,7 +67897,7 @@ impl ISET_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -67976,7 +67976,7 @@ impl ISET_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -68341,7 +68341,7 @@ impl SEL_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -68392,7 +68392,7 @@ impl SEL_RR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -68694,7 +68694,7 @@ impl SEL_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -68745,7 +68745,7 @@ impl SEL_RU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -69047,7 +69047,7 @@ impl SEL_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -69098,7 +69098,7 @@ impl SEL_RI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -69400,7 +69400,7 @@ impl SEL_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -69451,7 +69451,7 @@ impl SEL_RC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -69789,7 +69789,7 @@ impl LOP3_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -69856,7 +69856,7 @@ impl LOP3_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -70230,7 +70230,7 @@ impl LOP3_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -70297,7 +70297,7 @@ impl LOP3_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -70671,7 +70671,7 @@ impl LOP3_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -70738,7 +70738,7 @@ impl LOP3_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -71112,7 +71112,7 @@ impl LOP3_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -71179,7 +71179,7 @@ impl LOP3_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -71544,7 +71544,7 @@ impl PLOP3_X {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -71607,7 +71607,7 @@ impl PLOP3_X {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -71963,7 +71963,7 @@ impl PLOP3_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -72026,7 +72026,7 @@ impl PLOP3_U {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -72382,7 +72382,7 @@ impl SHF_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -72445,7 +72445,7 @@ impl SHF_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -72801,7 +72801,7 @@ impl SHF_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -72864,7 +72864,7 @@ impl SHF_RRI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -73220,7 +73220,7 @@ impl SHF_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -73283,7 +73283,7 @@ impl SHF_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -73639,7 +73639,7 @@ impl SHF_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -73702,7 +73702,7 @@ impl SHF_RRC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -74058,7 +74058,7 @@ impl SHF_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -74121,7 +74121,7 @@ impl SHF_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -74477,7 +74477,7 @@ impl SHF_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -74540,7 +74540,7 @@ impl SHF_RRU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -74896,7 +74896,7 @@ impl SHF_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -74959,7 +74959,7 @@ impl SHF_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -75271,7 +75271,7 @@ impl MOV_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -75314,7 +75314,7 @@ impl MOV_R {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -75581,7 +75581,7 @@ impl MOV_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -75624,7 +75624,7 @@ impl MOV_U {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -75894,7 +75894,7 @@ impl MOV_I {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -75937,7 +75937,7 @@ impl MOV_I {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -76204,7 +76204,7 @@ impl MOV_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -76247,7 +76247,7 @@ impl MOV_C {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -76531,7 +76531,7 @@ impl PRMT_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -76582,7 +76582,7 @@ impl PRMT_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -76884,7 +76884,7 @@ impl PRMT_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -76935,7 +76935,7 @@ impl PRMT_RRI {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -77237,7 +77237,7 @@ impl PRMT_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -77288,7 +77288,7 @@ impl PRMT_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -77590,7 +77590,7 @@ impl PRMT_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -77641,7 +77641,7 @@ impl PRMT_RRC {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -77943,7 +77943,7 @@ impl PRMT_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -77994,7 +77994,7 @@ impl PRMT_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -78296,7 +78296,7 @@ impl PRMT_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -78347,7 +78347,7 @@ impl PRMT_RRU {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -78649,7 +78649,7 @@ impl PRMT_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -78700,7 +78700,7 @@ impl PRMT_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -78984,7 +78984,7 @@ impl I2I_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -79027,7 +79027,7 @@ impl I2I_R {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -79293,7 +79293,7 @@ impl I2I_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -79336,7 +79336,7 @@ impl I2I_U {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -79602,7 +79602,7 @@ impl I2I_I {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -79645,7 +79645,7 @@ impl I2I_I {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -79911,7 +79911,7 @@ impl I2I_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -79954,7 +79954,7 @@ impl I2I_C {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -80242,7 +80242,7 @@ impl I2IP_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -80293,7 +80293,7 @@ impl I2IP_RRR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -80600,7 +80600,7 @@ impl I2IP_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -80651,7 +80651,7 @@ impl I2IP_RUR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -80958,7 +80958,7 @@ impl I2IP_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -81009,7 +81009,7 @@ impl I2IP_RIR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -81316,7 +81316,7 @@ impl I2IP_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -81367,7 +81367,7 @@ impl I2IP_RCR {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -81643,7 +81643,7 @@ impl R2UR_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -81682,7 +81682,7 @@ impl R2UR_R {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -81939,7 +81939,7 @@ impl SETGPR_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -81982,7 +81982,7 @@ impl SETGPR_U {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,
@@ -82248,7 +82248,7 @@ impl GETGPR_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    pub(crate) fn from_word(w: u128) -> Self {
+    fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -82291,7 +82291,7 @@ impl GETGPR_U {
     /// field order (kept out of the fast path).
     #[cold]
     #[inline(never)]
-    pub(crate) fn decode_error(w: u128) -> DecodeError {
+    fn decode_error(w: u128) -> DecodeError {
         if w & Self::FIXED_MASK != Self::FIXED_BITS {
             return DecodeError::UnknownOpcode {
                 word: w,

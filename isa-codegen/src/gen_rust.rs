@@ -614,7 +614,7 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
             /// The fields of `w`, which [`Self::is_valid`] accepted (a value
             /// outside its type would read as the field's default).
             #[inline(always)]
-            pub(crate) fn from_word(w: u128) -> Self {
+            fn from_word(w: u128) -> Self {
                 let lo = w as u64;
                 let hi = (w >> 64) as u64;
                 let _ = (lo, hi);
@@ -625,7 +625,7 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
             /// field order (kept out of the fast path).
             #[cold]
             #[inline(never)]
-            pub(crate) fn decode_error(w: u128) -> DecodeError {
+            fn decode_error(w: u128) -> DecodeError {
                 if w & Self::FIXED_MASK != Self::FIXED_BITS {
                     return DecodeError::UnknownOpcode { word: w };
                 }
@@ -821,7 +821,7 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     let arms = isa.opcodes.iter().enumerate().map(|(i, o)| {
         let name = ident(&o.name);
         let k = Literal::u16_unsuffixed(i as u16 + 1);
-        quote! { #k => if #name::is_valid(w) { Ok(Instruction::#name(#name::from_word(w))) } else { Err(#name::decode_error(w)) }, }
+        quote! { #k => #name::decode(w).map(Instruction::#name), }
     });
     let many_arms = plan.candidates.iter().enumerate().map(|(c, list)| {
         let k = Literal::u16_unsuffixed((many_base + c) as u16);

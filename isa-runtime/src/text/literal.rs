@@ -153,15 +153,11 @@ pub fn format_float(bits: u64, f: FloatFormat) -> String {
 /// the shortest digits from `ryu` and lay them out as Rust's `{}` (or `{:e}`
 /// outside 1e-4..1e7) would, without allocating; wider ones use `{}`.
 pub fn write_float(out: &mut String, bits: u64, f: FloatFormat) {
+    use core::fmt::Write;
     let x = to_f64(bits, f);
     if x.is_nan() {
         let digits = (f.width() as usize).div_ceil(4);
-        out.push_str("0f");
-        let mut buf = [0u8; 16];
-        for (i, b) in buf[..digits.min(16)].iter_mut().rev().enumerate() {
-            *b = b"0123456789ABCDEF"[(bits >> (4 * i) & 15) as usize];
-        }
-        out.push_str(core::str::from_utf8(&buf[..digits.min(16)]).unwrap_or(""));
+        let _ = write!(out, "0f{bits:0digits$X}");
         return;
     }
     if x.is_infinite() {
@@ -184,7 +180,6 @@ pub fn write_float(out: &mut String, bits: u64, f: FloatFormat) {
         lay_out(out, &digits.0[..digits.1], exp, y.abs() >= 1e7 || y.abs() < 1e-4);
         return;
     }
-    use core::fmt::Write;
     let _ = if x != 0.0 && (x.abs() >= 1e7 || x.abs() < 1e-4) { write!(out, "{x:e}") } else { write!(out, "{x}") };
 }
 
