@@ -139,11 +139,18 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
         }
         dsl.push((id, f.text.as_str()));
     }
-    let files = parse_all(&dsl, &mut diags);
-    let mut isa = resolve::resolve(&sources, &files, &mut diags);
-    for id in spa {
-        isa.legacy.extend(spa::parse_file(&sources, id, &mut diags));
+    let jobs: Vec<ParseJob> =
+        dsl.into_iter().map(|(id, text)| ParseJob::Dsl(id, text)).chain(spa.into_iter().map(ParseJob::Spa)).collect();
+    let mut files = Vec::new();
+    let mut legacy = Vec::new();
+    for parsed in parse_all(&sources, &jobs, &mut diags) {
+        match parsed {
+            Parsed::Dsl(f) => files.push(f),
+            Parsed::Spa(optypes) => legacy.extend(optypes),
+        }
     }
+    let mut isa = resolve::resolve(&sources, &files, &mut diags);
+    isa.legacy = legacy;
     bind::bind(&mut isa, &mut diags);
     exec::resolve(&mut isa, &mut diags);
     check::check(&isa, &files, &mut diags);
@@ -151,51 +158,77 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
     Frontend { sources, isa, diagnostics: diags }
 }
 
+/// One file to parse, in the notation it is written in.
+enum ParseJob<'a> {
+    Dsl(FileId, &'a str),
+    Spa(FileId),
+}
+
+enum Parsed {
+    Dsl(ast::File),
+    Spa(Vec<ir::Optype>),
+}
+
+impl ParseJob<'_> {
+    fn len(&self, sources: &SourceMap) -> usize {
+        match self {
+            ParseJob::Dsl(_, text) => text.len(),
+            ParseJob::Spa(id) => sources.get(*id).text.len(),
+        }
+    }
+    fn run(&self, sources: &SourceMap, diags: &mut Diagnostics) -> Parsed {
+        match self {
+            ParseJob::Dsl(id, text) => Parsed::Dsl(parser::parse_file(*id, text, diags)),
+            ParseJob::Spa(id) => Parsed::Spa(spa::parse_file(sources, *id, diags)),
+        }
+    }
+}
+
 /// Parses files independently, on as many threads as the machine offers
-/// (files are dealt out largest first). The result is in input order, so it
-/// does not depend on scheduling.
-fn parse_all(files: &[(FileId, &str)], diags: &mut Diagnostics) -> Vec<ast::File> {
+/// (files are dealt out largest first; the calling thread takes one share).
+/// The result is in input order, so it does not depend on scheduling.
+fn parse_all(sources: &SourceMap, files: &[ParseJob], diags: &mut Diagnostics) -> Vec<Parsed> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len());
     if threads <= 1 {
-        return files.iter().map(|(id, text)| parser::parse_file(*id, text, diags)).collect();
+        return files.iter().map(|job| job.run(sources, diags)).collect();
     }
     let mut order: Vec<usize> = (0..files.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(files[i].1.len()));
+    order.sort_by_key(|&i| std::cmp::Reverse(files[i].len(sources)));
     let mut buckets: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); threads];
     for i in order {
         let b = buckets.iter_mut().min_by_key(|b| b.0).expect("threads > 1");
-        b.0 += files[i].1.len();
+        b.0 += files[i].len(sources);
         b.1.push(i);
     }
-    let mut results: Vec<Option<(ast::File, Diagnostics)>> = (0..files.len()).map(|_| None).collect();
-    std::thread::scope(|s| {
-        let handles: Vec<_> = buckets
-            .into_iter()
-            .map(|(_, ids)| {
-                s.spawn(move || {
-                    ids.into_iter()
-                        .map(|i| {
-                            let mut d = Diagnostics::default();
-                            let f = parser::parse_file(files[i].0, files[i].1, &mut d);
-                            (i, f, d)
-                        })
-                        .collect::<Vec<_>>()
-                })
+    let run = |ids: Vec<usize>| {
+        ids.into_iter()
+            .map(|i| {
+                let mut d = Diagnostics::default();
+                let parsed = files[i].run(sources, &mut d);
+                (i, parsed, d)
             })
-            .collect();
+            .collect::<Vec<_>>()
+    };
+    let mut results: Vec<Option<(Parsed, Diagnostics)>> = (0..files.len()).map(|_| None).collect();
+    std::thread::scope(|s| {
+        let mut buckets = buckets.into_iter().map(|(_, ids)| ids);
+        let mine = buckets.next().unwrap_or_default();
+        let handles: Vec<_> = buckets.map(|ids| s.spawn(|| run(ids))).collect();
+        let mut done = run(mine);
         for h in handles {
             // A panic in a parser thread is a bug; re-raise it on this thread.
-            for (i, f, d) in h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)) {
-                results[i] = Some((f, d));
-            }
+            done.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        }
+        for (i, parsed, d) in done {
+            results[i] = Some((parsed, d));
         }
     });
     results
         .into_iter()
         .flatten()
-        .map(|(f, d)| {
+        .map(|(parsed, d)| {
             diags.extend(d.items);
-            f
+            parsed
         })
         .collect()
 }

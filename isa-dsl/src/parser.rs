@@ -82,7 +82,7 @@ fn is_blank_or_comment(s: &str) -> bool {
     t.trim_end().is_empty() || t.starts_with("//")
 }
 
-fn trim_span(line: &Spanned<String>) -> Span {
+fn trim_span(line: &Line<'_>) -> Span {
     let lead = line.value.len() - line.value.trim_start().len();
     let body = line.value.trim();
     line.span.sub(lead, lead + body.len())
@@ -320,11 +320,11 @@ impl Relocate for Directive {
 /// Parses `line` with `parse`, or reuses an earlier parse of the same text.
 fn memo<T: Clone + Relocate>(
     cache: &RefCell<HashMap<String, (u32, T)>>,
-    line: &Spanned<String>,
+    line: &Line<'_>,
     diags: &mut Diagnostics,
     parse: impl FnOnce(&mut Diagnostics) -> Option<T>,
 ) -> Option<T> {
-    if let Some((from, v)) = cache.borrow().get(&line.value) {
+    if let Some((from, v)) = cache.borrow().get(line.value) {
         let mut v = v.clone();
         v.relocate(*from, line.span.start);
         return Some(v);
@@ -332,7 +332,7 @@ fn memo<T: Clone + Relocate>(
     let before = diags.len();
     let v = parse(diags)?;
     if diags.len() == before {
-        cache.borrow_mut().insert(line.value.clone(), (line.span.start, v.clone()));
+        cache.borrow_mut().insert(line.value.to_string(), (line.span.start, v.clone()));
     }
     Some(v)
 }
@@ -345,12 +345,18 @@ impl Cx {
 
 
     /// A `raw_line` pair -> its text (without line break) and span.
-    fn line(&self, p: Pair<Rule>) -> Spanned<String> {
-        let text = p.clone().into_inner().next().map(|t| (t.as_str().to_string(), self.span(&t)));
-        match text {
-            Some((value, span)) => Spanned { value, span },
-            None => Spanned { value: String::new(), span: self.span(&p) },
+    fn line<'i>(&self, p: Pair<'i, Rule>) -> Line<'i> {
+        match p.clone().into_inner().next() {
+            Some(t) => Spanned { value: t.as_str(), span: self.span(&t) },
+            None => Spanned { value: "", span: self.span(&p) },
         }
+    }
+
+    /// The lines of a `decl_body` / `section_body` pair.
+    fn body_lines<'i>(&self, p: &Pair<'i, Rule>) -> impl Iterator<Item = Line<'i>> + use<'i> {
+        let file = self.file;
+        let base = p.as_span().start();
+        split_lines(p.as_str()).map(move |(at, value)| Spanned { value, span: Span::new(file, base + at, base + at + value.len()) })
     }
 
     /// Parses `line` with a line rule. On failure, reports `code` at the
@@ -358,7 +364,7 @@ impl Cx {
     fn parse_line<'i>(
         &self,
         rule: Rule,
-        line: &'i Spanned<String>,
+        line: &Line<'i>,
         code: Code,
         what: &str,
         diags: &mut Diagnostics,
@@ -390,12 +396,12 @@ impl Cx {
         }
     }
 
-    fn offset_span(&self, line: &Spanned<String>, p: &Pair<Rule>) -> Span {
+    fn offset_span(&self, line: &Line<'_>, p: &Pair<Rule>) -> Span {
         let s = p.as_span();
         line.span.sub(s.start(), s.end())
     }
 
-    fn offset_ident(&self, line: &Spanned<String>, p: &Pair<Rule>) -> Ident {
+    fn offset_ident(&self, line: &Line<'_>, p: &Pair<Rule>) -> Ident {
         Spanned { value: p.as_str().to_string(), span: self.offset_span(line, p) }
     }
 
@@ -409,10 +415,10 @@ impl Cx {
         };
         for p in inner {
             match p.as_rule() {
-                Rule::body_line => {
-                    let Some(raw) = p.into_inner().next() else { continue };
-                    let line = self.line(raw);
-                    self.decl_body_line(&mut decl, &line, diags);
+                Rule::decl_body => {
+                    for line in self.body_lines(&p) {
+                        self.decl_body_line(&mut decl, &line, diags);
+                    }
                 }
                 Rule::section => {
                     if let Some(s) = self.section(&decl, p, diags) {
@@ -425,7 +431,7 @@ impl Cx {
         Some(decl)
     }
 
-    fn decl_head(&self, line: &Spanned<String>, head: Pair<Rule>, diags: &mut Diagnostics) -> Option<Decl> {
+    fn decl_head(&self, line: &Line<'_>, head: Pair<Rule>, diags: &mut Diagnostics) -> Option<Decl> {
         let mut kind = None;
         let mut name = None;
         let mut width = None;
@@ -513,7 +519,7 @@ impl Cx {
         })
     }
 
-    fn int(&self, line: &Spanned<String>, p: &Pair<Rule>, diags: &mut Diagnostics) -> Option<Spanned<u64>> {
+    fn int(&self, line: &Line<'_>, p: &Pair<Rule>, diags: &mut Diagnostics) -> Option<Spanned<u64>> {
         let span = self.offset_span(line, p);
         match parse_int(p.as_str()) {
             Some(v) => Some(Spanned { value: v, span }),
@@ -524,7 +530,7 @@ impl Cx {
         }
     }
 
-    fn decl_body_line(&self, decl: &mut Decl, line: &Spanned<String>, diags: &mut Diagnostics) {
+    fn decl_body_line(&self, decl: &mut Decl, line: &Line<'_>, diags: &mut Diagnostics) {
         if is_blank_or_comment(&line.value) {
             return;
         }
@@ -608,8 +614,10 @@ impl Cx {
         let kw = header_pair.clone().into_inner().find(|p| p.as_rule() == Rule::section_kw)?;
         let kind = SectionKind::from_keyword(kw.as_str())?;
         let header = self.span(&kw);
-        let lines: Vec<Spanned<String>> =
-            inner.filter_map(|p| p.into_inner().next()).map(|raw| self.line(raw)).collect();
+        let lines: Vec<Line<'_>> = match inner.next() {
+            Some(body) => self.body_lines(&body).collect(),
+            None => Vec::new(),
+        };
         if !matches!(decl.kind, DeclKind::Group | DeclKind::Optype | DeclKind::Opcode) {
             diags.push(Diagnostic::new(
                 Code::StrayText,
@@ -684,7 +692,7 @@ impl Cx {
                         }
                     }
                 SectionKind::Examples | SectionKind::Semantics if in_fence => {
-                    s.code_lines.push(line.clone());
+                    s.code_lines.push(Spanned { value: line.value.to_string(), span: line.span });
                 }
                 SectionKind::Simulation => {
                     if is_blank_or_comment(&line.value) || s.simulation.is_some() {
@@ -711,11 +719,11 @@ impl Cx {
         Some(s)
     }
 
-    fn field(&self, line: &Spanned<String>, diags: &mut Diagnostics) -> Option<Field> {
+    fn field(&self, line: &Line<'_>, diags: &mut Diagnostics) -> Option<Field> {
         memo(&self.fields, line, diags, |diags| self.parse_field(line, diags))
     }
 
-    fn parse_field(&self, line: &Spanned<String>, diags: &mut Diagnostics) -> Option<Field> {
+    fn parse_field(&self, line: &Line<'_>, diags: &mut Diagnostics) -> Option<Field> {
         let p = self.parse_line(Rule::field_line, line, Code::MalformedField, "field", diags)?;
         let mut it = p.into_inner();
         let range = it.next()?;
@@ -742,7 +750,7 @@ impl Cx {
         Some(Field { start, width, ty, name, init, span: trim_span(line) })
     }
 
-    fn operand_ref(&self, line: &Spanned<String>, p: Pair<Rule>) -> Option<OperandRef> {
+    fn operand_ref(&self, line: &Line<'_>, p: Pair<Rule>) -> Option<OperandRef> {
         let inner = p.into_inner().next()?;
         match inner.as_rule() {
             Rule::indexed_ref => {
@@ -755,11 +763,11 @@ impl Cx {
         }
     }
 
-    fn directive(&self, line: &Spanned<String>, diags: &mut Diagnostics) -> Option<Directive> {
+    fn directive(&self, line: &Line<'_>, diags: &mut Diagnostics) -> Option<Directive> {
         memo(&self.directives, line, diags, |diags| self.parse_directive(line, diags))
     }
 
-    fn parse_directive(&self, line: &Spanned<String>, diags: &mut Diagnostics) -> Option<Directive> {
+    fn parse_directive(&self, line: &Line<'_>, diags: &mut Diagnostics) -> Option<Directive> {
         let p = self.parse_line(Rule::directive_line, line, Code::MalformedDirective, "directive", diags)?;
         let d = p.into_inner().next()?;
         let span = trim_span(line);
@@ -791,7 +799,7 @@ impl Cx {
         })
     }
 
-    fn exception(&self, line: &Spanned<String>, diags: &mut Diagnostics) -> Option<ExceptionRule> {
+    fn exception(&self, line: &Line<'_>, diags: &mut Diagnostics) -> Option<ExceptionRule> {
         let p = self.parse_line(Rule::exception_line, line, Code::MalformedException, "exception rule", diags)?;
         let mut it = p.into_inner();
         let class = self.offset_ident(line, &it.next()?);
@@ -802,7 +810,7 @@ impl Cx {
         Some(ExceptionRule { class, kind, message, condition, span: trim_span(line) })
     }
 
-    fn expr(&self, line: &Spanned<String>, p: Pair<Rule>) -> Expr {
+    fn expr(&self, line: &Line<'_>, p: Pair<Rule>) -> Expr {
         let span = self.offset_span(line, &p);
         pratt()
             .map_primary(|prim| self.primary(line, prim))
@@ -830,7 +838,7 @@ impl Cx {
             .parse(p.into_inner())
     }
 
-    fn primary(&self, line: &Spanned<String>, p: Pair<Rule>) -> Expr {
+    fn primary(&self, line: &Line<'_>, p: Pair<Rule>) -> Expr {
         let span = self.offset_span(line, &p);
         match p.as_rule() {
             Rule::paren => match p.into_inner().next() {
@@ -849,7 +857,7 @@ impl Cx {
         }
     }
 
-    fn value_list(&self, line: &Spanned<String>, diags: &mut Diagnostics) -> Option<ValueList> {
+    fn value_list(&self, line: &Line<'_>, diags: &mut Diagnostics) -> Option<ValueList> {
         let p = self.parse_line(Rule::value_list_line, line, Code::MalformedSyntax, "value list", diags)?;
         let mut missing_dot = true;
         let mut name = None;
@@ -880,7 +888,7 @@ impl Cx {
         Some(ValueList { name: name?, missing_dot, items, span: trim_span(line) })
     }
 
-    fn template(&self, line: &Spanned<String>, diags: &mut Diagnostics) -> Option<Template> {
+    fn template(&self, line: &Line<'_>, diags: &mut Diagnostics) -> Option<Template> {
         let p = self.parse_line(Rule::template_line, line, Code::MalformedSyntax, "syntax template", diags)?;
         let mut t = Template {
             mnemonic: Spanned { value: String::new(), span: line.span },
@@ -928,7 +936,7 @@ impl Cx {
         Some(t)
     }
 
-    fn template_operand(&self, line: &Spanned<String>, p: Pair<Rule>, optional: bool) -> Option<TemplateOperand> {
+    fn template_operand(&self, line: &Line<'_>, p: Pair<Rule>, optional: bool) -> Option<TemplateOperand> {
         let span = self.offset_span(line, &p);
         let mut op = TemplateOperand {
             name: Spanned { value: String::new(), span },
@@ -992,7 +1000,7 @@ impl Cx {
         Some(op)
     }
 
-    fn simulation(&self, line: &Spanned<String>, p: Pair<Rule>) -> SimulationCall {
+    fn simulation(&self, line: &Line<'_>, p: Pair<Rule>) -> SimulationCall {
         let span = trim_span(line);
         let mut results = Vec::new();
         let mut function = None;
@@ -1047,14 +1055,43 @@ pub fn parse_int(s: &str) -> Option<u64> {
     }
 }
 
-fn section_text(file: FileId, header: Span, lines: &[Spanned<String>]) -> Spanned<String> {
+/// A line of a body: its text (without the line break) and span.
+type Line<'i> = Spanned<&'i str>;
+
+/// Splits a body into lines exactly as the grammar's `raw_line` does: a line
+/// ends at `\r\n`, `\n` or `\r`; a last line without a break is kept only
+/// when non-empty. Yields each line's byte offset in `text` and its text.
+fn split_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if at >= bytes.len() {
+            return None;
+        }
+        let start = at;
+        let len = memchr2(b'\n', b'\r', &bytes[start..]).unwrap_or(bytes.len() - start);
+        let end = start + len;
+        at = match bytes.get(end) {
+            Some(b'\r') if bytes.get(end + 1) == Some(&b'\n') => end + 2,
+            Some(_) => end + 1,
+            None => end,
+        };
+        Some((start, &text[start..end]))
+    })
+}
+
+fn memchr2(a: u8, b: u8, s: &[u8]) -> Option<usize> {
+    s.iter().position(|&c| c == a || c == b)
+}
+
+fn section_text(file: FileId, header: Span, lines: &[Line<'_>]) -> Spanned<String> {
     let mut end = lines.len();
     while end > 0 && lines[end - 1].value.trim().is_empty() {
         end -= 1;
     }
-    let mut text = String::new();
+    let mut text = String::with_capacity(lines[..end].iter().map(|l| l.value.len() + 1).sum());
     for l in &lines[..end] {
-        text.push_str(&l.value);
+        text.push_str(l.value);
         text.push('\n');
     }
     let span = match (lines.first(), end) {
@@ -1083,5 +1120,34 @@ mod memo_tests {
         assert_eq!(b.name.span.start, a.name.span.start + line);
         assert_eq!(&text[b.ty.span.start as usize..b.ty.span.end as usize], "Reg");
         assert_eq!(&text[b.init.as_ref().unwrap().value.span.start as usize..b.init.as_ref().unwrap().value.span.end as usize], "RZ");
+    }
+}
+
+#[cfg(test)]
+mod split_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The lines the grammar's own `raw_line` rule finds, one after another.
+    fn grammar_lines(text: &str) -> Vec<(usize, &str)> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            let Ok(mut p) = DslParser::parse(Rule::raw_line, &text[at..]) else { break };
+            let line = p.next().expect("raw_line pair");
+            let body = line.clone().into_inner().next().map_or("", |t| t.as_str());
+            out.push((at, body));
+            at += line.as_str().len();
+        }
+        out
+    }
+
+    proptest! {
+        /// `split_lines` breaks bodies where `raw_line` does, for every mix of
+        /// `\n`, `\r\n` and lone `\r`, with and without a final break.
+        #[test]
+        fn split_lines_matches_raw_line(text in "[a \r\n]{0,40}") {
+            prop_assert_eq!(split_lines(&text).collect::<Vec<_>>(), grammar_lines(&text));
+        }
     }
 }

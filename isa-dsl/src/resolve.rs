@@ -41,8 +41,7 @@ struct Class<'a> {
 
 impl<'a> Resolver<'a> {
     fn loc(&self, span: Span) -> Loc {
-        let (line, col) = self.sources.get(span.file).line_col(span.start);
-        Loc { file: span.file.0, line: line as u32, col: col as u32, span: Some(span) }
+        loc(self.sources, span)
     }
 
     fn err(&mut self, code: Code, span: Span, msg: impl Into<String>) -> &mut Diagnostic {
@@ -377,16 +376,16 @@ impl<'a> Resolver<'a> {
     }
 
     fn optypes_and_opcodes(&mut self, classes: &[Class<'a>]) {
-        // Every field is checked where it is written, even in a group no opcode
-        // inherits; the per-opcode pass below reports the same problems again,
-        // and `Diagnostics::sort` drops the repeats.
+        // Every field is resolved and checked once, where it is written (even
+        // in a group no opcode inherits); opcodes reuse the result.
         let isa_width = self.isa.width as u64;
+        let mut resolved: Vec<Vec<Option<Field>>> = Vec::with_capacity(classes.len());
         for c in classes {
-            for s in c.decl.sections.iter().filter(|s| s.kind == SectionKind::Encoding) {
-                for f in &s.fields {
-                    self.field(f, c.decl, isa_width);
-                }
+            let mut fields = Vec::new();
+            for f in encoding_fields(c.decl) {
+                fields.push(self.field(f, c.decl, isa_width));
             }
+            resolved.push(fields);
         }
         let mut optype_ids: BTreeMap<usize, OptypeId> = BTreeMap::new();
         for (i, c) in classes.iter().enumerate().filter(|(_, c)| c.decl.kind == DeclKind::Optype) {
@@ -399,9 +398,10 @@ impl<'a> Resolver<'a> {
         for (i, c) in classes.iter().enumerate().filter(|(_, c)| c.decl.kind == DeclKind::Opcode) {
             let Some(p) = c.parent else { continue };
             let Some(&ot) = optype_ids.get(&p) else { continue };
-            let chain: Vec<&ast::Decl> = Self::chain(classes, i).into_iter().map(|k| classes[k].decl).collect();
+            let chain: Vec<(&ast::Decl, &[Option<Field>])> =
+                Self::chain(classes, i).into_iter().map(|k| (classes[k].decl, resolved[k].as_slice())).collect();
             let id = self.isa.opcodes.len();
-            let op = self.opcode(&chain, ot);
+            let op = opcode(self.sources, &chain, ot, &mut self.diags.items);
             self.isa.optypes[ot].opcodes.push(id);
             self.isa.opcodes.push(op);
         }
@@ -561,113 +561,6 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    // --- opcodes ----------------------------------------------------------------
-
-    fn opcode(&mut self, chain: &[&ast::Decl], optype: OptypeId) -> Opcode {
-        let me = chain[chain.len() - 1];
-        let mut fields: Vec<Field> = Vec::new();
-        let mut field_spans: Vec<Span> = Vec::new();
-        let isa_width = self.isa.width as u64;
-        for d in chain {
-            for s in d.sections.iter().filter(|s| s.kind == SectionKind::Encoding) {
-                for f in &s.fields {
-                    let Some(field) = self.field(f, d, isa_width) else { continue };
-                    // Overlaps and duplicates against what the chain already declared.
-                    let mut keep = true;
-                    for (k, other) in fields.iter().enumerate() {
-                        let same_name = other.name == field.name;
-                        let overlap = other.mask() & field.mask() != 0;
-                        if !same_name && !overlap {
-                            continue;
-                        }
-                        let identical = same_name
-                            && other.start == field.start
-                            && other.width == field.width
-                            && other.ty == field.ty
-                            && other.value == field.value;
-                        let prev = field_spans[k];
-                        if identical {
-                            self.diags.push(
-                                Diagnostic::new(
-                                    Code::IdenticalRedefinition,
-                                    f.span,
-                                    format!("field `{}` is already defined identically by `{}`", field.name, other.declared_in),
-                                )
-                                .with_secondary(prev, "first defined here")
-                                .with_label("remove this line"),
-                            );
-                        } else if same_name {
-                            self.diags.push(
-                                Diagnostic::new(
-                                    Code::DuplicateDefinition,
-                                    f.name.span,
-                                    format!("field `{}` is defined twice in `{}`", field.name, me.name.value),
-                                )
-                                .with_secondary(prev, format!("first defined by `{}`", other.declared_in)),
-                            );
-                        } else {
-                            let lo = field.start.max(other.start);
-                            let hi = (field.start + field.width).min(other.start + other.width) - 1;
-                            let bits = if lo == hi { format!("bit {lo}") } else { format!("bits {lo}..{hi}") };
-                            self.diags.push(
-                                Diagnostic::new(
-                                    Code::FieldOverlap,
-                                    f.span,
-                                    format!("field `{}` overlaps `{}` at {bits} in opcode `{}`", field.name, other.name, me.name.value),
-                                )
-                                .with_secondary(prev, format!("`{}` is defined here", other.name)),
-                            );
-                        }
-                        keep = false;
-                        break;
-                    }
-                    if keep {
-                        fields.push(field);
-                        field_spans.push(f.span);
-                    }
-                }
-            }
-        }
-        fields.sort_by_key(|f| (f.start, f.width));
-        let (mut fixed_mask, mut fixed_bits) = (0u128, 0u128);
-        for f in &fields {
-            if let FieldValue::Constant(v) = f.value {
-                fixed_mask |= f.mask();
-                fixed_bits |= ((v as u128) << f.start) & f.mask();
-            }
-        }
-        let mut operands = OperandInfo::default();
-        let mut exceptions = Vec::new();
-        for d in chain {
-            for s in &d.sections {
-                for dir in &s.directives {
-                    self.directive(dir, &mut operands);
-                }
-                for e in &s.exceptions {
-                    exceptions.push(Exception {
-                        class: e.class.value.clone(),
-                        kind: e.kind.value.clone(),
-                        message: e.message.value.clone(),
-                        condition: e.condition.clone(),
-                        loc: self.loc(e.span),
-                    });
-                }
-            }
-        }
-        Opcode {
-            name: me.name.value.clone(),
-            optype,
-            loc: self.loc(me.name.span),
-            fields,
-            fixed_mask,
-            fixed_bits,
-            operands,
-            exceptions,
-            forms: Vec::new(),
-            exec: None,
-        }
-    }
-
     fn field(&mut self, f: &ast::Field, owner: &ast::Decl, isa_width: u64) -> Option<Field> {
         if f.width.value == 0 {
             self.err(Code::ZeroWidth, f.width.span, format!("field `{}` has zero width", f.name.value));
@@ -749,51 +642,170 @@ impl<'a> Resolver<'a> {
         enc
     }
 
-    fn directive(&mut self, d: &Directive, out: &mut OperandInfo) {
-        let refs = |v: &[ast::OperandRef]| -> Vec<OperandRef> {
-            v.iter()
-                .map(|r| OperandRef {
-                    name: r.name.value.clone(),
-                    index: r.index.iter().map(|i| i.value.clone()).collect(),
-                    literal: false,
-                    span: Some(r.name.span),
-                })
-                .collect()
-        };
-        match d {
-            Directive::InList(v, _) => out.inputs = refs(v),
-            Directive::OutList(v, _) => out.outputs = refs(v),
-            Directive::Order(v, _) => out.order = refs(v),
-            Directive::Bitwidth { operand, expr, .. } => {
-                let constant = match expr.eval(&|_| None) {
-                    Some(crate::expr::Value::Int(i)) => Some(i),
-                    _ => None,
-                };
-                out.bitwidths.retain(|b| b.operand != operand.value);
-                out.bitwidths.push(Bitwidth {
-                    operand: operand.value.clone(),
-                    expr: expr.clone(),
-                    constant,
-                    span: Some(operand.span),
-                });
+}
+
+/// One opcode's full layout, operands and exceptions from its chain (root
+/// first), each class with its fields as resolved where they are written.
+/// Problems go to `diags`.
+fn opcode(sources: &SourceMap, chain: &[(&ast::Decl, &[Option<Field>])], optype: OptypeId, diags: &mut Vec<Diagnostic>) -> Opcode {
+    let me = chain[chain.len() - 1].0;
+    let mut fields: Vec<Field> = Vec::new();
+    let mut field_spans: Vec<Span> = Vec::new();
+    for &(d, resolved) in chain {
+        for (f, field) in encoding_fields(d).zip(resolved) {
+            let Some(field) = field else { continue };
+            // Overlaps and duplicates against what the chain already declared.
+            let mut keep = true;
+            for (k, other) in fields.iter().enumerate() {
+                let same_name = other.name == field.name;
+                let overlap = other.mask() & field.mask() != 0;
+                if !same_name && !overlap {
+                    continue;
+                }
+                let identical = same_name
+                    && other.start == field.start
+                    && other.width == field.width
+                    && other.ty == field.ty
+                    && other.value == field.value;
+                let prev = field_spans[k];
+                if identical {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::IdenticalRedefinition,
+                            f.span,
+                            format!("field `{}` is already defined identically by `{}`", field.name, other.declared_in),
+                        )
+                        .with_secondary(prev, "first defined here")
+                        .with_label("remove this line"),
+                    );
+                } else if same_name {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::DuplicateDefinition,
+                            f.name.span,
+                            format!("field `{}` is defined twice in `{}`", field.name, me.name.value),
+                        )
+                        .with_secondary(prev, format!("first defined by `{}`", other.declared_in)),
+                    );
+                } else {
+                    let lo = field.start.max(other.start);
+                    let hi = (field.start + field.width).min(other.start + other.width) - 1;
+                    let bits = if lo == hi { format!("bit {lo}") } else { format!("bits {lo}..{hi}") };
+                    diags.push(
+                        Diagnostic::new(
+                            Code::FieldOverlap,
+                            f.span,
+                            format!("field `{}` overlaps `{}` at {bits} in opcode `{}`", field.name, other.name, me.name.value),
+                        )
+                        .with_secondary(prev, format!("`{}` is defined here", other.name)),
+                    );
+                }
+                keep = false;
+                break;
             }
-            Directive::AsmFormat { operand, function, args, .. } => {
-                out.asm_formats.retain(|a| a.operand != operand.value);
-                out.asm_formats.push(AsmFormat {
-                    operand: operand.value.clone(),
-                    function: function.value.clone(),
-                    args: args.iter().map(|a| a.value.clone()).collect(),
-                    spans: std::iter::once(operand.span).chain(args.iter().map(|a| a.span)).collect(),
-                })
-            }
-            Directive::ModiOrder(v, _) => {
-                out.modi_order = v
-                    .iter()
-                    .map(|i| OperandRef { name: i.value.clone(), index: Vec::new(), literal: false, span: Some(i.span) })
-                    .collect()
+            if keep {
+                fields.push(field.clone());
+                field_spans.push(f.span);
             }
         }
     }
+    fields.sort_by_key(|f| (f.start, f.width));
+    let (mut fixed_mask, mut fixed_bits) = (0u128, 0u128);
+    for f in &fields {
+        if let FieldValue::Constant(v) = f.value {
+            fixed_mask |= f.mask();
+            fixed_bits |= ((v as u128) << f.start) & f.mask();
+        }
+    }
+    let mut operands = OperandInfo::default();
+    let mut exceptions = Vec::new();
+    for &(d, _) in chain {
+        for s in &d.sections {
+            for dir in &s.directives {
+                directive(dir, &mut operands);
+            }
+            for e in &s.exceptions {
+                exceptions.push(Exception {
+                    class: e.class.value.clone(),
+                    kind: e.kind.value.clone(),
+                    message: e.message.value.clone(),
+                    condition: e.condition.clone(),
+                    loc: loc(sources, e.span),
+                });
+            }
+        }
+    }
+    Opcode {
+        name: me.name.value.clone(),
+        optype,
+        loc: loc(sources, me.name.span),
+        fields,
+        fixed_mask,
+        fixed_bits,
+        operands,
+        exceptions,
+        forms: Vec::new(),
+        exec: None,
+    }
+}
+
+
+/// Applies one `__OperandInfo` directive (a later one replaces an earlier one).
+fn directive(d: &Directive, out: &mut OperandInfo) {
+    let refs = |v: &[ast::OperandRef]| -> Vec<OperandRef> {
+        v.iter()
+            .map(|r| OperandRef {
+                name: r.name.value.clone(),
+                index: r.index.iter().map(|i| i.value.clone()).collect(),
+                literal: false,
+                span: Some(r.name.span),
+            })
+            .collect()
+    };
+    match d {
+        Directive::InList(v, _) => out.inputs = refs(v),
+        Directive::OutList(v, _) => out.outputs = refs(v),
+        Directive::Order(v, _) => out.order = refs(v),
+        Directive::Bitwidth { operand, expr, .. } => {
+            let constant = match expr.eval(&|_| None) {
+                Some(crate::expr::Value::Int(i)) => Some(i),
+                _ => None,
+            };
+            out.bitwidths.retain(|b| b.operand != operand.value);
+            out.bitwidths.push(Bitwidth {
+                operand: operand.value.clone(),
+                expr: expr.clone(),
+                constant,
+                span: Some(operand.span),
+            });
+        }
+        Directive::AsmFormat { operand, function, args, .. } => {
+            out.asm_formats.retain(|a| a.operand != operand.value);
+            out.asm_formats.push(AsmFormat {
+                operand: operand.value.clone(),
+                function: function.value.clone(),
+                args: args.iter().map(|a| a.value.clone()).collect(),
+                spans: std::iter::once(operand.span).chain(args.iter().map(|a| a.span)).collect(),
+            })
+        }
+        Directive::ModiOrder(v, _) => {
+            out.modi_order = v
+                .iter()
+                .map(|i| OperandRef { name: i.value.clone(), index: Vec::new(), literal: false, span: Some(i.span) })
+                .collect()
+        }
+    }
+}
+
+/// The fields of a class's `__Encoding` sections, in order.
+fn encoding_fields(d: &ast::Decl) -> impl Iterator<Item = &ast::Field> {
+    d.sections.iter().filter(|s| s.kind == SectionKind::Encoding).flat_map(|s| &s.fields)
+}
+
+/// Where a span is: file, 1-based line and column.
+fn loc(sources: &SourceMap, span: Span) -> Loc {
+    let (line, col) = sources.get(span.file).line_col(span.start);
+    Loc { file: span.file.0, line: line as u32, col: col as u32, span: Some(span) }
 }
 
 /// Largest unsigned value of `width` bits.
