@@ -43,7 +43,7 @@ pub fn parse_file(file: FileId, text: &str, diags: &mut Diagnostics) -> File {
         match pair.as_rule() {
             Rule::top_line => {
                 let line = cx.line(pair.into_inner().next().unwrap_or_else(unreachable_pair));
-                if !is_blank_or_comment(&line.value) {
+                if !is_blank_or_comment(line.value) {
                     diags.push(
                         Diagnostic::new(Code::StrayText, trim_span(&line), "text before the first declaration")
                             .with_label("expected `__DefGroup`, `__DefOptype`, `__DefOpcode`, `__DefBitFieldType`, ...")
@@ -369,21 +369,21 @@ impl Cx {
         what: &str,
         diags: &mut Diagnostics,
     ) -> Option<Pair<'i, Rule>> {
-        if max_paren_depth(&line.value) > MAX_NESTING {
+        if max_paren_depth(line.value) > MAX_NESTING {
             diags.push(
                 Diagnostic::new(Code::TooDeep, trim_span(line), format!("{what} nested too deeply"))
                     .with_note(format!("at most {MAX_NESTING} levels of brackets are accepted")),
             );
             return None;
         }
-        match DslParser::parse(rule, &line.value) {
+        match DslParser::parse(rule, line.value) {
             Ok(mut pairs) => pairs.next(),
             Err(_) => {
                 // Parse again with pest's error detail on, which records the
                 // literal tokens tried; it is too slow to leave on for every line.
                 // It is only ever switched on, so messages never depend on timing.
                 pest::set_error_detail(true);
-                let Err(e) = DslParser::parse(rule, &line.value) else { return None };
+                let Err(e) = DslParser::parse(rule, line.value) else { return None };
                 let (pos, expected) = describe_failure(&e);
                 let pos = pos.min(line.value.len());
                 let end = line.value[pos..].chars().next().map(|c| pos + c.len_utf8()).unwrap_or(pos);
@@ -531,7 +531,7 @@ impl Cx {
     }
 
     fn decl_body_line(&self, decl: &mut Decl, line: &Line<'_>, diags: &mut Diagnostics) {
-        if is_blank_or_comment(&line.value) {
+        if is_blank_or_comment(line.value) {
             return;
         }
         match decl.kind {
@@ -641,7 +641,7 @@ impl Cx {
         };
         let mut fence_open: Option<Span> = None;
         for line in &lines {
-            if line.value.trim_start().starts_with("```") && DslParser::parse(Rule::fence_line, &line.value).is_ok() {
+            if line.value.trim_start().starts_with("```") && DslParser::parse(Rule::fence_line, line.value).is_ok() {
                 fence_open = match fence_open {
                     Some(_) => None,
                     None => Some(trim_span(line)),
@@ -651,7 +651,7 @@ impl Cx {
             let in_fence = fence_open.is_some();
             match kind {
                 SectionKind::Encoding => {
-                    if is_blank_or_comment(&line.value) {
+                    if is_blank_or_comment(line.value) {
                         continue;
                     }
                     if let Some(f) = self.field(line, diags) {
@@ -659,10 +659,10 @@ impl Cx {
                     }
                 }
                 SectionKind::Syntax if in_fence => {
-                    if is_blank_or_comment(&line.value) {
+                    if is_blank_or_comment(line.value) {
                         continue;
                     }
-                    if looks_like_value_list(&line.value) {
+                    if looks_like_value_list(line.value) {
                         if let Some(v) = self.value_list(line, diags) {
                             s.value_lists.push(v);
                         }
@@ -671,7 +671,7 @@ impl Cx {
                     }
                 }
                 SectionKind::OperandInfo
-                    if !in_fence && looks_like_directive(&line.value) => {
+                    if !in_fence && looks_like_directive(line.value) => {
                         let word = line.value.trim_start().split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("");
                         if !DIRECTIVES.contains(&word) {
                             let lead = line.value.len() - line.value.trim_start().len();
@@ -686,7 +686,7 @@ impl Cx {
                         }
                     }
                 SectionKind::Exception
-                    if !in_fence && looks_like_directive(&line.value) => {
+                    if !in_fence && looks_like_directive(line.value) => {
                         if let Some(e) = self.exception(line, diags) {
                             s.exceptions.push(e);
                         }
@@ -695,10 +695,10 @@ impl Cx {
                     s.code_lines.push(Spanned { value: line.value.to_string(), span: line.span });
                 }
                 SectionKind::Simulation => {
-                    if is_blank_or_comment(&line.value) || s.simulation.is_some() {
+                    if is_blank_or_comment(line.value) || s.simulation.is_some() {
                         continue;
                     }
-                    match DslParser::parse(Rule::simulation_line, &line.value) {
+                    match DslParser::parse(Rule::simulation_line, line.value) {
                         Ok(mut p) => s.simulation = p.next().map(|p| self.simulation(line, p)),
                         Err(_) => diags.push(
                             Diagnostic::new(Code::UnknownSection, trim_span(line), "simulation hook not understood")
