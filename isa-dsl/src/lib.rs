@@ -164,6 +164,7 @@ enum ParseJob<'a> {
     Spa(FileId),
 }
 
+/// What a [`ParseJob`] produces.
 enum Parsed {
     Dsl(ast::File),
     Spa(Vec<ir::Optype>),
