@@ -261,7 +261,7 @@ impl HADD2_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -779,7 +779,7 @@ impl HADD2_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -1270,7 +1270,7 @@ impl HADD2_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -1749,7 +1749,7 @@ impl HADD2_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -2267,7 +2267,7 @@ impl HMUL2_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -2785,7 +2785,7 @@ impl HMUL2_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -3276,7 +3276,7 @@ impl HMUL2_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -3755,7 +3755,7 @@ impl HMUL2_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -4318,7 +4318,7 @@ impl HFMA2_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -4919,7 +4919,7 @@ impl HFMA2_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -5481,7 +5481,7 @@ impl HFMA2_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -6070,7 +6070,7 @@ impl HFMA2_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -6698,7 +6698,7 @@ impl HFMA2_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -7326,7 +7326,7 @@ impl HFMA2_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -7954,7 +7954,7 @@ impl HFMA2_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -8544,7 +8544,7 @@ impl HMNMX2_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -9095,7 +9095,7 @@ impl HMNMX2_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -9619,7 +9619,7 @@ impl HMNMX2_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -10131,7 +10131,7 @@ impl HMNMX2_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -10701,7 +10701,7 @@ impl HSETP2_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -11297,7 +11297,7 @@ impl HSETP2_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -11866,7 +11866,7 @@ impl HSETP2_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -12423,7 +12423,7 @@ impl HSETP2_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -13019,7 +13019,7 @@ impl HSET2_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -13615,7 +13615,7 @@ impl HSET2_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -14184,7 +14184,7 @@ impl HSET2_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -14741,7 +14741,7 @@ impl HSET2_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -15282,7 +15282,7 @@ impl FADD_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -15745,7 +15745,7 @@ impl FADD_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -16190,7 +16190,7 @@ impl FADD_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -16627,7 +16627,7 @@ impl FADD_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -17099,7 +17099,7 @@ impl FMUL_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -17584,7 +17584,7 @@ impl FMUL_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -18051,7 +18051,7 @@ impl FMUL_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -18510,7 +18510,7 @@ impl FMUL_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -19013,7 +19013,7 @@ impl FFMA_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -19524,7 +19524,7 @@ impl FFMA_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -20009,7 +20009,7 @@ impl FFMA_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -20512,7 +20512,7 @@ impl FFMA_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -21041,7 +21041,7 @@ impl FFMA_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -21570,7 +21570,7 @@ impl FFMA_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -22099,7 +22099,7 @@ impl FFMA_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -22610,7 +22610,7 @@ impl FMNMX_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -23095,7 +23095,7 @@ impl FMNMX_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -23562,7 +23562,7 @@ impl FMNMX_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -24021,7 +24021,7 @@ impl FMNMX_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -24524,7 +24524,7 @@ impl FSETP_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -25053,7 +25053,7 @@ impl FSETP_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -25564,7 +25564,7 @@ impl FSETP_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -26067,7 +26067,7 @@ impl FSETP_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -26596,7 +26596,7 @@ impl FSET_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -27125,7 +27125,7 @@ impl FSET_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -27636,7 +27636,7 @@ impl FSET_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -28139,7 +28139,7 @@ impl FSET_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -28641,7 +28641,7 @@ impl FSEL_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -29104,7 +29104,7 @@ impl FSEL_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -29549,7 +29549,7 @@ impl FSEL_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -29986,7 +29986,7 @@ impl FSEL_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -30422,7 +30422,7 @@ impl FCHK_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -30819,7 +30819,7 @@ impl FCHK_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -31198,7 +31198,7 @@ impl FCHK_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -31569,7 +31569,7 @@ impl FCHK_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -31981,7 +31981,7 @@ impl I2F_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -32380,7 +32380,7 @@ impl I2F_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -32779,7 +32779,7 @@ impl I2F_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -33196,7 +33196,7 @@ impl F2F_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -33652,7 +33652,7 @@ impl F2F_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -34108,7 +34108,7 @@ impl F2F_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -34566,7 +34566,7 @@ impl F2I_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -35037,7 +35037,7 @@ impl F2I_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -35508,7 +35508,7 @@ impl F2I_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -35961,7 +35961,7 @@ impl FRND_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -36388,7 +36388,7 @@ impl FRND_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -36815,7 +36815,7 @@ impl FRND_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -37359,7 +37359,7 @@ impl F2FP_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -37929,7 +37929,7 @@ impl F2FP_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -38490,7 +38490,7 @@ impl F2FP_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -39047,7 +39047,7 @@ impl F2FP_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -39502,7 +39502,7 @@ impl F2IP_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -39945,7 +39945,7 @@ impl F2IP_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -40388,7 +40388,7 @@ impl F2IP_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -40831,7 +40831,7 @@ impl F2IP_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -41274,7 +41274,7 @@ impl IADD_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -41716,7 +41716,7 @@ impl IADD_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -42149,7 +42149,7 @@ impl IADD_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -42578,7 +42578,7 @@ impl IADD_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -43038,7 +43038,7 @@ impl IMAD_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -43515,7 +43515,7 @@ impl IMAD_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -43988,7 +43988,7 @@ impl IMAD_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -44474,7 +44474,7 @@ impl IMAD_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -44960,7 +44960,7 @@ impl IMAD_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -45446,7 +45446,7 @@ impl IMAD_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -45932,7 +45932,7 @@ impl IMAD_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -46410,7 +46410,7 @@ impl IMAD_WIDE_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -46875,7 +46875,7 @@ impl IMAD_WIDE_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -47340,7 +47340,7 @@ impl IMAD_WIDE_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -47805,7 +47805,7 @@ impl IMAD_WIDE_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -48270,7 +48270,7 @@ impl IMAD_WIDE_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -48735,7 +48735,7 @@ impl IMAD_WIDE_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -49198,7 +49198,7 @@ impl IDP2A_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -49661,7 +49661,7 @@ impl IDP2A_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -50124,7 +50124,7 @@ impl IDP2A_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -50587,7 +50587,7 @@ impl IDP2A_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -51050,7 +51050,7 @@ impl IDP2A_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -51513,7 +51513,7 @@ impl IDP2A_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -51976,7 +51976,7 @@ impl IDP2A_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -52430,7 +52430,7 @@ impl IDP4A_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -52871,7 +52871,7 @@ impl IDP4A_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -53312,7 +53312,7 @@ impl IDP4A_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -53753,7 +53753,7 @@ impl IDP4A_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -54194,7 +54194,7 @@ impl IDP4A_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -54635,7 +54635,7 @@ impl IDP4A_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -55076,7 +55076,7 @@ impl IDP4A_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -55490,7 +55490,7 @@ impl IMUL_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -55865,7 +55865,7 @@ impl IMUL_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -56231,7 +56231,7 @@ impl IMUL_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -56593,7 +56593,7 @@ impl IMUL_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -57033,7 +57033,7 @@ impl LEA_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -57555,7 +57555,7 @@ impl LEA_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -58073,7 +58073,7 @@ impl LEA_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -58604,7 +58604,7 @@ impl LEA_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -59034,7 +59034,7 @@ impl IABS_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -59321,7 +59321,7 @@ impl IABS_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -59608,7 +59608,7 @@ impl IABS_I {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -59895,7 +59895,7 @@ impl IABS_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -60220,7 +60220,7 @@ impl IMNMX_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -60597,7 +60597,7 @@ impl IMNMX_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -60974,7 +60974,7 @@ impl IMNMX_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -61351,7 +61351,7 @@ impl IMNMX_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -61708,7 +61708,7 @@ impl P2R_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -62039,7 +62039,7 @@ impl P2R_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -62370,7 +62370,7 @@ impl P2R_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -62701,7 +62701,7 @@ impl P2R_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -63023,7 +63023,7 @@ impl R2P_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -63332,7 +63332,7 @@ impl R2P_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -63641,7 +63641,7 @@ impl R2P_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -63950,7 +63950,7 @@ impl R2P_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -64341,7 +64341,7 @@ impl ISETP_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -64849,7 +64849,7 @@ impl ISETP_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -65357,7 +65357,7 @@ impl ISETP_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -65865,7 +65865,7 @@ impl ISETP_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -66373,7 +66373,7 @@ impl ISET_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -66881,7 +66881,7 @@ impl ISET_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -67389,7 +67389,7 @@ impl ISET_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -67897,7 +67897,7 @@ impl ISET_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -68341,7 +68341,7 @@ impl SEL_RR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -68694,7 +68694,7 @@ impl SEL_RU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -69047,7 +69047,7 @@ impl SEL_RI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -69400,7 +69400,7 @@ impl SEL_RC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -69789,7 +69789,7 @@ impl LOP3_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -70230,7 +70230,7 @@ impl LOP3_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -70671,7 +70671,7 @@ impl LOP3_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -71112,7 +71112,7 @@ impl LOP3_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -71544,7 +71544,7 @@ impl PLOP3_X {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -71963,7 +71963,7 @@ impl PLOP3_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -72382,7 +72382,7 @@ impl SHF_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -72801,7 +72801,7 @@ impl SHF_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -73220,7 +73220,7 @@ impl SHF_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -73639,7 +73639,7 @@ impl SHF_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -74058,7 +74058,7 @@ impl SHF_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -74477,7 +74477,7 @@ impl SHF_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -74896,7 +74896,7 @@ impl SHF_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -75271,7 +75271,7 @@ impl MOV_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -75581,7 +75581,7 @@ impl MOV_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -75894,7 +75894,7 @@ impl MOV_I {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -76204,7 +76204,7 @@ impl MOV_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -76531,7 +76531,7 @@ impl PRMT_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -76884,7 +76884,7 @@ impl PRMT_RRI {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -77237,7 +77237,7 @@ impl PRMT_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -77590,7 +77590,7 @@ impl PRMT_RRC {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -77943,7 +77943,7 @@ impl PRMT_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -78296,7 +78296,7 @@ impl PRMT_RRU {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -78649,7 +78649,7 @@ impl PRMT_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -78984,7 +78984,7 @@ impl I2I_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -79293,7 +79293,7 @@ impl I2I_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -79602,7 +79602,7 @@ impl I2I_I {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -79911,7 +79911,7 @@ impl I2I_C {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -80242,7 +80242,7 @@ impl I2IP_RRR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -80600,7 +80600,7 @@ impl I2IP_RUR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -80958,7 +80958,7 @@ impl I2IP_RIR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -81316,7 +81316,7 @@ impl I2IP_RCR {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -81643,7 +81643,7 @@ impl R2UR_R {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -81939,7 +81939,7 @@ impl SETGPR_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);
@@ -82248,7 +82248,7 @@ impl GETGPR_U {
     /// The fields of `w`, which [`Self::is_valid`] accepted (a value
     /// outside its type would read as the field's default).
     #[inline(always)]
-    fn from_word(w: u128) -> Self {
+    pub(crate) fn from_word(w: u128) -> Self {
         let lo = w as u64;
         let hi = (w >> 64) as u64;
         let _ = (lo, hi);

@@ -11,7 +11,7 @@
 //! * `lib.rs`: the `Instruction` enum, the dispatch table and the errors.
 
 use crate::names::{field_ident, ident};
-use crate::plan::{exceptions, mask64, DecodePlan, RawExpr, Slot};
+use crate::plan::{exceptions, mask64, reject_cubes, DecodePlan, RawExpr, Slot};
 use isa_dsl::expr::BinOp;
 use isa_dsl::ir::{Field, FieldValue, Isa, Opcode, Type, TypeKind};
 use proc_macro2::{Literal, TokenStream};
@@ -614,7 +614,7 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
             /// The fields of `w`, which [`Self::is_valid`] accepted (a value
             /// outside its type would read as the field's default).
             #[inline(always)]
-            fn from_word(w: u128) -> Self {
+            pub(crate) fn from_word(w: u128) -> Self {
                 let lo = w as u64;
                 let hi = (w >> 64) as u64;
                 let _ = (lo, hi);
@@ -798,7 +798,11 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     }
 }
 
-/// The dispatch table and `Instruction::decode`.
+/// Inline reject slots per opcode in the decoder's check table; opcodes
+/// needing more take the slow path.
+const REJECT_SLOTS: usize = 5;
+
+/// The dispatch table, the check table, [`Decoded`] and `Instruction::decode`.
 fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     let many_base = isa.opcodes.len() + 1;
     let table_entries = plan.table.iter().map(|s| match s {
@@ -840,13 +844,113 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         "Dispatch table: the {key_bits}-bit key (bits every opcode fixes) -> 0 (no opcode), opcode index + 1, or a candidate list."
     ));
     let key_expr = if plan.key_runs.is_empty() { quote! { 0u64 } } else { quote! { #( #key_parts )|* } };
+    let n = Literal::usize_unsuffixed(isa.opcodes.len());
+    let slots = Literal::usize_unsuffixed(REJECT_SLOTS);
+    let checks = isa.opcodes.iter().map(|op| {
+        // The rejections must fit the slots and one 64-bit window of the
+        // word; an opcode whose do not never passes the table check (a
+        // constant-bit test no word meets) and takes the slow path.
+        let fast = reject_cubes(isa, op).filter(|c| c.len() <= REJECT_SLOTS).and_then(|c| {
+            let span = c.iter().fold(0u128, |m, c| m | c.mask);
+            let shift = if span == 0 { 0 } else { span.trailing_zeros().min(64) };
+            (span >> shift >> 64 == 0).then_some((shift, c))
+        });
+        let (fixed_mask, fixed_bits, shift, reject) = match fast {
+            Some((shift, c)) => (op.fixed_mask, op.fixed_bits, shift, c),
+            None => (0, 1, 0, Vec::new()),
+        };
+        let (fm, fb) = (u128_lit(fixed_mask), u128_lit(fixed_bits));
+        let shift_lit = Literal::u32_unsuffixed(shift);
+        // Padding: `x & 0 == 1` holds for no word.
+        let cubes = (0..REJECT_SLOTS).map(|k| match reject.get(k) {
+            Some(c) => {
+                let (m, v) = (Literal::u64_unsuffixed((c.mask >> shift) as u64), Literal::u64_unsuffixed((c.value >> shift) as u64));
+                quote! { (#m, #v) }
+            }
+            None => quote! { (0, 1) },
+        });
+        quote! { Check { fixed_mask: #fm, fixed_bits: #fb, shift: #shift_lit, reject: [ #( #cubes ),* ] } }
+    });
+    let names: Vec<_> = isa.opcodes.iter().map(|o| ident(&o.name)).collect();
+    let indices = (0..isa.opcodes.len()).map(|i| Literal::u16_unsuffixed(i as u16));
+    let unreached = match names.first() {
+        Some(first) => quote! { Instruction::decode(w).unwrap_or(Instruction::#first(#first::DEFAULT)) },
+        None => quote! { unreachable!("an ISA without opcodes decodes no word") },
+    };
     quote! {
         #key_doc
         static DISPATCH: [u16; #size] = [ #( #table_entries ),* ];
 
+        /// What the table check of [`Decoded::new`] tests for one opcode: its
+        /// constant bits, and the words it rejects anyway (a field value
+        /// outside its type, an `__Exception` rule holding) as `(mask, value)`
+        /// pairs over the 64 bits from `shift`: `(w >> shift) as u64 & mask ==
+        /// value` means rejected.
+        struct Check { fixed_mask: u128, fixed_bits: u128, shift: u32, reject: [(u64, u64); #slots] }
+
+        /// Per opcode, in spec order.
+        static CHECKS: [Check; #n] = [ #( #checks ),* ];
+
+        /// A word that decodes, and its opcode; fields are extracted on demand
+        /// ([`Decoded::instruction`]). Accepts and rejects exactly the words
+        /// [`Instruction::decode`] does, checked with one dispatch lookup and a
+        /// few mask compares, without branching on the opcode.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct Decoded { word: u128, opcode: u16 }
+
+        impl Decoded {
+            /// Checks `w`: the same result as [`Instruction::decode`], the
+            /// same errors.
+            #[inline]
+            pub fn new(w: u128) -> Result<Decoded, DecodeError> {
+                let key = (#key_expr) as usize;
+                let op = (DISPATCH[key & (#size - 1)] as usize).wrapping_sub(1);
+                if let Some(c) = CHECKS.get(op) {
+                    let fixed = (w & c.fixed_mask) == c.fixed_bits;
+                    let x = (w >> c.shift) as u64;
+                    let rejected = c.reject.iter().fold(false, |r, &(m, v)| r | ((x & m) == v));
+                    if fixed & !rejected {
+                        return Ok(Decoded { word: w, opcode: op as u16 });
+                    }
+                }
+                Self::slow(w)
+            }
+
+            /// Candidate lists, opcodes the table cannot check, and errors.
+            #[cold]
+            #[inline(never)]
+            fn slow(w: u128) -> Result<Decoded, DecodeError> {
+                Instruction::decode(w).map(|i| Decoded { word: w, opcode: i.index() as u16 })
+            }
+
+            /// The word as given.
+            #[inline]
+            pub fn word(self) -> u128 { self.word }
+
+            /// Index of the opcode in spec order (as [`Instruction::index`]).
+            #[inline]
+            pub fn index(self) -> usize { self.opcode as usize }
+
+            /// Opcode name in the spec.
+            #[inline]
+            pub fn name(self) -> &'static str { OPCODE_NAMES[self.opcode as usize] }
+
+            /// The instruction with its fields extracted.
+            #[inline]
+            pub fn instruction(self) -> Instruction {
+                let w = self.word;
+                match self.opcode {
+                    #( #indices => Instruction::#names(#names::from_word(w)), )*
+                    // Not reached: `opcode` is always an index `new` checked.
+                    _ => #unreached,
+                }
+            }
+        }
+
         impl Instruction {
             /// Decodes a word: one table lookup on the key bits, then the
-            /// opcode's own field extraction. Never panics.
+            /// opcode's own checks and field extraction (fused, so each field
+            /// is read once). Never panics.
             #[inline]
             pub fn decode(w: u128) -> Result<Instruction, DecodeError> {
                 let key = (#key_expr) as usize;

@@ -135,7 +135,9 @@ impl<'a> Codec<'a> {
         Ok(r)
     }
 
-    fn decode_as(&self, i: usize, word: u128) -> Result<RawInstruction, DecodeError> {
+    /// Decodes `word` as opcode `i`: its field values and `__Exception`
+    /// rules, not its constant bits.
+    pub fn decode_as(&self, i: usize, word: u128) -> Result<RawInstruction, DecodeError> {
         let op = &self.isa.opcodes[i];
         let mut values = Vec::with_capacity(op.fields.len());
         for (k, f) in op.fields.iter().enumerate() {

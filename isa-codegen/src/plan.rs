@@ -207,3 +207,164 @@ pub fn valid_values(isa: &Isa, f: &Field) -> Option<Vec<u64>> {
         _ => None,
     }
 }
+
+/// A set of instruction words: those with `word & mask == value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Cube {
+    pub mask: u128,
+    pub value: u128,
+}
+
+impl Cube {
+    /// Every word.
+    pub const ALL: Cube = Cube { mask: 0, value: 0 };
+
+    /// Whether `word` is in the set.
+    pub fn contains(self, word: u128) -> bool {
+        word & self.mask == self.value
+    }
+
+    /// Words in both sets, if any.
+    fn meet(self, other: Cube) -> Option<Cube> {
+        ((self.value ^ other.value) & self.mask & other.mask == 0)
+            .then_some(Cube { mask: self.mask | other.mask, value: self.value | other.value })
+    }
+
+    /// Whether every word of `other` is in `self`.
+    fn covers(self, other: Cube) -> bool {
+        self.mask & other.mask == self.mask && other.value & self.mask == self.value
+    }
+}
+
+/// Most cubes one opcode's rejections may take; beyond, [`reject_cubes`]
+/// gives up and the opcode's own checks run instead.
+pub const MAX_CUBES: usize = 64;
+
+/// Words an opcode rejects although its constant bits match, as a union of
+/// cubes: a field holding a value outside its type, or an `__Exception` rule
+/// that holds. This is what the generated decoder's validation table holds,
+/// so a word is checked with a few mask compares whatever its opcode.
+/// `None` when a rule is not a comparison of fields with constants (or needs
+/// more than [`MAX_CUBES`] cubes).
+pub fn reject_cubes(isa: &Isa, op: &Opcode) -> Option<Vec<Cube>> {
+    let mut out = Vec::new();
+    for f in op.fields.iter().filter(|f| !f.is_constant()) {
+        out.extend(invalid_values(isa, f)?);
+    }
+    for e in exceptions(isa, op) {
+        out.extend(truth(&e.condition, true)?);
+    }
+    let out = simplify(out);
+    (out.len() <= MAX_CUBES).then_some(out)
+}
+
+/// The raw values of a field that are not values of its type (what the
+/// generated `from_raw` refuses), as cubes over the word.
+fn invalid_values(isa: &Isa, f: &Field) -> Option<Vec<Cube>> {
+    let t = &isa.types[f.ty];
+    let field_mask = (mask64(f.width) as u128) << f.start;
+    match &t.kind {
+        TypeKind::Enum { values } => {
+            if f.width > 12 {
+                return None;
+            }
+            let valid: Vec<u64> = values.iter().map(|v| v.encoding).collect();
+            let bad = (0..1u64 << f.width).filter(|v| !valid.contains(v));
+            Some(merge_values(bad.map(|v| Cube { mask: field_mask, value: (v as u128) << f.start }).collect()))
+        }
+        // Other types take every value up to their width.
+        _ => Some((t.width..f.width).map(|b| Cube { mask: 1u128 << (f.start + b), value: 1u128 << (f.start + b) }).collect()),
+    }
+}
+
+/// Merges cubes differing in one masked bit (the first step of
+/// Quine–McCluskey), until none do.
+fn merge_values(mut cubes: Vec<Cube>) -> Vec<Cube> {
+    loop {
+        let mut merged = Vec::new();
+        let mut used = vec![false; cubes.len()];
+        for i in 0..cubes.len() {
+            for j in i + 1..cubes.len() {
+                let (a, b) = (cubes[i], cubes[j]);
+                let diff = a.value ^ b.value;
+                if a.mask == b.mask && diff.count_ones() == 1 {
+                    merged.push(Cube { mask: a.mask & !diff, value: a.value & !diff });
+                    used[i] = true;
+                    used[j] = true;
+                }
+            }
+        }
+        if merged.is_empty() {
+            return simplify(cubes);
+        }
+        merged.extend(cubes.iter().zip(&used).filter(|(_, u)| !**u).map(|(c, _)| *c));
+        cubes = simplify(merged);
+    }
+}
+
+/// Sorted, without duplicates and without cubes another one covers.
+fn simplify(mut cubes: Vec<Cube>) -> Vec<Cube> {
+    cubes.sort();
+    cubes.dedup();
+    let keep: Vec<bool> =
+        (0..cubes.len()).map(|i| !cubes.iter().enumerate().any(|(j, c)| j != i && c.covers(cubes[i]))).collect();
+    cubes.into_iter().zip(keep).filter(|(_, k)| *k).map(|(c, _)| c).collect()
+}
+
+/// Words where `field == c` (`eq`) or `field != c` (not `eq`).
+fn compare(start: u32, width: u32, c: i64, eq: bool) -> Vec<Cube> {
+    let fits = c >= 0 && (c as u64) <= mask64(width);
+    match (eq, fits) {
+        (true, true) => vec![Cube { mask: (mask64(width) as u128) << start, value: (c as u128) << start }],
+        (true, false) => vec![],
+        (false, false) => vec![Cube::ALL],
+        // Some bit differs from the constant's.
+        (false, true) => (0..width)
+            .map(|b| Cube { mask: 1u128 << (start + b), value: (((c as u64 >> b) & 1) ^ 1) as u128 * (1u128 << (start + b)) })
+            .collect(),
+    }
+}
+
+/// Words where the truth of `e` (non-zero) is `want`, as cubes; `None` when
+/// `e` is not a boolean combination of field/constant comparisons.
+fn truth(e: &RawExpr, want: bool) -> Option<Vec<Cube>> {
+    let is_bool = |e: &RawExpr| {
+        matches!(e, RawExpr::Not(_) | RawExpr::Binary(BinOp::Or | BinOp::And | BinOp::Eq | BinOp::Ne, _, _))
+    };
+    let both = |a: Vec<Cube>, b: Vec<Cube>| -> Option<Vec<Cube>> {
+        let out: Vec<Cube> = a.iter().flat_map(|x| b.iter().filter_map(|y| x.meet(*y))).collect();
+        let out = simplify(out);
+        (out.len() <= MAX_CUBES).then_some(out)
+    };
+    let either = |mut a: Vec<Cube>, b: Vec<Cube>| -> Option<Vec<Cube>> {
+        a.extend(b);
+        let out = simplify(a);
+        (out.len() <= MAX_CUBES).then_some(out)
+    };
+    match e {
+        RawExpr::Const(c) => Some(if (*c != 0) == want { vec![Cube::ALL] } else { vec![] }),
+        RawExpr::Field { start, width } => Some(compare(*start, *width, 0, !want)),
+        RawExpr::Not(x) => truth(x, !want),
+        RawExpr::Binary(BinOp::Or, a, b) if want => either(truth(a, true)?, truth(b, true)?),
+        RawExpr::Binary(BinOp::Or, a, b) => both(truth(a, false)?, truth(b, false)?),
+        RawExpr::Binary(BinOp::And, a, b) if want => both(truth(a, true)?, truth(b, true)?),
+        RawExpr::Binary(BinOp::And, a, b) => either(truth(a, false)?, truth(b, false)?),
+        RawExpr::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+            // `want` for an equality: the comparison holding or not.
+            let eq_holds = want == (*op == BinOp::Eq);
+            match (&**a, &**b) {
+                (RawExpr::Field { start, width }, RawExpr::Const(c)) | (RawExpr::Const(c), RawExpr::Field { start, width }) => {
+                    Some(compare(*start, *width, *c, eq_holds))
+                }
+                (RawExpr::Const(x), RawExpr::Const(y)) => Some(if (x == y) == eq_holds { vec![Cube::ALL] } else { vec![] }),
+                (x, RawExpr::Const(c)) | (RawExpr::Const(c), x) if is_bool(x) => match *c {
+                    // A boolean is 0 or 1: `x == 1` is `x`, `x == 0` is `!x`.
+                    0 | 1 => truth(x, (*c == 1) == eq_holds),
+                    _ => Some(if eq_holds { vec![] } else { vec![Cube::ALL] }),
+                },
+                _ => None,
+            }
+        }
+        RawExpr::Binary(..) => None,
+    }
+}

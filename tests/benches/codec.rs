@@ -35,6 +35,17 @@ fn codec_benches(c: &mut Criterion) {
                 black_box(acc)
             })
         });
+        g.bench_with_input(BenchmarkId::new("generated Decoded::new (checked opcode, fields on demand)", label), &words, |b, words| {
+            b.iter(|| {
+                let mut acc = 0usize;
+                for &w in words {
+                    if let Ok(d) = isa_generated::Decoded::new(w) {
+                        acc = acc.wrapping_add(d.index());
+                    }
+                }
+                black_box(acc)
+            })
+        });
         g.bench_with_input(BenchmarkId::new("generated encode", label), &insts, |b, insts| {
             b.iter(|| {
                 let mut acc = 0u128;

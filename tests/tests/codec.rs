@@ -6,6 +6,10 @@
 //!   success/failure and on every field; `encode(decode(w)) == w` modulo the
 //!   documented uncovered bits; strict decoding rejects exactly the words with
 //!   non-zero uncovered bits;
+//! * the decoder's check table (`plan::reject_cubes`) against the interpreted
+//!   checks, per opcode, on valid words with bits flipped;
+//! * `Decoded::new` (the table check) against `Instruction::decode` on 10^6
+//!   random and 10^6 near-valid words: same result, same error;
 //! * proptest: `decode(encode(x)) == x` for every opcode.
 
 use isa_codegen::interp::{Codec, DecodeError};
@@ -81,6 +85,75 @@ fn generated_and_interpreted_agree_on_a_million_random_words() {
         }
     }
     assert!(ok > 100_000 && err > 100_000, "both outcomes exercised: {ok} ok, {err} errors");
+}
+
+/// A valid word of a random opcode with 1 to 4 of its field bits flipped.
+fn near_valid(codec: &Codec, rng: &mut Rng) -> (usize, u128) {
+    let (raw, mut w) = random_valid(codec, rng);
+    let op = &isa().opcodes[raw.opcode];
+    let free = op.covered_mask() & !op.fixed_mask;
+    let bits: Vec<u32> = (0..128).filter(|b| free >> b & 1 == 1).collect();
+    for _ in 0..1 + rng.below(4) {
+        w ^= 1u128 << bits[rng.below(bits.len())];
+    }
+    (raw.opcode, w)
+}
+
+#[test]
+fn reject_cubes_are_exactly_the_interpreted_checks() {
+    let codec = Codec::new(isa());
+    let mut rng = Rng(3);
+    let cubes: Vec<_> = isa().opcodes.iter().map(|op| isa_codegen::plan::reject_cubes(isa(), op)).collect();
+    let described = cubes.iter().filter(|c| c.is_some()).count();
+    assert!(described >= 180, "most opcodes' checks are table-shaped: {described}");
+    let (mut accepted, mut rejected) = (0, 0);
+    for k in 0..1_000_000 {
+        let (i, mut w) = near_valid(&codec, &mut rng);
+        let Some(cubes) = &cubes[i] else { continue };
+        // Every other word: also flip bits the checks look at.
+        let checked = cubes.iter().fold(0u128, |m, c| m | c.mask);
+        if k % 2 == 0 && checked != 0 {
+            let bits: Vec<u32> = (0..128).filter(|b| checked >> b & 1 == 1).collect();
+            for _ in 0..1 + rng.below(3) {
+                w ^= 1u128 << bits[rng.below(bits.len())];
+            }
+        }
+        let table = !cubes.iter().any(|c| c.contains(w));
+        let interp = codec.decode_as(i, w).is_ok();
+        assert_eq!(table, interp, "{} {w:#034x}", isa().opcodes[i].name);
+        if interp { accepted += 1 } else { rejected += 1 }
+    }
+    assert!(accepted > 100_000 && rejected > 50_000, "{accepted} accepted, {rejected} rejected");
+}
+
+#[test]
+fn decoded_agrees_with_instruction_decode() {
+    let codec = Codec::new(isa());
+    let mut rng = Rng(4);
+    let (mut ok, mut err) = (0, 0);
+    for k in 0..2_000_000 {
+        let w = if k % 2 == 0 {
+            near_valid(&codec, &mut rng).1
+        } else {
+            let op = &isa().opcodes[rng.below(isa().opcodes.len())];
+            let w = rng.word();
+            if k % 4 == 1 { (w & !op.fixed_mask) | op.fixed_bits } else { w }
+        };
+        let d = isa_generated::Decoded::new(w);
+        match (d, Instruction::decode(w)) {
+            (Ok(d), Ok(i)) => {
+                ok += 1;
+                assert_eq!((d.index(), d.name(), d.word()), (i.index(), i.name(), w));
+                assert_eq!(d.instruction(), i);
+            }
+            (Err(a), Err(b)) => {
+                err += 1;
+                assert_eq!(a, b);
+            }
+            (d, i) => panic!("{w:#034x}: Decoded {d:?}, Instruction::decode {i:?}"),
+        }
+    }
+    assert!(ok > 300_000 && err > 300_000, "{ok} ok, {err} errors");
 }
 
 #[test]
