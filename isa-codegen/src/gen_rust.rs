@@ -848,8 +848,8 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     let slots = Literal::usize_unsuffixed(REJECT_SLOTS);
     let checks = isa.opcodes.iter().map(|op| {
         // The rejections must fit the slots and one 64-bit window of the
-        // word; an opcode whose do not never passes the table check (a
-        // constant-bit test no word meets) and takes the slow path.
+        // word. When they do not, the row gets a constant-bit test that no
+        // word meets, so the opcode always takes the slow path.
         let fast = reject_cubes(isa, op).filter(|c| c.len() <= REJECT_SLOTS).and_then(|c| {
             let span = c.iter().fold(0u128, |m, c| m | c.mask);
             let shift = if span == 0 { 0 } else { span.trailing_zeros().min(64) };
