@@ -29,20 +29,10 @@ pub const MAX_NESTING: usize = 32;
 /// Parses one file. Never panics; every problem becomes a diagnostic.
 pub fn parse_file(file: FileId, text: &str, diags: &mut Diagnostics) -> File {
     let mut out = File::default();
-    let pairs = match DslParser::parse(Rule::file, text) {
-        Ok(mut p) => p.next().map(|p| p.into_inner()),
-        Err(e) => {
-            let pos = error_pos(&e);
-            diags.push(Diagnostic::new(Code::StrayText, Span::new(file, pos, pos), "cannot split file into lines"));
-            return out;
-        }
-    };
-    let Some(pairs) = pairs else { return out };
     let cx = Cx { file, fields: RefCell::default(), directives: RefCell::default() };
-    for pair in pairs {
-        match pair.as_rule() {
-            Rule::top_line => {
-                let line = cx.line(pair.into_inner().next().unwrap_or_else(unreachable_pair));
+    for item in split_file(file, text) {
+        match item {
+            Item::Stray(line) => {
                 if !is_blank_or_comment(line.value) {
                     diags.push(
                         Diagnostic::new(Code::StrayText, trim_span(&line), "text before the first declaration")
@@ -51,23 +41,93 @@ pub fn parse_file(file: FileId, text: &str, diags: &mut Diagnostics) -> File {
                     );
                 }
             }
-            Rule::decl => {
-                if let Some(d) = cx.decl(pair, diags) {
+            Item::Decl(d) => {
+                if let Some(d) = cx.decl(d, diags) {
                     out.decls.push(d);
                 }
             }
-            _ => {}
         }
     }
     out
 }
 
-// `file` guarantees the children below exist; this keeps the code total anyway.
-fn unreachable_pair<'a>() -> Pair<'a, Rule> {
-    DslParser::parse(Rule::blank_line, "")
-        .ok()
-        .and_then(|mut p| p.next())
-        .expect("the empty string is a blank line")
+/// A piece of a file, as [`split_file`] finds them.
+enum Item<'i> {
+    /// A line before the first declaration.
+    Stray(Line<'i>),
+    Decl(DeclLines<'i>),
+}
+
+/// One declaration: its header line, the lines up to its first section, and
+/// its sections.
+struct DeclLines<'i> {
+    header: Line<'i>,
+    body: Vec<Line<'i>>,
+    sections: Vec<SectionLines<'i>>,
+}
+
+/// One section: the span of its keyword (`__Encoding`) and its lines.
+struct SectionLines<'i> {
+    keyword: Spanned<&'i str>,
+    body: Vec<Line<'i>>,
+}
+
+/// What a line starts, by the grammar's `line_head` rule.
+enum LineKind<'i> {
+    Body,
+    Decl,
+    /// A section header; the keyword and its offset in the line.
+    Section(&'i str, usize),
+}
+
+/// Classifies one line. Only a line whose first non-blank characters are
+/// `__` can start anything, so most lines never reach pest.
+fn line_kind(line: &str) -> LineKind<'_> {
+    if !line.trim_start_matches([' ', '\t']).starts_with("__") {
+        return LineKind::Body;
+    }
+    let Ok(Some(head)) = DslParser::parse(Rule::line_head, line).map(|mut p| p.next()) else { return LineKind::Body };
+    match head.into_inner().next() {
+        Some(p) if p.as_rule() == Rule::decl_start => LineKind::Decl,
+        Some(p) => match p.into_inner().find(|k| k.as_rule() == Rule::section_kw) {
+            Some(k) => LineKind::Section(k.as_str(), k.as_span().start()),
+            None => LineKind::Body,
+        },
+        None => LineKind::Body,
+    }
+}
+
+/// Splits a file into stray lines and declarations with their sections: the
+/// structure the grammar's `file` rule describes, found line by line (a test
+/// checks the two agree). Every line lands somewhere, so one bad line costs
+/// one diagnostic, not the rest of the file.
+fn split_file(file: FileId, text: &str) -> Vec<Item<'_>> {
+    let mut items: Vec<Item<'_>> = Vec::new();
+    for (at, value) in split_lines(text) {
+        let line = Spanned { value, span: Span::new(file, at, at + value.len()) };
+        let kind = line_kind(value);
+        let Some(Item::Decl(d)) = items.last_mut().filter(|i| matches!(i, Item::Decl(_))) else {
+            items.push(match kind {
+                LineKind::Decl => Item::Decl(DeclLines { header: line, body: Vec::new(), sections: Vec::new() }),
+                _ => Item::Stray(line),
+            });
+            continue;
+        };
+        match kind {
+            LineKind::Decl => {
+                items.push(Item::Decl(DeclLines { header: line, body: Vec::new(), sections: Vec::new() }))
+            }
+            LineKind::Section(kw, off) => d.sections.push(SectionLines {
+                keyword: Spanned { value: kw, span: line.span.sub(off, off + kw.len()) },
+                body: Vec::new(),
+            }),
+            LineKind::Body => match d.sections.last_mut() {
+                Some(s) => s.body.push(line),
+                None => d.body.push(line),
+            },
+        }
+    }
+    items
 }
 
 fn error_pos(e: &pest::error::Error<Rule>) -> usize {
@@ -338,27 +398,6 @@ fn memo<T: Clone + Relocate>(
 }
 
 impl Cx {
-    fn span(&self, p: &Pair<Rule>) -> Span {
-        let s = p.as_span();
-        Span::new(self.file, s.start(), s.end())
-    }
-
-
-    /// A `raw_line` pair -> its text (without line break) and span.
-    fn line<'i>(&self, p: Pair<'i, Rule>) -> Line<'i> {
-        match p.clone().into_inner().next() {
-            Some(t) => Spanned { value: t.as_str(), span: self.span(&t) },
-            None => Spanned { value: "", span: self.span(&p) },
-        }
-    }
-
-    /// The lines of a `decl_body` / `section_body` pair.
-    fn body_lines<'i>(&self, p: &Pair<'i, Rule>) -> impl Iterator<Item = Line<'i>> + use<'i> {
-        let file = self.file;
-        let base = p.as_span().start();
-        split_lines(p.as_str()).map(move |(at, value)| Spanned { value, span: Span::new(file, base + at, base + at + value.len()) })
-    }
-
     /// Parses `line` with a line rule. On failure, reports `code` at the
     /// column pest stopped at and returns None.
     fn parse_line<'i>(
@@ -405,27 +444,19 @@ impl Cx {
         Spanned { value: p.as_str().to_string(), span: self.offset_span(line, p) }
     }
 
-    fn decl(&self, pair: Pair<Rule>, diags: &mut Diagnostics) -> Option<Decl> {
-        let mut inner = pair.into_inner();
-        let header = self.line(inner.next()?.into_inner().next()?);
+    fn decl(&self, d: DeclLines<'_>, diags: &mut Diagnostics) -> Option<Decl> {
+        let header = d.header;
         let head = self.parse_line(Rule::decl_head, &header, Code::MalformedDecl, "declaration header", diags);
         let mut decl = match head {
             Some(h) => self.decl_head(&header, h, diags)?,
             None => return None,
         };
-        for p in inner {
-            match p.as_rule() {
-                Rule::decl_body => {
-                    for line in self.body_lines(&p) {
-                        self.decl_body_line(&mut decl, &line, diags);
-                    }
-                }
-                Rule::section => {
-                    if let Some(s) = self.section(&decl, p, diags) {
-                        decl.sections.push(s);
-                    }
-                }
-                _ => {}
+        for line in &d.body {
+            self.decl_body_line(&mut decl, line, diags);
+        }
+        for s in d.sections {
+            if let Some(s) = self.section(&decl, s, diags) {
+                decl.sections.push(s);
             }
         }
         Some(decl)
@@ -608,16 +639,10 @@ impl Cx {
         }
     }
 
-    fn section(&self, decl: &Decl, pair: Pair<Rule>, diags: &mut Diagnostics) -> Option<Section> {
-        let mut inner = pair.into_inner();
-        let header_pair = inner.next()?;
-        let kw = header_pair.clone().into_inner().find(|p| p.as_rule() == Rule::section_kw)?;
-        let kind = SectionKind::from_keyword(kw.as_str())?;
-        let header = self.span(&kw);
-        let lines: Vec<Line<'_>> = match inner.next() {
-            Some(body) => self.body_lines(&body).collect(),
-            None => Vec::new(),
-        };
+    fn section(&self, decl: &Decl, section: SectionLines<'_>, diags: &mut Diagnostics) -> Option<Section> {
+        let kind = SectionKind::from_keyword(section.keyword.value)?;
+        let header = section.keyword.span;
+        let lines = section.body;
         if !matches!(decl.kind, DeclKind::Group | DeclKind::Optype | DeclKind::Opcode) {
             diags.push(Diagnostic::new(
                 Code::StrayText,
@@ -1142,12 +1167,105 @@ mod split_tests {
         out
     }
 
+    /// The structure the grammar's `file` rule finds, one entry per line:
+    /// what the line is (`stray`, `decl`, `body`, `section <keyword at>`),
+    /// its offset and its text.
+    fn grammar_structure(text: &str) -> Vec<String> {
+        fn line(p: Pair<'_, Rule>) -> (usize, &str) {
+            let raw = p.into_inner().find(|c| c.as_rule() == Rule::raw_line).expect("a raw_line");
+            let at = raw.as_span().start();
+            (at, raw.into_inner().next().map_or("", |t| t.as_str()))
+        }
+        fn walk(p: Pair<'_, Rule>, out: &mut Vec<String>) {
+            match p.as_rule() {
+                Rule::top_line | Rule::body_line => {
+                    let what = if p.as_rule() == Rule::top_line { "stray" } else { "body" };
+                    let (at, t) = line(p);
+                    out.push(format!("{what} {at} {t:?}"));
+                }
+                Rule::decl => {
+                    let (at, t) = line(p.clone());
+                    out.push(format!("decl {at} {t:?}"));
+                    p.into_inner().filter(|c| c.as_rule() != Rule::raw_line).for_each(|c| walk(c, out));
+                }
+                Rule::section => {
+                    let header = p.clone().into_inner().next().expect("a section_header");
+                    let kw = header.clone().into_inner().find(|c| c.as_rule() == Rule::section_kw);
+                    let kw = kw.map(|k| format!("{}@{}", k.as_str(), k.as_span().start())).unwrap_or_default();
+                    let (at, t) = (header.as_span().start(), header.as_str().trim_end_matches(['\n', '\r']));
+                    out.push(format!("section {kw} {at} {t:?}"));
+                    p.into_inner().filter(|c| c.as_rule() == Rule::body_line).for_each(|c| walk(c, out));
+                }
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        let file = DslParser::parse(Rule::file, text).expect("`file` accepts any text").next().expect("file pair");
+        file.into_inner().for_each(|p| walk(p, &mut out));
+        out
+    }
+
+    /// The same, from [`split_file`].
+    fn split_structure(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let line = |l: &Line<'_>| format!("{} {:?}", l.span.start, l.value);
+        for item in split_file(FileId(0), text) {
+            match item {
+                Item::Stray(l) => out.push(format!("stray {}", line(&l))),
+                Item::Decl(d) => {
+                    out.push(format!("decl {}", line(&d.header)));
+                    out.extend(d.body.iter().map(|l| format!("body {}", line(l))));
+                    for s in d.sections {
+                        // The header line: from its start to the line break.
+                        let start = text[..s.keyword.span.start as usize].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+                        let end = text[start..].find(['\n', '\r']).map_or(text.len(), |i| start + i);
+                        out.push(format!(
+                            "section {}@{} {start} {:?}",
+                            s.keyword.value, s.keyword.span.start, &text[start..end]
+                        ));
+                        out.extend(s.body.iter().map(|l| format!("body {}", line(l))));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `split_file` finds the structure of every spec file in `spec/` as the
+    /// `file` rule does.
+    #[test]
+    fn split_file_matches_file_rule_on_the_spec() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+        let mut diags = Diagnostics::default();
+        let files = crate::collect_spec_files(&[root], &mut diags);
+        assert!(files.len() >= 5, "spec files: {files:?}");
+        for f in files {
+            let text = std::fs::read_to_string(&f).expect("spec files are UTF-8");
+            assert_eq!(split_structure(&text), grammar_structure(&text), "{}", f.display());
+        }
+    }
+
     proptest! {
         /// `split_lines` breaks bodies where `raw_line` does, for every mix of
         /// `\n`, `\r\n` and lone `\r`, with and without a final break.
         #[test]
         fn split_lines_matches_raw_line(text in "[a \r\n]{0,40}") {
             prop_assert_eq!(split_lines(&text).collect::<Vec<_>>(), grammar_lines(&text));
+        }
+
+        /// `split_file` agrees with the `file` rule on text made of the
+        /// pieces that decide structure: keywords (also misspelt), blanks,
+        /// tabs, comments and every kind of line break.
+        #[test]
+        fn split_file_matches_file_rule(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "__DefOpcode A : [B]", "__Def", "__Defx", "__DefGroup G : []", "__Encoding", "__Encoding // c",
+                "__Encoding x", "__Encodin", "__Syntax", "__Exception", "__Semantics//", "__", "_", "x", "field",
+                " ", "\t", "//", "/", "\n", "\r\n", "\r", "\u{3000}", "é",
+            ]), 0..40)
+        ) {
+            let text: String = pieces.concat();
+            prop_assert_eq!(split_structure(&text), grammar_structure(&text));
         }
     }
 }
