@@ -539,7 +539,7 @@ fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
                         FieldValue::Default(v) => ("default", format!(" = {}", t.value_text(v))),
                         FieldValue::Free => ("field", String::new()),
                     };
-                    let label = if let FieldValue::Constant(v) = f.value { format!("{} {}", f.name, t.value_text(v)) } else { f.name.clone() };
+                    let label = if let FieldValue::Constant(v) = f.value { format!("{} {}", f.name, t.value_text(v)) } else { f.name.to_string() };
                     Cell { label, span, cls, title: format!("{} {}: {} bits {}..{}{value}", t.name, f.name, f.width, f.start + f.width - 1, f.start) }
                 }
             };
@@ -590,7 +590,7 @@ fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
         .iter()
         .map(|f| FieldRow {
             bits: bits_text(f.start, f.width),
-            name: f.name.clone(),
+            name: f.name.to_string(),
             value: match f.value {
                 FieldValue::Constant(v) => format!("== {}", isa.types[f.ty].value_text(v)),
                 FieldValue::Default(v) => format!("= {}", isa.types[f.ty].value_text(v)),
@@ -801,11 +801,11 @@ fn type_page(isa: &Isa, t: &Type, sources: &isa_dsl::SourceMap) -> TypePage {
     };
     let mut users: Vec<TypeUser> = Vec::new();
     for op in &isa.opcodes {
-        for f in op.fields.iter().filter(|f| f.ty_name == t.name) {
+        for f in op.fields.iter().filter(|f| *f.ty_name == *t.name) {
             users.push(TypeUser {
                 optype: isa.optypes[op.optype].name.clone(),
                 opcode: op.name.clone(),
-                field: f.name.clone(),
+                field: f.name.to_string(),
                 bits: bits_text(f.start, f.width),
             });
         }

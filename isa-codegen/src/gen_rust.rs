@@ -492,7 +492,7 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
     let fidents: Vec<_> = fields.iter().map(|f| field_ident(&f.name)).collect();
     let ftypes: Vec<_> = fields.iter().map(|f| ident(&f.ty_name)).collect();
     let fdocs = fields.iter().map(|f| docs(&field_doc(isa, f)));
-    let fnames: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+    let fnames: Vec<&str> = fields.iter().map(|f| &*f.name).collect();
     let defaults = fields.iter().zip(&ftypes).map(|(f, t)| {
         let v = Literal::u64_unsuffixed(f.default_value().unwrap_or(0));
         quote! { match #t::from_raw(#v) { Some(v) => v, None => panic!("a default is a value of its type") } }
@@ -539,7 +539,7 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
         }
     });
     let nfields = Literal::usize_unsuffixed(op.fields.len());
-    let all_names = op.fields.iter().map(|f| f.name.as_str());
+    let all_names = op.fields.iter().map(|f| &*f.name);
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

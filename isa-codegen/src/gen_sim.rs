@@ -498,7 +498,7 @@ impl Ctx<'_> {
         let gf = self.raw(op, &g.name);
         let prefix = format!("{}.", g.name);
         let domain = self.isa.guard_domain.as_deref().unwrap_or("pred").to_ascii_lowercase();
-        let warp_file = self.isa.types.iter().any(|t| t.name == g.ty_name && matches!(t.kind, TypeKind::Register { warp: true, .. }));
+        let warp_file = self.isa.types.iter().any(|t| *t.name == *g.ty_name && matches!(t.kind, TypeKind::Register { warp: true, .. }));
         let raw = if warp_file {
             quote! { if w.warp(#file, #gf) != 0 { u32::MAX } else { 0 } }
         } else {

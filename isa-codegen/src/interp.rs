@@ -144,7 +144,7 @@ impl<'a> Codec<'a> {
             let v = ((word >> f.start) as u64) & mask64(f.width);
             if let Some(valid) = &self.valid[i][k] {
                 if !valid.contains(&v) {
-                    return Err(DecodeError::InvalidValue { opcode: op.name.clone(), field: f.name.clone(), value: v });
+                    return Err(DecodeError::InvalidValue { opcode: op.name.clone(), field: f.name.to_string(), value: v });
                 }
             }
             values.push(v);
@@ -164,7 +164,7 @@ impl<'a> Codec<'a> {
         }
         let mut word = 0u128;
         for (k, (f, &v)) in op.fields.iter().zip(&r.values).enumerate() {
-            let err = |e: fn(String, String, u64) -> EncodeError| e(op.name.clone(), f.name.clone(), v);
+            let err = |e: fn(String, String, u64) -> EncodeError| e(op.name.clone(), f.name.to_string(), v);
             if v & !mask64(f.width) != 0 {
                 return Err(err(|opcode, field, value| EncodeError::OutOfRange { opcode, field, value }));
             }

@@ -98,7 +98,7 @@ fn choice_values(
             .map(|v| ChoiceValue { spelling: v.name.clone(), value: v.encoding, is_default: Some(v.encoding) == field_default })
             .collect();
     };
-    let hooked = op.operands.asm_formats.iter().any(|a| a.operand == field.name);
+    let hooked = op.operands.asm_formats.iter().any(|a| a.operand == *field.name);
     let opcode = op.name.as_str();
     let matched: Vec<Option<&EnumValue>> =
         list.items.iter().map(|i| values.iter().find(|v| v.name == i.spelling)).collect();
@@ -207,7 +207,7 @@ fn bind_form(
         let field = op.field(name).filter(|f| isa.types[f.ty].is_enum());
         let has_list = isa.optypes[ot].value_lists.iter().any(|l| l.name == name);
         let binding = if let Some(f) = field {
-            bound.push(f.name.clone());
+            bound.push(f.name.to_string());
             let list_default = isa.optypes[ot].value_lists.iter().any(|l| l.name == name && l.items.iter().any(|i| i.is_default));
             if !m.optional && !list_default && matches!(f.value, FieldValue::Default(_)) {
                 note(
@@ -219,7 +219,7 @@ fn bind_form(
                 );
             }
             ModifierBinding::Choice {
-                field: f.name.clone(),
+                field: f.name.to_string(),
                 optional: m.optional,
                 values: choice_values(isa, ot, name, f, !m.optional, op, agg),
             }
@@ -228,15 +228,15 @@ fn bind_form(
             .iter()
             // A name with a value list is a choice whose field is missing, not a value.
             .filter(|_| !has_list)
-            .filter(|f| !bound.contains(&f.name) && !named.contains(&f.name.as_str()))
+            .filter(|f| !bound.iter().any(|b| **b == *f.name) && !named.contains(&&*f.name))
             .filter(|f| !f.is_constant() || isa.types[f.ty].enum_value(name).map(|v| v.encoding) == f.default_value())
             .find_map(|f| isa.types[f.ty].enum_value(name).map(|v| (f, v.encoding)))
         {
-            bound.push(f.name.clone());
+            bound.push(f.name.to_string());
             if !m.optional {
-                fixed.push(FieldSetting { field: f.name.clone(), value: v });
+                fixed.push(FieldSetting { field: f.name.to_string(), value: v });
             }
-            ModifierBinding::Value { field: f.name.clone(), spelling: name.to_string(), value: v, optional: m.optional }
+            ModifierBinding::Value { field: f.name.to_string(), spelling: name.to_string(), value: v, optional: m.optional }
         } else if !has_list && !m.optional && !name.chars().any(|c| c.is_ascii_lowercase()) {
             mnemonic.push('.');
             mnemonic.push_str(name);
@@ -285,7 +285,7 @@ fn bind_form(
                         // A field whose type name prefixes the operand name.
                         (pos..order.len()).find(|&i| {
                             !claimed[i]
-                                && op.field(&order[i].name).is_some_and(|f| sop.name.starts_with(f.ty_name.as_str()))
+                                && op.field(&order[i].name).is_some_and(|f| sop.name.starts_with(&*f.ty_name))
                         })
                     })
                     .or_else(|| {

@@ -106,18 +106,18 @@ fn check_unsettable_fields(isa: &Isa, diags: &mut Diagnostics) {
             continue; // reported as W008
         }
         let per_form: Vec<Vec<String>> = op.forms.iter().map(|b| settable_fields(isa, op, b)).collect();
-        let any: BTreeSet<&String> = per_form.iter().flatten().collect();
+        let any: BTreeSet<&str> = per_form.iter().flatten().map(|s| s.as_str()).collect();
         for f in &op.fields {
             if f.is_constant() {
                 continue;
             }
-            if !any.contains(&f.name) {
-                unsettable.entry((span(&f.loc), f.name.clone())).or_default().push(op.name.clone());
+            if !any.contains(&*f.name) {
+                unsettable.entry((span(&f.loc), f.name.to_string())).or_default().push(op.name.clone());
             } else if f.value == FieldValue::Free {
                 for (b, set) in op.forms.iter().zip(&per_form) {
-                    if !set.contains(&f.name) {
+                    if !set.iter().any(|s| **s == *f.name) {
                         let form = &isa.optypes[op.optype].syntax[b.form];
-                        required.entry((span(&form.loc), f.name.clone())).or_default().push(op.name.clone());
+                        required.entry((span(&form.loc), f.name.to_string())).or_default().push(op.name.clone());
                     }
                 }
             }
@@ -161,7 +161,7 @@ impl Scope<'_> {
                         e.span,
                         format!("`{name}` is not a field of opcode `{}`", self.op.name),
                     );
-                    if let Some(n) = crate::resolve::nearest(name, self.op.fields.iter().map(|f| f.name.as_str())) {
+                    if let Some(n) = crate::resolve::nearest(name, self.op.fields.iter().map(|f| &*f.name)) {
                         d = d.with_label(format!("did you mean `{n}`?"));
                     }
                     diags.push(d);

@@ -86,7 +86,7 @@ pub fn resolve(isa: &mut Isa, diags: &mut Diagnostics) {
                         let ExecArg::Operand(o) = a else { continue };
                         for m in &o.modifiers {
                             let t = value_type(&o.width);
-                            let sub = op.field(&m.field).map_or("?", |f| f.ty_name.as_str());
+                            let sub = op.field(&m.field).map_or("?", |f| &*f.ty_name);
                             calls.push((m.method.clone(), format!("({t}, {sub}) -> {t}")));
                         }
                     }
@@ -288,7 +288,7 @@ fn plan(isa: &Isa, op: &Opcode, hook: &SimulationHook, unapplied: &mut BTreeSet<
             (Some(r), Some(sub)) => {
                 let field = format!("{}.{sub}", r.name);
                 match op.field(&field) {
-                    Some(f) => ExecArg::Field { field, ty: f.ty_name.clone(), fixed: f.is_constant().then(|| f.default_value()).flatten() },
+                    Some(f) => ExecArg::Field { field, ty: f.ty_name.to_string(), fixed: f.is_constant().then(|| f.default_value()).flatten() },
                     None => {
                         // Another form's operand in this slot has it: pass its default.
                         let other = isa.optypes[op.optype]
@@ -299,7 +299,7 @@ fn plan(isa: &Isa, op: &Opcode, hook: &SimulationHook, unapplied: &mut BTreeSet<
                                 let r = find_operand(isa, other, base).ok()??;
                                 other.field(&format!("{}.{sub}", r.name))
                             })
-                            .find_map(|f| f.default_value().map(|d| (f.ty_name.clone(), d)));
+                            .find_map(|f| f.default_value().map(|d| (f.ty_name.to_string(), d)));
                         match other {
                             Some((ty, d)) => ExecArg::Field { field, ty, fixed: Some(d) },
                             None => return Err(format!("{}: `{}` has no sub-field `{sub}`", op.name, display(r))),
@@ -309,7 +309,7 @@ fn plan(isa: &Isa, op: &Opcode, hook: &SimulationHook, unapplied: &mut BTreeSet<
             }
             (None, _) if op.field(&a.name).is_some() => {
                 let f = op.field(&a.name);
-                let ty = f.map(|f| f.ty_name.clone()).unwrap_or_default();
+                let ty = f.map(|f| f.ty_name.to_string()).unwrap_or_default();
                 let fixed = f.filter(|f| f.is_constant()).and_then(|f| f.default_value());
                 ExecArg::Field { field: a.name.clone(), ty, fixed }
             }
@@ -352,12 +352,12 @@ fn operand(
             .ok_or_else(|| format!("{}: no register file has the prefix `{}`", op.name, r.name))?;
         let base = op.field(&r.index[0]).ok_or_else(|| format!("{}: no field `{}`", op.name, r.index[0]))?;
         let offset = match r.index.get(1) {
-            Some(o) => Some(op.field(o).ok_or_else(|| format!("{}: no field `{o}`", op.name))?.name.clone()),
+            Some(o) => Some(op.field(o).ok_or_else(|| format!("{}: no field `{o}`", op.name))?.name.to_string()),
             None => None,
         };
         return Ok(ExecOperand {
             name,
-            source: OperandSource::Indexed { ty: ty.name.clone(), base: base.name.clone(), base_ty: base.ty_name.clone(), offset },
+            source: OperandSource::Indexed { ty: ty.name.clone(), base: base.name.to_string(), base_ty: base.ty_name.to_string(), offset },
             width: ExecWidth::Fixed(32),
             modifiers: vec![],
             widened: false,
@@ -375,11 +375,11 @@ fn operand(
         None => ExecWidth::Fixed(32),
     };
     let (source, width) = match &ty.kind {
-        TypeKind::Register { predicate: true, .. } => (OperandSource::Register { field: f.name.clone(), ty: ty.name.clone() }, ExecWidth::Bool),
-        TypeKind::Register { .. } => (OperandSource::Register { field: f.name.clone(), ty: ty.name.clone() }, width),
-        TypeKind::Int { signed } => (OperandSource::Immediate { field: f.name.clone(), signed: *signed }, width),
-        TypeKind::Float { .. } => (OperandSource::Immediate { field: f.name.clone(), signed: false }, width),
-        TypeKind::ConstMem { .. } => (OperandSource::ConstMem { field: f.name.clone() }, width),
+        TypeKind::Register { predicate: true, .. } => (OperandSource::Register { field: f.name.to_string(), ty: ty.name.clone() }, ExecWidth::Bool),
+        TypeKind::Register { .. } => (OperandSource::Register { field: f.name.to_string(), ty: ty.name.clone() }, width),
+        TypeKind::Int { signed } => (OperandSource::Immediate { field: f.name.to_string(), signed: *signed }, width),
+        TypeKind::Float { .. } => (OperandSource::Immediate { field: f.name.to_string(), signed: false }, width),
+        TypeKind::ConstMem { .. } => (OperandSource::ConstMem { field: f.name.to_string() }, width),
         TypeKind::Enum { .. } => {
             return Err(format!("{}: operand `{}` is of the enum type `{}`; pass it as a field", op.name, r.name, ty.name))
         }
@@ -422,8 +422,8 @@ fn sub_fields(isa: &Isa, op: &Opcode, base: &str) -> Vec<String> {
         }
     }
     for f in &op.fields {
-        if f.name.starts_with(&prefix) && !f.is_constant() && !out.contains(&f.name) {
-            out.push(f.name.clone());
+        if f.name.starts_with(&prefix) && !f.is_constant() && !out.iter().any(|o| **o == *f.name) {
+            out.push(f.name.to_string());
         }
     }
     out

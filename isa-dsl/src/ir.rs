@@ -60,6 +60,10 @@ pub struct Loc {
     pub span: Option<Span>,
 }
 
+/// A name shared by many IR nodes (an opcode's inherited fields share their
+/// group's): cloning it is a reference-count increment, not an allocation.
+pub type Name = std::sync::Arc<str>;
+
 /// Index into [`Isa::types`].
 pub type TypeId = usize;
 /// Index into [`Isa::optypes`].
@@ -457,7 +461,7 @@ pub struct ExecModifier {
 
 impl Opcode {
     pub fn field(&self, name: &str) -> Option<&Field> {
-        self.fields.iter().find(|f| f.name == name)
+        self.fields.iter().find(|f| &*f.name == name)
     }
     /// Bits covered by some field.
     pub fn covered_mask(&self) -> u128 {
@@ -469,17 +473,17 @@ impl Opcode {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Field {
     /// `rd`, `ra.neg`.
-    pub name: String,
+    pub name: Name,
     pub start: u32,
     pub width: u32,
     /// Type name and index.
     #[serde(rename = "type")]
-    pub ty_name: String,
+    pub ty_name: Name,
     #[serde(skip)]
     pub ty: TypeId,
     pub value: FieldValue,
     /// The group, optype or opcode that declared it.
-    pub declared_in: String,
+    pub declared_in: Name,
     pub loc: Loc,
 }
 

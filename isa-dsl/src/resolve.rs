@@ -604,13 +604,13 @@ impl<'a> Resolver<'a> {
             }
         };
         Some(Field {
-            name: f.name.value.clone(),
+            name: f.name.value.as_str().into(),
             start: f.start.value as u32,
             width: f.width.value as u32,
-            ty_name: f.ty.value.clone(),
+            ty_name: f.ty.value.as_str().into(),
             ty,
             value,
-            declared_in: owner.name.value.clone(),
+            declared_in: owner.name.value.as_str().into(),
             loc: self.loc(f.span),
         })
     }

@@ -296,7 +296,7 @@ impl Lower<'_> {
         let settable = settable_fields(isa, op, b);
         let mut prints = Some((0u128, 0u128));
         for f in &op.fields {
-            if !f.is_constant() && !settable.contains(&f.name) {
+            if !f.is_constant() && !settable.iter().any(|s| **s == *f.name) {
                 prints = match (prints, f.default_value()) {
                     (Some((m, v)), Some(d)) => Some((m | field_mask(f), v | (d as u128) << f.start)),
                     _ => None,
@@ -304,9 +304,9 @@ impl Lower<'_> {
             }
         }
         let prints = matcher(prints);
-        let unsettable = match op.fields.iter().find(|f| f.value == FieldValue::Free && !settable.contains(&f.name)) {
+        let unsettable = match op.fields.iter().find(|f| f.value == FieldValue::Free && !settable.iter().any(|s| **s == *f.name)) {
             Some(f) => {
-                let n = f.name.as_str();
+                let n = &*f.name;
                 quote! { Some(#n) }
             }
             None => quote! { None },
@@ -391,7 +391,7 @@ impl Lower<'_> {
                     Some(f) => {
                         let b = bits(f);
                         let signed = matches!(isa.types[f.ty].kind, TypeKind::Int { signed: true });
-                        let n = f.name.as_str();
+                        let n = &*f.name;
                         quote! { Some((#b, #signed, #n)) }
                     }
                     None => quote! { None },
@@ -419,7 +419,7 @@ impl Lower<'_> {
         });
         let neg_is_inv = opt_expr(neg_is_inv);
         let (describe, type_name, fname) = match field {
-            Some(f) => (describe(&isa.types[f.ty]), isa.types[f.ty].name.as_str(), f.name.as_str()),
+            Some(f) => (describe(&isa.types[f.ty]), isa.types[f.ty].name.as_str(), &*f.name),
             None => (String::new(), "", ob.field.as_deref().unwrap_or("")),
         };
         quote! {
@@ -445,7 +445,7 @@ impl Lower<'_> {
         match &isa.types[f.ty].kind {
             TypeKind::Register { .. } => {
                 let class = Literal::u16_unsuffixed(self.class(f));
-                let pair = op.operands.bitwidths.iter().find(|w| w.operand == f.name).and_then(|w| lower_expr(isa, op, &w.expr));
+                let pair = op.operands.bitwidths.iter().find(|w| w.operand == *f.name).and_then(|w| lower_expr(isa, op, &w.expr));
                 let pair = opt_expr(pair);
                 quote! { #rt::OperandKind::Register { bits: #b, class: #class, pair: #pair } }
             }
@@ -562,7 +562,7 @@ impl Lower<'_> {
                 quote! { Some(#rt::Suffix::Fixed(#m)) }
             }
             Some(h) => {
-                let Some((ai, af)) = h.args.get(1).and_then(|a| op.fields.iter().enumerate().find(|(_, f)| f.name == *a)) else {
+                let Some((ai, af)) = h.args.get(1).and_then(|a| op.fields.iter().enumerate().find(|(_, f)| *f.name == **a)) else {
                     return quote! { Some(#rt::Suffix::Selected { by: #rt::Bits { start: 0, width: 0 }, table: &[] }) };
                 };
                 let by = bits(af);

@@ -141,7 +141,7 @@ impl<'a> Assembler<'a> {
     }
 
     fn field_index(op: &Opcode, name: &str) -> Option<usize> {
-        op.fields.iter().position(|f| f.name == name)
+        op.fields.iter().position(|f| &*f.name == name)
     }
 
     /// Encoding of a flag sub-field (`.neg`, `.not`): the value named `True`/`False`, else 1/0.
@@ -264,7 +264,7 @@ impl<'a> Assembler<'a> {
         // Required fields this form cannot set.
         let settable = settable_fields(isa, op, b);
         for (i, f) in op.fields.iter().enumerate() {
-            if f.value == FieldValue::Free && !set[i] && !settable.contains(&f.name) {
+            if f.value == FieldValue::Free && !set[i] && !settable.iter().any(|s| **s == *f.name) {
                 let col = l.mnemonic.as_ref().map_or(0, |m| m.col);
                 return Err(fail(8, col, format!("this form cannot set field `{}`, which has no default (spec defect)", f.name)));
             }
@@ -630,7 +630,7 @@ impl<'a> Assembler<'a> {
         let settable = settable_fields(isa, op, b);
         // Every field the form cannot set must be at its default.
         for (f, v) in op.fields.iter().zip(&raw.values) {
-            if !f.is_constant() && !settable.contains(&f.name) && Some(*v) != f.default_value() {
+            if !f.is_constant() && !settable.iter().any(|s| **s == *f.name) && Some(*v) != f.default_value() {
                 return None;
             }
         }
