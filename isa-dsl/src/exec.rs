@@ -200,31 +200,25 @@ fn slot(r: &OperandRef) -> Option<char> {
     name.chars().last()
 }
 
-/// Operands an opcode names in its directives, guard excluded.
-fn operands<'a>(isa: &Isa, op: &'a Opcode) -> Vec<&'a OperandRef> {
-    let mut out: Vec<&OperandRef> = Vec::new();
-    let info = &op.operands;
-    for r in info.order.iter().chain(&info.outputs).chain(&info.inputs) {
-        if isa.guard.as_deref() == Some(r.name.as_str()) && r.index.is_empty() {
-            continue;
-        }
-        if !out.iter().any(|o| same(o, r)) {
-            out.push(r);
-        }
-    }
-    out
-}
-
 /// Finds the operand a hook name means: an exact name, else the slot `vX`.
+/// Looks through `Order`, `OutList` and `InList` (guard excluded) in place:
+/// this runs for every hook argument of every opcode and its sibling forms.
 fn find_operand<'a>(isa: &Isa, op: &'a Opcode, name: &str) -> Result<Option<&'a OperandRef>, String> {
-    let ops = operands(isa, op);
-    if let Some(r) = ops.iter().find(|r| r.index.is_empty() && r.name == name) {
+    let info = &op.operands;
+    let is_guard = |r: &OperandRef| isa.guard.as_deref() == Some(r.name.as_str()) && r.index.is_empty();
+    let mut all = info.order.iter().chain(&info.outputs).chain(&info.inputs).filter(|r| !is_guard(r));
+    if let Some(r) = all.find(|r| r.index.is_empty() && r.name == name) {
         return Ok(Some(r));
     }
     let mut chars = name.chars();
     if let (Some('v'), Some(x), None) = (chars.next(), chars.next(), chars.next()) {
-        let in_order: Vec<&&OperandRef> =
-            ops.iter().filter(|r| op.operands.order.iter().any(|o| same(o, r)) && slot(r) == Some(x)).collect();
+        // The operands `Order` names in this slot, each once.
+        let mut in_order: Vec<&OperandRef> = Vec::new();
+        for r in info.order.iter().filter(|r| !is_guard(r) && slot(r) == Some(x)) {
+            if !in_order.iter().any(|o| same(o, r)) {
+                in_order.push(r);
+            }
+        }
         return match in_order.as_slice() {
             [one] => Ok(Some(one)),
             [] => Ok(None),
