@@ -6,7 +6,7 @@
 //!
 //! The whole pipeline, as every caller (CLI, proc-macro, docs) runs it:
 //! ```text
-//! load(paths) -> SourceMap -> parse_file* -> resolve -> bind -> exec -> check -> Frontend
+//! load(paths) -> SourceMap -> parse_piece* -> resolve -> bind -> exec -> check -> Frontend
 //! ```
 
 // pest_derive without `std` refers to `alloc` by name.
@@ -139,13 +139,33 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
         }
         dsl.push((id, f.text.as_str()));
     }
-    let jobs: Vec<ParseJob> =
-        dsl.into_iter().map(|(id, text)| ParseJob::Dsl(id, text)).chain(spa.into_iter().map(ParseJob::Spa)).collect();
-    let mut files = Vec::new();
+    // Big files are parsed in declaration-aligned pieces, so that the
+    // threads get even shares (one seed file is 40% of `spec/`).
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let total: usize = dsl.iter().map(|(_, text)| text.len()).sum();
+    let piece = if threads > 1 { (total / (threads * 4)).max(4096) } else { usize::MAX };
+    let jobs: Vec<ParseJob> = dsl
+        .into_iter()
+        .flat_map(|(id, text)| parser::pieces(text, piece).into_iter().map(move |r| ParseJob::Dsl(id, text, r)))
+        .chain(spa.into_iter().map(ParseJob::Spa))
+        .collect();
+    let mut files: Vec<ast::File> = Vec::new();
     let mut legacy = Vec::new();
-    for parsed in parse_all(&sources, &jobs, &mut diags) {
+    let mut last_file = None;
+    for (job, parsed) in jobs.iter().zip(parse_all(&sources, &jobs, threads, &mut diags)) {
         match parsed {
-            Parsed::Dsl(f) => files.push(f),
+            Parsed::Dsl(f) => {
+                let id = match job {
+                    ParseJob::Dsl(id, ..) => Some(*id),
+                    ParseJob::Spa(_) => None,
+                };
+                match files.last_mut() {
+                    // The next piece of the same file.
+                    Some(prev) if id == last_file => prev.decls.extend(f.decls),
+                    _ => files.push(f),
+                }
+                last_file = id;
+            }
             Parsed::Spa(optypes) => legacy.extend(optypes),
         }
     }
@@ -158,9 +178,9 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
     Frontend { sources, isa, diagnostics: diags }
 }
 
-/// One file to parse, in the notation it is written in.
+/// One file, or a piece of one, to parse, in the notation it is written in.
 enum ParseJob<'a> {
-    Dsl(FileId, &'a str),
+    Dsl(FileId, &'a str, std::ops::Range<usize>),
     Spa(FileId),
 }
 
@@ -173,49 +193,45 @@ enum Parsed {
 impl ParseJob<'_> {
     fn len(&self, sources: &SourceMap) -> usize {
         match self {
-            ParseJob::Dsl(_, text) => text.len(),
+            ParseJob::Dsl(_, _, range) => range.len(),
             ParseJob::Spa(id) => sources.get(*id).text.len(),
         }
     }
-    fn run(&self, sources: &SourceMap, diags: &mut Diagnostics) -> Parsed {
+    fn run(&self, sources: &SourceMap, cache: &parser::LineCache, diags: &mut Diagnostics) -> Parsed {
         match self {
-            ParseJob::Dsl(id, text) => Parsed::Dsl(parser::parse_file(*id, text, diags)),
+            ParseJob::Dsl(id, text, range) => Parsed::Dsl(parser::parse_piece(*id, text, range.clone(), cache, diags)),
             ParseJob::Spa(id) => Parsed::Spa(spa::parse_file(sources, *id, diags)),
         }
     }
 }
 
-/// Parses files independently, on as many threads as the machine offers
-/// (files are dealt out largest first; the calling thread takes one share).
-/// The result is in input order, so it does not depend on scheduling.
-fn parse_all(sources: &SourceMap, files: &[ParseJob], diags: &mut Diagnostics) -> Vec<Parsed> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len());
+/// Parses files (or pieces) independently, on up to `threads` threads. Each
+/// thread takes the next job, largest first, until none are left (the
+/// calling thread is one of them), so a thread that drew cheaper text takes
+/// more. The result is in input order, so it does not depend on scheduling.
+fn parse_all(sources: &SourceMap, files: &[ParseJob], threads: usize, diags: &mut Diagnostics) -> Vec<Parsed> {
+    let threads = threads.min(files.len());
     if threads <= 1 {
-        return files.iter().map(|job| job.run(sources, diags)).collect();
+        let cache = parser::LineCache::default();
+        return files.iter().map(|job| job.run(sources, &cache, diags)).collect();
     }
     let mut order: Vec<usize> = (0..files.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(files[i].len(sources)));
-    let mut buckets: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); threads];
-    for i in order {
-        let b = buckets.iter_mut().min_by_key(|b| b.0).expect("threads > 1");
-        b.0 += files[i].len(sources);
-        b.1.push(i);
-    }
-    let run = |ids: Vec<usize>| {
-        ids.into_iter()
-            .map(|i| {
-                let mut d = Diagnostics::default();
-                let parsed = files[i].run(sources, &mut d);
-                (i, parsed, d)
-            })
-            .collect::<Vec<_>>()
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let run = || {
+        let cache = parser::LineCache::default();
+        let mut done = Vec::new();
+        while let Some(&i) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+            let mut d = Diagnostics::default();
+            let parsed = files[i].run(sources, &cache, &mut d);
+            done.push((i, parsed, d));
+        }
+        done
     };
     let mut results: Vec<Option<(Parsed, Diagnostics)>> = (0..files.len()).map(|_| None).collect();
     std::thread::scope(|s| {
-        let mut buckets = buckets.into_iter().map(|(_, ids)| ids);
-        let mine = buckets.next().unwrap_or_default();
-        let handles: Vec<_> = buckets.map(|ids| s.spawn(|| run(ids))).collect();
-        let mut done = run(mine);
+        let handles: Vec<_> = (1..threads).map(|_| s.spawn(run)).collect();
+        let mut done = run();
         for h in handles {
             // A panic in a parser thread is a bug; re-raise it on this thread.
             done.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));

@@ -28,9 +28,23 @@ pub const MAX_NESTING: usize = 32;
 
 /// Parses one file. Never panics; every problem becomes a diagnostic.
 pub fn parse_file(file: FileId, text: &str, diags: &mut Diagnostics) -> File {
+    parse_piece(file, text, 0..text.len(), &LineCache::default(), diags)
+}
+
+/// Parses the piece `range` of a file's `text`, which must start and end
+/// where [`pieces`] cuts. Spans are in the whole file. The pieces of a file,
+/// parsed separately and their declarations concatenated in order, give what
+/// [`parse_file`] gives (diagnostics aside, which come in another order).
+pub fn parse_piece(
+    file: FileId,
+    text: &str,
+    range: std::ops::Range<usize>,
+    cache: &LineCache,
+    diags: &mut Diagnostics,
+) -> File {
     let mut out = File::default();
-    let cx = Cx { file, fields: RefCell::default(), directives: RefCell::default() };
-    for item in split_file(file, text) {
+    let cx = Cx { file, cache };
+    for item in split_file(file, text, range) {
         match item {
             Item::Stray(line) => {
                 if !is_blank_or_comment(line.value) {
@@ -97,13 +111,40 @@ fn line_kind(line: &str) -> LineKind<'_> {
     }
 }
 
-/// Splits a file into stray lines and declarations with their sections: the
-/// structure the grammar's `file` rule describes, found line by line (a test
-/// checks the two agree). Every line lands somewhere, so one bad line costs
-/// one diagnostic, not the rest of the file.
-fn split_file(file: FileId, text: &str) -> Vec<Item<'_>> {
+/// Cuts a file into pieces of about `size` bytes or more, each starting at a
+/// declaration (the first at 0), for parsing on several threads. A file with
+/// no declaration far enough in stays whole. Only the lines just after each
+/// `size` bytes are looked at.
+pub fn pieces(text: &str, size: usize) -> Vec<std::ops::Range<usize>> {
+    let size = size.max(1);
+    let bytes = text.as_bytes();
+    let mut cuts = vec![0];
+    let mut from = size;
+    while from < text.len() {
+        // The first line that starts after `from` (a break is `\n`, `\r\n` or `\r`).
+        let Some(brk) = memchr2(b'\n', b'\r', &bytes[from..]).map(|i| from + i) else { break };
+        let start = if bytes[brk] == b'\r' && bytes.get(brk + 1) == Some(&b'\n') { brk + 2 } else { brk + 1 };
+        let decl = split_lines(&text[start..]).find(|(_, line)| {
+            // `__Def` after blanks is what `decl_start` needs; `line_kind` decides.
+            line.trim_start_matches([' ', '\t']).starts_with("__Def") && matches!(line_kind(line), LineKind::Decl)
+        });
+        let Some((at, _)) = decl else { break };
+        cuts.push(start + at);
+        from = start + at + size;
+    }
+    cuts.push(text.len());
+    cuts.windows(2).map(|w| w[0]..w[1]).collect()
+}
+
+/// Splits `text[range]` into stray lines and declarations with their
+/// sections: the structure the grammar's `file` rule describes, found line by
+/// line (a test checks the two agree). Every line lands somewhere, so one bad
+/// line costs one diagnostic, not the rest of the file.
+fn split_file(file: FileId, text: &str, range: std::ops::Range<usize>) -> Vec<Item<'_>> {
     let mut items: Vec<Item<'_>> = Vec::new();
-    for (at, value) in split_lines(text) {
+    let base = range.start;
+    for (at, value) in split_lines(&text[range]) {
+        let at = base + at;
         let line = Spanned { value, span: Span::new(file, at, at + value.len()) };
         let kind = line_kind(value);
         let Some(Item::Decl(d)) = items.last_mut().filter(|i| matches!(i, Item::Decl(_))) else {
@@ -280,51 +321,67 @@ fn max_paren_depth(s: &str) -> usize {
     m
 }
 
-struct Cx {
-    file: FileId,
-    /// Lines already parsed, by exact text: the seeds repeat most field and
-    /// directive lines (945 fields, 242 distinct; 1163 directives, 125
-    /// distinct), so a repeat costs a clone instead of a pest parse. Only
-    /// lines that parsed without diagnostics are kept; a hit is moved to its
-    /// own position with [`Relocate`].
+/// Lines already parsed, by exact text, for reuse across the files and
+/// pieces one thread parses: the seeds repeat most field and directive lines
+/// (945 fields, 242 distinct; 1163 directives, 125 distinct), so a repeat
+/// costs a clone instead of a pest parse. Only lines that parsed without
+/// diagnostics are kept; a hit is moved to its own file and position with
+/// [`Relocate`]. What a line parses to does not depend on the cache.
+#[derive(Default)]
+pub struct LineCache {
     fields: RefCell<HashMap<String, (u32, Field)>>,
     directives: RefCell<HashMap<String, (u32, Directive)>>,
 }
 
-/// Moves every span of an AST node from one line start to another.
+struct Cx<'c> {
+    file: FileId,
+    cache: &'c LineCache,
+}
+
+/// A move of spans from a line starting at `from` to one starting at `to`
+/// in `file`.
+#[derive(Clone, Copy)]
+struct Move {
+    from: u32,
+    to: u32,
+    file: FileId,
+}
+
+/// Moves every span of an AST node to another line (see [`Move`]).
 trait Relocate {
-    fn relocate(&mut self, from: u32, to: u32);
+    fn relocate(&mut self, m: Move);
 }
 
 impl Relocate for Span {
-    fn relocate(&mut self, from: u32, to: u32) {
-        self.start = self.start - from + to;
-        self.end = self.end - from + to;
+    fn relocate(&mut self, m: Move) {
+        self.file = m.file;
+        self.start = self.start - m.from + m.to;
+        self.end = self.end - m.from + m.to;
     }
 }
 
 impl<T> Relocate for Spanned<T> {
-    fn relocate(&mut self, from: u32, to: u32) {
-        self.span.relocate(from, to);
+    fn relocate(&mut self, m: Move) {
+        self.span.relocate(m);
     }
 }
 
 impl<T: Relocate> Relocate for Vec<T> {
-    fn relocate(&mut self, from: u32, to: u32) {
-        self.iter_mut().for_each(|x| x.relocate(from, to));
+    fn relocate(&mut self, m: Move) {
+        self.iter_mut().for_each(|x| x.relocate(m));
     }
 }
 
 impl Relocate for Expr {
-    fn relocate(&mut self, from: u32, to: u32) {
+    fn relocate(&mut self, m: Move) {
         if let Some(s) = &mut self.span {
-            s.relocate(from, to);
+            s.relocate(m);
         }
         match &mut self.kind {
-            ExprKind::Not(a) => a.relocate(from, to),
+            ExprKind::Not(a) => a.relocate(m),
             ExprKind::Binary(_, a, b) => {
-                a.relocate(from, to);
-                b.relocate(from, to);
+                a.relocate(m);
+                b.relocate(m);
             }
             _ => {}
         }
@@ -332,46 +389,46 @@ impl Relocate for Expr {
 }
 
 impl Relocate for OperandRef {
-    fn relocate(&mut self, from: u32, to: u32) {
-        self.name.relocate(from, to);
-        self.index.relocate(from, to);
+    fn relocate(&mut self, m: Move) {
+        self.name.relocate(m);
+        self.index.relocate(m);
     }
 }
 
 impl Relocate for Field {
-    fn relocate(&mut self, from: u32, to: u32) {
-        self.start.relocate(from, to);
-        self.width.relocate(from, to);
-        self.ty.relocate(from, to);
-        self.name.relocate(from, to);
+    fn relocate(&mut self, m: Move) {
+        self.start.relocate(m);
+        self.width.relocate(m);
+        self.ty.relocate(m);
+        self.name.relocate(m);
         if let Some(i) = &mut self.init {
-            i.value.relocate(from, to);
+            i.value.relocate(m);
         }
-        self.span.relocate(from, to);
+        self.span.relocate(m);
     }
 }
 
 impl Relocate for Directive {
-    fn relocate(&mut self, from: u32, to: u32) {
+    fn relocate(&mut self, m: Move) {
         match self {
             Directive::InList(r, s) | Directive::OutList(r, s) | Directive::Order(r, s) => {
-                r.relocate(from, to);
-                s.relocate(from, to);
+                r.relocate(m);
+                s.relocate(m);
             }
             Directive::Bitwidth { operand, expr, span } => {
-                operand.relocate(from, to);
-                expr.relocate(from, to);
-                span.relocate(from, to);
+                operand.relocate(m);
+                expr.relocate(m);
+                span.relocate(m);
             }
             Directive::AsmFormat { operand, function, args, span } => {
-                operand.relocate(from, to);
-                function.relocate(from, to);
-                args.relocate(from, to);
-                span.relocate(from, to);
+                operand.relocate(m);
+                function.relocate(m);
+                args.relocate(m);
+                span.relocate(m);
             }
             Directive::ModiOrder(a, s) => {
-                a.relocate(from, to);
-                s.relocate(from, to);
+                a.relocate(m);
+                s.relocate(m);
             }
         }
     }
@@ -386,7 +443,7 @@ fn memo<T: Clone + Relocate>(
 ) -> Option<T> {
     if let Some((from, v)) = cache.borrow().get(line.value) {
         let mut v = v.clone();
-        v.relocate(*from, line.span.start);
+        v.relocate(Move { from: *from, to: line.span.start, file: line.span.file });
         return Some(v);
     }
     let before = diags.len();
@@ -397,7 +454,7 @@ fn memo<T: Clone + Relocate>(
     Some(v)
 }
 
-impl Cx {
+impl Cx<'_> {
     /// Parses `line` with a line rule. On failure, reports `code` at the
     /// column pest stopped at and returns None.
     fn parse_line<'i>(
@@ -745,7 +802,7 @@ impl Cx {
     }
 
     fn field(&self, line: &Line<'_>, diags: &mut Diagnostics) -> Option<Field> {
-        memo(&self.fields, line, diags, |diags| self.parse_field(line, diags))
+        memo(&self.cache.fields, line, diags, |diags| self.parse_field(line, diags))
     }
 
     fn parse_field(&self, line: &Line<'_>, diags: &mut Diagnostics) -> Option<Field> {
@@ -789,7 +846,7 @@ impl Cx {
     }
 
     fn directive(&self, line: &Line<'_>, diags: &mut Diagnostics) -> Option<Directive> {
-        memo(&self.directives, line, diags, |diags| self.parse_directive(line, diags))
+        memo(&self.cache.directives, line, diags, |diags| self.parse_directive(line, diags))
     }
 
     fn parse_directive(&self, line: &Line<'_>, diags: &mut Diagnostics) -> Option<Directive> {
@@ -1149,6 +1206,28 @@ mod memo_tests {
 }
 
 #[cfg(test)]
+mod cache_tests {
+    use super::*;
+
+    /// A line first parsed in one file and reused in another gets the other
+    /// file's spans.
+    #[test]
+    fn a_cached_line_moves_to_the_file_that_reuses_it() {
+        let a = "__DefOpcode A : [X]\n__Encoding\n    field<0, 8> Reg ra = RZ;\n";
+        let b = "// b\n__DefOpcode B : [X]\n__Encoding\n    field<0, 8> Reg ra = RZ;\n";
+        let cache = LineCache::default();
+        let mut diags = Diagnostics::default();
+        parse_piece(FileId(0), a, 0..a.len(), &cache, &mut diags);
+        let fb = parse_piece(FileId(1), b, 0..b.len(), &cache, &mut diags);
+        let fresh = parse_file(FileId(1), b, &mut diags);
+        assert!(diags.is_empty());
+        let (reused, fresh) = (&fb.decls[0].sections[0].fields[0], &fresh.decls[0].sections[0].fields[0]);
+        assert_eq!(format!("{reused:?}"), format!("{fresh:?}"));
+        assert_eq!(reused.ty.span.file, FileId(1));
+    }
+}
+
+#[cfg(test)]
 mod split_tests {
     use super::*;
     use proptest::prelude::*;
@@ -1209,7 +1288,7 @@ mod split_tests {
     fn split_structure(text: &str) -> Vec<String> {
         let mut out = Vec::new();
         let line = |l: &Line<'_>| format!("{} {:?}", l.span.start, l.value);
-        for item in split_file(FileId(0), text) {
+        for item in split_file(FileId(0), text, 0..text.len()) {
             match item {
                 Item::Stray(l) => out.push(format!("stray {}", line(&l))),
                 Item::Decl(d) => {
@@ -1229,6 +1308,33 @@ mod split_tests {
             }
         }
         out
+    }
+
+    /// Every spec file, parsed in pieces of several sizes, gives the same
+    /// declarations and the same diagnostics as parsed whole.
+    #[test]
+    fn pieces_parse_like_the_whole_file() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+        let mut diags = Diagnostics::default();
+        for f in crate::collect_spec_files(&[root], &mut diags) {
+            let text = std::fs::read_to_string(&f).expect("spec files are UTF-8");
+            let mut whole_diags = Diagnostics::default();
+            let whole = format!("{:?}", parse_file(FileId(0), &text, &mut whole_diags).decls);
+            whole_diags.sort();
+            for size in [1, 100, 4096, 30_000] {
+                let ranges = pieces(&text, size);
+                assert_eq!(ranges.first().map(|r| r.start), Some(0));
+                assert_eq!(ranges.last().map(|r| r.end), Some(text.len()));
+                if size == 1 && text.contains("\n__Def") {
+                    assert!(ranges.len() > 1, "{}: not cut", f.display());
+                }
+                let mut d = Diagnostics::default();
+                let decls: Vec<Decl> = ranges.into_iter().flat_map(|r| parse_piece(FileId(0), &text, r, &LineCache::default(), &mut d).decls).collect();
+                d.sort();
+                assert_eq!(format!("{decls:?}"), whole, "{} in pieces of {size}", f.display());
+                assert_eq!(format!("{:?}", d.items), format!("{:?}", whole_diags.items), "{}", f.display());
+            }
+        }
     }
 
     /// `split_file` finds the structure of every spec file in `spec/` as the
