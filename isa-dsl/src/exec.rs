@@ -18,6 +18,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Fills [`Opcode::exec`] for every opcode whose optype has a hook.
 pub fn resolve(isa: &mut Isa, diags: &mut Diagnostics) {
+    let plans = plans(isa, diags);
+    apply(isa, plans);
+}
+
+/// Works out every opcode's [`Exec`] without changing the IR (so that other
+/// readers of the IR can run meanwhile); [`apply`] stores them.
+pub fn plans(isa: &Isa, diags: &mut Diagnostics) -> Vec<(OpcodeId, Exec)> {
     let mut signatures: BTreeMap<String, (String, Loc, String)> = BTreeMap::new();
     let mut execs = Vec::new();
     for ot in &isa.optypes {
@@ -107,7 +114,12 @@ pub fn resolve(isa: &mut Isa, diags: &mut Diagnostics) {
                         }
                     }
     }
-    for (oi, exec, _) in execs {
+    execs.into_iter().map(|(oi, exec, _)| (oi, exec)).collect()
+}
+
+/// Stores the plans of [`plans`] in [`Opcode::exec`].
+pub fn apply(isa: &mut Isa, plans: Vec<(OpcodeId, Exec)>) {
+    for (oi, exec) in plans {
         isa.opcodes[oi].exec = Some(exec);
     }
 }

@@ -172,8 +172,26 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
     let mut isa = resolve::resolve(&sources, &files, &mut diags);
     isa.legacy = legacy;
     bind::bind(&mut isa, &mut diags);
-    exec::resolve(&mut isa, &mut diags);
-    check::check(&isa, &files, &mut diags);
+    if threads > 1 {
+        // The simulation plans and the checks only read the IR: side by side,
+        // the checks (and freeing the AST) cost nothing on the way out.
+        let plans = std::thread::scope(|s| {
+            let checks = s.spawn(|| {
+                let mut d = Diagnostics::default();
+                check::check(&isa, &files, &mut d);
+                drop(files);
+                d
+            });
+            let plans = exec::plans(&isa, &mut diags);
+            // A panic in the checks is a bug; re-raise it on this thread.
+            diags.extend(checks.join().unwrap_or_else(|e| std::panic::resume_unwind(e)).items);
+            plans
+        });
+        exec::apply(&mut isa, plans);
+    } else {
+        exec::resolve(&mut isa, &mut diags);
+        check::check(&isa, &files, &mut diags);
+    }
     diags.sort();
     Frontend { sources, isa, diagnostics: diags }
 }

@@ -44,7 +44,7 @@ pub fn parse_piece(
 ) -> File {
     let mut out = File::default();
     let cx = Cx { file, cache };
-    for item in split_file(file, text, range) {
+    for item in split_file(file, text, range, cache) {
         match item {
             Item::Stray(line) => {
                 if !is_blank_or_comment(line.value) {
@@ -87,16 +87,17 @@ struct SectionLines<'i> {
 }
 
 /// What a line starts, by the grammar's `line_head` rule.
-enum LineKind<'i> {
+#[derive(Clone, Copy)]
+enum LineKind {
     Body,
     Decl,
-    /// A section header; the keyword and its offset in the line.
-    Section(&'i str, usize),
+    /// A section header; where its keyword is in the line.
+    Section { at: usize, len: usize },
 }
 
 /// Classifies one line. Only a line whose first non-blank characters are
 /// `__` can start anything, so most lines never reach pest.
-fn line_kind(line: &str) -> LineKind<'_> {
+fn line_kind(line: &str) -> LineKind {
     if !line.trim_start_matches([' ', '\t']).starts_with("__") {
         return LineKind::Body;
     }
@@ -104,11 +105,28 @@ fn line_kind(line: &str) -> LineKind<'_> {
     match head.into_inner().next() {
         Some(p) if p.as_rule() == Rule::decl_start => LineKind::Decl,
         Some(p) => match p.into_inner().find(|k| k.as_rule() == Rule::section_kw) {
-            Some(k) => LineKind::Section(k.as_str(), k.as_span().start()),
+            Some(k) => LineKind::Section { at: k.as_span().start(), len: k.as_str().len() },
             None => LineKind::Body,
         },
         None => LineKind::Body,
     }
+}
+
+/// [`line_kind`], remembering the answer for lines that start no
+/// declaration: section headers repeat (`  __Encoding` 184 times and more),
+/// declaration headers do not.
+fn line_kind_cached(line: &str, cache: &LineCache) -> LineKind {
+    if !line.trim_start_matches([' ', '\t']).starts_with("__") {
+        return LineKind::Body;
+    }
+    if let Some(k) = cache.heads.borrow().get(line) {
+        return *k;
+    }
+    let k = line_kind(line);
+    if !matches!(k, LineKind::Decl) {
+        cache.heads.borrow_mut().insert(line.to_string(), k);
+    }
+    k
 }
 
 /// Cuts a file into pieces of about `size` bytes or more, each starting at a
@@ -140,13 +158,13 @@ pub fn pieces(text: &str, size: usize) -> Vec<std::ops::Range<usize>> {
 /// sections: the structure the grammar's `file` rule describes, found line by
 /// line (a test checks the two agree). Every line lands somewhere, so one bad
 /// line costs one diagnostic, not the rest of the file.
-fn split_file(file: FileId, text: &str, range: std::ops::Range<usize>) -> Vec<Item<'_>> {
+fn split_file<'i>(file: FileId, text: &'i str, range: std::ops::Range<usize>, cache: &LineCache) -> Vec<Item<'i>> {
     let mut items: Vec<Item<'_>> = Vec::new();
     let base = range.start;
     for (at, value) in split_lines(&text[range]) {
         let at = base + at;
         let line = Spanned { value, span: Span::new(file, at, at + value.len()) };
-        let kind = line_kind(value);
+        let kind = line_kind_cached(value, cache);
         let Some(Item::Decl(d)) = items.last_mut().filter(|i| matches!(i, Item::Decl(_))) else {
             items.push(match kind {
                 LineKind::Decl => Item::Decl(DeclLines { header: line, body: Vec::new(), sections: Vec::new() }),
@@ -158,8 +176,8 @@ fn split_file(file: FileId, text: &str, range: std::ops::Range<usize>) -> Vec<It
             LineKind::Decl => {
                 items.push(Item::Decl(DeclLines { header: line, body: Vec::new(), sections: Vec::new() }))
             }
-            LineKind::Section(kw, off) => d.sections.push(SectionLines {
-                keyword: Spanned { value: kw, span: line.span.sub(off, off + kw.len()) },
+            LineKind::Section { at, len } => d.sections.push(SectionLines {
+                keyword: Spanned { value: &value[at..at + len], span: line.span.sub(at, at + len) },
                 body: Vec::new(),
             }),
             LineKind::Body => match d.sections.last_mut() {
@@ -323,14 +341,17 @@ fn max_paren_depth(s: &str) -> usize {
 
 /// Lines already parsed, by exact text, for reuse across the files and
 /// pieces one thread parses: the seeds repeat most field and directive lines
-/// (945 fields, 242 distinct; 1163 directives, 125 distinct), so a repeat
-/// costs a clone instead of a pest parse. Only lines that parsed without
+/// (945 fields, 242 distinct; 1163 directives, 125 distinct), section headers
+/// and code fences, so a repeat costs a lookup and a clone instead of a pest
+/// parse. Only lines that parsed without
 /// diagnostics are kept; a hit is moved to its own file and position with
 /// [`Relocate`]. What a line parses to does not depend on the cache.
 #[derive(Default)]
 pub struct LineCache {
     fields: RefCell<HashMap<String, (u32, Field)>>,
     directives: RefCell<HashMap<String, (u32, Directive)>>,
+    heads: RefCell<HashMap<String, LineKind>>,
+    fences: RefCell<HashMap<String, bool>>,
 }
 
 struct Cx<'c> {
@@ -455,6 +476,16 @@ fn memo<T: Clone + Relocate>(
 }
 
 impl Cx<'_> {
+    /// Whether `line` is a code fence (`fence_line`), remembered by text.
+    fn is_fence(&self, line: &str) -> bool {
+        if let Some(&f) = self.cache.fences.borrow().get(line) {
+            return f;
+        }
+        let f = DslParser::parse(Rule::fence_line, line).is_ok();
+        self.cache.fences.borrow_mut().insert(line.to_string(), f);
+        f
+    }
+
     /// Parses `line` with a line rule. On failure, reports `code` at the
     /// column pest stopped at and returns None.
     fn parse_line<'i>(
@@ -723,7 +754,7 @@ impl Cx<'_> {
         };
         let mut fence_open: Option<Span> = None;
         for line in &lines {
-            if line.value.trim_start().starts_with("```") && DslParser::parse(Rule::fence_line, line.value).is_ok() {
+            if line.value.trim_start().starts_with("```") && self.is_fence(line.value) {
                 fence_open = match fence_open {
                     Some(_) => None,
                     None => Some(trim_span(line)),
@@ -1288,7 +1319,7 @@ mod split_tests {
     fn split_structure(text: &str) -> Vec<String> {
         let mut out = Vec::new();
         let line = |l: &Line<'_>| format!("{} {:?}", l.span.start, l.value);
-        for item in split_file(FileId(0), text, 0..text.len()) {
+        for item in split_file(FileId(0), text, 0..text.len(), &LineCache::default()) {
             match item {
                 Item::Stray(l) => out.push(format!("stray {}", line(&l))),
                 Item::Decl(d) => {
