@@ -139,10 +139,13 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
         }
         dsl.push((id, f.text.as_str()));
     }
+    // Below this much DSL text, a second thread costs more than it saves (a
+    // spawn and join take 40-250 us on the 2-core machine; `spec/` is 190 KiB).
+    const PARALLEL_BYTES: usize = 32 * 1024;
+    let total: usize = dsl.iter().map(|(_, text)| text.len()).sum();
+    let threads = if total < PARALLEL_BYTES { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get()) };
     // Big files are parsed in declaration-aligned pieces, so that the
     // threads get even shares (one seed file is 40% of `spec/`).
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let total: usize = dsl.iter().map(|(_, text)| text.len()).sum();
     let piece = if threads > 1 { (total / (threads * 4)).max(4096) } else { usize::MAX };
     let jobs: Vec<ParseJob> = dsl
         .into_iter()
