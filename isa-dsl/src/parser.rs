@@ -1,8 +1,11 @@
-//! Parser: spec text -> [`ast::File`]. Runs the pest `file` rule to split a
-//! file into declarations, sections and raw lines, then applies the line rules
-//! of `grammar.pest` to each line according to the section it is in. A line
-//! that does not parse becomes one diagnostic at the column pest reports, and
-//! parsing goes on with the next line.
+//! Parser: spec text -> [`ast::File`]. Splits a file into declarations,
+//! sections and raw lines as the grammar's `file` rule describes (line by
+//! line, asking `line_head` about lines that begin with `__`), then applies
+//! the line rules of `grammar.pest` to each line according to the section it
+//! is in. A line that does not parse becomes one diagnostic at the column pest
+//! reports, and parsing goes on with the next line. Big files can be parsed
+//! in declaration-aligned [`pieces`] on several threads, each with its own
+//! [`LineCache`].
 
 use crate::ast::*;
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
