@@ -144,8 +144,26 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
     const PARALLEL_BYTES: usize = 32 * 1024;
     let total: usize = dsl.iter().map(|(_, text)| text.len()).sum();
     let threads = if total < PARALLEL_BYTES { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get()) };
-    // Big files are parsed in declaration-aligned pieces, so that the
-    // threads get even shares (one seed file is 40% of `spec/`).
+    let (files, legacy) = parse_sources(&sources, dsl, spa, threads, &mut diags);
+    let mut isa = resolve::resolve(&sources, &files, &mut diags);
+    isa.legacy = legacy;
+    bind::bind(&mut isa, &mut diags);
+    plan_and_check(&mut isa, files, threads, &mut diags);
+    diags.sort();
+    Frontend { sources, isa, diagnostics: diags }
+}
+
+/// Parses the DSL files (big ones in declaration-aligned pieces, so that the
+/// threads get even shares: one seed file is 40% of `spec/`) and the SPA 5.3
+/// files. Returns one AST per DSL file, in input order, and the legacy optypes.
+fn parse_sources(
+    sources: &SourceMap,
+    dsl: Vec<(FileId, &str)>,
+    spa: Vec<FileId>,
+    threads: usize,
+    diags: &mut Diagnostics,
+) -> (Vec<ast::File>, Vec<ir::Optype>) {
+    let total: usize = dsl.iter().map(|(_, text)| text.len()).sum();
     let piece = if threads > 1 { (total / (threads * 4)).max(4096) } else { usize::MAX };
     let jobs: Vec<ParseJob> = dsl
         .into_iter()
@@ -155,48 +173,45 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
     let mut files: Vec<ast::File> = Vec::new();
     let mut legacy = Vec::new();
     let mut last_file = None;
-    for (job, parsed) in jobs.iter().zip(parse_all(&sources, &jobs, threads, &mut diags)) {
+    for parsed in parse_all(sources, &jobs, threads, diags) {
         match parsed {
-            Parsed::Dsl(f) => {
-                let id = match job {
-                    ParseJob::Dsl(id, ..) => Some(*id),
-                    ParseJob::Spa(_) => None,
-                };
+            Parsed::Dsl(id, f) => {
                 match files.last_mut() {
                     // The next piece of the same file.
-                    Some(prev) if id == last_file => prev.decls.extend(f.decls),
+                    Some(prev) if last_file == Some(id) => prev.decls.extend(f.decls),
                     _ => files.push(f),
                 }
-                last_file = id;
+                last_file = Some(id);
             }
             Parsed::Spa(optypes) => legacy.extend(optypes),
         }
     }
-    let mut isa = resolve::resolve(&sources, &files, &mut diags);
-    isa.legacy = legacy;
-    bind::bind(&mut isa, &mut diags);
-    if threads > 1 {
-        // The simulation plans and the checks only read the IR: side by side,
-        // the checks (and freeing the AST) cost nothing on the way out.
-        let plans = std::thread::scope(|s| {
-            let checks = s.spawn(|| {
-                let mut d = Diagnostics::default();
-                check::check(&isa, &files, &mut d);
-                drop(files);
-                d
-            });
-            let plans = exec::plans(&isa, &mut diags);
-            // A panic in the checks is a bug; re-raise it on this thread.
-            diags.extend(checks.join().unwrap_or_else(|e| std::panic::resume_unwind(e)).items);
-            plans
-        });
-        exec::apply(&mut isa, plans);
-    } else {
-        exec::resolve(&mut isa, &mut diags);
-        check::check(&isa, &files, &mut diags);
+    (files, legacy)
+}
+
+/// Fills every opcode's simulation plan and runs the whole-ISA checks. Both
+/// only read the IR (the plans are stored at the end), so with more than one
+/// thread they run side by side, and the AST is freed off the main thread.
+fn plan_and_check(isa: &mut ir::Isa, files: Vec<ast::File>, threads: usize, diags: &mut Diagnostics) {
+    if threads <= 1 {
+        exec::resolve(isa, diags);
+        check::check(isa, &files, diags);
+        return;
     }
-    diags.sort();
-    Frontend { sources, isa, diagnostics: diags }
+    let plans = std::thread::scope(|s| {
+        let shared: &ir::Isa = isa;
+        let checks = s.spawn(move || {
+            let mut d = Diagnostics::default();
+            check::check(shared, &files, &mut d);
+            drop(files);
+            d
+        });
+        let plans = exec::plans(shared, diags);
+        // A panic in the checks is a bug; re-raise it on this thread.
+        diags.extend(checks.join().unwrap_or_else(|e| std::panic::resume_unwind(e)).items);
+        plans
+    });
+    exec::apply(isa, plans);
 }
 
 /// One file, or a piece of one, to parse, in the notation it is written in.
@@ -207,7 +222,8 @@ enum ParseJob<'a> {
 
 /// What a [`ParseJob`] produces.
 enum Parsed {
-    Dsl(ast::File),
+    /// The AST of a file or a piece of it.
+    Dsl(FileId, ast::File),
     Spa(Vec<ir::Optype>),
 }
 
@@ -220,7 +236,7 @@ impl ParseJob<'_> {
     }
     fn run(&self, sources: &SourceMap, cache: &parser::LineCache, diags: &mut Diagnostics) -> Parsed {
         match self {
-            ParseJob::Dsl(id, text, range) => Parsed::Dsl(parser::parse_piece(*id, text, range.clone(), cache, diags)),
+            ParseJob::Dsl(id, text, range) => Parsed::Dsl(*id, parser::parse_piece(*id, text, range.clone(), cache, diags)),
             ParseJob::Spa(id) => Parsed::Spa(spa::parse_file(sources, *id, diags)),
         }
     }
