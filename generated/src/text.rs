@@ -14,7 +14,7 @@
 //! `FromStr`/`Display` for [`Instruction`] over it
 //! (`isa_runtime::text` does the work; `isa-codegen` lowered the model
 //! from the spec's `__Syntax` templates).
-use super::{DecodeError, Instruction};
+use super::{DecodeError, Decoded, Instruction};
 /// The syntax model of this ISA.
 pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model::Model {
     mnemonics: &[
@@ -294,6 +294,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HADD2_RR",
             base: 29952u128,
+            covered: 340277174881589831535090021003494948863u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -603,6 +604,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HADD2_RU",
             base: 30208u128,
+            covered: 340277174881589831535090020178861228031u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -912,6 +914,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HADD2_RI",
             base: 30464u128,
+            covered: 340277174643890836900908375646964547583u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -1211,6 +1214,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HADD2_RC",
             base: 30720u128,
+            covered: 340277174881589831535108034302492803071u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -1526,6 +1530,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMUL2_RR",
             base: 29953u128,
+            covered: 340277174881589831535090021003494948863u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -1827,6 +1832,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMUL2_RU",
             base: 30209u128,
+            covered: 340277174881589831535090020178861228031u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -2128,6 +2134,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMUL2_RI",
             base: 30465u128,
+            covered: 340277174643890836900908375646964547583u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -2419,6 +2426,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMUL2_RC",
             base: 30721u128,
+            covered: 340277174881589831535108034302492803071u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -2726,6 +2734,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RRR",
             base: 30978u128,
+            covered: 340277174886599681503890577535155568639u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -3122,6 +3131,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RRI",
             base: 32002u128,
+            covered: 340277174648857165540202805528335745023u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -3508,6 +3518,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RIR",
             base: 31234u128,
+            covered: 340277174648900686869708932178625167359u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -3894,6 +3905,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RRU",
             base: 32514u128,
+            covered: 340277174886599681503890576710521847807u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -4290,6 +4302,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RUR",
             base: 31746u128,
+            covered: 340277174886599681503890576710521847807u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -4686,6 +4699,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RRC",
             base: 32258u128,
+            covered: 340277174886599681503908590834153422847u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -5088,6 +5102,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RCR",
             base: 31490u128,
+            covered: 340277174886599681503908590834153422847u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -5490,6 +5505,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMNMX2_RR",
             base: 29955u128,
+            covered: 340277179635298774088336658854280429567u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -5821,6 +5837,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMNMX2_RU",
             base: 30211u128,
+            covered: 340277179635298774088336658029646708735u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -6152,6 +6169,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMNMX2_RI",
             base: 30467u128,
+            covered: 340277179397599779454155013497750028287u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -6473,6 +6491,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMNMX2_RC",
             base: 30723u128,
+            covered: 340277179635298774088354672153278283775u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -6810,6 +6829,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSETP2_RR",
             base: 2218388550399401452619230639364u128,
+            covered: 340282290803718148722341205702896320511u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -7192,6 +7212,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSETP2_RU",
             base: 2218388550399401452619230639620u128,
+            covered: 340282290803718148722341204878262599679u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -7574,6 +7595,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSETP2_RI",
             base: 2218388550399401452619230639876u128,
+            covered: 340282290566019154088159560346365919231u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -7946,6 +7968,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSETP2_RC",
             base: 2218388550399401452619230640132u128,
+            covered: 340282290803718148722359219001894174719u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -8334,6 +8357,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSET2_RR",
             base: 2218388550399401452619230639365u128,
+            covered: 340277179637735968540679751270488080383u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -8712,6 +8736,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSET2_RU",
             base: 2218388550399401452619230639621u128,
+            covered: 340277179637735968540679750445854359551u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -9090,6 +9115,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSET2_RI",
             base: 2218388550399401452619230639877u128,
+            covered: 340277179400036973906498105913957679103u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -9458,6 +9484,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSET2_RC",
             base: 2218388550399401452619230640133u128,
+            covered: 340277179637735968540697764569485934591u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -9842,6 +9869,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FADD_RR",
             base: 29968u128,
+            covered: 340277174861765563713594428139369398271u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -10089,6 +10117,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FADD_RU",
             base: 30224u128,
+            covered: 340277174861765563713594427314735677439u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -10336,6 +10365,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FADD_RI",
             base: 30480u128,
+            covered: 340277174624081076189248158332935471103u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -10567,6 +10597,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FADD_RC",
             base: 30736u128,
+            covered: 340277174861765563713612441438367252479u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -10820,6 +10851,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMUL_RR",
             base: 29969u128,
+            covered: 340277174861774026194331730543592341503u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -11089,6 +11121,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMUL_RU",
             base: 30225u128,
+            covered: 340277174861774026194331729718958620671u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -11358,6 +11391,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMUL_RI",
             base: 30481u128,
+            covered: 340277174624089538669985460737158414335u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -11611,6 +11645,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMUL_RC",
             base: 30737u128,
+            covered: 340277174861774026194349743842590195711u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -11886,6 +11921,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RRR",
             base: 30994u128,
+            covered: 340277174861765625085911961371047624703u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -12189,6 +12225,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RRI",
             base: 32018u128,
+            covered: 340277174624081137561565691564613697535u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -12476,6 +12513,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RIR",
             base: 31250u128,
+            covered: 340277174624081137561565691564613697535u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -12763,6 +12801,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RRU",
             base: 32530u128,
+            covered: 340277174861765625085911960546413903871u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -13066,6 +13105,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RUR",
             base: 31762u128,
+            covered: 340277174861765625085911960546413903871u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -13369,6 +13409,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RRC",
             base: 32274u128,
+            covered: 340277174861765625085929974670045478911u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -13678,6 +13719,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RCR",
             base: 31506u128,
+            covered: 340277174861765625085929974670045478911u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -13987,6 +14029,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMNMX_RR",
             base: 29971u128,
+            covered: 340277179615463928165919437984876199935u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -14257,6 +14300,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMNMX_RU",
             base: 30227u128,
+            covered: 340277179615463928165919437160242479103u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -14527,6 +14571,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMNMX_RI",
             base: 30483u128,
+            covered: 340277179377779440641573168178442272767u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -14781,6 +14826,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMNMX_RC",
             base: 30739u128,
+            covered: 340277179615463928165937451283874054143u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -15057,6 +15103,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSETP_RR",
             base: 4545478139768373576416803518706964u128,
+            covered: 340282290783892974206480901866889740287u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -15381,6 +15428,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSETP_RU",
             base: 4545478139768373576416803518707220u128,
+            covered: 340282290783892974206480901042256019455u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -15705,6 +15753,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSETP_RI",
             base: 4545478139768373576416803518707476u128,
+            covered: 340282290546208486682134632060455813119u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -16013,6 +16062,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSETP_RC",
             base: 4545478139768373576416803518707732u128,
+            covered: 340282290783892974206498915165887594495u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -16343,6 +16393,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSET_RR",
             base: 2218388550399401452619230639381u128,
+            covered: 340277179617910794024819447434481500159u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -16660,6 +16711,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSET_RU",
             base: 2218388550399401452619230639637u128,
+            covered: 340277179617910794024819446609847779327u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -16977,6 +17029,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSET_RI",
             base: 2218388550399401452619230639893u128,
+            covered: 340277179380226306500473177628047572991u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -17278,6 +17331,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSET_RC",
             base: 2218388550399401452619230640149u128,
+            covered: 340277179617910794024837460733479354367u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -17601,6 +17655,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSEL_RR",
             base: 2218388550399401452619230639382u128,
+            covered: 340277179615454256759362520951478550527u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -17858,6 +17913,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSEL_RU",
             base: 2218388550399401452619230639638u128,
+            covered: 340277179615454256759362520126844829695u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -18115,6 +18171,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSEL_RI",
             base: 2218388550399401452619230639894u128,
+            covered: 340277179377769769235016251145044623359u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -18356,6 +18413,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSEL_RC",
             base: 2218388550399401452619230640150u128,
+            covered: 340277179615454256759380534250476404735u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -18619,6 +18677,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FCHK_RR",
             base: 29975u128,
+            covered: 340277742769233332592410409947537407999u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -18818,6 +18877,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FCHK_RU",
             base: 30231u128,
+            covered: 340277742769233332592410409122903687167u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19017,6 +19077,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FCHK_RI",
             base: 30487u128,
+            covered: 340277742531548845068064140141103480831u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19200,6 +19261,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FCHK_RC",
             base: 30743u128,
+            covered: 340277742769233332592428423246535262207u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19405,6 +19467,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2F_R",
             base: 19807040628566084398386016288u128,
+            covered: 340277174659686118569400847455999754239u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19632,6 +19695,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2F_C",
             base: 19807040628566084398386017056u128,
+            covered: 340277174659686118569418860754997608447u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19865,6 +19929,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2F_U",
             base: 19807040628566084398386016544u128,
+            covered: 340277174659686118569400846631366033407u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -20092,6 +20157,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2F_R",
             base: 28705u128,
+            covered: 340277174877553969634934584719171387391u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -20320,6 +20386,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2F_U",
             base: 28961u128,
+            covered: 340277174877553969634934583894537666559u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -20548,6 +20615,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2F_C",
             base: 29473u128,
+            covered: 340277174877553969634952598018169241599u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -20782,6 +20850,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2I_R",
             base: 1237940039285380274899152930u128,
+            covered: 340277174878792060789947416822717349887u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21038,6 +21107,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2I_U",
             base: 1237940039285380274899153186u128,
+            covered: 340277174878792060789947415998083629055u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21294,6 +21364,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2I_C",
             base: 1237940039285380274899153698u128,
+            covered: 340277174878792060789965430121715204095u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21556,6 +21627,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FRND_R",
             base: 28707u128,
+            covered: 340277174862698689163510021420381896703u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21774,6 +21846,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FRND_U",
             base: 28963u128,
+            covered: 340277174862698689163510020595748175871u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21992,6 +22065,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FRND_C",
             base: 29475u128,
+            covered: 340277174862698689163528034719379750911u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22216,6 +22290,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2FP_RRR",
             base: 31012u128,
+            covered: 340277174703036087544516862860121341951u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22271,6 +22346,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2FP_RUR",
             base: 31780u128,
+            covered: 340277174703036087544516862035487621119u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22326,6 +22402,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2FP_RIR",
             base: 31268u128,
+            covered: 340277174703021580453128230284222791679u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22381,6 +22458,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2FP_RCR",
             base: 31524u128,
+            covered: 340277174703036087544534876159119196159u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22436,6 +22514,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2IP_RRR",
             base: 4951760157141521099596527909u128,
+            covered: 340277174639267517295756951324073132031u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22683,6 +22762,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2IP_RUR",
             base: 4951760157141521099596528677u128,
+            covered: 340277174639267517295756950499439411199u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22930,6 +23010,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2IP_RCR",
             base: 4951760157141521099596528421u128,
+            covered: 340277174639267517295774964623070986239u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -23183,6 +23264,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2IP_RIR",
             base: 4951760157141521099596528165u128,
+            covered: 340277174639267517314203694298271055871u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -23434,6 +23516,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IADD_RR",
             base: 572661158653102632126135673058608u128,
+            covered: 340277747443694987047137088141680181247u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -23816,6 +23899,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IADD_RU",
             base: 572661158653102632126135673058864u128,
+            covered: 340277747443694987047137087317046460415u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -24198,6 +24282,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IADD_RI",
             base: 572661158653102632126135673059120u128,
+            covered: 340277747285238662037055155928790204415u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -24542,6 +24627,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IADD_RC",
             base: 572661158653102632126135673059376u128,
+            covered: 340277747443694987047155101440678035455u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -24936,6 +25022,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RRR",
             base: 572661158653102632126135673059633u128,
+            covered: 340277747285238869784286915145272131583u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -25387,6 +25474,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RRI",
             base: 572661158653102632126135673060657u128,
+            covered: 340277747285238850913267726640889200639u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -25800,6 +25888,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RIR",
             base: 572661158653102632126135673059889u128,
+            covered: 340277747285238869802733658119470055423u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -26249,6 +26338,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RRC",
             base: 572661158653102632126135673060913u128,
+            covered: 340277747443695175923367672152777031679u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -26712,6 +26802,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RCR",
             base: 572661158653102632126135673060145u128,
+            covered: 340277747285238869784304928444269985791u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -27175,6 +27266,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RRU",
             base: 572661158653102632126135673061169u128,
+            covered: 340277747443695175923349658029145456639u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -27626,6 +27718,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RUR",
             base: 572661158653102632126135673060401u128,
+            covered: 340277747285238869784286914320638410751u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -28077,6 +28170,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RRR",
             base: 572661158653102632126135673059634u128,
+            covered: 340277747285238832005355052188110422015u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -28510,6 +28604,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RIR",
             base: 572661158653102632126135673059890u128,
+            covered: 340277747285238832023801795162308345855u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -28941,6 +29036,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RRC",
             base: 572661158653102632126135673060914u128,
+            covered: 340277747443695138144435809195615322111u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -29386,6 +29482,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RCR",
             base: 572661158653102632126135673060146u128,
+            covered: 340277747285238832005373065487108276223u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -29831,6 +29928,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RRU",
             base: 572661158653102632126135673061170u128,
+            covered: 340277747443695138144417795071983747071u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -30264,6 +30362,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RUR",
             base: 572661158653102632126135673060402u128,
+            covered: 340277747285238832005355051363476701183u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -30697,6 +30796,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RRR",
             base: 572661158653102632126135673059635u128,
+            covered: 340277747285239077568412161409661534207u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -30957,6 +31057,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RRI",
             base: 572661158653102632126135673060659u128,
+            covered: 340277747285239077586858904383859458047u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -31216,6 +31317,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RIR",
             base: 572661158653102632126135673059891u128,
+            covered: 340277747285239077586858904383859458047u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -31475,6 +31577,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RRC",
             base: 572661158653102632126135673060915u128,
+            covered: 340277747285239077568430174708659388415u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -31741,6 +31844,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RCR",
             base: 572661158653102632126135673060147u128,
+            covered: 340277747285239077568430174708659388415u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -32007,6 +32111,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RRU",
             base: 572661158653102632126135673061171u128,
+            covered: 340277747285239077568412160585027813375u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -32267,6 +32372,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RUR",
             base: 572661158653102632126135673060403u128,
+            covered: 340277747285239077568412160585027813375u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -32527,6 +32633,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RRR",
             base: 572661158653102632126135673059636u128,
+            covered: 340277747285239039789480298452499824639u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -32772,6 +32879,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RRI",
             base: 572661158653102632126135673060660u128,
+            covered: 340277747285239039807927041426697748479u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -33016,6 +33124,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RIR",
             base: 572661158653102632126135673059892u128,
+            covered: 340277747285239039807927041426697748479u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -33260,6 +33369,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RRC",
             base: 572661158653102632126135673060916u128,
+            covered: 340277747285239039789498311751497678847u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -33511,6 +33621,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RCR",
             base: 572661158653102632126135673060148u128,
+            covered: 340277747285239039789498311751497678847u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -33762,6 +33873,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RRU",
             base: 572661158653102632126135673061172u128,
+            covered: 340277747285239039789480297627866103807u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34007,6 +34119,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RUR",
             base: 572661158653102632126135673060404u128,
+            covered: 340277747285239039789480297627866103807u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34252,6 +34365,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMUL_RR",
             base: 30005u128,
+            covered: 340277174624080136419871324299340021759u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34427,6 +34541,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMUL_RU",
             base: 30261u128,
+            covered: 340277174782536442558934067183213346815u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34602,6 +34717,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMUL_RI",
             base: 30517u128,
+            covered: 340277174624080117548852135794957090815u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34766,6 +34882,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMUL_RC",
             base: 30773u128,
+            covered: 340277174782536442558952081306844921855u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34947,6 +35064,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LEA_RRR",
             base: 572661158653102632126135673059638u128,
+            covered: 340277747443846145257440518541615824895u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -35629,6 +35747,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LEA_RIR",
             base: 572661158653102632126135673059894u128,
+            covered: 340277747285389820247358586328725848063u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -36284,6 +36403,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LEA_RCR",
             base: 572661158653102632126135673060150u128,
+            covered: 340277747443846145257458531840613679103u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -36984,6 +37104,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LEA_RUR",
             base: 572661158653102632126135673060406u128,
+            covered: 340277747443846145257440517716982104063u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -37666,6 +37787,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IABS_R",
             base: 28727u128,
+            covered: 340277174624079928635746078030672429055u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -37781,6 +37903,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IABS_U",
             base: 28983u128,
+            covered: 340277174624079928635746077206038708223u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -37896,6 +38019,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IABS_I",
             base: 29239u128,
+            covered: 340277174624079928654192821004870352895u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38010,6 +38134,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IABS_C",
             base: 29495u128,
+            covered: 340277174624079928635764091329670283263u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38131,6 +38256,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMNMX_RR",
             base: 30008u128,
+            covered: 340277179377769830607333785476234477567u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38328,6 +38454,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMNMX_RU",
             base: 30264u128,
+            covered: 340277179377769830607333784651600756735u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38525,6 +38652,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMNMX_RI",
             base: 30520u128,
+            covered: 340277179377769830625780528450432401407u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38721,6 +38849,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMNMX_RC",
             base: 30776u128,
+            covered: 340277179377769830607351798775232331775u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38924,6 +39053,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "P2R_RR",
             base: 30009u128,
+            covered: 340277174624081742024475499978712678399u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39080,6 +39210,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "P2R_RU",
             base: 30265u128,
+            covered: 340277174624081742024475499154078957567u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39236,6 +39367,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "P2R_RI",
             base: 30521u128,
+            covered: 340277174624081742042922242952910602239u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39391,6 +39523,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "P2R_RC",
             base: 30777u128,
+            covered: 340277174624081742024493513277710532607u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39553,6 +39686,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "R2P_RR",
             base: 30010u128,
+            covered: 340277174624081742024475499978695966719u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39698,6 +39832,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "R2P_RU",
             base: 30266u128,
+            covered: 340277174624081742024475499154062245887u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39843,6 +39978,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "R2P_RI",
             base: 30522u128,
+            covered: 340277174624081742042922242952893890559u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39987,6 +40123,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "R2P_RC",
             base: 30778u128,
+            covered: 340277174624081742024493513277693820927u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -40138,6 +40275,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISETP_RR",
             base: 4578753968024364598206091977848123u128,
+            covered: 340282366604044778430112462652265529343u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -40615,6 +40753,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISETP_RU",
             base: 4578753968024364598206091977848379u128,
+            covered: 340282366604044778430112461827631808511u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -41092,6 +41231,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISETP_RI",
             base: 4578753968024364598206091977848635u128,
+            covered: 340282366604044778448559205626463453183u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -41567,6 +41707,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISETP_RC",
             base: 4578753968024364598206091977848891u128,
+            covered: 340282366604044778430130475951263383551u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -42056,6 +42197,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISET_RR",
             base: 80812725764549624345414829372732u128,
+            covered: 340277255436844001022279462011753463807u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -42525,6 +42667,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISET_RU",
             base: 80812725764549624345414829372988u128,
+            covered: 340277255436844001022279461187119742975u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -42994,6 +43137,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISET_RI",
             base: 80812725764549624345414829373244u128,
+            covered: 340277255436844001040726204985951387647u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -43461,6 +43605,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISET_RC",
             base: 80812725764549624345414829373500u128,
+            covered: 340277255436844001022297475310751318015u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -43942,6 +44087,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SEL_RR",
             base: 30013u128,
+            covered: 340277179377769679491606333647587639295u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44105,6 +44251,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SEL_RU",
             base: 30269u128,
+            covered: 340277179377769679491606332822953918463u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44268,6 +44415,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SEL_RI",
             base: 30525u128,
+            covered: 340277179377769679510053076621785563135u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44430,6 +44578,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SEL_RC",
             base: 30781u128,
+            covered: 340277179377769679491624346946585493503u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44599,6 +44748,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LOP3_RRR",
             base: 567907469506709681677837623392574u128,
+            covered: 340277747286473504167034286668521668607u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44837,6 +44987,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LOP3_RIR",
             base: 567907469506709681677837623392830u128,
+            covered: 340277747286473504185481029642719592447u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45074,6 +45225,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LOP3_RCR",
             base: 567907469506709681677837623393086u128,
+            covered: 340277747286473504167052299967519522815u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45318,6 +45470,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LOP3_RUR",
             base: 567907469506709681677837623393342u128,
+            covered: 340277747286473504167034285843887947775u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45556,6 +45709,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PLOP3_X",
             base: 29759u128,
+            covered: 340277742532781935495226030386994806783u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45775,6 +45929,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PLOP3_U",
             base: 28991u128,
+            covered: 340277742532781935495226030386994806783u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45994,6 +46149,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RRR",
             base: 302231454903657293707584u128,
+            covered: 340277174624084051243238879161512624127u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46199,6 +46355,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RRI",
             base: 302231454903657293708608u128,
+            covered: 340277174624084051261685622135710547967u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46403,6 +46560,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RIR",
             base: 302231454903657293707840u128,
+            covered: 340277174624084051261685622135710547967u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46607,6 +46765,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RRC",
             base: 302231454903657293708864u128,
+            covered: 340277174624084051243256892460510478335u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46818,6 +46977,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RCR",
             base: 302231454903657293708096u128,
+            covered: 340277174624084051243256892460510478335u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47029,6 +47189,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RRU",
             base: 302231454903657293709120u128,
+            covered: 340277174624084051243238878336878903295u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47234,6 +47395,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RUR",
             base: 302231454903657293708352u128,
+            covered: 340277174624084051243238878336878903295u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47439,6 +47601,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "MOV_R",
             base: 28737u128,
+            covered: 340277174624081137561565692659847135231u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47685,6 +47848,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "MOV_U",
             base: 28993u128,
+            covered: 340277174624081137561565691835213414399u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47931,6 +48095,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "MOV_I",
             base: 29249u128,
+            covered: 340277174624081137580012435634045059071u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48147,6 +48312,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "MOV_C",
             base: 29505u128,
+            covered: 340277174624081137561583705958844989439u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48377,6 +48543,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RRR",
             base: 31042u128,
+            covered: 340277174624080462244711898231150215167u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48545,6 +48712,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RRI",
             base: 32066u128,
+            covered: 340277174624080462263158641205348139007u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48712,6 +48880,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RIR",
             base: 31298u128,
+            covered: 340277174624080462263158641205348139007u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48879,6 +49048,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RRC",
             base: 32322u128,
+            covered: 340277174624080462244729911530148069375u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49053,6 +49223,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RCR",
             base: 31554u128,
+            covered: 340277174624080462244729911530148069375u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49227,6 +49398,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RRU",
             base: 32578u128,
+            covered: 340277174624080462244711897406516494335u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49395,6 +49567,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RUR",
             base: 31810u128,
+            covered: 340277174624080462244711897406516494335u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49563,6 +49736,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2I_R",
             base: 28739u128,
+            covered: 340277174624080155309337255773642686463u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49685,6 +49859,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2I_U",
             base: 28995u128,
+            covered: 340277174624080155309337254949008965631u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49807,6 +49982,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2I_I",
             base: 29251u128,
+            covered: 340277174624080155327783998747840610303u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49928,6 +50104,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2I_C",
             base: 29507u128,
+            covered: 340277174624080155309355269072640540671u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50056,6 +50233,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2IP_RRR",
             base: 31044u128,
+            covered: 340277174624080500023643761188311924735u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50240,6 +50418,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2IP_RUR",
             base: 31812u128,
+            covered: 340277174624080500023643760363678203903u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50424,6 +50603,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2IP_RIR",
             base: 31300u128,
+            covered: 340277174624080500042090504162509848575u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50607,6 +50787,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2IP_RCR",
             base: 31556u128,
+            covered: 340277174624080500023661774487309778943u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50797,6 +50978,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "R2UR_R",
             base: 28741u128,
+            covered: 340277174624079928635746078030659846143u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50903,6 +51085,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SETGPR_U",
             base: 28998u128,
+            covered: 340277174624079929797890955778147287039u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -51019,6 +51202,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "GETGPR_U",
             base: 28999u128,
+            covered: 340277174624079929797890955773885808639u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -51222,5 +51406,15 @@ pub fn assemble(text: &str) -> (Vec<u128>, Vec<(usize, usize, String)>) {
 }
 /// Decodes a word and prints it.
 pub fn disassemble(word: u128) -> Result<String, DecodeError> {
-    Instruction::decode(word).map(|i| i.to_string())
+    let mut s = String::with_capacity(48);
+    disassemble_into(word, &mut s)?;
+    Ok(s)
+}
+/// Decodes a word and appends its text to `out`: the same text as
+/// `Instruction::decode(word)?.to_string()`, without building the
+/// typed instruction (the opcode is all the printer needs).
+pub fn disassemble_into(word: u128, out: &mut String) -> Result<(), DecodeError> {
+    let d = Decoded::new(word)?;
+    ::isa_runtime::text::disasm::write(&MODEL, d.index(), d.word(), out);
+    Ok(())
 }

@@ -15,7 +15,6 @@ use clap::{Parser, Subcommand};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor::{ColorChoice, StandardStream}};
-use isa_generated::Instruction;
 use isa_runtime::text::words;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -147,11 +146,8 @@ fn disasm(file: &Path) -> ExitCode {
     let mut out = String::with_capacity(ws.len() * 48);
     let mut failed = 0;
     for (k, &w) in ws.iter().enumerate() {
-        match Instruction::decode(w) {
-            Ok(i) => {
-                i.write_text(&mut out);
-                out.push_str(" ;\n");
-            }
+        match isa_generated::text::disassemble_into(w, &mut out) {
+            Ok(()) => out.push_str(" ;\n"),
             Err(e) => {
                 failed += 1;
                 eprintln!("error: {}: word {k} ({w:#034x}) does not decode: {e}", file.display());

@@ -36,6 +36,20 @@ fn text_benches(c: &mut Criterion) {
             black_box(n)
         })
     });
+    // Words to text without the typed instruction (`Decoded` + the model).
+    g.bench_function(BenchmarkId::new("generated disassemble_into", "64Ki"), |b| {
+        let mut out = String::with_capacity(64);
+        b.iter(|| {
+            let mut n = 0usize;
+            for &w in &words {
+                out.clear();
+                if isa_generated::text::disassemble_into(w, &mut out).is_ok() {
+                    n += out.len();
+                }
+            }
+            black_box(n)
+        })
+    });
     g.throughput(Throughput::Elements(symbolic.len() as u64));
     g.bench_function(BenchmarkId::new("generated disassemble, symbolic only", symbolic.len()), |b| {
         let mut out = String::with_capacity(64);

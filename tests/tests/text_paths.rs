@@ -65,6 +65,35 @@ fn both_paths_print_and_read_a_million_random_instructions_identically() {
     }
 }
 
+/// `disassemble` prints from the word and its opcode alone (no typed
+/// instruction): it must give what decoding and `Display` give, also with
+/// stray bits outside every field (which decoding drops) and on words that
+/// do not decode (the same error).
+#[test]
+fn disassemble_from_the_word_matches_decode_then_display() {
+    let codec = Codec::new(isa());
+    let mut rng = Rng(29);
+    let (mut stray, mut words_printed, mut rejected) = (0, 0, 0);
+    for k in 0..300_000 {
+        let (_, valid) = random_valid(&codec, &mut rng);
+        let noise = (rng.next() as u128) << 64 | rng.next() as u128;
+        let w = match k % 3 {
+            0 => valid,
+            // Stray bits where no field of the opcode is.
+            1 => valid | noise & !Instruction::decode(valid).map_or(0, |i| i.covered_mask()),
+            _ => noise,
+        };
+        let expected = Instruction::decode(w).map(|i| i.to_string());
+        let got = isa_generated::text::disassemble(w);
+        assert_eq!(got, expected, "{w:#034x}");
+        stray += usize::from(k % 3 == 1 && w != valid);
+        words_printed += usize::from(got.as_ref().is_ok_and(|t| t.starts_with(".word")));
+        rejected += usize::from(got.is_err());
+    }
+    // Every kind of case was exercised.
+    assert!(stray > 50_000 && words_printed > 10_000 && rejected > 50_000, "{stray} {words_printed} {rejected}");
+}
+
 #[test]
 fn assemble_text_reports_every_bad_line_like_the_interpreted_path() {
     let text = "FADD R1, R2, R3\nFADD R1, R2\nloop:\n  FMUL.FTZ R0, R1, 0.5 // half\nFOO R1\n";

@@ -167,7 +167,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         //! (`isa_runtime::text` does the work; `isa-codegen` lowered the model
         //! from the spec's `__Syntax` templates).
 
-        use super::{DecodeError, Instruction};
+        use super::{DecodeError, Decoded, Instruction};
 
         /// The syntax model of this ISA.
         pub static MODEL: #rt::Model = #rt::Model {
@@ -241,7 +241,18 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
 
         /// Decodes a word and prints it.
         pub fn disassemble(word: u128) -> Result<String, DecodeError> {
-            Instruction::decode(word).map(|i| i.to_string())
+            let mut s = String::with_capacity(48);
+            disassemble_into(word, &mut s)?;
+            Ok(s)
+        }
+
+        /// Decodes a word and appends its text to `out`: the same text as
+        /// `Instruction::decode(word)?.to_string()`, without building the
+        /// typed instruction (the opcode is all the printer needs).
+        pub fn disassemble_into(word: u128, out: &mut String) -> Result<(), DecodeError> {
+            let d = Decoded::new(word)?;
+            ::isa_runtime::text::disasm::write(&MODEL, d.index(), d.word(), out);
+            Ok(())
         }
     }
 }
@@ -260,6 +271,7 @@ impl Lower<'_> {
         let rt = rt();
         let name = op.name.as_str();
         let base = u128_lit(op.fields.iter().fold(0u128, |w, f| w | (f.default_value().unwrap_or(0) as u128 & crate::plan::mask64(f.width) as u128) << f.start));
+        let covered = u128_lit(op.covered_mask());
         let guard = match self.isa.guard.as_deref().and_then(|g| Some((g, op.field(g)?))) {
             Some((g, gf)) => {
                 let reg = field_ref(gf);
@@ -284,7 +296,7 @@ impl Lower<'_> {
         });
         let forms = op.forms.iter().map(|b| self.form(oc, op, b));
         quote! {
-            #rt::Opcode { name: #name, base: #base, guard: #guard, controls: &[ #( #controls ),* ], forms: &[ #( #forms ),* ] }
+            #rt::Opcode { name: #name, base: #base, covered: #covered, guard: #guard, controls: &[ #( #controls ),* ], forms: &[ #( #forms ),* ] }
         }
     }
 

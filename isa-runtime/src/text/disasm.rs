@@ -13,7 +13,10 @@ use super::model::*;
 /// Appends the text of opcode `opcode`'s word `w` to `out`.
 pub fn write(m: &Model, opcode: usize, w: u128, out: &mut String) {
     let start = out.len();
+    let mut w = w;
     if let Some(op) = m.opcodes.get(opcode) {
+        // Stray bits outside every field do not print (as after decoding).
+        w &= op.covered;
         for form in op.forms {
             if write_form(m, op, form, w, out).is_some() {
                 return;

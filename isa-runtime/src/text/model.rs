@@ -146,6 +146,9 @@ pub struct Opcode {
     pub name: &'static str,
     /// The word with constants and defaults (what assembly starts from).
     pub base: u128,
+    /// Bits some field covers; the printer ignores the others, so a word
+    /// prints the same with or without stray bits outside every field.
+    pub covered: u128,
     /// The guard predicate (`@P0`): its register field and class, its `.not` flag.
     pub guard: Option<Guard>,
     /// Control fields this opcode has, in [`Model::controls`] order.
