@@ -19,28 +19,60 @@ use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::ir::*;
 use std::collections::BTreeMap;
 
-/// Binds all forms of all optypes, filling `Opcode::forms` and
-/// `Isa::control_fields`, and reports unbound elements.
-pub fn bind(isa: &mut Isa, diags: &mut Diagnostics) {
-    let mut controls: Vec<String> = isa.control_fields.clone();
-    let mut unbound: Aggregate = BTreeMap::new();
-    for ot in 0..isa.optypes.len() {
-        for &oc in &isa.optypes[ot].opcodes.clone() {
-            let mut forms = Vec::new();
-            for (fi, form) in isa.optypes[ot].syntax.iter().enumerate() {
-                let b = bind_form(isa, ot, oc, fi, form, &mut unbound);
-                for c in &b.controls {
-                    if !controls.contains(c) {
-                        controls.push(c.clone());
-                    }
-                }
-                forms.push(b);
+/// Binds every syntax form of `op`'s optype to `op`, noting in `out` the
+/// problems (reported by [`finish`]) and the control fields the forms write.
+/// Reads only the optypes and types of `isa`, so opcodes bind independently.
+pub fn bind_opcode(isa: &Isa, op: &Opcode, out: &mut Unbound) -> Vec<FormBinding> {
+    let ot = op.optype;
+    let mut forms = Vec::new();
+    for (fi, form) in isa.optypes[ot].syntax.iter().enumerate() {
+        let b = bind_form(isa, ot, op, fi, form, &mut out.agg);
+        for c in &b.controls {
+            if !out.controls.contains(c) {
+                out.controls.push(c.clone());
             }
-            isa.opcodes[oc].forms = forms;
+        }
+        forms.push(b);
+    }
+    forms
+}
+
+/// Once every opcode is bound and in `isa`: records the control fields the
+/// templates write in `Isa::control_fields` and reports what nothing encodes.
+pub fn finish(isa: &mut Isa, unbound: Unbound, diags: &mut Diagnostics) {
+    for c in unbound.controls {
+        if !isa.control_fields.contains(&c) {
+            isa.control_fields.push(c);
         }
     }
-    isa.control_fields = controls;
-    report_aggregate(isa, unbound, diags);
+    report_aggregate(isa, unbound.agg, diags);
+}
+
+/// What [`bind_opcode`] leaves for [`finish`]: problems, with the opcodes
+/// they concern, and the control fields seen, each in the order met.
+#[derive(Debug, Default)]
+pub struct Unbound {
+    agg: Aggregate,
+    controls: Vec<String>,
+}
+
+impl Unbound {
+    /// Appends what binding later opcodes left (`later` came after `self`).
+    pub fn merge(&mut self, later: Unbound) {
+        for (key, opcodes) in later.agg {
+            let ops = self.agg.entry(key).or_default();
+            for o in opcodes {
+                if !ops.contains(&o) {
+                    ops.push(o);
+                }
+            }
+        }
+        for c in later.controls {
+            if !self.controls.contains(&c) {
+                self.controls.push(c);
+            }
+        }
+    }
 }
 
 /// Problems that depend on the opcode, reported once per place with the
@@ -190,12 +222,11 @@ fn choice_values(
 fn bind_form(
     isa: &Isa,
     ot: usize,
-    oc: usize,
+    op: &Opcode,
     fi: usize,
     form: &SyntaxForm,
     agg: &mut Aggregate,
 ) -> FormBinding {
-    let op = &isa.opcodes[oc];
     let mut bound: Vec<String> = Vec::new();
     let mut mnemonic = form.mnemonic.clone();
     let mut modifiers = Vec::new();

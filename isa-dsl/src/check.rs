@@ -11,22 +11,28 @@ use crate::expr::{BinOp, Expr, ExprKind, ExprType};
 use crate::ir::*;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Runs every check.
-pub fn check(isa: &Isa, files: &[ast::File], diags: &mut Diagnostics) {
-    check_value_list_dots(files, diags);
+/// Runs the checks that need the whole IR.
+pub fn check(isa: &Isa, diags: &mut Diagnostics) {
     check_missing_syntax(isa, diags);
     check_ambiguous_decode(isa, diags);
     check_unsettable_fields(isa, diags);
-    check_expressions(isa, diags);
-    check_directives(isa, diags);
+}
+
+/// Runs the checks of one opcode on its own (its optype and the types
+/// aside): its expressions and its directives. A problem that many opcodes
+/// inherit is reported by each; [`Diagnostics::sort`] keeps one.
+pub fn check_opcode(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
+    check_expressions(isa, op, diags);
+    check_directives(isa, op, diags);
 }
 
 fn span(loc: &Loc) -> Option<crate::Span> {
     loc.span
 }
 
-/// Value lists and their items must start with a dot (`.rnd = {.RN*}`).
-fn check_value_list_dots(files: &[ast::File], diags: &mut Diagnostics) {
+/// Value lists and their items must start with a dot (`.rnd = {.RN*}`): the
+/// one check of what the IR does not keep, so it runs on the AST.
+pub fn check_value_list_dots(files: &[ast::File], diags: &mut Diagnostics) {
     for s in files.iter().flat_map(|f| &f.decls).flat_map(|d| &d.sections) {
         for v in &s.value_lists {
             if v.missing_dot {
@@ -237,25 +243,23 @@ impl Scope<'_> {
     }
 }
 
-fn check_expressions(isa: &Isa, diags: &mut Diagnostics) {
-    for op in &isa.opcodes {
-        let scope = Scope { isa, op };
-        for e in &op.exceptions {
-            if let Some(t) = scope.ty(&e.condition, diags) {
-                if t == ExprType::Int || matches!(e.condition.kind, ExprKind::Str(_)) {
-                    diags.push(Diagnostic::new(
-                        Code::TypeMismatch,
-                        e.condition.span,
-                        "an exception condition must be a comparison or a logical expression",
-                    ));
-                }
+fn check_expressions(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
+    let scope = Scope { isa, op };
+    for e in &op.exceptions {
+        if let Some(t) = scope.ty(&e.condition, diags) {
+            if t == ExprType::Int || matches!(e.condition.kind, ExprKind::Str(_)) {
+                diags.push(Diagnostic::new(
+                    Code::TypeMismatch,
+                    e.condition.span,
+                    "an exception condition must be a comparison or a logical expression",
+                ));
             }
         }
-        for b in &op.operands.bitwidths {
-            if let Some(ExprType::Bool) = scope.ty(&b.expr, diags) {
-                if !matches!(b.expr.kind, ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)) {
-                    diags.push(Diagnostic::new(Code::TypeMismatch, b.expr.span, "a bit width must be a number"));
-                }
+    }
+    for b in &op.operands.bitwidths {
+        if let Some(ExprType::Bool) = scope.ty(&b.expr, diags) {
+            if !matches!(b.expr.kind, ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)) {
+                diags.push(Diagnostic::new(Code::TypeMismatch, b.expr.span, "a bit width must be a number"));
             }
         }
     }
@@ -263,45 +267,39 @@ fn check_expressions(isa: &Isa, diags: &mut Diagnostics) {
 
 /// Names in InList/OutList/Order/Bitwidth/AsmFormat/ModiOrder must be fields
 /// (or fixed text of the syntax, such as `PR`).
-fn check_directives(isa: &Isa, diags: &mut Diagnostics) {
-    let mut agg: BTreeMap<(Option<crate::Span>, String), Vec<String>> = BTreeMap::new();
-    for op in &isa.opcodes {
-        let ot = &isa.optypes[op.optype];
-        let literal = |n: &str| {
-            ot.syntax.iter().flat_map(|f| &f.operands).any(|o| matches!(o.shape, OperandShape::Literal) && o.name == n)
-        };
-        let indexed_base = |n: &str| {
-            ot.syntax.iter().flat_map(|f| &f.operands).any(|o| matches!(&o.shape, OperandShape::Indexed { base, .. } if base == n))
-        };
-        let mut check = |name: &str, at: Option<crate::Span>, what: &str, indexed: bool| {
-            let ok = op.field(name).is_some() || literal(name) || (indexed && indexed_base(name));
-            if !ok {
-                let msg = format!("{what} names `{name}`, which is not a field of this opcode");
-                agg.entry((at.or(op.loc.span), msg)).or_default().push(op.name.clone());
-            }
-        };
-        let info = &op.operands;
-        for (list, what) in [(&info.inputs, "InList"), (&info.outputs, "OutList"), (&info.order, "Order")] {
-            for r in list {
-                check(&r.name, r.span, what, !r.index.is_empty());
-                for i in &r.index {
-                    check(i, r.span, what, false);
-                }
-            }
+fn check_directives(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
+    let ot = &isa.optypes[op.optype];
+    let literal = |n: &str| {
+        ot.syntax.iter().flat_map(|f| &f.operands).any(|o| matches!(o.shape, OperandShape::Literal) && o.name == n)
+    };
+    let indexed_base = |n: &str| {
+        ot.syntax.iter().flat_map(|f| &f.operands).any(|o| matches!(&o.shape, OperandShape::Indexed { base, .. } if base == n))
+    };
+    let mut check = |name: &str, at: Option<crate::Span>, what: &str, indexed: bool| {
+        let ok = op.field(name).is_some() || literal(name) || (indexed && indexed_base(name));
+        if !ok {
+            let msg = format!("{what} names `{name}`, which is not a field of this opcode");
+            diags.push(Diagnostic::new(Code::UnknownDirectiveOperand, at.or(op.loc.span), msg));
         }
-        for b in &info.bitwidths {
-            check(&b.operand, b.span, "Bitwidth", false);
-        }
-        for a in &info.asm_formats {
-            for (k, x) in std::iter::once(&a.operand).chain(&a.args).enumerate() {
-                check(x, a.spans.get(k).copied(), "AsmFormat", false);
+    };
+    let info = &op.operands;
+    for (list, what) in [(&info.inputs, "InList"), (&info.outputs, "OutList"), (&info.order, "Order")] {
+        for r in list {
+            check(&r.name, r.span, what, !r.index.is_empty());
+            for i in &r.index {
+                check(i, r.span, what, false);
             }
-        }
-        for m in &info.modi_order {
-            check(&m.name, m.span, "ModiOrder", false);
         }
     }
-    for ((s, msg), _ops) in agg {
-        diags.push(Diagnostic::new(Code::UnknownDirectiveOperand, s, msg));
+    for b in &info.bitwidths {
+        check(&b.operand, b.span, "Bitwidth", false);
+    }
+    for a in &info.asm_formats {
+        for (k, x) in std::iter::once(&a.operand).chain(&a.args).enumerate() {
+            check(x, a.spans.get(k).copied(), "AsmFormat", false);
+        }
+    }
+    for m in &info.modi_order {
+        check(&m.name, m.span, "ModiOrder", false);
     }
 }

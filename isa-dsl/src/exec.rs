@@ -16,108 +16,124 @@ use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::ir::*;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Fills [`Opcode::exec`] for every opcode whose optype has a hook.
-pub fn resolve(isa: &mut Isa, diags: &mut Diagnostics) {
-    let plans = plans(isa, diags);
-    apply(isa, plans);
+/// The plans of one optype's opcodes ([`plan_optype`]), for [`finish`].
+#[derive(Debug, Default)]
+pub struct OptypePlans {
+    execs: Vec<(OpcodeId, Exec, Loc)>,
+    diags: Diagnostics,
 }
 
-/// Works out every opcode's [`Exec`] without changing the IR (so that other
-/// readers of the IR can run meanwhile); [`apply`] stores them.
-pub fn plans(isa: &Isa, diags: &mut Diagnostics) -> Vec<(OpcodeId, Exec)> {
-    let mut signatures: BTreeMap<String, (String, Loc, String)> = BTreeMap::new();
-    let mut execs = Vec::new();
-    for ot in &isa.optypes {
-        if ot.notation.is_some() || ot.opcodes.is_empty() {
-            continue;
-        }
-        let Some(hook) = ot.effective_hook() else {
-            diags.push(
-                Diagnostic::new(Code::NoSimulation, ot.loc.span, format!("`{}` has no simulation hook; it cannot execute", ot.name))
-                    .with_note("give it one with `__DefSimulation Optype` and a hook line `vd = kernel(va: Domain, ...);`"),
-            );
-            continue;
-        };
-        if let (Some(seed), Some(ours)) = (&ot.simulation, &ot.hook) {
-            if seed.function != ours.function {
-                diags.push(
-                    Diagnostic::new(
-                        Code::SeedHookMismatch,
-                        seed.loc.span,
-                        format!("the hook calls `{}`, the `__DefSimulation` calls `{}`", seed.function, ours.function),
-                    )
-                    .with_label("this hook's kernel name"),
-                );
-            }
-        }
-        if let Some(seed) = &ot.simulation {
-            check_seed_hook(isa, ot, seed, diags);
-        }
-        let mut unapplied: BTreeSet<String> = BTreeSet::new();
-        for &oi in &ot.opcodes {
-            let op = &isa.opcodes[oi];
-            match plan(isa, op, hook, &mut unapplied) {
-                Ok((exec, unlisted)) => {
-                    for name in unlisted {
-                        diags.push(
-                            Diagnostic::new(
-                                Code::HookOutputNotListed,
-                                hook.loc.span,
-                                format!("{} writes `{name}`, which its `OutList` does not name", op.name),
-                            )
-                            .with_note("the simulator writes it: the hook's result is the operand `Order` puts there"),
-                        );
-                    }
-                    execs.push((oi, exec, hook.loc));
-                }
-                Err(msg) => diags.push(Diagnostic::new(Code::UnknownHookName, hook.loc.span, msg)),
-            }
-        }
-        for m in unapplied {
+/// Works out the [`Exec`] of every opcode of optype `ot`, whose opcodes are
+/// `ops` (in the order of `Optype::opcodes`, which gives their ids). Reads
+/// only `isa`'s optypes, types and ISA properties, and `ops`, so optypes plan
+/// independently.
+pub fn plan_optype(isa: &Isa, ot: OptypeId, ops: &[&Opcode]) -> OptypePlans {
+    let mut out = OptypePlans::default();
+    let diags = &mut out.diags;
+    let execs = &mut out.execs;
+    let ot = &isa.optypes[ot];
+    if ot.notation.is_some() || ot.opcodes.is_empty() {
+        return out;
+    }
+    let Some(hook) = ot.effective_hook() else {
+        diags.push(
+            Diagnostic::new(Code::NoSimulation, ot.loc.span, format!("`{}` has no simulation hook; it cannot execute", ot.name))
+                .with_note("give it one with `__DefSimulation Optype` and a hook line `vd = kernel(va: Domain, ...);`"),
+        );
+        return out;
+    };
+    if let (Some(seed), Some(ours)) = (&ot.simulation, &ot.hook) {
+        if seed.function != ours.function {
             diags.push(
                 Diagnostic::new(
-                    Code::ModifierNotApplied,
-                    hook.loc.span,
-                    format!("`{}`: the simulation neither applies nor passes `{m}`", ot.name),
+                    Code::SeedHookMismatch,
+                    seed.loc.span,
+                    format!("the hook calls `{}`, the `__DefSimulation` calls `{}`", seed.function, ours.function),
                 )
-                .with_note("give the operand a domain (`va: F32`) to apply it, or pass the sub-field as an argument"),
+                .with_label("this hook's kernel name"),
             );
         }
+    }
+    if let Some(seed) = &ot.simulation {
+        check_seed_hook(isa, ot, ops, seed, diags);
+    }
+    let mut unapplied: BTreeSet<String> = BTreeSet::new();
+    for (&oi, &op) in ot.opcodes.iter().zip(ops) {
+        match plan(isa, op, ops, hook, &mut unapplied) {
+            Ok((exec, unlisted)) => {
+                for name in unlisted {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::HookOutputNotListed,
+                            hook.loc.span,
+                            format!("{} writes `{name}`, which its `OutList` does not name", op.name),
+                        )
+                        .with_note("the simulator writes it: the hook's result is the operand `Order` puts there"),
+                    );
+                }
+                execs.push((oi, exec, hook.loc));
+            }
+            Err(msg) => diags.push(Diagnostic::new(Code::UnknownHookName, hook.loc.span, msg)),
+        }
+    }
+    for m in unapplied {
+        diags.push(
+            Diagnostic::new(
+                Code::ModifierNotApplied,
+                hook.loc.span,
+                format!("`{}`: the simulation neither applies nor passes `{m}`", ot.name),
+            )
+            .with_note("give the operand a domain (`va: F32`) to apply it, or pass the sub-field as an argument"),
+        );
+    }
+    out
+}
+
+/// Once every optype is planned and every opcode is in `isa`: reports the
+/// optypes' problems, widens 32-bit values where a kernel also takes 64-bit
+/// ones, checks that each kernel has one signature, and returns the plans for
+/// [`apply`].
+pub fn finish(isa: &Isa, optypes: Vec<OptypePlans>, diags: &mut Diagnostics) -> Vec<(OpcodeId, Exec)> {
+    let mut signatures: BTreeMap<String, (String, Loc, String)> = BTreeMap::new();
+    let mut execs = Vec::new();
+    for p in optypes {
+        diags.extend(p.diags.items);
+        execs.extend(p.execs);
     }
     widen(&mut execs);
     for (oi, exec, loc) in &execs {
         let op = &isa.opcodes[*oi];
         let hook_loc = *loc;
-                    let mut calls = vec![(exec.function.clone(), signature(isa, exec))];
-                    for a in &exec.args {
-                        let ExecArg::Operand(o) = a else { continue };
-                        for m in &o.modifiers {
-                            let t = value_type(&o.width);
-                            let sub = op.field(&m.field).map_or("?", |f| &*f.ty_name);
-                            calls.push((m.method.clone(), format!("({t}, {sub}) -> {t}")));
-                        }
-                    }
-                    for (function, sig) in calls {
-                        match signatures.get(&function) {
-                            Some((other, _, first)) if *other != sig => diags.push(
-                                Diagnostic::new(
-                                    Code::KernelSignature,
-                                    hook_loc.span,
-                                    format!("`{function}` is called as {sig} by {}, as {other} by {first}", op.name),
-                                )
-                                .with_note("one kernel has one Rust signature; give the forms the same operand widths and field types, or use two kernels or domains"),
-                            ),
-                            Some(_) => {}
-                            None => {
-                                signatures.insert(function, (sig, hook_loc, op.name.clone()));
-                            }
-                        }
-                    }
+        let mut calls = vec![(exec.function.clone(), signature(isa, exec))];
+        for a in &exec.args {
+            let ExecArg::Operand(o) = a else { continue };
+            for m in &o.modifiers {
+                let t = value_type(&o.width);
+                let sub = op.field(&m.field).map_or("?", |f| &*f.ty_name);
+                calls.push((m.method.clone(), format!("({t}, {sub}) -> {t}")));
+            }
+        }
+        for (function, sig) in calls {
+            match signatures.get(&function) {
+                Some((other, _, first)) if *other != sig => diags.push(
+                    Diagnostic::new(
+                        Code::KernelSignature,
+                        hook_loc.span,
+                        format!("`{function}` is called as {sig} by {}, as {other} by {first}", op.name),
+                    )
+                    .with_note("one kernel has one Rust signature; give the forms the same operand widths and field types, or use two kernels or domains"),
+                ),
+                Some(_) => {}
+                None => {
+                    signatures.insert(function, (sig, hook_loc, op.name.clone()));
+                }
+            }
+        }
     }
     execs.into_iter().map(|(oi, exec, _)| (oi, exec)).collect()
 }
 
-/// Stores the plans of [`plans`] in [`Opcode::exec`].
+/// Stores the plans of [`finish`] in [`Opcode::exec`].
 pub fn apply(isa: &mut Isa, plans: Vec<(OpcodeId, Exec)>) {
     for (oi, exec) in plans {
         isa.opcodes[oi].exec = Some(exec);
@@ -258,7 +274,7 @@ fn display(r: &OperandRef) -> String {
 }
 
 /// An opcode's plan, and the results `OutList` omits.
-fn plan(isa: &Isa, op: &Opcode, hook: &SimulationHook, unapplied: &mut BTreeSet<String>) -> Result<(Exec, Vec<String>), String> {
+fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, unapplied: &mut BTreeSet<String>) -> Result<(Exec, Vec<String>), String> {
     let passed: BTreeSet<String> = hook
         .args
         .iter()
@@ -297,11 +313,9 @@ fn plan(isa: &Isa, op: &Opcode, hook: &SimulationHook, unapplied: &mut BTreeSet<
                     Some(f) => ExecArg::Field { field, ty: f.ty_name.to_string(), fixed: f.is_constant().then(|| f.default_value()).flatten() },
                     None => {
                         // Another form's operand in this slot has it: pass its default.
-                        let other = isa.optypes[op.optype]
-                            .opcodes
+                        let other = siblings
                             .iter()
-                            .filter_map(|&o| {
-                                let other = &isa.opcodes[o];
+                            .filter_map(|&other| {
                                 let r = find_operand(isa, other, base).ok()??;
                                 other.field(&format!("{}.{sub}", r.name))
                             })
@@ -438,9 +452,8 @@ fn sub_fields(isa: &Isa, op: &Opcode, base: &str) -> Vec<String> {
 /// Warns when the optype's own `__Simulation` hook cannot be what its opcodes
 /// execute: a result or argument that is no operand, or fewer operands than the
 /// opcode reads.
-fn check_seed_hook(isa: &Isa, ot: &Optype, seed: &SimulationHook, diags: &mut Diagnostics) {
-    let Some(&oi) = ot.opcodes.first() else { return };
-    let op = &isa.opcodes[oi];
+fn check_seed_hook(isa: &Isa, ot: &Optype, ops: &[&Opcode], seed: &SimulationHook, diags: &mut Diagnostics) {
+    let Some(&op) = ops.first() else { return };
     let reads: Vec<String> = op
         .operands
         .inputs

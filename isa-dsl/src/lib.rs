@@ -8,6 +8,9 @@
 //! ```text
 //! load(paths) -> SourceMap -> parse_piece* -> resolve -> bind -> exec -> check -> Frontend
 //! ```
+//! [`pipeline`](crate::pipeline) runs those passes and decides what runs per
+//! file, per optype or once, sharing the per-file and per-optype parts
+//! between two threads ([`lanes`](crate::lanes)) when the input is big.
 
 // pest_derive without `std` refers to `alloc` by name.
 extern crate alloc;
@@ -19,7 +22,9 @@ pub mod diagnostic;
 pub mod exec;
 pub mod expr;
 pub mod ir;
+mod lanes;
 pub mod parser;
+mod pipeline;
 pub mod resolve;
 pub mod source;
 pub mod spa;
@@ -139,152 +144,9 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
         }
         dsl.push((id, f.text.as_str()));
     }
-    // Below this much DSL text, a second thread costs more than it saves (a
-    // spawn and join take 40-250 us on the 2-core machine; `spec/` is 190 KiB).
-    const PARALLEL_BYTES: usize = 32 * 1024;
-    let total: usize = dsl.iter().map(|(_, text)| text.len()).sum();
-    let threads = if total < PARALLEL_BYTES { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get()) };
-    let (files, legacy) = parse_sources(&sources, dsl, spa, threads, &mut diags);
-    let mut isa = resolve::resolve(&sources, &files, &mut diags);
-    isa.legacy = legacy;
-    bind::bind(&mut isa, &mut diags);
-    plan_and_check(&mut isa, files, threads, &mut diags);
+    let isa = pipeline::run(&sources, dsl, spa, &mut diags);
     diags.sort();
     Frontend { sources, isa, diagnostics: diags }
-}
-
-/// Parses the DSL files (big ones in declaration-aligned pieces, so that the
-/// threads get even shares: one seed file is 40% of `spec/`) and the SPA 5.3
-/// files. Returns one AST per DSL file, in input order, and the legacy optypes.
-fn parse_sources(
-    sources: &SourceMap,
-    dsl: Vec<(FileId, &str)>,
-    spa: Vec<FileId>,
-    threads: usize,
-    diags: &mut Diagnostics,
-) -> (Vec<ast::File>, Vec<ir::Optype>) {
-    let total: usize = dsl.iter().map(|(_, text)| text.len()).sum();
-    let piece = if threads > 1 { (total / (threads * 4)).max(4096) } else { usize::MAX };
-    let jobs: Vec<ParseJob> = dsl
-        .into_iter()
-        .flat_map(|(id, text)| parser::pieces(text, piece).into_iter().map(move |r| ParseJob::Dsl(id, text, r)))
-        .chain(spa.into_iter().map(ParseJob::Spa))
-        .collect();
-    let mut files: Vec<ast::File> = Vec::new();
-    let mut legacy = Vec::new();
-    let mut last_file = None;
-    for parsed in parse_all(sources, &jobs, threads, diags) {
-        match parsed {
-            Parsed::Dsl(id, f) => {
-                match files.last_mut() {
-                    // The next piece of the same file.
-                    Some(prev) if last_file == Some(id) => prev.decls.extend(f.decls),
-                    _ => files.push(f),
-                }
-                last_file = Some(id);
-            }
-            Parsed::Spa(optypes) => legacy.extend(optypes),
-        }
-    }
-    (files, legacy)
-}
-
-/// Fills every opcode's simulation plan and runs the whole-ISA checks. Both
-/// only read the IR (the plans are stored at the end), so with more than one
-/// thread they run side by side, and the AST is freed off the main thread.
-fn plan_and_check(isa: &mut ir::Isa, files: Vec<ast::File>, threads: usize, diags: &mut Diagnostics) {
-    if threads <= 1 {
-        exec::resolve(isa, diags);
-        check::check(isa, &files, diags);
-        return;
-    }
-    let plans = std::thread::scope(|s| {
-        let shared: &ir::Isa = isa;
-        let checks = s.spawn(move || {
-            let mut d = Diagnostics::default();
-            check::check(shared, &files, &mut d);
-            drop(files);
-            d
-        });
-        let plans = exec::plans(shared, diags);
-        // A panic in the checks is a bug; re-raise it on this thread.
-        diags.extend(checks.join().unwrap_or_else(|e| std::panic::resume_unwind(e)).items);
-        plans
-    });
-    exec::apply(isa, plans);
-}
-
-/// One file, or a piece of one, to parse, in the notation it is written in.
-enum ParseJob<'a> {
-    Dsl(FileId, &'a str, std::ops::Range<usize>),
-    Spa(FileId),
-}
-
-/// What a [`ParseJob`] produces.
-enum Parsed {
-    /// The AST of a file or a piece of it.
-    Dsl(FileId, ast::File),
-    Spa(Vec<ir::Optype>),
-}
-
-impl ParseJob<'_> {
-    fn len(&self, sources: &SourceMap) -> usize {
-        match self {
-            ParseJob::Dsl(_, _, range) => range.len(),
-            ParseJob::Spa(id) => sources.get(*id).text.len(),
-        }
-    }
-    fn run(&self, sources: &SourceMap, cache: &parser::LineCache, diags: &mut Diagnostics) -> Parsed {
-        match self {
-            ParseJob::Dsl(id, text, range) => Parsed::Dsl(*id, parser::parse_piece(*id, text, range.clone(), cache, diags)),
-            ParseJob::Spa(id) => Parsed::Spa(spa::parse_file(sources, *id, diags)),
-        }
-    }
-}
-
-/// Parses files (or pieces) independently, on up to `threads` threads. Each
-/// thread takes the next job, largest first, until none are left (the
-/// calling thread is one of them), so a thread that drew cheaper text takes
-/// more. The result is in input order, so it does not depend on scheduling.
-fn parse_all(sources: &SourceMap, files: &[ParseJob], threads: usize, diags: &mut Diagnostics) -> Vec<Parsed> {
-    let threads = threads.min(files.len());
-    if threads <= 1 {
-        let cache = parser::LineCache::default();
-        return files.iter().map(|job| job.run(sources, &cache, diags)).collect();
-    }
-    let mut order: Vec<usize> = (0..files.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(files[i].len(sources)));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let run = || {
-        let cache = parser::LineCache::default();
-        let mut done = Vec::new();
-        while let Some(&i) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
-            let mut d = Diagnostics::default();
-            let parsed = files[i].run(sources, &cache, &mut d);
-            done.push((i, parsed, d));
-        }
-        done
-    };
-    let mut results: Vec<Option<(Parsed, Diagnostics)>> = (0..files.len()).map(|_| None).collect();
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (1..threads).map(|_| s.spawn(run)).collect();
-        let mut done = run();
-        for h in handles {
-            // A panic in a parser thread is a bug; re-raise it on this thread.
-            done.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
-        }
-        for (i, parsed, d) in done {
-            results[i] = Some((parsed, d));
-        }
-    });
-    results
-        .into_iter()
-        .flatten()
-        .map(|(parsed, d)| {
-            diags.extend(d.items);
-            parsed
-        })
-        .collect()
 }
 
 /// Runs the front end on in-memory files `(name, text)`.

@@ -13,17 +13,57 @@ use crate::parser::parse_int;
 use crate::source::{SourceMap, Span};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Builds the IR from parsed files. `files` are in reading order.
-pub fn resolve(sources: &SourceMap, files: &[ast::File], diags: &mut Diagnostics) -> Isa {
+/// Resolves everything but the opcodes: the ISA declaration, the types, the
+/// class hierarchy, every class's own fields, the optypes (with their ids for
+/// the opcodes, which are numbered in declaration order) and the simulation
+/// hooks. The returned IR has no opcodes yet; [`opcode`] resolves each one
+/// from the [`Prepared`] chains, independently of the others. `files` are in
+/// reading order.
+pub fn prepare(sources: &SourceMap, files: &[ast::File], diags: &mut Diagnostics) -> (Isa, Prepared) {
     let mut r = Resolver { sources, diags, isa: Isa::default(), type_ids: BTreeMap::new() };
-    let decls: Vec<&ast::Decl> = files.iter().flat_map(|f| &f.decls).collect();
+    let decls: Vec<(&ast::Decl, (usize, usize))> =
+        files.iter().enumerate().flat_map(|(fi, f)| f.decls.iter().enumerate().map(move |(di, d)| (d, (fi, di)))).collect();
+    let refs: Vec<&ast::Decl> = decls.iter().map(|(d, _)| *d).collect();
     r.isa.files = sources.files().map(|(_, f)| f.name.clone()).collect();
-    r.isa_decl(&decls);
-    r.types(&decls);
+    r.isa_decl(&refs);
+    r.types(&refs);
     let classes = r.classes(&decls);
-    r.optypes_and_opcodes(&classes);
-    r.simulations(&decls);
-    r.isa
+    let prepared = r.optypes_and_opcodes(&classes);
+    r.simulations(&refs);
+    (r.isa, prepared)
+}
+
+/// What [`prepare`] leaves for [`opcode`]: where each class is declared,
+/// its own fields, and each opcode's chain.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    /// Each group, optype and opcode: (file, declaration) indices in `files`.
+    classes: Vec<(usize, usize)>,
+    /// Each class's own fields, resolved (and checked) where they are written.
+    resolved: Vec<Vec<Option<Field>>>,
+    /// Per opcode id: its chain of classes (root first) and its optype.
+    chains: Vec<(Vec<usize>, OptypeId)>,
+}
+
+impl Prepared {
+    /// Number of opcodes (ids `0..len`).
+    pub fn opcodes(&self) -> usize {
+        self.chains.len()
+    }
+}
+
+/// Resolves opcode `id` of a [`prepare`]d ISA: its full layout, operands and
+/// exceptions. Problems go to `diags`.
+pub fn opcode(sources: &SourceMap, files: &[ast::File], prep: &Prepared, id: OpcodeId, diags: &mut Vec<Diagnostic>) -> Opcode {
+    let (classes, optype) = &prep.chains[id];
+    let chain: Vec<(&ast::Decl, &[Option<Field>])> = classes
+        .iter()
+        .map(|&k| {
+            let (fi, di) = prep.classes[k];
+            (&files[fi].decls[di], prep.resolved[k].as_slice())
+        })
+        .collect();
+    resolve_opcode(sources, &chain, *optype, diags)
 }
 
 struct Resolver<'a> {
@@ -36,6 +76,8 @@ struct Resolver<'a> {
 /// A class declaration (group, optype or opcode) and its resolved parent.
 struct Class<'a> {
     decl: &'a ast::Decl,
+    /// (file, declaration) indices.
+    at: (usize, usize),
     parent: Option<usize>,
 }
 
@@ -281,10 +323,10 @@ impl<'a> Resolver<'a> {
 
     // --- classes --------------------------------------------------------------
 
-    fn classes(&mut self, decls: &[&'a ast::Decl]) -> Vec<Class<'a>> {
+    fn classes(&mut self, decls: &[(&'a ast::Decl, (usize, usize))]) -> Vec<Class<'a>> {
         let mut classes: Vec<Class<'a>> = Vec::new();
         let mut by_name: BTreeMap<&str, usize> = BTreeMap::new();
-        for d in decls.iter().filter(|d| matches!(d.kind, DeclKind::Group | DeclKind::Optype | DeclKind::Opcode)) {
+        for &(d, at) in decls.iter().filter(|(d, _)| matches!(d.kind, DeclKind::Group | DeclKind::Optype | DeclKind::Opcode)) {
             if let Some(&prev) = by_name.get(d.name.value.as_str()) {
                 let prev_span = classes[prev].decl.name.span;
                 self.err(Code::DuplicateDefinition, d.name.span, format!("`{}` is defined twice", d.name.value))
@@ -293,7 +335,7 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             by_name.insert(&d.name.value, classes.len());
-            classes.push(Class { decl: d, parent: None });
+            classes.push(Class { decl: d, at, parent: None });
         }
         for i in 0..classes.len() {
             let d = classes[i].decl;
@@ -375,7 +417,7 @@ impl<'a> Resolver<'a> {
         out
     }
 
-    fn optypes_and_opcodes(&mut self, classes: &[Class<'a>]) {
+    fn optypes_and_opcodes(&mut self, classes: &[Class<'a>]) -> Prepared {
         // Every field is resolved and checked once, where it is written (even
         // in a group no opcode inherits); opcodes reuse the result.
         let isa_width = self.isa.width as u64;
@@ -395,16 +437,14 @@ impl<'a> Resolver<'a> {
             optype_ids.insert(i, self.isa.optypes.len());
             self.isa.optypes.push(ot);
         }
+        let mut chains = Vec::new();
         for (i, c) in classes.iter().enumerate().filter(|(_, c)| c.decl.kind == DeclKind::Opcode) {
             let Some(p) = c.parent else { continue };
             let Some(&ot) = optype_ids.get(&p) else { continue };
-            let chain: Vec<(&ast::Decl, &[Option<Field>])> =
-                Self::chain(classes, i).into_iter().map(|k| (classes[k].decl, resolved[k].as_slice())).collect();
-            let id = self.isa.opcodes.len();
-            let op = opcode(self.sources, &chain, ot, &mut self.diags.items);
-            self.isa.optypes[ot].opcodes.push(id);
-            self.isa.opcodes.push(op);
+            self.isa.optypes[ot].opcodes.push(chains.len());
+            chains.push((Self::chain(classes, i), ot));
         }
+        Prepared { classes: classes.iter().map(|c| c.at).collect(), resolved, chains }
     }
 
     fn prose(&self, d: &ast::Decl, kind: SectionKind) -> Option<Prose> {
@@ -647,7 +687,7 @@ impl<'a> Resolver<'a> {
 /// One opcode's full layout, operands and exceptions from its chain (root
 /// first), each class with its fields as resolved where they are written.
 /// Problems go to `diags`.
-fn opcode(sources: &SourceMap, chain: &[(&ast::Decl, &[Option<Field>])], optype: OptypeId, diags: &mut Vec<Diagnostic>) -> Opcode {
+fn resolve_opcode(sources: &SourceMap, chain: &[(&ast::Decl, &[Option<Field>])], optype: OptypeId, diags: &mut Vec<Diagnostic>) -> Opcode {
     let me = chain[chain.len() - 1].0;
     let mut fields: Vec<Field> = Vec::new();
     let mut field_spans: Vec<Span> = Vec::new();
