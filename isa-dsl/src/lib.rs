@@ -8,9 +8,9 @@
 //! ```text
 //! load(paths) -> SourceMap -> parse_piece* -> resolve -> bind -> exec -> check -> Frontend
 //! ```
-//! [`pipeline`](crate::pipeline) runs those passes and decides what runs per
+//! The private module `pipeline` runs those passes and decides what runs per
 //! file, per optype or once, sharing the per-file and per-optype parts
-//! between two threads ([`lanes`](crate::lanes)) when the input is big.
+//! between two threads (module `lanes`) when the input is big.
 
 // pest_derive without `std` refers to `alloc` by name.
 extern crate alloc;

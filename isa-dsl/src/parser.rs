@@ -1,4 +1,4 @@
-//! Parser: spec text -> [`ast::File`]. Splits a file into declarations,
+//! Parser: spec text -> [`File`]. Splits a file into declarations,
 //! sections and raw lines as the grammar's `file` rule describes (line by
 //! line, asking `line_head` about lines that begin with `__`), then applies
 //! the line rules of `grammar.pest` to each line according to the section it
@@ -348,7 +348,7 @@ fn max_paren_depth(s: &str) -> usize {
 /// and code fences, so a repeat costs a lookup and a clone instead of a pest
 /// parse. Only lines that parsed without
 /// diagnostics are kept; a hit is moved to its own file and position with
-/// [`Relocate`]. What a line parses to does not depend on the cache.
+/// `Relocate`. What a line parses to does not depend on the cache.
 #[derive(Default)]
 pub struct LineCache {
     fields: RefCell<HashMap<String, (u32, Field)>>,

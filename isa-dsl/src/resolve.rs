@@ -1,10 +1,12 @@
-//! Name resolution: ASTs of all files -> one [`ir::Isa`]. Registers every
+//! Name resolution: ASTs of all files -> one [`Isa`]. Registers every
 //! name first (types, classes, the ISA), then builds types, walks each
 //! opcode's `Group -> ... -> Optype -> Opcode` chain to flatten its field
 //! layout, types every default and constant, and gathers directives,
 //! exceptions and documentation. Problems found on the way (undefined names,
 //! duplicates, cycles, overlapping bits, bad values) become diagnostics; the
-//! IR is still produced, with the offending item left out.
+//! IR is still produced, with the offending item left out. Two entry points:
+//! [`prepare`] does everything but the opcodes, [`opcode`] resolves one opcode
+//! independently of the others (so they can be resolved on two threads).
 
 use crate::ast::{self, DeclKind, Directive, PropertyValue, SectionKind, Spanned};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
