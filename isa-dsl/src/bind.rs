@@ -28,9 +28,7 @@ pub fn bind_opcode(isa: &Isa, op: &Opcode, out: &mut Unbound) -> Vec<FormBinding
     for (fi, form) in isa.optypes[ot].syntax.iter().enumerate() {
         let b = bind_form(isa, ot, op, fi, form, &mut out.agg);
         for c in &b.controls {
-            if !out.controls.contains(c) {
-                out.controls.push(c.clone());
-            }
+            push_new(&mut out.controls, c);
         }
         forms.push(b);
     }
@@ -40,10 +38,8 @@ pub fn bind_opcode(isa: &Isa, op: &Opcode, out: &mut Unbound) -> Vec<FormBinding
 /// Once every opcode is bound and in `isa`: records the control fields the
 /// templates write in `Isa::control_fields` and reports what nothing encodes.
 pub fn finish(isa: &mut Isa, unbound: Unbound, diags: &mut Diagnostics) {
-    for c in unbound.controls {
-        if !isa.control_fields.contains(&c) {
-            isa.control_fields.push(c);
-        }
+    for c in &unbound.controls {
+        push_new(&mut isa.control_fields, c);
     }
     report_aggregate(isa, unbound.agg, diags);
 }
@@ -61,16 +57,12 @@ impl Unbound {
     pub fn merge(&mut self, later: Unbound) {
         for (key, opcodes) in later.agg {
             let ops = self.agg.entry(key).or_default();
-            for o in opcodes {
-                if !ops.contains(&o) {
-                    ops.push(o);
-                }
+            for o in &opcodes {
+                push_new(ops, o);
             }
         }
-        for c in later.controls {
-            if !self.controls.contains(&c) {
-                self.controls.push(c);
-            }
+        for c in &later.controls {
+            push_new(&mut self.controls, c);
         }
     }
 }
@@ -80,9 +72,13 @@ impl Unbound {
 type Aggregate = BTreeMap<(Option<crate::Span>, Code, String), Vec<String>>;
 
 fn note(agg: &mut Aggregate, loc: &Loc, code: Code, msg: String, opcode: &str) {
-    let ops = agg.entry((loc.span, code, msg)).or_default();
-    if !ops.iter().any(|o| o == opcode) {
-        ops.push(opcode.to_string());
+    push_new(agg.entry((loc.span, code, msg)).or_default(), opcode);
+}
+
+/// Appends `name` to `list` unless it is there already (lists keep the order met).
+fn push_new(list: &mut Vec<String>, name: &str) {
+    if !list.iter().any(|n| n == name) {
+        list.push(name.to_string());
     }
 }
 
