@@ -1,5 +1,6 @@
 //! The front end's passes in order, as every caller runs them through
-//! [`crate::compile`]: parse each file -> resolve the ISA -> per optype,
+//! [`crate::compile`]: parse each file -> resolve the ISA (the SPA 5.3 files
+//! are parsed meanwhile) -> per optype,
 //! resolve, bind and plan its opcodes -> bind and plan what spans optypes ->
 //! check. This module owns the scheduling only: which part runs per file, per
 //! optype or once, and which of them the two [`Lanes`] share when the input is
@@ -22,13 +23,13 @@ const PARALLEL_BYTES: usize = 32 * 1024;
 pub(crate) fn run(sources: &SourceMap, dsl: Vec<(FileId, &str)>, spa: Vec<FileId>, diags: &mut Diagnostics) -> Isa {
     let total: usize = dsl.iter().map(|(_, text)| text.len()).sum();
     let two_lanes = total >= PARALLEL_BYTES && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-    let jobs = parse_jobs(dsl, spa, two_lanes);
+    let jobs = parse_jobs(dsl, two_lanes);
     // What the per-optype step reads on both lanes; the calling thread
     // writes it only between steps.
     let shared = RwLock::new(Shared::default());
     std::thread::scope(|s| {
         let lanes = if two_lanes { Lanes::with_helper(s) } else { Lanes::single() };
-        steps(&lanes, sources, &jobs, &shared, diags);
+        steps(&lanes, sources, &jobs, spa, &shared, diags);
     });
     shared.into_inner().unwrap_or_else(PoisonError::into_inner).isa
 }
@@ -46,13 +47,26 @@ fn steps<'scope>(
     lanes: &Lanes<'scope>,
     sources: &'scope SourceMap,
     jobs: &'scope [ParseJob<'scope>],
+    spa: Vec<FileId>,
     shared: &'scope RwLock<Shared>,
     diags: &mut Diagnostics,
 ) {
     // Parse: one file, or a piece of a big one, per item.
-    let (files, legacy) = parse(lanes, sources, jobs, diags);
-    check::check_value_list_dots(&files, diags);
-    let (mut isa, prepared) = resolve::prepare(sources, &files, diags);
+    let files = parse(lanes, jobs, diags);
+    // Resolving the ISA reads every DSL file and runs on the calling thread;
+    // the SPA files, which it does not read, are parsed meanwhile.
+    let ((mut isa, prepared), (legacy, spa_diags)) = lanes.join(
+        || {
+            check::check_value_list_dots(&files, diags);
+            resolve::prepare(sources, &files, diags)
+        },
+        move || {
+            let mut d = Diagnostics::default();
+            let legacy: Vec<ir::Optype> = spa.iter().flat_map(|&id| spa::parse_file(sources, id, &mut d)).collect();
+            (legacy, d)
+        },
+    );
+    diags.extend(spa_diags.items);
     isa.legacy = legacy;
     let n_optypes = isa.optypes.len();
     // Largest optypes first, so that the lanes finish together.
@@ -141,83 +155,57 @@ fn write(shared: &RwLock<Shared>) -> std::sync::RwLockWriteGuard<'_, Shared> {
     shared.write().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// One file, or a piece of one, to parse, in the notation it is written in.
-enum ParseJob<'a> {
-    Dsl(FileId, &'a str, std::ops::Range<usize>),
-    Spa(FileId),
-}
-
-/// What a [`ParseJob`] produces.
-enum Parsed {
-    /// The AST of a file or a piece of it.
-    Dsl(FileId, ast::File),
-    Spa(Vec<ir::Optype>),
+/// One DSL file, or a piece of one, to parse.
+struct ParseJob<'a> {
+    file: FileId,
+    text: &'a str,
+    range: std::ops::Range<usize>,
 }
 
 impl ParseJob<'_> {
-    fn len(&self, sources: &SourceMap) -> usize {
-        match self {
-            ParseJob::Dsl(_, _, range) => range.len(),
-            ParseJob::Spa(id) => sources.get(*id).text.len(),
-        }
-    }
-    fn run(&self, sources: &SourceMap, cache: &parser::LineCache, diags: &mut Diagnostics) -> Parsed {
-        match self {
-            ParseJob::Dsl(id, text, range) => Parsed::Dsl(*id, parser::parse_piece(*id, text, range.clone(), cache, diags)),
-            ParseJob::Spa(id) => Parsed::Spa(spa::parse_file(sources, *id, diags)),
-        }
+    fn run(&self, cache: &parser::LineCache, diags: &mut Diagnostics) -> ast::File {
+        parser::parse_piece(self.file, self.text, self.range.clone(), cache, diags)
     }
 }
 
 /// The files to parse, in input order. With two lanes, big files are cut
 /// into declaration-aligned pieces so that the lanes get even shares (one
 /// seed file is 40% of `spec/`).
-fn parse_jobs<'a>(dsl: Vec<(FileId, &'a str)>, spa: Vec<FileId>, two_lanes: bool) -> Vec<ParseJob<'a>> {
+fn parse_jobs<'a>(dsl: Vec<(FileId, &'a str)>, two_lanes: bool) -> Vec<ParseJob<'a>> {
     let total: usize = dsl.iter().map(|(_, text)| text.len()).sum();
     let piece = if two_lanes { (total / 8).max(4096) } else { usize::MAX };
     dsl.into_iter()
-        .flat_map(|(id, text)| parser::pieces(text, piece).into_iter().map(move |r| ParseJob::Dsl(id, text, r)))
-        .chain(spa.into_iter().map(ParseJob::Spa))
+        .flat_map(|(file, text)| {
+            parser::pieces(text, piece).into_iter().map(move |range| ParseJob { file, text, range })
+        })
         .collect()
 }
 
 /// Parses every job, each lane with its own line cache. Returns one AST per
-/// DSL file, in input order (pieces joined), and the legacy optypes.
-fn parse<'scope>(
-    lanes: &Lanes<'scope>,
-    sources: &'scope SourceMap,
-    jobs: &'scope [ParseJob<'scope>],
-    diags: &mut Diagnostics,
-) -> (Vec<ast::File>, Vec<ir::Optype>) {
+/// DSL file, in input order (pieces joined).
+fn parse<'scope>(lanes: &Lanes<'scope>, jobs: &'scope [ParseJob<'scope>], diags: &mut Diagnostics) -> Vec<ast::File> {
     // Largest first, so that the lanes finish together.
     let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].len(sources)));
+    order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].range.len()));
     let done = lanes.map_with(jobs.len(), parser::LineCache::default, move |cache, k| {
         let mut d = Diagnostics::default();
-        let parsed = jobs[order[k]].run(sources, cache, &mut d);
+        let parsed = jobs[order[k]].run(cache, &mut d);
         (order[k], parsed, d)
     });
-    let mut parsed: Vec<Option<(Parsed, Diagnostics)>> = (0..jobs.len()).map(|_| None).collect();
+    let mut parsed: Vec<Option<(ast::File, Diagnostics)>> = (0..jobs.len()).map(|_| None).collect();
     for (i, p, d) in done {
         parsed[i] = Some((p, d));
     }
     let mut files: Vec<ast::File> = Vec::new();
-    let mut legacy = Vec::new();
     let mut last_file = None;
-    for (p, d) in parsed.into_iter().map(|p| p.expect("every file is parsed once")) {
+    for (job, (f, d)) in jobs.iter().zip(parsed.into_iter().map(|p| p.expect("every piece is parsed once"))) {
         diags.extend(d.items);
-        match p {
-            Parsed::Dsl(id, f) => {
-                match files.last_mut() {
-                    // The next piece of the same file.
-                    Some(prev) if last_file == Some(id) => prev.decls.extend(f.decls),
-                    _ => files.push(f),
-                }
-                last_file = Some(id);
-            }
-            Parsed::Spa(optypes) => legacy.extend(optypes),
+        match files.last_mut() {
+            // The next piece of the same file.
+            Some(prev) if last_file == Some(job.file) => prev.decls.extend(f.decls),
+            _ => files.push(f),
         }
+        last_file = Some(job.file);
     }
-    (files, legacy)
+    files
 }
-
