@@ -11,7 +11,7 @@
 //! * `lib.rs`: the `Instruction` enum, the dispatch table and the errors.
 
 use crate::names::{field_ident, ident};
-use crate::plan::{exceptions, mask64, reject_cubes, DecodePlan, RawExpr, Slot};
+use crate::plan::{check_window, exceptions, mask64, CheckWindow, DecodePlan, RawExpr, Slot};
 use isa_dsl::expr::BinOp;
 use isa_dsl::ir::{Field, FieldValue, Isa, Opcode, Type, TypeKind};
 use proc_macro2::{Literal, TokenStream};
@@ -798,9 +798,9 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     }
 }
 
-/// Inline reject slots per opcode in the decoder's check table; opcodes
-/// needing more take the slow path.
-const REJECT_SLOTS: usize = 5;
+/// Cubes per opcode in the decoder's check table (two SSE vectors of `u32`
+/// lanes); opcodes needing more are checked by their own `is_valid`.
+const CHECK_SLOTS: usize = 8;
 
 /// The dispatch table, the check table, [`Decoded`] and `Instruction::decode`.
 fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
@@ -810,6 +810,8 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         Slot::One(i) => Literal::u16_unsuffixed(*i as u16 + 1),
         Slot::Many(c) => Literal::u16_unsuffixed((many_base + c) as u16),
     });
+    // Bytes when they suffice: half the cache lines.
+    let entry = if many_base + plan.candidates.len() <= u8::MAX as usize { quote! { u8 } } else { quote! { u16 } };
     let size = Literal::usize_unsuffixed(plan.table.len());
     let key_parts = plan.key_runs.iter().map(|r| {
         let m = Literal::u64_unsuffixed(mask64(r.width));
@@ -845,31 +847,58 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     ));
     let key_expr = if plan.key_runs.is_empty() { quote! { 0u64 } } else { quote! { #( #key_parts )|* } };
     let n = Literal::usize_unsuffixed(isa.opcodes.len());
-    let slots = Literal::usize_unsuffixed(REJECT_SLOTS);
-    let checks = isa.opcodes.iter().map(|op| {
-        // The rejections must fit the slots and one 64-bit window of the
-        // word. When they do not, the row gets a constant-bit test that no
-        // word meets, so the opcode always takes the slow path.
-        let fast = reject_cubes(isa, op).filter(|c| c.len() <= REJECT_SLOTS).and_then(|c| {
-            let span = c.iter().fold(0u128, |m, c| m | c.mask);
-            let shift = if span == 0 { 0 } else { span.trailing_zeros().min(64) };
-            (span >> shift >> 64 == 0).then_some((shift, c))
-        });
-        let (fixed_mask, fixed_bits, shift, reject) = match fast {
-            Some((shift, c)) => (op.fixed_mask, op.fixed_bits, shift, c),
-            None => (0, 1, 0, Vec::new()),
-        };
-        let (fm, fb) = (u128_lit(fixed_mask), u128_lit(fixed_bits));
-        let shift_lit = Literal::u32_unsuffixed(shift);
-        // Padding: `x & 0 == 1` holds for no word.
-        let cubes = (0..REJECT_SLOTS).map(|k| match reject.get(k) {
-            Some(c) => {
-                let (m, v) = (Literal::u64_unsuffixed((c.mask >> shift) as u64), Literal::u64_unsuffixed((c.value >> shift) as u64));
-                quote! { (#m, #v) }
+    let slots = Literal::usize_unsuffixed(CHECK_SLOTS);
+    // The dispatch lookup has matched the key bits; the lanes check the rest.
+    let implied = plan.key_mask();
+    let windows: Vec<Option<CheckWindow>> =
+        isa.opcodes.iter().map(|op| check_window(isa, op, CHECK_SLOTS, implied)).collect();
+    // The bits the checks read, as one window for every opcode when they
+    // fit: then `x` does not wait for the dispatch lookup.
+    let read = windows.iter().flatten().fold(0u128, |m, w| {
+        w.cubes.iter().fold(m, |m, &(mask, _)| m | (mask as u128) << w.shift)
+    });
+    let global = if read == 0 {
+        Some(0)
+    } else {
+        let lo = read.trailing_zeros();
+        (128 - read.leading_zeros() - lo <= 32).then_some(lo.min(96))
+    };
+    let checks = windows.iter().map(|window| {
+        let empty = CheckWindow { shift: 0, accept: false, cubes: Vec::new() };
+        let window = window.as_ref().unwrap_or(&empty);
+        // Lanes relative to the window `x` is read from. Padding: `x & 0 == 1`
+        // holds for no word.
+        let to = global.unwrap_or(window.shift);
+        let relative = |v: u32| ((v as u128) << window.shift >> to) as u32;
+        let lane = |k: usize| window.cubes.get(k).map(|&(m, v)| (relative(m), relative(v))).unwrap_or((0, 1));
+        let masks = (0..CHECK_SLOTS).map(|k| Literal::u32_unsuffixed(lane(k).0));
+        let values = (0..CHECK_SLOTS).map(|k| Literal::u32_unsuffixed(lane(k).1));
+        let shift = match global {
+            Some(_) => quote! {},
+            None => {
+                let s = Literal::u32_unsuffixed(window.shift);
+                quote! { shift: #s, }
             }
-            None => quote! { (0, 1) },
-        });
-        quote! { Check { fixed_mask: #fm, fixed_bits: #fb, shift: #shift_lit, reject: [ #( #cubes ),* ] } }
+        };
+        quote! { Check { mask: [ #( #masks ),* ], value: [ #( #values ),* ], #shift } }
+    });
+    // 0: the lanes list rejected words, 1: accepted words, 2: the opcode's
+    // own `is_valid` decides (its row has no lanes, so no word passes it).
+    let modes = windows.iter().map(|w| Literal::u8_unsuffixed(match w {
+        Some(w) => w.accept as u8,
+        None => 2,
+    }));
+    let (shift_field, x) = match global {
+        Some(s) => {
+            let s = Literal::u32_unsuffixed(s);
+            (quote! {}, quote! { (w >> #s) as u32 })
+        }
+        None => (quote! { shift: u32, }, quote! { (w >> c.shift) as u32 }),
+    };
+    let own_arms = windows.iter().enumerate().filter(|(_, w)| w.is_none()).map(|(i, _)| {
+        let name = ident(&isa.opcodes[i].name);
+        let k = Literal::usize_unsuffixed(i);
+        quote! { #k => #name::is_valid(w), }
     });
     let names: Vec<_> = isa.opcodes.iter().map(|o| ident(&o.name)).collect();
     let indices = (0..isa.opcodes.len()).map(|i| Literal::u16_unsuffixed(i as u16));
@@ -879,14 +908,25 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     };
     quote! {
         #key_doc
-        static DISPATCH: [u16; #size] = [ #( #table_entries ),* ];
+        static DISPATCH: [#entry; #size] = [ #( #table_entries ),* ];
 
-        /// What the table check of [`Decoded::new`] tests for one opcode: its
-        /// constant bits, and the words it rejects anyway (a field value
-        /// outside its type, an `__Exception` rule holding) as `(mask, value)`
-        /// pairs over the 64 bits from `shift`: `(w >> shift) as u64 & mask ==
-        /// value` means rejected.
-        struct Check { fixed_mask: u128, fixed_bits: u128, shift: u32, reject: [(u64, u64); #slots] }
+        /// What the table check of [`Decoded::new`] tests for one opcode once
+        /// the dispatch lookup has matched the key bits: which values of the
+        /// other bits it reads (its other constant bits, each field's type,
+        /// the `__Exception` rules) pass. Those are `(mask, value)` lanes over
+        /// `x`, 32 bits of the word: a word passes when `x & mask == value`
+        /// holds in some lane if the opcode's [`MODE`] is 1, in none if it is
+        /// 0. A row is one aligned cache line.
+        #[repr(C, align(64))]
+        struct Check {
+            mask: [u32; #slots],
+            value: [u32; #slots],
+            #shift_field
+        }
+
+        /// Per opcode: 1 if its lanes list accepted words, 0 if rejected ones,
+        /// 2 if its own `is_valid` decides.
+        static MODE: [u8; #n] = [ #( #modes ),* ];
 
         /// Per opcode, in spec order.
         static CHECKS: [Check; #n] = [ #( #checks ),* ];
@@ -905,18 +945,33 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             pub fn new(w: u128) -> Result<Decoded, DecodeError> {
                 let key = (#key_expr) as usize;
                 let op = (DISPATCH[key & (#size - 1)] as usize).wrapping_sub(1);
-                if let Some(c) = CHECKS.get(op) {
-                    let fixed = (w & c.fixed_mask) == c.fixed_bits;
-                    let x = (w >> c.shift) as u64;
-                    let rejected = c.reject.iter().fold(false, |r, &(m, v)| r | ((x & m) == v));
-                    if fixed & !rejected {
+                if let (Some(c), Some(&mode)) = (CHECKS.get(op), MODE.get(op)) {
+                    let x = #x;
+                    let mut hits = 0u32;
+                    for k in 0..#slots {
+                        hits |= ((x & c.mask[k]) == c.value[k]) as u32;
+                    }
+                    if (hits != 0) as u8 == mode {
+                        return Ok(Decoded { word: w, opcode: op as u16 });
+                    }
+                    if mode == 2 && Self::own_check(op, w) {
                         return Ok(Decoded { word: w, opcode: op as u16 });
                     }
                 }
                 Self::slow(w)
             }
 
-            /// Candidate lists, opcodes the table cannot check, and errors.
+            /// Opcodes the table cannot check: their own `is_valid`.
+            #[inline(never)]
+            fn own_check(op: usize, w: u128) -> bool {
+                let _ = w;
+                match op {
+                    #( #own_arms )*
+                    _ => false,
+                }
+            }
+
+            /// Candidate lists and errors.
             #[cold]
             #[inline(never)]
             fn slow(w: u128) -> Result<Decoded, DecodeError> {

@@ -90,6 +90,11 @@ impl DecodePlan {
         plan
     }
 
+    /// The key's bits in the word (bits every opcode fixes).
+    pub fn key_mask(&self) -> u128 {
+        self.key_runs.iter().fold(0u128, |m, r| m | (mask64(r.width) as u128) << r.start)
+    }
+
     /// The dispatch key of a word.
     pub fn key(&self, word: u128) -> usize {
         self.key_runs
@@ -258,6 +263,58 @@ pub fn reject_cubes(isa: &Isa, op: &Opcode) -> Option<Vec<Cube>> {
     (out.len() <= MAX_CUBES).then_some(out)
 }
 
+/// How the generated decoder's check table tests one opcode's rejections:
+/// `cubes` as `(mask, value)` over the 32 bits of the word from `shift`.
+/// With `accept`, a word passes when it is in
+/// some cube (the accepted values of the bits the checks read, when they are
+/// fewer); otherwise when it is in none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckWindow {
+    pub shift: u32,
+    pub accept: bool,
+    pub cubes: Vec<(u32, u32)>,
+}
+
+/// Most bits [`check_window`] enumerates to list the accepted values.
+const MAX_ACCEPT_BITS: u32 = 10;
+
+/// Everything that decides whether a word is `op` once its bits `implied`
+/// are known to match (the dispatch key): its other constant bits and its
+/// rejections ([`reject_cubes`]), as at most `max_cubes` cubes in one 32-bit
+/// window, listed as rejected or as accepted words, whichever fits. `None`
+/// when neither does.
+pub fn check_window(isa: &Isa, op: &Opcode, max_cubes: usize, implied: u128) -> Option<CheckWindow> {
+    let mut reject = reject_cubes(isa, op)?;
+    // A constant bit that differs.
+    let constant = op.fixed_mask & !implied;
+    reject.extend((0..128).filter(|b| constant >> b & 1 == 1).map(|b| Cube { mask: 1 << b, value: !op.fixed_bits & 1 << b }));
+    let reject = simplify(reject);
+    let read = reject.iter().fold(0u128, |m, c| m | c.mask);
+    if read == 0 {
+        return Some(CheckWindow { shift: 0, accept: false, cubes: Vec::new() });
+    }
+    let (lo, hi) = (read.trailing_zeros(), 128 - read.leading_zeros());
+    if hi - lo > 32 {
+        return None;
+    }
+    let shift = lo.min(96);
+    let window = |cubes: &[Cube]| cubes.iter().map(|c| ((c.mask >> shift) as u32, (c.value >> shift) as u32)).collect();
+    if reject.len() <= max_cubes {
+        return Some(CheckWindow { shift, accept: false, cubes: window(&reject) });
+    }
+    if read.count_ones() > MAX_ACCEPT_BITS {
+        return None;
+    }
+    // Every assignment of the bits read that no rejection holds for.
+    let bits: Vec<u32> = (0..128).filter(|b| read >> b & 1 == 1).collect();
+    let accepted: Vec<Cube> = (0..1u32 << bits.len())
+        .map(|k| Cube { mask: read, value: bits.iter().enumerate().fold(0, |v, (i, b)| v | ((k >> i & 1) as u128) << b) })
+        .filter(|c| !reject.iter().any(|r| r.contains(c.value)))
+        .collect();
+    let accepted = merge_values(accepted);
+    (accepted.len() <= max_cubes).then(|| CheckWindow { shift, accept: true, cubes: window(&accepted) })
+}
+
 /// The raw values of a field that are not values of its type (what the
 /// generated `from_raw` refuses), as cubes over the word.
 fn invalid_values(isa: &Isa, f: &Field) -> Option<Vec<Cube>> {
@@ -312,6 +369,9 @@ fn simplify(mut cubes: Vec<Cube>) -> Vec<Cube> {
     cubes.into_iter().zip(keep).filter(|(_, k)| *k).map(|(c, _)| c).collect()
 }
 
+/// Widest fields [`truth`] compares with each other, value by value.
+const MAX_COMPARED_WIDTH: u32 = 4;
+
 /// Words where `field == c` (`eq`) or `field != c` (not `eq`).
 fn compare(start: u32, width: u32, c: i64, eq: bool) -> Vec<Cube> {
     let fits = c >= 0 && (c as u64) <= mask64(width);
@@ -358,6 +418,18 @@ fn truth(e: &RawExpr, want: bool) -> Option<Vec<Cube>> {
                     Some(compare(*start, *width, *c, eq_holds))
                 }
                 (RawExpr::Const(x), RawExpr::Const(y)) => Some(if (x == y) == eq_holds { vec![Cube::ALL] } else { vec![] }),
+                // Two narrow fields (`dsttype == srctype`): one cube per
+                // value they can share (or per value of one the other lacks).
+                (RawExpr::Field { start: s1, width: w1 }, RawExpr::Field { start: s2, width: w2 })
+                    if (*w1).max(*w2) <= MAX_COMPARED_WIDTH =>
+                {
+                    let values = 0..1i64 << (*w1).max(*w2);
+                    let mut out = Vec::new();
+                    for v in values {
+                        out = either(out, both(compare(*s1, *w1, v, true), compare(*s2, *w2, v, eq_holds))?)?;
+                    }
+                    Some(out)
+                }
                 (x, RawExpr::Const(c)) | (RawExpr::Const(c), x) if is_bool(x) => match *c {
                     // A boolean is 0 or 1: `x == 1` is `x`, `x == 0` is `!x`.
                     0 | 1 => truth(x, (*c == 1) == eq_holds),

@@ -1,4 +1,5 @@
-//! Compile-time behaviour of `isa!`: a passing crate, and the compile errors
+//! Compile-time behaviour of `isa!`: passing crates (the seed ISA; an ISA whose
+//! decode checks need one window per opcode), and the compile errors
 //! for a missing file, a glob matching nothing, a spec syntax error and an
 //! overlap error (`TRYBUILD=overwrite` refreshes the `.stderr` files).
 
@@ -8,6 +9,7 @@ fn ui() {
     std::env::set_var("ISA_MACRO_ROOT", env!("CARGO_MANIFEST_DIR"));
     let t = trybuild::TestCases::new();
     t.pass("tests/ui/pass.rs");
+    t.pass("tests/ui/spread.rs");
     t.compile_fail("tests/ui/missing_file.rs");
     t.compile_fail("tests/ui/no_match.rs");
     t.compile_fail("tests/ui/syntax_error.rs");
