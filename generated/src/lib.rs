@@ -3473,13 +3473,7 @@ impl Decoded {
             for k in 0..8 {
                 hits |= ((x & c.mask[k]) == c.value[k]) as u32;
             }
-            if (hits != 0) as u8 == mode {
-                return Ok(Decoded {
-                    word: w,
-                    opcode: op as u16,
-                });
-            }
-            if mode == 2 && Self::own_check(op, w) {
+            if (hits != 0) as u8 == mode || (mode == 2 && Self::own_check(op, w)) {
                 return Ok(Decoded {
                     word: w,
                     opcode: op as u16,

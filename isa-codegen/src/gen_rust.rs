@@ -951,10 +951,7 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
                     for k in 0..#slots {
                         hits |= ((x & c.mask[k]) == c.value[k]) as u32;
                     }
-                    if (hits != 0) as u8 == mode {
-                        return Ok(Decoded { word: w, opcode: op as u16 });
-                    }
-                    if mode == 2 && Self::own_check(op, w) {
+                    if (hits != 0) as u8 == mode || (mode == 2 && Self::own_check(op, w)) {
                         return Ok(Decoded { word: w, opcode: op as u16 });
                     }
                 }

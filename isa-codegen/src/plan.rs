@@ -263,11 +263,10 @@ pub fn reject_cubes(isa: &Isa, op: &Opcode) -> Option<Vec<Cube>> {
     (out.len() <= MAX_CUBES).then_some(out)
 }
 
-/// How the generated decoder's check table tests one opcode's rejections:
-/// `cubes` as `(mask, value)` over the 32 bits of the word from `shift`.
-/// With `accept`, a word passes when it is in
-/// some cube (the accepted values of the bits the checks read, when they are
-/// fewer); otherwise when it is in none.
+/// How the generated decoder's check table tests one opcode: `cubes` as
+/// `(mask, value)` over the 32 bits of the word from `shift`. With `accept`,
+/// a word passes when it is in some cube (the accepted values of the bits the
+/// checks read, when they are fewer); otherwise when it is in none.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckWindow {
     pub shift: u32,
