@@ -11,10 +11,13 @@
 //   spec/simulation/hooks.txt
 
 //! Assembly text: the ISA's syntax as a static model, and
-//! `FromStr`/`Display` for [`Instruction`] over it
-//! (`isa_runtime::text` does the work; `isa-codegen` lowered the model
-//! from the spec's `__Syntax` templates).
+//! `FromStr`/`Display` for [`Instruction`]. Assembly interprets the
+//! model (`isa_runtime::text::asm`); printing has one printer per
+//! opcode, that opcode's printing rules as straight-line code over the
+//! runtime's helpers (`isa_runtime::text::disasm`). `isa-codegen`
+//! lowered both from the spec's `__Syntax` templates.
 use super::{DecodeError, Decoded, Instruction};
+use ::isa_runtime::text::literal::Sink as _;
 /// The syntax model of this ISA.
 pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model::Model {
     mnemonics: &[
@@ -51345,6 +51348,20531 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
     decode: decode_index,
     check: check_word,
 };
+/// Per opcode, its printer.
+static PRINT: [fn(u128, &mut ::isa_runtime::text::disasm::Line); 184] = [
+    print_0,
+    print_1,
+    print_2,
+    print_3,
+    print_4,
+    print_5,
+    print_6,
+    print_7,
+    print_8,
+    print_9,
+    print_10,
+    print_11,
+    print_12,
+    print_13,
+    print_14,
+    print_15,
+    print_16,
+    print_17,
+    print_18,
+    print_19,
+    print_20,
+    print_21,
+    print_22,
+    print_23,
+    print_24,
+    print_25,
+    print_26,
+    print_27,
+    print_28,
+    print_29,
+    print_30,
+    print_31,
+    print_32,
+    print_33,
+    print_34,
+    print_35,
+    print_36,
+    print_37,
+    print_38,
+    print_39,
+    print_40,
+    print_41,
+    print_42,
+    print_43,
+    print_44,
+    print_45,
+    print_46,
+    print_47,
+    print_48,
+    print_49,
+    print_50,
+    print_51,
+    print_52,
+    print_53,
+    print_54,
+    print_55,
+    print_56,
+    print_57,
+    print_58,
+    print_59,
+    print_60,
+    print_61,
+    print_62,
+    print_63,
+    print_64,
+    print_65,
+    print_66,
+    print_67,
+    print_68,
+    print_69,
+    print_70,
+    print_71,
+    print_72,
+    print_73,
+    print_74,
+    print_75,
+    print_76,
+    print_77,
+    print_78,
+    print_79,
+    print_80,
+    print_81,
+    print_82,
+    print_83,
+    print_84,
+    print_85,
+    print_86,
+    print_87,
+    print_88,
+    print_89,
+    print_90,
+    print_91,
+    print_92,
+    print_93,
+    print_94,
+    print_95,
+    print_96,
+    print_97,
+    print_98,
+    print_99,
+    print_100,
+    print_101,
+    print_102,
+    print_103,
+    print_104,
+    print_105,
+    print_106,
+    print_107,
+    print_108,
+    print_109,
+    print_110,
+    print_111,
+    print_112,
+    print_113,
+    print_114,
+    print_115,
+    print_116,
+    print_117,
+    print_118,
+    print_119,
+    print_120,
+    print_121,
+    print_122,
+    print_123,
+    print_124,
+    print_125,
+    print_126,
+    print_127,
+    print_128,
+    print_129,
+    print_130,
+    print_131,
+    print_132,
+    print_133,
+    print_134,
+    print_135,
+    print_136,
+    print_137,
+    print_138,
+    print_139,
+    print_140,
+    print_141,
+    print_142,
+    print_143,
+    print_144,
+    print_145,
+    print_146,
+    print_147,
+    print_148,
+    print_149,
+    print_150,
+    print_151,
+    print_152,
+    print_153,
+    print_154,
+    print_155,
+    print_156,
+    print_157,
+    print_158,
+    print_159,
+    print_160,
+    print_161,
+    print_162,
+    print_163,
+    print_164,
+    print_165,
+    print_166,
+    print_167,
+    print_168,
+    print_169,
+    print_170,
+    print_171,
+    print_172,
+    print_173,
+    print_174,
+    print_175,
+    print_176,
+    print_177,
+    print_178,
+    print_179,
+    print_180,
+    print_181,
+    print_182,
+    print_183,
+];
+///Prints HADD2_RR: its first syntax form that can express the word, else `.word`.
+fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174881589831535090021003494948863u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HADD2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints HADD2_RU: its first syntax form that can express the word, else `.word`.
+fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174881589831535090020178861228031u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HADD2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints HADD2_RI: its first syntax form that can express the word, else `.word`.
+fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174643890836900908375646964547583u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HADD2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                match (w >> 94) as u64 & 1u64 {
+                    0 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                    1 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 8,
+                            mantissa: 7,
+                        }
+                    }
+                    _ => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                },
+                2,
+            );
+        }
+        Some(())
+    }
+}
+///Prints HADD2_RC: its first syntax form that can express the word, else `.word`.
+fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174881589831535108034302492803071u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HADD2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints HMUL2_RR: its first syntax form that can express the word, else `.word`.
+fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174881589831535090021003494948863u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HMUL2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints HMUL2_RU: its first syntax form that can express the word, else `.word`.
+fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174881589831535090020178861228031u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HMUL2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints HMUL2_RI: its first syntax form that can express the word, else `.word`.
+fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174643890836900908375646964547583u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HMUL2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                match (w >> 94) as u64 & 1u64 {
+                    0 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                    1 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 8,
+                            mantissa: 7,
+                        }
+                    }
+                    _ => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                },
+                2,
+            );
+        }
+        Some(())
+    }
+}
+///Prints HMUL2_RC: its first syntax form that can express the word, else `.word`.
+fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174881589831535108034302492803071u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HMUL2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints HFMA2_RRR: its first syntax form that can express the word, else `.word`.
+fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174886599681503890577535155568639u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HFMA2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 1u64 {
+            1 => out.push_str(".RELU"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 84) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints HFMA2_RRI: its first syntax form that can express the word, else `.word`.
+fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174648857165540202805528335745023u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HFMA2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 1u64 {
+            1 => out.push_str(".RELU"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                match (w >> 94) as u64 & 1u64 {
+                    0 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                    1 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 8,
+                            mantissa: 7,
+                        }
+                    }
+                    _ => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                },
+                2,
+            );
+        }
+        Some(())
+    }
+}
+///Prints HFMA2_RIR: its first syntax form that can express the word, else `.word`.
+fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174648900686869708932178625167359u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HFMA2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 1u64 {
+            1 => out.push_str(".RELU"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                match (w >> 94) as u64 & 1u64 {
+                    0 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                    1 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 8,
+                            mantissa: 7,
+                        }
+                    }
+                    _ => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                },
+                2,
+            );
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 84) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints HFMA2_RRU: its first syntax form that can express the word, else `.word`.
+fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174886599681503890576710521847807u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HFMA2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 1u64 {
+            1 => out.push_str(".RELU"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 84) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints HFMA2_RUR: its first syntax form that can express the word, else `.word`.
+fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174886599681503890576710521847807u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HFMA2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 1u64 {
+            1 => out.push_str(".RELU"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 84) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints HFMA2_RRC: its first syntax form that can express the word, else `.word`.
+fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174886599681503908590834153422847u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HFMA2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 1u64 {
+            1 => out.push_str(".RELU"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 84) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints HFMA2_RCR: its first syntax form that can express the word, else `.word`.
+fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174886599681503908590834153422847u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HFMA2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 1u64 {
+            1 => out.push_str(".RELU"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 84) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints HMNMX2_RR: its first syntax form that can express the word, else `.word`.
+fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179635298774088336658854280429567u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HMNMX2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 1u64 {
+            1 => out.push_str(".NAN"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints HMNMX2_RU: its first syntax form that can express the word, else `.word`.
+fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179635298774088336658029646708735u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HMNMX2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 1u64 {
+            1 => out.push_str(".NAN"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints HMNMX2_RI: its first syntax form that can express the word, else `.word`.
+fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179397599779454155013497750028287u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HMNMX2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 1u64 {
+            1 => out.push_str(".NAN"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                match (w >> 94) as u64 & 1u64 {
+                    0 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                    1 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 8,
+                            mantissa: 7,
+                        }
+                    }
+                    _ => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                },
+                2,
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints HMNMX2_RC: its first syntax form that can express the word, else `.word`.
+fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179635298774088354672153278283775u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HMNMX2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 1u64 {
+            1 => out.push_str(".NAN"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints HSETP2_RR: its first syntax form that can express the word, else `.word`.
+fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340282290803718148722341205702896320511u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HSETP2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        let want_4 = w & 4753689750855860255612637020160u128
+            != 2218388550399401452619230609408u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints HSETP2_RU: its first syntax form that can express the word, else `.word`.
+fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340282290803718148722341204878262599679u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HSETP2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        let want_4 = w & 4753689750855860255612637020160u128
+            != 2218388550399401452619230609408u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints HSETP2_RI: its first syntax form that can express the word, else `.word`.
+fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340282290566019154088159560346365919231u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HSETP2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        let want_4 = w & 4753689750855860255612637020160u128
+            != 2218388550399401452619230609408u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                match (w >> 94) as u64 & 1u64 {
+                    0 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                    1 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 8,
+                            mantissa: 7,
+                        }
+                    }
+                    _ => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                },
+                2,
+            );
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints HSETP2_RC: its first syntax form that can express the word, else `.word`.
+fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340282290803718148722359219001894174719u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HSETP2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        let want_4 = w & 4753689750855860255612637020160u128
+            != 2218388550399401452619230609408u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints HSET2_RR: its first syntax form that can express the word, else `.word`.
+fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179637735968540679751270488080383u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HSET2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 90) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        let want_3 = w & 4753689750855860255612637020160u128
+            != 2218388550399401452619230609408u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        let mark = out.mark();
+        if want_3 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_3 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints HSET2_RU: its first syntax form that can express the word, else `.word`.
+fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179637735968540679750445854359551u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HSET2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 90) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        let want_3 = w & 4753689750855860255612637020160u128
+            != 2218388550399401452619230609408u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        let mark = out.mark();
+        if want_3 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_3 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints HSET2_RI: its first syntax form that can express the word, else `.word`.
+fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179400036973906498105913957679103u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HSET2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 90) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        let want_3 = w & 4753689750855860255612637020160u128
+            != 2218388550399401452619230609408u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                match (w >> 94) as u64 & 1u64 {
+                    0 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                    1 => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 8,
+                            mantissa: 7,
+                        }
+                    }
+                    _ => {
+                        ::isa_runtime::text::literal::FloatFormat {
+                            exponent: 5,
+                            mantissa: 10,
+                        }
+                    }
+                },
+                2,
+            );
+        }
+        let mark = out.mark();
+        if want_3 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_3 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints HSET2_RC: its first syntax form that can express the word, else `.word`.
+fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179637735968540697764569485934591u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("HSET2");
+        match (w >> 94) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF16_V2"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 90) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        let want_3 = w & 4753689750855860255612637020160u128
+            != 2218388550399401452619230609408u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 80) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H1_H0",
+                        1 => "H0_H0",
+                        2 => "H1_H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        let mark = out.mark();
+        if want_3 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_3 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints FADD_RR: its first syntax form that can express the word, else `.word`.
+fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174861765563713594428139369398271u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FADD");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FADD_RU: its first syntax form that can express the word, else `.word`.
+fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174861765563713594427314735677439u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FADD");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FADD_RI: its first syntax form that can express the word, else `.word`.
+fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081076189248158332935471103u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FADD");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                ::isa_runtime::text::literal::FloatFormat {
+                    exponent: 8,
+                    mantissa: 23,
+                },
+                1,
+            );
+        }
+        Some(())
+    }
+}
+///Prints FADD_RC: its first syntax form that can express the word, else `.word`.
+fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174861765563713612441438367252479u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FADD");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FMUL_RR: its first syntax form that can express the word, else `.word`.
+fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174861774026194331730543592341503u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FMUL");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        match (w >> 80) as u64 & 7u64 {
+            0 => {}
+            1 => out.push_str(".D2"),
+            2 => out.push_str(".D4"),
+            3 => out.push_str(".D8"),
+            4 => out.push_str(".M2"),
+            5 => out.push_str(".M4"),
+            6 => out.push_str(".M8"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FMUL_RU: its first syntax form that can express the word, else `.word`.
+fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174861774026194331729718958620671u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FMUL");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        match (w >> 80) as u64 & 7u64 {
+            0 => {}
+            1 => out.push_str(".D2"),
+            2 => out.push_str(".D4"),
+            3 => out.push_str(".D8"),
+            4 => out.push_str(".M2"),
+            5 => out.push_str(".M4"),
+            6 => out.push_str(".M8"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FMUL_RI: its first syntax form that can express the word, else `.word`.
+fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624089538669985460737158414335u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FMUL");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        match (w >> 80) as u64 & 7u64 {
+            0 => {}
+            1 => out.push_str(".D2"),
+            2 => out.push_str(".D4"),
+            3 => out.push_str(".D8"),
+            4 => out.push_str(".M2"),
+            5 => out.push_str(".M4"),
+            6 => out.push_str(".M8"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                ::isa_runtime::text::literal::FloatFormat {
+                    exponent: 8,
+                    mantissa: 23,
+                },
+                1,
+            );
+        }
+        Some(())
+    }
+}
+///Prints FMUL_RC: its first syntax form that can express the word, else `.word`.
+fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174861774026194349743842590195711u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FMUL");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        match (w >> 80) as u64 & 7u64 {
+            0 => {}
+            1 => out.push_str(".D2"),
+            2 => out.push_str(".D4"),
+            3 => out.push_str(".D8"),
+            4 => out.push_str(".M2"),
+            5 => out.push_str(".M4"),
+            6 => out.push_str(".M8"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FFMA_RRR: its first syntax form that can express the word, else `.word`.
+fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174861765625085911961371047624703u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FFMA");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FFMA_RRI: its first syntax form that can express the word, else `.word`.
+fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081137561565691564613697535u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FFMA");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                ::isa_runtime::text::literal::FloatFormat {
+                    exponent: 8,
+                    mantissa: 23,
+                },
+                1,
+            );
+        }
+        Some(())
+    }
+}
+///Prints FFMA_RIR: its first syntax form that can express the word, else `.word`.
+fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081137561565691564613697535u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FFMA");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                ::isa_runtime::text::literal::FloatFormat {
+                    exponent: 8,
+                    mantissa: 23,
+                },
+                1,
+            );
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FFMA_RRU: its first syntax form that can express the word, else `.word`.
+fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174861765625085911960546413903871u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FFMA");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FFMA_RUR: its first syntax form that can express the word, else `.word`.
+fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174861765625085911960546413903871u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FFMA");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FFMA_RRC: its first syntax form that can express the word, else `.word`.
+fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174861765625085929974670045478911u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FFMA");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FFMA_RCR: its first syntax form that can express the word, else `.word`.
+fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174861765625085929974670045478911u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FFMA");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".SAT"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 75) as u64 & 1u64 != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FMNMX_RR: its first syntax form that can express the word, else `.word`.
+fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179615463928165919437984876199935u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FMNMX");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 83) as u64 & 1u64 {
+            1 => out.push_str(".NAN"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints FMNMX_RU: its first syntax form that can express the word, else `.word`.
+fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179615463928165919437160242479103u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FMNMX");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 83) as u64 & 1u64 {
+            1 => out.push_str(".NAN"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints FMNMX_RI: its first syntax form that can express the word, else `.word`.
+fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179377779440641573168178442272767u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FMNMX");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 83) as u64 & 1u64 {
+            1 => out.push_str(".NAN"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                ::isa_runtime::text::literal::FloatFormat {
+                    exponent: 8,
+                    mantissa: 23,
+                },
+                1,
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints FMNMX_RC: its first syntax form that can express the word, else `.word`.
+fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179615463928165937451283874054143u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FMNMX");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 83) as u64 & 1u64 {
+            1 => out.push_str(".NAN"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints FSETP_RR: its first syntax form that can express the word, else `.word`.
+fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340282290783892974206480901866889740287u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FSETP");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        let want_1 = w & 4543259751217974174964184288067584u128
+            != 4543259751217974174964184288067584u128;
+        let want_4 = w & 4753689750855860255612637020160u128
+            != 2218388550399401452619230609408u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints FSETP_RU: its first syntax form that can express the word, else `.word`.
+fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340282290783892974206480901042256019455u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FSETP");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        let want_1 = w & 4543259751217974174964184288067584u128
+            != 4543259751217974174964184288067584u128;
+        let want_4 = w & 4753689750855860255612637020160u128
+            != 2218388550399401452619230609408u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints FSETP_RI: its first syntax form that can express the word, else `.word`.
+fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340282290546208486682134632060455813119u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FSETP");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        let want_1 = w & 4543259751217974174964184288067584u128
+            != 4543259751217974174964184288067584u128;
+        let want_4 = w & 4753689750855860255612637020160u128
+            != 2218388550399401452619230609408u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                ::isa_runtime::text::literal::FloatFormat {
+                    exponent: 8,
+                    mantissa: 23,
+                },
+                1,
+            );
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints FSETP_RC: its first syntax form that can express the word, else `.word`.
+fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340282290783892974206498915165887594495u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FSETP");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        let want_1 = w & 4543259751217974174964184288067584u128
+            != 4543259751217974174964184288067584u128;
+        let want_4 = w & 4753689750855860255612637020160u128
+            != 2218388550399401452619230609408u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints FSET_RR: its first syntax form that can express the word, else `.word`.
+fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179617910794024819447434481500159u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FSET");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 90) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints FSET_RU: its first syntax form that can express the word, else `.word`.
+fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179617910794024819446609847779327u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FSET");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 90) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints FSET_RI: its first syntax form that can express the word, else `.word`.
+fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179380226306500473177628047572991u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FSET");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 90) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                ::isa_runtime::text::literal::FloatFormat {
+                    exponent: 8,
+                    mantissa: 23,
+                },
+                1,
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints FSET_RC: its first syntax form that can express the word, else `.word`.
+fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179617910794024837460733479354367u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FSET");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 86) as u64 & 15u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            6 => out.push_str(".EQU"),
+            7 => out.push_str(".NEU"),
+            8 => out.push_str(".LTU"),
+            9 => out.push_str(".LEU"),
+            10 => out.push_str(".GTU"),
+            11 => out.push_str(".GEU"),
+            12 => out.push_str(".NAN"),
+            13 => out.push_str(".NUM"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 90) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints FSEL_RR: its first syntax form that can express the word, else `.word`.
+fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179615454256759362520951478550527u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FSEL");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints FSEL_RU: its first syntax form that can express the word, else `.word`.
+fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179615454256759362520126844829695u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FSEL");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints FSEL_RI: its first syntax form that can express the word, else `.word`.
+fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179377769769235016251145044623359u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FSEL");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                ::isa_runtime::text::literal::FloatFormat {
+                    exponent: 8,
+                    mantissa: 23,
+                },
+                1,
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints FSEL_RC: its first syntax form that can express the word, else `.word`.
+fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179615454256759380534250476404735u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FSEL");
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints FCHK_RR: its first syntax form that can express the word, else `.word`.
+fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277742769233332592410409947537407999u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FCHK");
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FCHK_RU: its first syntax form that can express the word, else `.word`.
+fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277742769233332592410409122903687167u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FCHK");
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FCHK_RI: its first syntax form that can express the word, else `.word`.
+fn print_60(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277742531548845068064140141103480831u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FCHK");
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                ::isa_runtime::text::literal::FloatFormat {
+                    exponent: 8,
+                    mantissa: 23,
+                },
+                1,
+            );
+        }
+        Some(())
+    }
+}
+///Prints FCHK_RC: its first syntax form that can express the word, else `.word`.
+fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277742769233332592428423246535262207u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FCHK");
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 73) as u64 & 1u64 != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        out.push_str(", ");
+        {
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints I2F_R: its first syntax form that can express the word, else `.word`.
+fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174659686118569400847455999754239u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("I2F");
+        match (w >> 88) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".F16"),
+            2 => out.push_str(".BF16"),
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 7u64 {
+            4 => {}
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            2 => out.push_str(".S16"),
+            3 => out.push_str(".U16"),
+            5 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => out.push_str(".RN"),
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                let s: &str = match (w >> 92) as u64 & 7u64 {
+                    0 => {
+                        match v {
+                            0 => "B0",
+                            1 => "B1",
+                            2 => "B2",
+                            3 => "B3",
+                            _ => return None,
+                        }
+                    }
+                    1 => {
+                        match v {
+                            0 => "B0",
+                            1 => "B1",
+                            2 => "B2",
+                            3 => "B3",
+                            _ => return None,
+                        }
+                    }
+                    2 => {
+                        match v {
+                            0 => "H0",
+                            1 => "H1",
+                            _ => return None,
+                        }
+                    }
+                    3 => {
+                        match v {
+                            0 => "H0",
+                            1 => "H1",
+                            _ => return None,
+                        }
+                    }
+                    4 => {
+                        match v {
+                            0 => "",
+                            _ => return None,
+                        }
+                    }
+                    5 => {
+                        match v {
+                            0 => "",
+                            _ => return None,
+                        }
+                    }
+                    _ => return None,
+                };
+                if !s.is_empty() {
+                    suffix = s;
+                }
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+        }
+        Some(())
+    }
+}
+///Prints I2F_C: its first syntax form that can express the word, else `.word`.
+fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174659686118569418860754997608447u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("I2F");
+        match (w >> 88) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".F16"),
+            2 => out.push_str(".BF16"),
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 7u64 {
+            4 => {}
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            2 => out.push_str(".S16"),
+            3 => out.push_str(".U16"),
+            5 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => out.push_str(".RN"),
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                let s: &str = match (w >> 92) as u64 & 7u64 {
+                    0 => {
+                        match v {
+                            0 => "B0",
+                            1 => "B1",
+                            2 => "B2",
+                            3 => "B3",
+                            _ => return None,
+                        }
+                    }
+                    1 => {
+                        match v {
+                            0 => "B0",
+                            1 => "B1",
+                            2 => "B2",
+                            3 => "B3",
+                            _ => return None,
+                        }
+                    }
+                    2 => {
+                        match v {
+                            0 => "H0",
+                            1 => "H1",
+                            _ => return None,
+                        }
+                    }
+                    3 => {
+                        match v {
+                            0 => "H0",
+                            1 => "H1",
+                            _ => return None,
+                        }
+                    }
+                    4 => {
+                        match v {
+                            0 => "",
+                            _ => return None,
+                        }
+                    }
+                    5 => {
+                        match v {
+                            0 => "",
+                            _ => return None,
+                        }
+                    }
+                    _ => return None,
+                };
+                if !s.is_empty() {
+                    suffix = s;
+                }
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+        }
+        Some(())
+    }
+}
+///Prints I2F_U: its first syntax form that can express the word, else `.word`.
+fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174659686118569400846631366033407u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("I2F");
+        match (w >> 88) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".F16"),
+            2 => out.push_str(".BF16"),
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 7u64 {
+            4 => {}
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            2 => out.push_str(".S16"),
+            3 => out.push_str(".U16"),
+            5 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => out.push_str(".RN"),
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 3u64;
+                let s: &str = match (w >> 92) as u64 & 7u64 {
+                    0 => {
+                        match v {
+                            0 => "B0",
+                            1 => "B1",
+                            2 => "B2",
+                            3 => "B3",
+                            _ => return None,
+                        }
+                    }
+                    1 => {
+                        match v {
+                            0 => "B0",
+                            1 => "B1",
+                            2 => "B2",
+                            3 => "B3",
+                            _ => return None,
+                        }
+                    }
+                    2 => {
+                        match v {
+                            0 => "H0",
+                            1 => "H1",
+                            _ => return None,
+                        }
+                    }
+                    3 => {
+                        match v {
+                            0 => "H0",
+                            1 => "H1",
+                            _ => return None,
+                        }
+                    }
+                    4 => {
+                        match v {
+                            0 => "",
+                            _ => return None,
+                        }
+                    }
+                    5 => {
+                        match v {
+                            0 => "",
+                            _ => return None,
+                        }
+                    }
+                    _ => return None,
+                };
+                if !s.is_empty() {
+                    suffix = s;
+                }
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+        }
+        Some(())
+    }
+}
+///Prints F2F_R: its first syntax form that can express the word, else `.word`.
+fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174877553969634934584719171387391u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("F2F");
+        match (w >> 88) as u64 & 3u64 {
+            0 => out.push_str(".F32"),
+            1 => out.push_str(".F16"),
+            2 => out.push_str(".BF16"),
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 3u64 {
+            0 => out.push_str(".F32"),
+            1 => out.push_str(".F16"),
+            2 => out.push_str(".BF16"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints F2F_U: its first syntax form that can express the word, else `.word`.
+fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174877553969634934583894537666559u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("F2F");
+        match (w >> 88) as u64 & 3u64 {
+            0 => out.push_str(".F32"),
+            1 => out.push_str(".F16"),
+            2 => out.push_str(".BF16"),
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 3u64 {
+            0 => out.push_str(".F32"),
+            1 => out.push_str(".F16"),
+            2 => out.push_str(".BF16"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints F2F_C: its first syntax form that can express the word, else `.word`.
+fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174877553969634952598018169241599u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("F2F");
+        match (w >> 88) as u64 & 3u64 {
+            0 => out.push_str(".F32"),
+            1 => out.push_str(".F16"),
+            2 => out.push_str(".BF16"),
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 3u64 {
+            0 => out.push_str(".F32"),
+            1 => out.push_str(".F16"),
+            2 => out.push_str(".BF16"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".RP"),
+            2 => out.push_str(".RM"),
+            3 => out.push_str(".RZ"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints F2I_R: its first syntax form that can express the word, else `.word`.
+fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174878792060789947416822717349887u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("F2I");
+        match (w >> 88) as u64 & 7u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            2 => out.push_str(".S16"),
+            3 => out.push_str(".U16"),
+            4 => out.push_str(".S32"),
+            5 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 3u64 {
+            0 => out.push_str(".F32"),
+            1 => out.push_str(".F16"),
+            2 => out.push_str(".BF16"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".NTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".CEIL"),
+            2 => out.push_str(".FLOOR"),
+            3 => out.push_str(".TRUNC"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints F2I_U: its first syntax form that can express the word, else `.word`.
+fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174878792060789947415998083629055u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("F2I");
+        match (w >> 88) as u64 & 7u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            2 => out.push_str(".S16"),
+            3 => out.push_str(".U16"),
+            4 => out.push_str(".S32"),
+            5 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 3u64 {
+            0 => out.push_str(".F32"),
+            1 => out.push_str(".F16"),
+            2 => out.push_str(".BF16"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".NTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".CEIL"),
+            2 => out.push_str(".FLOOR"),
+            3 => out.push_str(".TRUNC"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints F2I_C: its first syntax form that can express the word, else `.word`.
+fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174878792060789965430121715204095u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("F2I");
+        match (w >> 88) as u64 & 7u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            2 => out.push_str(".S16"),
+            3 => out.push_str(".U16"),
+            4 => out.push_str(".S32"),
+            5 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 92) as u64 & 3u64 {
+            0 => out.push_str(".F32"),
+            1 => out.push_str(".F16"),
+            2 => out.push_str(".BF16"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".NTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".CEIL"),
+            2 => out.push_str(".FLOOR"),
+            3 => out.push_str(".TRUNC"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FRND_R: its first syntax form that can express the word, else `.word`.
+fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174862698689163510021420381896703u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FRND");
+        match (w >> 88) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".F16"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".CEIL"),
+            2 => out.push_str(".FLOOR"),
+            3 => out.push_str(".TRUNC"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FRND_U: its first syntax form that can express the word, else `.word`.
+fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174862698689163510020595748175871u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FRND");
+        match (w >> 88) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".F16"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".CEIL"),
+            2 => out.push_str(".FLOOR"),
+            3 => out.push_str(".TRUNC"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints FRND_C: its first syntax form that can express the word, else `.word`.
+fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174862698689163528034719379750911u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("FRND");
+        match (w >> 88) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".F16"),
+            _ => return None,
+        }
+        match (w >> 76) as u64 & 1u64 {
+            1 => out.push_str(".FTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".CEIL"),
+            2 => out.push_str(".FLOOR"),
+            3 => out.push_str(".TRUNC"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 82) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            let abs = (w >> 97) as u64 & 1u64 != 0;
+            if (w >> 96) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+            if abs {
+                out.push_byte(b'|');
+            }
+        }
+        Some(())
+    }
+}
+///Prints F2FP_RRR: its first syntax form that can express the word, else `.word`.
+fn print_74(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174703036087544516862860121341951u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    if false {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+}
+///Prints F2FP_RUR: its first syntax form that can express the word, else `.word`.
+fn print_75(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174703036087544516862035487621119u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    if false {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+}
+///Prints F2FP_RIR: its first syntax form that can express the word, else `.word`.
+fn print_76(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174703021580453128230284222791679u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    if false {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+}
+///Prints F2FP_RCR: its first syntax form that can express the word, else `.word`.
+fn print_77(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174703036087544534876159119196159u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    if false {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+}
+///Prints F2IP_RRR: its first syntax form that can express the word, else `.word`.
+fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174639267517295756951324073132031u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("F2IP");
+        match (w >> 88) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        if (w >> 92) as u64 & 3u64 != 1 {
+            return None;
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".NTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 81) as u64 & 1u64 {
+            1 => out.push_str(".RELU"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            3 => out.push_str(".TRUNC"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 84) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+        }
+        Some(())
+    }
+}
+///Prints F2IP_RUR: its first syntax form that can express the word, else `.word`.
+fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174639267517295756950499439411199u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("F2IP");
+        match (w >> 88) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        if (w >> 92) as u64 & 3u64 != 1 {
+            return None;
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".NTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 81) as u64 & 1u64 {
+            1 => out.push_str(".RELU"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            3 => out.push_str(".TRUNC"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 84) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+        }
+        Some(())
+    }
+}
+///Prints F2IP_RCR: its first syntax form that can express the word, else `.word`.
+fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174639267517295774964623070986239u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("F2IP");
+        match (w >> 88) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        if (w >> 92) as u64 & 3u64 != 1 {
+            return None;
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".NTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 81) as u64 & 1u64 {
+            1 => out.push_str(".RELU"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            3 => out.push_str(".TRUNC"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 84) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+        }
+        Some(())
+    }
+}
+///Prints F2IP_RIR: its first syntax form that can express the word, else `.word`.
+fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174639267517314203694298271055871u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("F2IP");
+        match (w >> 88) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        if (w >> 92) as u64 & 3u64 != 1 {
+            return None;
+        }
+        match (w >> 77) as u64 & 1u64 {
+            1 => out.push_str(".NTZ"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 81) as u64 & 1u64 {
+            1 => out.push_str(".RELU"),
+            0 => {}
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 3u64 {
+            0 => {}
+            3 => out.push_str(".TRUNC"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::floats(
+                out,
+                (w >> 32) as u64 & 4294967295u64,
+                32,
+                ::isa_runtime::text::literal::FloatFormat {
+                    exponent: 8,
+                    mantissa: 23,
+                },
+                1,
+            );
+        }
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 84) as u64 & 1u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "H0",
+                        1 => "H1",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+        }
+        Some(())
+    }
+}
+///Prints IADD_RR: its first syntax form that can express the word, else `.word`.
+fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747443694987047137088141680181247u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 572661158728660495852049996447744u128
+            != 572661158653102632126135673028608u128
+        {
+            return None;
+        }
+        out.push_str("IADD");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IADD");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_4 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IADD_RU: its first syntax form that can express the word, else `.word`.
+fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747443694987047137087317046460415u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 572661158728660495852049996447744u128
+            != 572661158653102632126135673028608u128
+        {
+            return None;
+        }
+        out.push_str("IADD");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IADD");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_4 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IADD_RI: its first syntax form that can express the word, else `.word`.
+fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285238662037055155928790204415u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 572661158728660495852049996447744u128
+            != 572661158653102632126135673028608u128
+        {
+            return None;
+        }
+        out.push_str("IADD");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IADD");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_4 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IADD_RC: its first syntax form that can express the word, else `.word`.
+fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747443694987047155101440678035455u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 572661158728660495852049996447744u128
+            != 572661158653102632126135673028608u128
+        {
+            return None;
+        }
+        out.push_str("IADD");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IADD");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_4 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_RRR: its first syntax form that can express the word, else `.word`.
+fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285238869784286915145272131583u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 0 {
+            return None;
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".HI");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_RRI: its first syntax form that can express the word, else `.word`.
+fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285238850913267726640889200639u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 0 {
+            return None;
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".HI");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_RIR: its first syntax form that can express the word, else `.word`.
+fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285238869802733658119470055423u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 0 {
+            return None;
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".HI");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_RRC: its first syntax form that can express the word, else `.word`.
+fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747443695175923367672152777031679u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 0 {
+            return None;
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".HI");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_RCR: its first syntax form that can express the word, else `.word`.
+fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285238869784304928444269985791u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 0 {
+            return None;
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".HI");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_RRU: its first syntax form that can express the word, else `.word`.
+fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747443695175923349658029145456639u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 0 {
+            return None;
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".HI");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_RUR: its first syntax form that can express the word, else `.word`.
+fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285238869784286914320638410751u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 0 {
+            return None;
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        if (w >> 75) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".HI");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_WIDE_RRR: its first syntax form that can express the word, else `.word`.
+fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285238832005355052188110422015u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        out.push_str(".WIDE");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_pair_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_pair_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        out.push_str(".WIDE");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_pair_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_pair_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_WIDE_RIR: its first syntax form that can express the word, else `.word`.
+fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285238832023801795162308345855u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        out.push_str(".WIDE");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_pair_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_pair_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        out.push_str(".WIDE");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_pair_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_pair_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_WIDE_RRC: its first syntax form that can express the word, else `.word`.
+fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747443695138144435809195615322111u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        out.push_str(".WIDE");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_pair_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        out.push_str(".WIDE");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_pair_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_WIDE_RCR: its first syntax form that can express the word, else `.word`.
+fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285238832005373065487108276223u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        out.push_str(".WIDE");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_pair_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_pair_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        out.push_str(".WIDE");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_pair_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_pair_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_WIDE_RRU: its first syntax form that can express the word, else `.word`.
+fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747443695138144417795071983747071u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        out.push_str(".WIDE");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_pair_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_pair_1(out, (w >> 32) as u64 & 63u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        out.push_str(".WIDE");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_pair_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_pair_1(out, (w >> 32) as u64 & 63u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMAD_WIDE_RUR: its first syntax form that can express the word, else `.word`.
+fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285238832005355051363476701183u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
+        {
+            return None;
+        }
+        out.push_str("IMAD");
+        out.push_str(".WIDE");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        out.push_str(" ");
+        {
+            register_pair_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_pair_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMAD");
+        out.push_str(".WIDE");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_pair_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_pair_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP2A_RRR: its first syntax form that can express the word, else `.word`.
+fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239077568412161409661534207u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".2A");
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S16"),
+            1 => out.push_str(".U16"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP2A_RRI: its first syntax form that can express the word, else `.word`.
+fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239077586858904383859458047u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".2A");
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S16"),
+            1 => out.push_str(".U16"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP2A_RIR: its first syntax form that can express the word, else `.word`.
+fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239077586858904383859458047u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".2A");
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S16"),
+            1 => out.push_str(".U16"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP2A_RRC: its first syntax form that can express the word, else `.word`.
+fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239077568430174708659388415u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".2A");
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S16"),
+            1 => out.push_str(".U16"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP2A_RCR: its first syntax form that can express the word, else `.word`.
+fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239077568430174708659388415u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".2A");
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S16"),
+            1 => out.push_str(".U16"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP2A_RRU: its first syntax form that can express the word, else `.word`.
+fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239077568412160585027813375u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".2A");
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S16"),
+            1 => out.push_str(".U16"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP2A_RUR: its first syntax form that can express the word, else `.word`.
+fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239077568412160585027813375u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".2A");
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S16"),
+            1 => out.push_str(".U16"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP4A_RRR: its first syntax form that can express the word, else `.word`.
+fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239039789480298452499824639u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".4A");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP4A_RRI: its first syntax form that can express the word, else `.word`.
+fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239039807927041426697748479u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".4A");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP4A_RIR: its first syntax form that can express the word, else `.word`.
+fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239039807927041426697748479u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".4A");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP4A_RRC: its first syntax form that can express the word, else `.word`.
+fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239039789498311751497678847u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".4A");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP4A_RCR: its first syntax form that can express the word, else `.word`.
+fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239039789498311751497678847u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".4A");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP4A_RRU: its first syntax form that can express the word, else `.word`.
+fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239039789480297627866103807u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".4A");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IDP4A_RUR: its first syntax form that can express the word, else `.word`.
+fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285239039789480297627866103807u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IDP");
+        out.push_str(".4A");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        match (w >> 78) as u64 & 1u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            _ => return None,
+        }
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_5 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IMUL_RR: its first syntax form that can express the word, else `.word`.
+fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080136419871324299340021759u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMUL");
+        match (w >> 75) as u64 & 1u64 {
+            0 => out.push_str(".LO"),
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 74) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints IMUL_RU: its first syntax form that can express the word, else `.word`.
+fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174782536442558934067183213346815u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMUL");
+        match (w >> 75) as u64 & 1u64 {
+            0 => out.push_str(".LO"),
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        Some(())
+    }
+}
+///Prints IMUL_RI: its first syntax form that can express the word, else `.word`.
+fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080117548852135794957090815u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMUL");
+        match (w >> 75) as u64 & 1u64 {
+            0 => out.push_str(".LO"),
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        Some(())
+    }
+}
+///Prints IMUL_RC: its first syntax form that can express the word, else `.word`.
+fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174782536442558952081306844921855u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMUL");
+        match (w >> 75) as u64 & 1u64 {
+            0 => out.push_str(".LO"),
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 97) as u64 & 1u64 != 0 {
+                out.push_byte(b'-');
+            }
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        Some(())
+    }
+}
+///Prints LEA_RRR: its first syntax form that can express the word, else `.word`.
+fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747443846145257440518541615824895u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_1(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 158457533954348289816262606848u128 != 0u128 {
+            return None;
+        }
+        out.push_str("LEA");
+        if (w >> 75) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".HI");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_6 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 82) as u64 & 31u64,
+                    5,
+                    false,
+                ),
+            );
+        }
+        let mark = out.mark();
+        if want_6 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_6 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints LEA_RIR: its first syntax form that can express the word, else `.word`.
+fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747285389820247358586328725848063u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_1(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 1208925819614629174706176u128 != 0u128 {
+            return None;
+        }
+        out.push_str("LEA");
+        if (w >> 75) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".HI");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_6 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 82) as u64 & 31u64,
+                    5,
+                    false,
+                ),
+            );
+        }
+        let mark = out.mark();
+        if want_6 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_6 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints LEA_RCR: its first syntax form that can express the word, else `.word`.
+fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747443846145257458531840613679103u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_1(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 158457533954348289816262606848u128 != 0u128 {
+            return None;
+        }
+        out.push_str("LEA");
+        if (w >> 75) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".HI");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_6 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 82) as u64 & 31u64,
+                    5,
+                    false,
+                ),
+            );
+        }
+        let mark = out.mark();
+        if want_6 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_6 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints LEA_RUR: its first syntax form that can express the word, else `.word`.
+fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747443846145257440517716982104063u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_1(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 158457533954348289816262606848u128 != 0u128 {
+            return None;
+        }
+        out.push_str("LEA");
+        if (w >> 75) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".HI");
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_1 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let want_6 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
+            if (w >> 72) as u64 & 1u64 != 0 {
+                out.push_byte(if inv { b'~' } else { b'-' });
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 82) as u64 & 31u64,
+                    5,
+                    false,
+                ),
+            );
+        }
+        let mark = out.mark();
+        if want_6 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_6 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints IABS_R: its first syntax form that can express the word, else `.word`.
+fn print_121(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624079928635746078030672429055u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IABS");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints IABS_U: its first syntax form that can express the word, else `.word`.
+fn print_122(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624079928635746077206038708223u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IABS");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        Some(())
+    }
+}
+///Prints IABS_I: its first syntax form that can express the word, else `.word`.
+fn print_123(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624079928654192821004870352895u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IABS");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        Some(())
+    }
+}
+///Prints IABS_C: its first syntax form that can express the word, else `.word`.
+fn print_124(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624079928635764091329670283263u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IABS");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        Some(())
+    }
+}
+///Prints IMNMX_RR: its first syntax form that can express the word, else `.word`.
+fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179377769830607333785476234477567u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMNMX");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints IMNMX_RU: its first syntax form that can express the word, else `.word`.
+fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179377769830607333784651600756735u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMNMX");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints IMNMX_RI: its first syntax form that can express the word, else `.word`.
+fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179377769830625780528450432401407u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMNMX");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints IMNMX_RC: its first syntax form that can express the word, else `.word`.
+fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179377769830607351798775232331775u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("IMNMX");
+        match (w >> 77) as u64 & 1u64 {
+            0 => out.push_str(".S32"),
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints P2R_RR: its first syntax form that can express the word, else `.word`.
+fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081742024475499978712678399u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("P2R");
+        match (w >> 79) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".B1"),
+            2 => out.push_str(".B2"),
+            3 => out.push_str(".B3"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        out.push_str("PR");
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints P2R_RU: its first syntax form that can express the word, else `.word`.
+fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081742024475499154078957567u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("P2R");
+        match (w >> 79) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".B1"),
+            2 => out.push_str(".B2"),
+            3 => out.push_str(".B3"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        out.push_str("PR");
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        Some(())
+    }
+}
+///Prints P2R_RI: its first syntax form that can express the word, else `.word`.
+fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081742042922242952910602239u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("P2R");
+        match (w >> 79) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".B1"),
+            2 => out.push_str(".B2"),
+            3 => out.push_str(".B3"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        out.push_str("PR");
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        Some(())
+    }
+}
+///Prints P2R_RC: its first syntax form that can express the word, else `.word`.
+fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081742024493513277710532607u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("P2R");
+        match (w >> 79) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".B1"),
+            2 => out.push_str(".B2"),
+            3 => out.push_str(".B3"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        out.push_str("PR");
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        Some(())
+    }
+}
+///Prints R2P_RR: its first syntax form that can express the word, else `.word`.
+fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081742024475499978695966719u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("R2P");
+        out.push_str(" ");
+        out.push_str("PR");
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 79) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "B0",
+                        1 => "B1",
+                        2 => "B2",
+                        3 => "B3",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints R2P_RU: its first syntax form that can express the word, else `.word`.
+fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081742024475499154062245887u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("R2P");
+        out.push_str(" ");
+        out.push_str("PR");
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 79) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "B0",
+                        1 => "B1",
+                        2 => "B2",
+                        3 => "B3",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        Some(())
+    }
+}
+///Prints R2P_RI: its first syntax form that can express the word, else `.word`.
+fn print_135(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081742042922242952893890559u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("R2P");
+        out.push_str(" ");
+        out.push_str("PR");
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 79) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "B0",
+                        1 => "B1",
+                        2 => "B2",
+                        3 => "B3",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        Some(())
+    }
+}
+///Prints R2P_RC: its first syntax form that can express the word, else `.word`.
+fn print_136(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081742024493513277693820927u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("R2P");
+        out.push_str(" ");
+        out.push_str("PR");
+        out.push_str(", ");
+        {
+            let mut suffix: &str = "";
+            {
+                let v = (w >> 79) as u64 & 3u64;
+                if v != 0 {
+                    let s: &str = match v {
+                        0 => "B0",
+                        1 => "B1",
+                        2 => "B2",
+                        3 => "B3",
+                        _ => return None,
+                    };
+                    if !s.is_empty() {
+                        suffix = s;
+                    }
+                }
+            }
+            register_0(out, (w >> 24) as u64 & 255u64);
+            if !suffix.is_empty() {
+                out.push_byte(b'.');
+                out.push_str(suffix);
+            }
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        Some(())
+    }
+}
+///Prints ISETP_RR: its first syntax form that can express the word, else `.word`.
+fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340282366604044778430112462652265529343u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 76059036089251627815716515741696u128
+            != 35494216806390423241907689750528u128
+        {
+            return None;
+        }
+        out.push_str("ISETP");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 4543259751217974174964184288067584u128
+            != 4543259751217974174964184288067584u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("ISETP");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_1 = w & 4543259751217974174964184288067584u128
+            != 4543259751217974174964184288067584u128;
+        let want_5 = w & 76059036013693764089802192322560u128
+            != 35494216806390423241907689750528u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 105) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 102) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints ISETP_RU: its first syntax form that can express the word, else `.word`.
+fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340282366604044778430112461827631808511u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 76059036089251627815716515741696u128
+            != 35494216806390423241907689750528u128
+        {
+            return None;
+        }
+        out.push_str("ISETP");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 4543259751217974174964184288067584u128
+            != 4543259751217974174964184288067584u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("ISETP");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_1 = w & 4543259751217974174964184288067584u128
+            != 4543259751217974174964184288067584u128;
+        let want_5 = w & 76059036013693764089802192322560u128
+            != 35494216806390423241907689750528u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 105) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 102) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints ISETP_RI: its first syntax form that can express the word, else `.word`.
+fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340282366604044778448559205626463453183u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 76059036089251627815716515741696u128
+            != 35494216806390423241907689750528u128
+        {
+            return None;
+        }
+        out.push_str("ISETP");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 4543259751217974174964184288067584u128
+            != 4543259751217974174964184288067584u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("ISETP");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_1 = w & 4543259751217974174964184288067584u128
+            != 4543259751217974174964184288067584u128;
+        let want_5 = w & 76059036013693764089802192322560u128
+            != 35494216806390423241907689750528u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 105) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 102) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints ISETP_RC: its first syntax form that can express the word, else `.word`.
+fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340282366604044778430130475951263383551u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 76059036089251627815716515741696u128
+            != 35494216806390423241907689750528u128
+        {
+            return None;
+        }
+        out.push_str("ISETP");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        let want_1 = w & 4543259751217974174964184288067584u128
+            != 4543259751217974174964184288067584u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("ISETP");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => out.push_str(".AND"),
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_1 = w & 4543259751217974174964184288067584u128
+            != 4543259751217974174964184288067584u128;
+        let want_5 = w & 76059036013693764089802192322560u128
+            != 35494216806390423241907689750528u128;
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_1 {
+            out.push_str(", ");
+        }
+        {
+            register_2(out, (w >> 109) as u64 & 7u64);
+        }
+        if !want_1 {
+            out.reset(mark);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        let mark = out.mark();
+        if want_5 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 105) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 102) as u64 & 7u64);
+        }
+        if !want_5 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints ISET_RR: its first syntax form that can express the word, else `.word`.
+fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277255436844001022279462011753463807u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 76059036089251627815716515741696u128
+            != 76059036013693764089802192322560u128
+        {
+            return None;
+        }
+        out.push_str("ISET");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        let want_3 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_3 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_3 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("ISET");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_3 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        let want_4 = w & 76059036013693764089802192322560u128
+            != 76059036013693764089802192322560u128;
+        let want_3 = want_3 || want_4;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        let mark = out.mark();
+        if want_3 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_3 {
+            out.reset(mark);
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 105) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 102) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints ISET_RU: its first syntax form that can express the word, else `.word`.
+fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277255436844001022279461187119742975u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 76059036089251627815716515741696u128
+            != 76059036013693764089802192322560u128
+        {
+            return None;
+        }
+        out.push_str("ISET");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        let want_3 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        let mark = out.mark();
+        if want_3 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_3 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("ISET");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_3 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        let want_4 = w & 76059036013693764089802192322560u128
+            != 76059036013693764089802192322560u128;
+        let want_3 = want_3 || want_4;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        let mark = out.mark();
+        if want_3 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_3 {
+            out.reset(mark);
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 105) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 102) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints ISET_RI: its first syntax form that can express the word, else `.word`.
+fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277255436844001040726204985951387647u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 76059036089251627815716515741696u128
+            != 76059036013693764089802192322560u128
+        {
+            return None;
+        }
+        out.push_str("ISET");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        let want_3 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        let mark = out.mark();
+        if want_3 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_3 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("ISET");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_3 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        let want_4 = w & 76059036013693764089802192322560u128
+            != 76059036013693764089802192322560u128;
+        let want_3 = want_3 || want_4;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        let mark = out.mark();
+        if want_3 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_3 {
+            out.reset(mark);
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 105) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 102) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints ISET_RC: its first syntax form that can express the word, else `.word`.
+fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277255436844001022297475310751318015u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        if w & 76059036089251627815716515741696u128
+            != 76059036013693764089802192322560u128
+        {
+            return None;
+        }
+        out.push_str("ISET");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        let want_3 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        let mark = out.mark();
+        if want_3 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_3 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("ISET");
+        match (w >> 79) as u64 & 7u64 {
+            0 => out.push_str(".EQ"),
+            1 => out.push_str(".NE"),
+            2 => out.push_str(".LT"),
+            3 => out.push_str(".LE"),
+            4 => out.push_str(".GT"),
+            5 => out.push_str(".GE"),
+            _ => return None,
+        }
+        match (w >> 82) as u64 & 3u64 {
+            0 => {}
+            1 => out.push_str(".OR"),
+            2 => out.push_str(".XOR"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".U32"),
+            _ => return None,
+        }
+        match (w >> 84) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".BF"),
+            _ => return None,
+        }
+        if (w >> 76) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".X");
+        let want_3 = w & 4753689750855860255612637020160u128
+            != 4753689750855860255612637020160u128;
+        let want_4 = w & 76059036013693764089802192322560u128
+            != 76059036013693764089802192322560u128;
+        let want_3 = want_3 || want_4;
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        let mark = out.mark();
+        if want_3 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        if !want_3 {
+            out.reset(mark);
+        }
+        let mark = out.mark();
+        if want_4 {
+            out.push_str(", ");
+        }
+        {
+            if (w >> 105) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 102) as u64 & 7u64);
+        }
+        if !want_4 {
+            out.reset(mark);
+        }
+        Some(())
+    }
+}
+///Prints SEL_RR: its first syntax form that can express the word, else `.word`.
+fn print_145(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179377769679491606333647587639295u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("SEL");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints SEL_RU: its first syntax form that can express the word, else `.word`.
+fn print_146(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179377769679491606332822953918463u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("SEL");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints SEL_RI: its first syntax form that can express the word, else `.word`.
+fn print_147(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179377769679510053076621785563135u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("SEL");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints SEL_RC: its first syntax form that can express the word, else `.word`.
+fn print_148(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277179377769679491624346946585493503u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("SEL");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints LOP3_RRR: its first syntax form that can express the word, else `.word`.
+fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747286473504167034286668521668607u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("LOP3");
+        match (w >> 79) as u64 & 3u64 {
+            0 => out.push_str(".PAND"),
+            1 => out.push_str(".POR"),
+            _ => return None,
+        }
+        let want_0 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let mark = out.mark();
+        if want_0 {
+            out.push_str(" ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_0 {
+            out.reset(mark);
+        }
+        out.push_str(if want_0 { ", " } else { " " });
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 82) as u64 & 255u64,
+                    8,
+                    false,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints LOP3_RIR: its first syntax form that can express the word, else `.word`.
+fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747286473504185481029642719592447u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("LOP3");
+        match (w >> 79) as u64 & 3u64 {
+            0 => out.push_str(".PAND"),
+            1 => out.push_str(".POR"),
+            _ => return None,
+        }
+        let want_0 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let mark = out.mark();
+        if want_0 {
+            out.push_str(" ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_0 {
+            out.reset(mark);
+        }
+        out.push_str(if want_0 { ", " } else { " " });
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 82) as u64 & 255u64,
+                    8,
+                    false,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints LOP3_RCR: its first syntax form that can express the word, else `.word`.
+fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747286473504167052299967519522815u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("LOP3");
+        match (w >> 79) as u64 & 3u64 {
+            0 => out.push_str(".PAND"),
+            1 => out.push_str(".POR"),
+            _ => return None,
+        }
+        let want_0 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let mark = out.mark();
+        if want_0 {
+            out.push_str(" ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_0 {
+            out.reset(mark);
+        }
+        out.push_str(if want_0 { ", " } else { " " });
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 82) as u64 & 255u64,
+                    8,
+                    false,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints LOP3_RUR: its first syntax form that can express the word, else `.word`.
+fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277747286473504167034285843887947775u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("LOP3");
+        match (w >> 79) as u64 & 3u64 {
+            0 => out.push_str(".PAND"),
+            1 => out.push_str(".POR"),
+            _ => return None,
+        }
+        let want_0 = w & 567907468902246771870523036008448u128
+            != 567907468902246771870523036008448u128;
+        let mark = out.mark();
+        if want_0 {
+            out.push_str(" ");
+        }
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        if !want_0 {
+            out.reset(mark);
+        }
+        out.push_str(if want_0 { ", " } else { " " });
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 82) as u64 & 255u64,
+                    8,
+                    false,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            if (w >> 101) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 98) as u64 & 7u64);
+        }
+        Some(())
+    }
+}
+///Prints PLOP3_X: its first syntax form that can express the word, else `.word`.
+fn print_153(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277742532781935495226030386994806783u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("PLOP3");
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 27) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 24) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 35) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 32) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 67) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 64) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 82) as u64 & 255u64,
+                    8,
+                    false,
+                ),
+            );
+        }
+        Some(())
+    }
+}
+///Prints PLOP3_U: its first syntax form that can express the word, else `.word`.
+fn print_154(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277742532781935495226030386994806783u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("PLOP3");
+        out.push_str(" ");
+        {
+            register_2(out, (w >> 106) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 27) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 24) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 35) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_2(out, (w >> 32) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            if (w >> 67) as u64 & 1u64 != 0 {
+                out.push_byte(b'!');
+            }
+            register_3(out, (w >> 64) as u64 & 7u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 82) as u64 & 255u64,
+                    8,
+                    false,
+                ),
+            );
+        }
+        Some(())
+    }
+}
+///Prints SHF_RRR: its first syntax form that can express the word, else `.word`.
+fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624084051243238879161512624127u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("SHF");
+        match (w >> 81) as u64 & 1u64 {
+            0 => out.push_str(".L"),
+            1 => out.push_str(".R"),
+            _ => return None,
+        }
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 80) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".WRAP"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 3u64 {
+            2 => {}
+            3 => out.push_str(".U32"),
+            0 => out.push_str(".S64"),
+            1 => out.push_str(".U64"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints SHF_RRI: its first syntax form that can express the word, else `.word`.
+fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624084051261685622135710547967u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("SHF");
+        match (w >> 81) as u64 & 1u64 {
+            0 => out.push_str(".L"),
+            1 => out.push_str(".R"),
+            _ => return None,
+        }
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 80) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".WRAP"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 3u64 {
+            2 => {}
+            3 => out.push_str(".U32"),
+            0 => out.push_str(".S64"),
+            1 => out.push_str(".U64"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        Some(())
+    }
+}
+///Prints SHF_RIR: its first syntax form that can express the word, else `.word`.
+fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624084051261685622135710547967u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("SHF");
+        match (w >> 81) as u64 & 1u64 {
+            0 => out.push_str(".L"),
+            1 => out.push_str(".R"),
+            _ => return None,
+        }
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 80) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".WRAP"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 3u64 {
+            2 => {}
+            3 => out.push_str(".U32"),
+            0 => out.push_str(".S64"),
+            1 => out.push_str(".U64"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints SHF_RRC: its first syntax form that can express the word, else `.word`.
+fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624084051243256892460510478335u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("SHF");
+        match (w >> 81) as u64 & 1u64 {
+            0 => out.push_str(".L"),
+            1 => out.push_str(".R"),
+            _ => return None,
+        }
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 80) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".WRAP"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 3u64 {
+            2 => {}
+            3 => out.push_str(".U32"),
+            0 => out.push_str(".S64"),
+            1 => out.push_str(".U64"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        Some(())
+    }
+}
+///Prints SHF_RCR: its first syntax form that can express the word, else `.word`.
+fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624084051243256892460510478335u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("SHF");
+        match (w >> 81) as u64 & 1u64 {
+            0 => out.push_str(".L"),
+            1 => out.push_str(".R"),
+            _ => return None,
+        }
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 80) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".WRAP"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 3u64 {
+            2 => {}
+            3 => out.push_str(".U32"),
+            0 => out.push_str(".S64"),
+            1 => out.push_str(".U64"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints SHF_RRU: its first syntax form that can express the word, else `.word`.
+fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624084051243238878336878903295u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("SHF");
+        match (w >> 81) as u64 & 1u64 {
+            0 => out.push_str(".L"),
+            1 => out.push_str(".R"),
+            _ => return None,
+        }
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 80) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".WRAP"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 3u64 {
+            2 => {}
+            3 => out.push_str(".U32"),
+            0 => out.push_str(".S64"),
+            1 => out.push_str(".U64"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        Some(())
+    }
+}
+///Prints SHF_RUR: its first syntax form that can express the word, else `.word`.
+fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624084051243238878336878903295u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("SHF");
+        match (w >> 81) as u64 & 1u64 {
+            0 => out.push_str(".L"),
+            1 => out.push_str(".R"),
+            _ => return None,
+        }
+        match (w >> 75) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".HI"),
+            _ => return None,
+        }
+        match (w >> 80) as u64 & 1u64 {
+            0 => {}
+            1 => out.push_str(".WRAP"),
+            _ => return None,
+        }
+        match (w >> 77) as u64 & 3u64 {
+            2 => {}
+            3 => out.push_str(".U32"),
+            0 => out.push_str(".S64"),
+            1 => out.push_str(".U64"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints MOV_R: its first syntax form that can express the word, else `.word`.
+fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081137561565692659847135231u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("MOV");
+        if (w >> 80) as u64 & 1u64 != 0 {
+            return None;
+        }
+        out.push_str(" ");
+        {
+            if 32i64
+                .wrapping_add(
+                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                        .wrapping_mul(32i64),
+                ) == 64
+            {
+                register_pair_0(out, (w >> 16) as u64 & 255u64)
+            } else {
+                register_0(out, (w >> 16) as u64 & 255u64)
+            };
+        }
+        out.push_str(", ");
+        {
+            if 32i64
+                .wrapping_add(
+                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                        .wrapping_mul(32i64),
+                ) == 64
+            {
+                register_pair_0(out, (w >> 32) as u64 & 255u64)
+            } else {
+                register_0(out, (w >> 32) as u64 & 255u64)
+            };
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("MOV");
+        if (w >> 80) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".64");
+        out.push_str(" ");
+        {
+            if 32i64
+                .wrapping_add(
+                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                        .wrapping_mul(32i64),
+                ) == 64
+            {
+                register_pair_0(out, (w >> 16) as u64 & 255u64)
+            } else {
+                register_0(out, (w >> 16) as u64 & 255u64)
+            };
+        }
+        out.push_str(", ");
+        {
+            if 32i64
+                .wrapping_add(
+                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                        .wrapping_mul(32i64),
+                ) == 64
+            {
+                register_pair_0(out, (w >> 32) as u64 & 255u64)
+            } else {
+                register_0(out, (w >> 32) as u64 & 255u64)
+            };
+        }
+        Some(())
+    }
+}
+///Prints MOV_U: its first syntax form that can express the word, else `.word`.
+fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081137561565691835213414399u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("MOV");
+        if (w >> 80) as u64 & 1u64 != 0 {
+            return None;
+        }
+        out.push_str(" ");
+        {
+            if 32i64
+                .wrapping_add(
+                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                        .wrapping_mul(32i64),
+                ) == 64
+            {
+                register_pair_0(out, (w >> 16) as u64 & 255u64)
+            } else {
+                register_0(out, (w >> 16) as u64 & 255u64)
+            };
+        }
+        out.push_str(", ");
+        {
+            if 32i64
+                .wrapping_add(
+                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                        .wrapping_mul(32i64),
+                ) == 64
+            {
+                register_pair_1(out, (w >> 32) as u64 & 63u64)
+            } else {
+                register_1(out, (w >> 32) as u64 & 63u64)
+            };
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("MOV");
+        if (w >> 80) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".64");
+        out.push_str(" ");
+        {
+            if 32i64
+                .wrapping_add(
+                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                        .wrapping_mul(32i64),
+                ) == 64
+            {
+                register_pair_0(out, (w >> 16) as u64 & 255u64)
+            } else {
+                register_0(out, (w >> 16) as u64 & 255u64)
+            };
+        }
+        out.push_str(", ");
+        {
+            if 32i64
+                .wrapping_add(
+                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                        .wrapping_mul(32i64),
+                ) == 64
+            {
+                register_pair_1(out, (w >> 32) as u64 & 63u64)
+            } else {
+                register_1(out, (w >> 32) as u64 & 63u64)
+            };
+        }
+        Some(())
+    }
+}
+///Prints MOV_I: its first syntax form that can express the word, else `.word`.
+fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081137580012435634045059071u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("MOV");
+        if (w >> 80) as u64 & 1u64 != 0 {
+            return None;
+        }
+        out.push_str(" ");
+        {
+            if 32i64
+                .wrapping_add(
+                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                        .wrapping_mul(32i64),
+                ) == 64
+            {
+                register_pair_0(out, (w >> 16) as u64 & 255u64)
+            } else {
+                register_0(out, (w >> 16) as u64 & 255u64)
+            };
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("MOV");
+        if (w >> 80) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".64");
+        out.push_str(" ");
+        {
+            if 32i64
+                .wrapping_add(
+                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                        .wrapping_mul(32i64),
+                ) == 64
+            {
+                register_pair_0(out, (w >> 16) as u64 & 255u64)
+            } else {
+                register_0(out, (w >> 16) as u64 & 255u64)
+            };
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        Some(())
+    }
+}
+///Prints MOV_C: its first syntax form that can express the word, else `.word`.
+fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624081137561583705958844989439u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    }
+        || {
+            out.reset(mark);
+            form_1(w, out).is_some()
+        }
+    {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("MOV");
+        if (w >> 80) as u64 & 1u64 != 0 {
+            return None;
+        }
+        out.push_str(" ");
+        {
+            if 32i64
+                .wrapping_add(
+                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                        .wrapping_mul(32i64),
+                ) == 64
+            {
+                register_pair_0(out, (w >> 16) as u64 & 255u64)
+            } else {
+                register_0(out, (w >> 16) as u64 & 255u64)
+            };
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        Some(())
+    }
+    #[inline(always)]
+    fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("MOV");
+        if (w >> 80) as u64 & 1u64 != 1 {
+            return None;
+        }
+        out.push_str(".64");
+        out.push_str(" ");
+        {
+            if 32i64
+                .wrapping_add(
+                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                        .wrapping_mul(32i64),
+                ) == 64
+            {
+                register_pair_0(out, (w >> 16) as u64 & 255u64)
+            } else {
+                register_0(out, (w >> 16) as u64 & 255u64)
+            };
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        Some(())
+    }
+}
+///Prints PRMT_RRR: its first syntax form that can express the word, else `.word`.
+fn print_166(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080462244711898231150215167u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("PRMT");
+        match (w >> 76) as u64 & 7u64 {
+            0 => {}
+            1 => out.push_str(".F4E"),
+            2 => out.push_str(".B4E"),
+            3 => out.push_str(".RC8"),
+            4 => out.push_str(".ECL"),
+            5 => out.push_str(".ECR"),
+            6 => out.push_str(".RC16"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints PRMT_RRI: its first syntax form that can express the word, else `.word`.
+fn print_167(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080462263158641205348139007u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("PRMT");
+        match (w >> 76) as u64 & 7u64 {
+            0 => {}
+            1 => out.push_str(".F4E"),
+            2 => out.push_str(".B4E"),
+            3 => out.push_str(".RC8"),
+            4 => out.push_str(".ECL"),
+            5 => out.push_str(".ECR"),
+            6 => out.push_str(".RC16"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        Some(())
+    }
+}
+///Prints PRMT_RIR: its first syntax form that can express the word, else `.word`.
+fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080462263158641205348139007u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("PRMT");
+        match (w >> 76) as u64 & 7u64 {
+            0 => {}
+            1 => out.push_str(".F4E"),
+            2 => out.push_str(".B4E"),
+            3 => out.push_str(".RC8"),
+            4 => out.push_str(".ECL"),
+            5 => out.push_str(".ECR"),
+            6 => out.push_str(".RC16"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints PRMT_RRC: its first syntax form that can express the word, else `.word`.
+fn print_169(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080462244729911530148069375u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("PRMT");
+        match (w >> 76) as u64 & 7u64 {
+            0 => {}
+            1 => out.push_str(".F4E"),
+            2 => out.push_str(".B4E"),
+            3 => out.push_str(".RC8"),
+            4 => out.push_str(".ECL"),
+            5 => out.push_str(".ECR"),
+            6 => out.push_str(".RC16"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        Some(())
+    }
+}
+///Prints PRMT_RCR: its first syntax form that can express the word, else `.word`.
+fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080462244729911530148069375u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("PRMT");
+        match (w >> 76) as u64 & 7u64 {
+            0 => {}
+            1 => out.push_str(".F4E"),
+            2 => out.push_str(".B4E"),
+            3 => out.push_str(".RC8"),
+            4 => out.push_str(".ECL"),
+            5 => out.push_str(".ECR"),
+            6 => out.push_str(".RC16"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints PRMT_RRU: its first syntax form that can express the word, else `.word`.
+fn print_171(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080462244711897406516494335u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("PRMT");
+        match (w >> 76) as u64 & 7u64 {
+            0 => {}
+            1 => out.push_str(".F4E"),
+            2 => out.push_str(".B4E"),
+            3 => out.push_str(".RC8"),
+            4 => out.push_str(".ECL"),
+            5 => out.push_str(".ECR"),
+            6 => out.push_str(".RC16"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        Some(())
+    }
+}
+///Prints PRMT_RUR: its first syntax form that can express the word, else `.word`.
+fn print_172(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080462244711897406516494335u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("PRMT");
+        match (w >> 76) as u64 & 7u64 {
+            0 => {}
+            1 => out.push_str(".F4E"),
+            2 => out.push_str(".B4E"),
+            3 => out.push_str(".RC8"),
+            4 => out.push_str(".ECL"),
+            5 => out.push_str(".ECR"),
+            6 => out.push_str(".RC16"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints I2I_R: its first syntax form that can express the word, else `.word`.
+fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080155309337255773642686463u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("I2I");
+        match (w >> 76) as u64 & 3u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            2 => out.push_str(".S16"),
+            3 => out.push_str(".U16"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints I2I_U: its first syntax form that can express the word, else `.word`.
+fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080155309337254949008965631u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("I2I");
+        match (w >> 76) as u64 & 3u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            2 => out.push_str(".S16"),
+            3 => out.push_str(".U16"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        Some(())
+    }
+}
+///Prints I2I_I: its first syntax form that can express the word, else `.word`.
+fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080155327783998747840610303u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("I2I");
+        match (w >> 76) as u64 & 3u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            2 => out.push_str(".S16"),
+            3 => out.push_str(".U16"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        Some(())
+    }
+}
+///Prints I2I_C: its first syntax form that can express the word, else `.word`.
+fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080155309355269072640540671u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("I2I");
+        match (w >> 76) as u64 & 3u64 {
+            0 => out.push_str(".S8"),
+            1 => out.push_str(".U8"),
+            2 => out.push_str(".S16"),
+            3 => out.push_str(".U16"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        Some(())
+    }
+}
+///Prints I2IP_RRR: its first syntax form that can express the word, else `.word`.
+fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080500023643761188311924735u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("I2IP");
+        match (w >> 76) as u64 & 7u64 {
+            0 => out.push_str(".S2"),
+            1 => out.push_str(".U2"),
+            2 => out.push_str(".S4"),
+            3 => out.push_str(".U4"),
+            4 => out.push_str(".S8"),
+            5 => out.push_str(".U8"),
+            6 => out.push_str(".S16"),
+            7 => out.push_str(".U16"),
+            _ => return None,
+        }
+        match (w >> 75) as u64 & 1u64 {
+            0 => out.push_str(".SAT"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints I2IP_RUR: its first syntax form that can express the word, else `.word`.
+fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080500023643760363678203903u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("I2IP");
+        match (w >> 76) as u64 & 7u64 {
+            0 => out.push_str(".S2"),
+            1 => out.push_str(".U2"),
+            2 => out.push_str(".S4"),
+            3 => out.push_str(".U4"),
+            4 => out.push_str(".S8"),
+            5 => out.push_str(".U8"),
+            6 => out.push_str(".S16"),
+            7 => out.push_str(".U16"),
+            _ => return None,
+        }
+        match (w >> 75) as u64 & 1u64 {
+            0 => out.push_str(".SAT"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_1(out, (w >> 32) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints I2IP_RIR: its first syntax form that can express the word, else `.word`.
+fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080500042090504162509848575u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("I2IP");
+        match (w >> 76) as u64 & 7u64 {
+            0 => out.push_str(".S2"),
+            1 => out.push_str(".U2"),
+            2 => out.push_str(".S4"),
+            3 => out.push_str(".U4"),
+            4 => out.push_str(".S8"),
+            5 => out.push_str(".U8"),
+            6 => out.push_str(".S16"),
+            7 => out.push_str(".U16"),
+            _ => return None,
+        }
+        match (w >> 75) as u64 & 1u64 {
+            0 => out.push_str(".SAT"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            ::isa_runtime::text::disasm::int(
+                out,
+                ::isa_runtime::text::disasm::sign_extend(
+                    (w >> 32) as u64 & 4294967295u64,
+                    32,
+                    true,
+                ),
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints I2IP_RCR: its first syntax form that can express the word, else `.word`.
+fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624080500023661774487309778943u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("I2IP");
+        match (w >> 76) as u64 & 7u64 {
+            0 => out.push_str(".S2"),
+            1 => out.push_str(".U2"),
+            2 => out.push_str(".S4"),
+            3 => out.push_str(".U4"),
+            4 => out.push_str(".S8"),
+            5 => out.push_str(".U8"),
+            6 => out.push_str(".S16"),
+            7 => out.push_str(".U16"),
+            _ => return None,
+        }
+        match (w >> 75) as u64 & 1u64 {
+            0 => out.push_str(".SAT"),
+            _ => return None,
+        }
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        {
+            let cm = ((w >> 32) as u64 & 4194303u64) as u128;
+            ::isa_runtime::text::disasm::const_mem(
+                out,
+                {
+                    let w = cm;
+                    (w >> 17) as u64 & 31u64
+                },
+                {
+                    let w = cm;
+                    (w >> 0) as u64 & 131071u64
+                },
+            );
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 64) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints R2UR_R: its first syntax form that can express the word, else `.word`.
+fn print_181(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624079928635746078030659846143u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("R2UR");
+        out.push_str(" ");
+        {
+            register_1(out, (w >> 16) as u64 & 63u64);
+        }
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 32) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints SETGPR_U: its first syntax form that can express the word, else `.word`.
+fn print_182(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624079929797890955778147287039u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("SETGPR");
+        out.push_str(" ");
+        out.push_str("R[");
+        register_1(out, (w >> 64) as u64 & 63u64);
+        ::isa_runtime::text::disasm::offset(
+            out,
+            ::isa_runtime::text::disasm::sign_extend((w >> 32) as u64 & 511u64, 9, true),
+        );
+        out.push_byte(b']');
+        out.push_str(", ");
+        {
+            register_0(out, (w >> 24) as u64 & 255u64);
+        }
+        Some(())
+    }
+}
+///Prints GETGPR_U: its first syntax form that can express the word, else `.word`.
+fn print_183(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = w & 340277174624079929797890955773885808639u128;
+    let v = (w >> 12) as u64 & 7u64;
+    let not_on = (w >> 15) as u64 & 1u64 != 0;
+    if v != 7 || not_on {
+        out.push_byte(b'@');
+        if not_on {
+            out.push_byte(b'!');
+        }
+        register_2(out, v);
+        out.push_byte(b' ');
+    }
+    let mark = out.mark();
+    if {
+        out.reset(mark);
+        form_0(w, out).is_some()
+    } {
+        let v = (w >> 112) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &sched=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 118) as u64 & 63u64;
+        if v != 0 {
+            out.push_str(" &req=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+        let v = (w >> 124) as u64 & 15u64;
+        if v != 0 {
+            out.push_str(" &wsb=0x");
+            ::isa_runtime::text::disasm::hex(out, v);
+        }
+    } else {
+        out.reset(0);
+        ::isa_runtime::text::disasm::word(w, out);
+    }
+    #[inline(always)]
+    fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
+        out.push_str("GETGPR");
+        out.push_str(" ");
+        {
+            register_0(out, (w >> 16) as u64 & 255u64);
+        }
+        out.push_str(", ");
+        out.push_str("R[");
+        register_1(out, (w >> 64) as u64 & 63u64);
+        ::isa_runtime::text::disasm::offset(
+            out,
+            ::isa_runtime::text::disasm::sign_extend((w >> 32) as u64 & 511u64, 9, true),
+        );
+        out.push_byte(b']');
+        Some(())
+    }
+}
+///Prints a `R` register: its name when it has one.
+fn register_0(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
+    match r {
+        255 => out.push_str("RZ"),
+        _ => {
+            out.push_str("R");
+            ::isa_runtime::text::disasm::dec(out, r);
+        }
+    }
+}
+///Prints a `R` register pair `R[n:n+1]`, or the register's name when it has one.
+#[allow(dead_code)]
+fn register_pair_0(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
+    match r {
+        255 => out.push_str("RZ"),
+        _ => {
+            out.push_str("R[");
+            ::isa_runtime::text::disasm::dec(out, r);
+            out.push_byte(b':');
+            ::isa_runtime::text::disasm::dec(out, r + 1);
+            out.push_byte(b']');
+        }
+    }
+}
+///Prints a `UR` register: its name when it has one.
+fn register_1(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
+    match r {
+        63 => out.push_str("URZ"),
+        _ => {
+            out.push_str("UR");
+            ::isa_runtime::text::disasm::dec(out, r);
+        }
+    }
+}
+///Prints a `UR` register pair `UR[n:n+1]`, or the register's name when it has one.
+#[allow(dead_code)]
+fn register_pair_1(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
+    match r {
+        63 => out.push_str("URZ"),
+        _ => {
+            out.push_str("UR[");
+            ::isa_runtime::text::disasm::dec(out, r);
+            out.push_byte(b':');
+            ::isa_runtime::text::disasm::dec(out, r + 1);
+            out.push_byte(b']');
+        }
+    }
+}
+///Prints a `P` register: its name when it has one.
+fn register_2(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
+    match r {
+        7 => out.push_str("PT"),
+        _ => {
+            out.push_str("P");
+            ::isa_runtime::text::disasm::dec(out, r);
+        }
+    }
+}
+///Prints a `P` register pair `P[n:n+1]`, or the register's name when it has one.
+#[allow(dead_code)]
+fn register_pair_2(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
+    match r {
+        7 => out.push_str("PT"),
+        _ => {
+            out.push_str("P[");
+            ::isa_runtime::text::disasm::dec(out, r);
+            out.push_byte(b':');
+            ::isa_runtime::text::disasm::dec(out, r + 1);
+            out.push_byte(b']');
+        }
+    }
+}
+///Prints a `UP` register: its name when it has one.
+fn register_3(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
+    match r {
+        7 => out.push_str("UPT"),
+        _ => {
+            out.push_str("UP");
+            ::isa_runtime::text::disasm::dec(out, r);
+        }
+    }
+}
+///Prints a `UP` register pair `UP[n:n+1]`, or the register's name when it has one.
+#[allow(dead_code)]
+fn register_pair_3(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
+    match r {
+        7 => out.push_str("UPT"),
+        _ => {
+            out.push_str("UP[");
+            ::isa_runtime::text::disasm::dec(out, r);
+            out.push_byte(b':');
+            ::isa_runtime::text::disasm::dec(out, r + 1);
+            out.push_byte(b']');
+        }
+    }
+}
 fn decode_index(w: u128) -> Result<usize, String> {
     Instruction::decode(w).map(|i| i.index()).map_err(|e| e.to_string())
 }
@@ -51376,7 +71904,7 @@ impl Instruction {
     }
     /// Appends the canonical text of the instruction to `out`.
     pub fn write_text(&self, out: &mut String) {
-        ::isa_runtime::text::disasm::write(&MODEL, self.index(), self.to_word(), out)
+        ::isa_runtime::text::disasm::write_with(PRINT[self.index()], self.to_word(), out)
     }
 }
 impl core::str::FromStr for Instruction {
@@ -51415,6 +71943,6 @@ pub fn disassemble(word: u128) -> Result<String, DecodeError> {
 /// typed instruction (the opcode is all the printer needs).
 pub fn disassemble_into(word: u128, out: &mut String) -> Result<(), DecodeError> {
     let d = Decoded::new(word)?;
-    ::isa_runtime::text::disasm::write(&MODEL, d.index(), d.word(), out);
+    ::isa_runtime::text::disasm::write_with(PRINT[d.index()], d.word(), out);
     Ok(())
 }

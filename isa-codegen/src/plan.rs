@@ -130,6 +130,16 @@ pub enum RawExpr {
 }
 
 impl RawExpr {
+    /// Whether the value depends on the word.
+    pub fn reads_fields(&self) -> bool {
+        match self {
+            RawExpr::Const(_) => false,
+            RawExpr::Field { .. } => true,
+            RawExpr::Not(e) => e.reads_fields(),
+            RawExpr::Binary(_, a, b) => a.reads_fields() || b.reads_fields(),
+        }
+    }
+
     /// Evaluates on an instruction word.
     pub fn eval(&self, word: u128) -> i64 {
         match self {

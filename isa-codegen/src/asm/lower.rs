@@ -1,15 +1,24 @@
-//! Lowers the syntax of an ISA to the static text model the generated crate
-//! carries (`isa_runtime::text::model`), and emits the generated `text`
-//! module: that model as a `static`, and `FromStr`/`Display` for
-//! `Instruction` over it.
+//! Lowers the syntax of an ISA to what the generated `text` module carries:
+//! the static text model the assembler interprets
+//! (`isa_runtime::text::model`), and one printer function per opcode, that
+//! opcode's printing rules as straight-line Rust; then emits the module
+//! (`FromStr`/`Display` for `Instruction`).
 //!
 //! Lowering resolves at generation time everything the interpreted
 //! assembler (`super::Assembler`) looks up by name at run time: fields become
 //! bit ranges, `Bitwidth<>` and hook conditions become expressions over the
 //! word, suffix spellings become tables (computed with the interpreted
-//! assembler's own mapping functions, one entry per possible value). The
-//! placement and printing algorithms are written twice, once per path, and
-//! the tests run both on the same inputs (differential testing).
+//! assembler's own mapping functions, one entry per possible value). Each
+//! lowering step returns the model's entry and its printing code side by
+//! side, from the same values. Printing rules: the first form whose fields
+//! it cannot set are at their defaults and whose every part can express the
+//! word prints it; defaults are omitted; an optional operand prints when a
+//! field of it is off its default, and so do the optional operands right
+//! before it (or positions would be ambiguous); controls print when not at
+//! their defaults; a word no form expresses prints as `.word 0x...`. The
+//! placement and printing algorithms are written twice, here and in the
+//! interpreted path, and the tests run both on the same inputs
+//! (differential testing).
 
 use super::{describe, hooks, Assembler};
 use crate::gen_rust::u128_lit;
@@ -18,7 +27,7 @@ use isa_dsl::bind::settable_fields;
 use isa_dsl::expr::BinOp;
 use isa_dsl::ir::*;
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote};
 
 fn rt() -> TokenStream {
     quote! { ::isa_runtime::text::model }
@@ -99,6 +108,51 @@ fn opt_expr(e: Option<RawExpr>) -> TokenStream {
     }
 }
 
+/// The runtime's printing helpers.
+fn dis() -> TokenStream {
+    quote! { ::isa_runtime::text::disasm }
+}
+
+/// A field's value in the printed word `w`, as a `u64` expression.
+fn bits_get(start: u32, width: u32) -> TokenStream {
+    let s = Literal::u32_unsuffixed(start);
+    let m = Literal::u64_suffixed(crate::plan::mask64(width));
+    quote! { (w >> #s) as u64 & #m }
+}
+
+fn field_get(f: &Field) -> TokenStream {
+    bits_get(f.start, f.width)
+}
+
+/// `field != value` (the field is off `value`); always true without a value.
+fn differs(value: TokenStream, default: Option<u64>) -> TokenStream {
+    match default {
+        Some(d) => {
+            let d = Literal::u64_unsuffixed(d);
+            quote! { #value != #d }
+        }
+        None => quote! { true },
+    }
+}
+
+/// Print code of one part of a form: `None` when the part can never print
+/// (then neither can its form, as in the runtime's interpreter).
+type Print = Option<TokenStream>;
+
+/// A decoration's part in printing its operand.
+enum DecoPrint {
+    /// Bound to nothing: prints nothing.
+    Skip,
+    /// The operand never prints.
+    Never,
+    /// A prefix byte when the condition holds (`-`: `~` under a `CvtINegX` hook).
+    Prefix { neg: bool, byte: u8, on: TokenStream },
+    /// `|x|` when the condition holds.
+    Abs(TokenStream),
+    /// Statements that set `suffix` (or fail).
+    Suffix(TokenStream),
+}
+
 fn matcher(m: Option<(u128, u128)>) -> TokenStream {
     let rt = rt();
     match m {
@@ -115,22 +169,26 @@ struct Lower<'a> {
     asm: Assembler<'a>,
     /// Type id -> register class index.
     class_of: Vec<Option<u16>>,
+    /// Per register class: its prefix and named registers.
+    classes: Vec<(String, Vec<(String, u64)>)>,
 }
 
 /// The generated `text` module.
 pub fn gen_text(isa: &Isa) -> TokenStream {
     let mut class_of = vec![None; isa.types.len()];
     let mut classes = Vec::new();
+    let mut class_data = Vec::new();
     for (i, t) in isa.types.iter().enumerate() {
         if let TypeKind::Register { prefix, constants, predicate, .. } = &t.kind {
             class_of[i] = Some(classes.len() as u16);
+            class_data.push((prefix.clone(), constants.iter().map(|c| (c.name.clone(), c.index)).collect()));
             let names = constants.iter().map(|c| c.name.as_str());
             let idx = constants.iter().map(|c| Literal::u64_unsuffixed(c.index));
             let rt = rt();
             classes.push((prefix.clone(), quote! { #rt::RegClass { prefix: #prefix, constants: &[ #( (#names, #idx) ),* ], predicate: #predicate } }));
         }
     }
-    let lw = Lower { isa, asm: Assembler::new(isa), class_of };
+    let lw = Lower { isa, asm: Assembler::new(isa), class_of, classes: class_data };
     let rt = rt();
     // Longest prefix first, ties in type order (what the interpreted assembler does).
     let mut prefixes: Vec<(String, u16)> = classes.iter().enumerate().map(|(i, (p, _))| (p.clone(), i as u16)).collect();
@@ -155,7 +213,53 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         });
         quote! { #rt::Mnemonic { name: #name, forms: &[ #( #pairs ),* ] } }
     });
-    let opcode_items = isa.opcodes.iter().enumerate().map(|(oc, op)| lw.opcode(oc, op));
+    let (opcode_items, printers): (Vec<TokenStream>, Vec<TokenStream>) = isa.opcodes.iter().enumerate().map(|(oc, op)| lw.opcode(oc, op)).unzip();
+    let printer_names = (0..isa.opcodes.len()).map(|oc| format_ident!("print_{}", oc));
+    let n_opcodes = Literal::usize_unsuffixed(isa.opcodes.len());
+    let dis = dis();
+    let class_printers = lw.classes.iter().enumerate().map(|(k, (prefix, constants))| {
+        let (single, double) = (format_ident!("register_{}", k), format_ident!("register_pair_{}", k));
+        let mut seen = Vec::new();
+        let named: Vec<TokenStream> = constants
+            .iter()
+            .filter(|(_, i)| !seen.contains(i) && {
+                seen.push(*i);
+                true
+            })
+            .map(|(n, i)| {
+                let i = Literal::u64_unsuffixed(*i);
+                quote! { #i => out.push_str(#n), }
+            })
+            .collect();
+        let open = format!("{prefix}[");
+        let (doc1, doc2) = (format!("Prints a `{prefix}` register: its name when it has one."), format!("Prints a `{prefix}` register pair `{prefix}[n:n+1]`, or the register's name when it has one."));
+        quote! {
+            #[doc = #doc1]
+            fn #single(out: &mut #dis::Line, r: u64) {
+                match r {
+                    #( #named )*
+                    _ => {
+                        out.push_str(#prefix);
+                        #dis::dec(out, r);
+                    }
+                }
+            }
+            #[doc = #doc2]
+            #[allow(dead_code)]
+            fn #double(out: &mut #dis::Line, r: u64) {
+                match r {
+                    #( #named )*
+                    _ => {
+                        out.push_str(#open);
+                        #dis::dec(out, r);
+                        out.push_byte(b':');
+                        #dis::dec(out, r + 1);
+                        out.push_byte(b']');
+                    }
+                }
+            }
+        }
+    });
     let controls = isa.control_fields.iter().map(String::as_str);
     let guard = match &isa.guard {
         Some(g) => quote! { Some(#g) },
@@ -163,11 +267,14 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
     };
     quote! {
         //! Assembly text: the ISA's syntax as a static model, and
-        //! `FromStr`/`Display` for [`Instruction`] over it
-        //! (`isa_runtime::text` does the work; `isa-codegen` lowered the model
-        //! from the spec's `__Syntax` templates).
+        //! `FromStr`/`Display` for [`Instruction`]. Assembly interprets the
+        //! model (`isa_runtime::text::asm`); printing has one printer per
+        //! opcode, that opcode's printing rules as straight-line code over the
+        //! runtime's helpers (`isa_runtime::text::disasm`). `isa-codegen`
+        //! lowered both from the spec's `__Syntax` templates.
 
         use super::{DecodeError, Decoded, Instruction};
+        use ::isa_runtime::text::literal::Sink as _;
 
         /// The syntax model of this ISA.
         pub static MODEL: #rt::Model = #rt::Model {
@@ -180,6 +287,13 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             decode: decode_index,
             check: check_word,
         };
+
+        /// Per opcode, its printer.
+        static PRINT: [fn(u128, &mut #dis::Line); #n_opcodes] = [ #( #printer_names ),* ];
+
+        #( #printers )*
+
+        #( #class_printers )*
 
         fn decode_index(w: u128) -> Result<usize, String> {
             Instruction::decode(w).map(|i| i.index()).map_err(|e| e.to_string())
@@ -211,7 +325,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
 
             /// Appends the canonical text of the instruction to `out`.
             pub fn write_text(&self, out: &mut String) {
-                ::isa_runtime::text::disasm::write(&MODEL, self.index(), self.to_word(), out)
+                #dis::write_with(PRINT[self.index()], self.to_word(), out)
             }
         }
 
@@ -251,7 +365,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         /// typed instruction (the opcode is all the printer needs).
         pub fn disassemble_into(word: u128, out: &mut String) -> Result<(), DecodeError> {
             let d = Decoded::new(word)?;
-            ::isa_runtime::text::disasm::write(&MODEL, d.index(), d.word(), out);
+            #dis::write_with(PRINT[d.index()], d.word(), out);
             Ok(())
         }
     }
@@ -267,40 +381,133 @@ impl Lower<'_> {
         (self.asm.flag(f, true), self.asm.flag(f, false))
     }
 
-    fn opcode(&self, oc: usize, op: &Opcode) -> TokenStream {
-        let rt = rt();
-        let name = op.name.as_str();
-        let base = u128_lit(op.fields.iter().fold(0u128, |w, f| w | (f.default_value().unwrap_or(0) as u128 & crate::plan::mask64(f.width) as u128) << f.start));
-        let covered = u128_lit(op.covered_mask());
-        let guard = match self.isa.guard.as_deref().and_then(|g| Some((g, op.field(g)?))) {
-            Some((g, gf)) => {
-                let reg = field_ref(gf);
-                let class = Literal::u16_unsuffixed(self.class(gf));
-                let not = match op.field(&format!("{g}.not")) {
-                    Some(nf) => {
-                        let b = bits(nf);
-                        let (on, off) = self.flag(nf);
-                        let (on, off) = (Literal::u64_unsuffixed(on), Literal::u64_unsuffixed(off));
-                        quote! { Some(#rt::Flag { bits: #b, on: #on, off: #off }) }
-                    }
-                    None => quote! { None },
-                };
-                quote! { Some(#rt::Guard { reg: #reg, class: #class, not: #not }) }
+    /// A register of class `class` whose number is `v`, printed (a pair
+    /// `R[4:5]` when `pair` holds): a call of the class's printer.
+    fn register(&self, class: u16, v: TokenStream, pair: Option<RawExpr>) -> TokenStream {
+        let dis = dis();
+        if self.classes.get(class as usize).is_none() {
+            return quote! { #dis::raw_register(out, #v) };
+        }
+        let (single, double) = (format_ident!("register_{}", class), format_ident!("register_pair_{}", class));
+        match pair {
+            None => quote! { #single(out, #v) },
+            // A condition over no field is decided here.
+            Some(e) if !e.reads_fields() => {
+                if e.eval(0) == 64 {
+                    quote! { #double(out, #v) }
+                } else {
+                    quote! { #single(out, #v) }
+                }
             }
-            None => quote! { None },
-        };
-        let controls = self.isa.control_fields.iter().filter_map(|c| {
-            let f = op.field(c)?;
-            let fr = field_ref(f);
-            Some(quote! { #rt::Control { name: #c, field: #fr } })
-        });
-        let forms = op.forms.iter().map(|b| self.form(oc, op, b));
-        quote! {
-            #rt::Opcode { name: #name, base: #base, covered: #covered, guard: #guard, controls: &[ #( #controls ),* ], forms: &[ #( #forms ),* ] }
+            Some(e) => {
+                let e = crate::gen_rust::raw_expr(&e);
+                quote! { if #e == 64 { #double(out, #v) } else { #single(out, #v) } }
+            }
         }
     }
 
-    fn form(&self, oc: usize, op: &Opcode, b: &FormBinding) -> TokenStream {
+    /// The model's entry for an opcode, and its printer.
+    fn opcode(&self, oc: usize, op: &Opcode) -> (TokenStream, TokenStream) {
+        let rt = rt();
+        let dis = dis();
+        let name = op.name.as_str();
+        let base = u128_lit(op.fields.iter().fold(0u128, |w, f| w | (f.default_value().unwrap_or(0) as u128 & crate::plan::mask64(f.width) as u128) << f.start));
+        let covered = u128_lit(op.covered_mask());
+        let (guard, print_guard) = match self.isa.guard.as_deref().and_then(|g| Some((g, op.field(g)?))) {
+            Some((g, gf)) => {
+                let reg = field_ref(gf);
+                let class = Literal::u16_unsuffixed(self.class(gf));
+                let (not, not_on) = match op.field(&format!("{g}.not")) {
+                    Some(nf) => {
+                        let b = bits(nf);
+                        let (on, off) = self.flag(nf);
+                        let get = field_get(nf);
+                        let not_on = differs(get, Some(off));
+                        let (on, off) = (Literal::u64_unsuffixed(on), Literal::u64_unsuffixed(off));
+                        (quote! { Some(#rt::Flag { bits: #b, on: #on, off: #off }) }, not_on)
+                    }
+                    None => (quote! { None }, quote! { false }),
+                };
+                let get = field_get(gf);
+                let shown = differs(quote! { v }, gf.default_value());
+                let print_reg = self.register(self.class(gf), quote! { v }, None);
+                let print = quote! {
+                    let v = #get;
+                    let not_on = #not_on;
+                    if #shown || not_on {
+                        out.push_byte(b'@');
+                        if not_on {
+                            out.push_byte(b'!');
+                        }
+                        #print_reg;
+                        out.push_byte(b' ');
+                    }
+                };
+                (quote! { Some(#rt::Guard { reg: #reg, class: #class, not: #not }) }, print)
+            }
+            None => (quote! { None }, quote! {}),
+        };
+        let mut controls = Vec::new();
+        let mut print_controls = Vec::new();
+        for c in &self.isa.control_fields {
+            let Some(f) = op.field(c) else { continue };
+            let fr = field_ref(f);
+            controls.push(quote! { #rt::Control { name: #c, field: #fr } });
+            let (get, shown) = (field_get(f), differs(quote! { v }, f.default_value()));
+            let text = format!(" &{c}=0x");
+            print_controls.push(quote! {
+                let v = #get;
+                if #shown {
+                    out.push_str(#text);
+                    #dis::hex(out, v);
+                }
+            });
+        }
+        let (forms, form_prints): (Vec<TokenStream>, Vec<Print>) = op.forms.iter().map(|b| self.form(oc, op, b)).unzip();
+        // Forms that can print, in order: the first that prints wins.
+        let form_fns: Vec<(proc_macro2::Ident, TokenStream)> =
+            form_prints.into_iter().enumerate().filter_map(|(k, p)| Some((format_ident!("form_{}", k), p?))).collect();
+        let tries = form_fns.iter().map(|(f, _)| quote! { { out.reset(mark); #f(w, out).is_some() } });
+        let bodies = form_fns.iter().map(|(f, body)| {
+            quote! {
+                #[inline(always)]
+                fn #f(w: u128, out: &mut #dis::Line) -> Option<()> {
+                    #body
+                    Some(())
+                }
+            }
+        });
+        let printed = if form_fns.is_empty() {
+            quote! { false }
+        } else {
+            quote! { #( #tries )||* }
+        };
+        let printer = format_ident!("print_{}", oc);
+        let doc = format!("Prints {name}: its first syntax form that can express the word, else `.word`.");
+        let mark = if form_fns.is_empty() { quote! {} } else { quote! { let mark = out.mark(); } };
+        let printer = quote! {
+            #[doc = #doc]
+            fn #printer(w: u128, out: &mut #dis::Line) {
+                // Stray bits outside every field do not print (as after decoding).
+                let w = w & #covered;
+                #print_guard
+                #mark
+                if #printed {
+                    #( #print_controls )*
+                } else {
+                    out.reset(0);
+                    #dis::word(w, out);
+                }
+                #( #bodies )*
+            }
+        };
+        let model = quote! {
+            #rt::Opcode { name: #name, base: #base, covered: #covered, guard: #guard, controls: &[ #( #controls ),* ], forms: &[ #( #forms ),* ] }
+        };
+        (model, printer)
+    }
+
+    fn form(&self, oc: usize, op: &Opcode, b: &FormBinding) -> (TokenStream, Print) {
         let rt = rt();
         let isa = self.isa;
         let ot = op.optype;
@@ -315,6 +522,7 @@ impl Lower<'_> {
                 };
             }
         }
+        let print_prints = prints;
         let prints = matcher(prints);
         let unsettable = match op.fields.iter().find(|f| f.value == FieldValue::Free && !settable.iter().any(|s| **s == *f.name)) {
             Some(f) => {
@@ -325,33 +533,123 @@ impl Lower<'_> {
         };
         let mnemonic = form.mnemonic.as_str();
         let spellings = self.asm.modifier_spellings(b);
-        let modifiers = b.modifiers.iter().enumerate().map(|(s, m)| self.modifier(op, ot, form.modifiers.get(s), m));
-        let operands = form.operands.iter().zip(&b.operands).map(|(sop, ob)| self.operand(oc, op, ot, sop, ob));
-        quote! {
+        let (modifiers, print_modifiers): (Vec<TokenStream>, Vec<Print>) =
+            b.modifiers.iter().enumerate().map(|(s, m)| self.modifier(op, ot, form.modifiers.get(s), m)).unzip();
+        let operands: Vec<OperandOut> = form.operands.iter().zip(&b.operands).map(|(sop, ob)| self.operand(oc, op, ot, sop, ob)).collect();
+        let model_operands = operands.iter().map(|o| &o.model);
+        let model = quote! {
             #rt::Form {
                 mnemonic: #mnemonic,
                 prints: #prints,
                 unsettable: #unsettable,
                 modifiers: &[ #( #modifiers ),* ],
-                operands: &[ #( #operands ),* ],
+                operands: &[ #( #model_operands ),* ],
                 spellings: #spellings,
             }
-        }
+        };
+        (model, self.print_form(mnemonic, print_prints, print_modifiers, &operands))
     }
 
-    fn modifier(&self, op: &Opcode, ot: usize, sm: Option<&SyntaxModifier>, m: &ModifierBinding) -> TokenStream {
+    /// A form's printing code: `None` when it can never print.
+    fn print_form(&self, mnemonic: &str, prints: Option<(u128, u128)>, modifiers: Vec<Print>, operands: &[OperandOut]) -> Print {
+        // Every field the form cannot set must be at its default.
+        let (mask, value) = prints?;
+        let check = (mask != 0).then(|| {
+            let (m, v) = (u128_lit(mask), u128_lit(value));
+            quote! { if w & #m != #v { return None; } }
+        });
+        let modifiers: Vec<TokenStream> = modifiers.into_iter().collect::<Option<_>>()?;
+        let mut code = vec![quote! { #check out.push_str(#mnemonic); #( #modifiers )* }];
+        if operands.len() > 64 {
+            return None;
+        }
+        // Which operands print: mandatory ones, and optional ones off their
+        // defaults together with the optional ones right before them.
+        let want: Vec<proc_macro2::Ident> = (0..operands.len()).map(|k| format_ident!("want_{}", k)).collect();
+        for (k, o) in operands.iter().enumerate() {
+            if o.optional {
+                let w_k = &want[k];
+                let off = match o.at_default {
+                    Some((0, _)) => quote! { false },
+                    Some((m, v)) => {
+                        let (m, v) = (u128_lit(m), u128_lit(v));
+                        quote! { w & #m != #v }
+                    }
+                    None => quote! { true },
+                };
+                code.push(quote! { let #w_k = #off; });
+            }
+        }
+        for k in (0..operands.len().saturating_sub(1)).rev() {
+            if operands[k].optional && operands[k + 1].optional {
+                let (a, b) = (&want[k], &want[k + 1]);
+                code.push(quote! { let #a = #a || #b; });
+            }
+        }
+        for (k, o) in operands.iter().enumerate() {
+            let body = o.print.as_ref()?;
+            // The separator: a space before the first operand printed.
+            let sep = if operands[..k].iter().any(|p| !p.optional) {
+                quote! { ", " }
+            } else if k == 0 {
+                quote! { " " }
+            } else {
+                let before = &want[..k];
+                quote! { if #( #before )||* { ", " } else { " " } }
+            };
+            code.push(if o.optional {
+                // Not printed, it must still be printable.
+                let w_k = &want[k];
+                quote! {
+                    let mark = out.mark();
+                    if #w_k {
+                        out.push_str(#sep);
+                    }
+                    #body
+                    if !#w_k {
+                        out.reset(mark);
+                    }
+                }
+            } else {
+                quote! { out.push_str(#sep); #body }
+            });
+        }
+        Some(quote! { #( #code )* })
+    }
+
+    fn modifier(&self, op: &Opcode, ot: usize, sm: Option<&SyntaxModifier>, m: &ModifierBinding) -> (TokenStream, Print) {
         let rt = rt();
         let name = sm.map_or("", |s| s.name.as_str());
         let optional = sm.is_some_and(|s| s.optional);
-        let kind = match m {
-            ModifierBinding::Mnemonic { text } => quote! { #rt::ModifierKind::Mnemonic(#text) },
+        let (kind, print) = match m {
+            ModifierBinding::Mnemonic { text } => {
+                let dotted = format!(".{text}");
+                (quote! { #rt::ModifierKind::Mnemonic(#text) }, Some(quote! { out.push_str(#dotted); }))
+            }
             ModifierBinding::Value { field, spelling, value, optional } => match op.field(field) {
                 Some(f) => {
                     let fr = field_ref(f);
                     let v = Literal::u64_unsuffixed(*value);
-                    quote! { #rt::ModifierKind::Value { field: #fr, spelling: #spelling, value: #v, optional: #optional } }
+                    let (get, dotted) = (field_get(f), format!(".{spelling}"));
+                    let print = match (*optional, f.default_value()) {
+                        (false, _) => quote! { if #get != #v { return None; } out.push_str(#dotted); },
+                        (true, None) => quote! { if #get == #v { out.push_str(#dotted); } else { return None; } },
+                        // At its default the modifier is omitted; any other value but its own fails.
+                        (true, Some(d)) if d == *value => quote! { if #get != #v { return None; } },
+                        (true, Some(d)) => {
+                            let d = Literal::u64_unsuffixed(d);
+                            quote! {
+                                match #get {
+                                    #v => out.push_str(#dotted),
+                                    #d => {}
+                                    _ => return None,
+                                }
+                            }
+                        }
+                    };
+                    (quote! { #rt::ModifierKind::Value { field: #fr, spelling: #spelling, value: #v, optional: #optional } }, Some(print))
                 }
-                None => quote! { #rt::ModifierKind::Broken },
+                None => (quote! { #rt::ModifierKind::Broken }, None),
             },
             ModifierBinding::Choice { field, optional, values } => match op.field(field) {
                 Some(f) => {
@@ -360,20 +658,48 @@ impl Lower<'_> {
                         let (s, v) = (c.spelling.as_str(), Literal::u64_unsuffixed(c.value));
                         quote! { (#s, #v) }
                     });
-                    quote! { #rt::ModifierKind::Choice { field: #fr, values: &[ #( #vals ),* ], optional: #optional } }
+                    // At its default an optional modifier is omitted; else the
+                    // first spelling of the value prints.
+                    let default = f.default_value().filter(|_| *optional);
+                    let mut seen: Vec<u64> = default.into_iter().collect();
+                    let omit = default.map(|d| {
+                        let d = Literal::u64_unsuffixed(d);
+                        quote! { #d => {} }
+                    });
+                    let arms: Vec<TokenStream> = values
+                        .iter()
+                        .filter(|c| !seen.contains(&c.value) && {
+                            seen.push(c.value);
+                            true
+                        })
+                        .map(|c| {
+                            let (v, dotted) = (Literal::u64_unsuffixed(c.value), format!(".{}", c.spelling));
+                            quote! { #v => out.push_str(#dotted), }
+                        })
+                        .collect();
+                    let get = field_get(f);
+                    let print = quote! {
+                        match #get {
+                            #omit
+                            #( #arms )*
+                            _ => return None,
+                        }
+                    };
+                    (quote! { #rt::ModifierKind::Choice { field: #fr, values: &[ #( #vals ),* ], optional: #optional } }, Some(print))
                 }
-                None => quote! { #rt::ModifierKind::Broken },
+                None => (quote! { #rt::ModifierKind::Broken }, None),
             },
             ModifierBinding::Unbound { text } => {
                 let accepts: Vec<&str> = self.asm.value_list(ot, text).map(|l| l.items.iter().map(|i| i.spelling.as_str()).collect()).unwrap_or_default();
-                quote! { #rt::ModifierKind::Unbound { text: #text, accepts: &[ #( #accepts ),* ] } }
+                (quote! { #rt::ModifierKind::Unbound { text: #text, accepts: &[ #( #accepts ),* ] } }, Some(quote! {}))
             }
         };
-        quote! { #rt::Modifier { name: #name, optional: #optional, kind: #kind } }
+        (quote! { #rt::Modifier { name: #name, optional: #optional, kind: #kind } }, print)
     }
 
-    fn operand(&self, oc: usize, op: &Opcode, ot: usize, sop: &SyntaxOperand, ob: &OperandBinding) -> TokenStream {
+    fn operand(&self, oc: usize, op: &Opcode, ot: usize, sop: &SyntaxOperand, ob: &OperandBinding) -> OperandOut {
         let rt = rt();
+        let dis = dis();
         let isa = self.isa;
         let name = sop.name.as_str();
         let optional = sop.optional;
@@ -387,19 +713,24 @@ impl Lower<'_> {
                 };
             }
         }
+        let print_at_default = at_default;
         let at_default = matcher(at_default);
         let field = ob.field.as_deref().and_then(|n| op.field(n));
-        let kind = match &sop.shape {
-            OperandShape::Literal => quote! { #rt::OperandKind::Literal },
+        // The printing code of the operand's value (`None`: never prints);
+        // decorated unless literal or indexed.
+        let (kind, core, decorated) = match &sop.shape {
+            OperandShape::Literal => (quote! { #rt::OperandKind::Literal }, Some(quote! { out.push_str(#name); }), false),
             OperandShape::Indexed { base, .. } => {
-                let index = match ob.index_fields.first().and_then(|n| op.field(n)) {
+                let index_field = ob.index_fields.first().and_then(|n| op.field(n));
+                let index = match index_field {
                     Some(f) => {
                         let (b, c) = (bits(f), Literal::u16_unsuffixed(self.class(f)));
                         quote! { Some((#b, #c)) }
                     }
                     None => quote! { None },
                 };
-                let offset = match ob.index_fields.get(1).and_then(|n| op.field(n)) {
+                let offset_field = ob.index_fields.get(1).and_then(|n| op.field(n));
+                let offset = match offset_field {
                     Some(f) => {
                         let b = bits(f);
                         let signed = matches!(isa.types[f.ty].kind, TypeKind::Int { signed: true });
@@ -408,15 +739,29 @@ impl Lower<'_> {
                     }
                     None => quote! { None },
                 };
-                quote! { #rt::OperandKind::Indexed { base: #base, index: #index, offset: #offset } }
+                let print = index_field.map(|f| {
+                    let reg = self.register(self.class(f), field_get(f), None);
+                    let off = offset_field.map(|o| {
+                        let (get, width) = (field_get(o), Literal::u8_unsuffixed(o.width as u8));
+                        let signed = matches!(isa.types[o.ty].kind, TypeKind::Int { signed: true });
+                        quote! { #dis::offset(out, #dis::sign_extend(#get, #width, #signed)); }
+                    });
+                    let open = format!("{base}[");
+                    quote! { out.push_str(#open); #reg; #off out.push_byte(b']'); }
+                });
+                (quote! { #rt::OperandKind::Indexed { base: #base, index: #index, offset: #offset } }, print, false)
             }
             OperandShape::Named => match (&ob.field, field) {
-                (None, _) => quote! { #rt::OperandKind::Unbound },
-                (Some(n), None) => quote! { #rt::OperandKind::Broken(#n) },
-                (Some(_), Some(f)) => self.value_kind(op, f),
+                (None, _) => (quote! { #rt::OperandKind::Unbound }, None, false),
+                (Some(n), None) => (quote! { #rt::OperandKind::Broken(#n) }, None, false),
+                (Some(_), Some(f)) => {
+                    let (k, p) = self.value_kind(op, f);
+                    (k, p, true)
+                }
             },
         };
-        let decorations = sop.prefixes.iter().chain(&sop.suffixes).zip(&ob.decorations).map(|(d, df)| self.decoration(oc, op, ot, d, df.as_deref()));
+        let (decorations, deco_prints): (Vec<TokenStream>, Vec<DecoPrint>) =
+            sop.prefixes.iter().chain(&sop.suffixes).zip(&ob.decorations).map(|(d, df)| self.decoration(oc, op, ot, d, df.as_deref())).unzip();
         let prefixes = Literal::u8_unsuffixed(sop.prefixes.iter().fold(0u8, |m, d| m | 1 << decoration_bit(d.kind)));
         // `.neg` spelled `~` under a `CvtINegX(x.neg, ext)` hook when `ext` is `X`.
         let neg_is_inv = ob.field.as_ref().and_then(|base| {
@@ -429,12 +774,13 @@ impl Lower<'_> {
                 Box::new(RawExpr::Const(x.encoding as i64)),
             ))
         });
+        let print = if decorated { core.and_then(|c| decorate(c, deco_prints, neg_is_inv.as_ref())) } else { core };
         let neg_is_inv = opt_expr(neg_is_inv);
         let (describe, type_name, fname) = match field {
             Some(f) => (describe(&isa.types[f.ty]), isa.types[f.ty].name.as_str(), &*f.name),
             None => (String::new(), "", ob.field.as_deref().unwrap_or("")),
         };
-        quote! {
+        let model = quote! {
             #rt::Operand {
                 name: #name,
                 optional: #optional,
@@ -447,61 +793,93 @@ impl Lower<'_> {
                 describe: #describe,
                 type_name: #type_name,
             }
-        }
+        };
+        OperandOut { model, print, optional, at_default: print_at_default }
     }
 
-    fn value_kind(&self, op: &Opcode, f: &Field) -> TokenStream {
+    /// The model's kind of a field-bound operand, and the code printing its value.
+    fn value_kind(&self, op: &Opcode, f: &Field) -> (TokenStream, Print) {
         let rt = rt();
+        let dis = dis();
         let isa = self.isa;
         let b = bits(f);
+        let get = field_get(f);
+        let width = Literal::u8_unsuffixed(f.width as u8);
         match &isa.types[f.ty].kind {
             TypeKind::Register { .. } => {
-                let class = Literal::u16_unsuffixed(self.class(f));
+                let class = self.class(f);
                 let pair = op.operands.bitwidths.iter().find(|w| w.operand == *f.name).and_then(|w| lower_expr(isa, op, &w.expr));
-                let pair = opt_expr(pair);
-                quote! { #rt::OperandKind::Register { bits: #b, class: #class, pair: #pair } }
+                let print = self.classes.get(class as usize).map(|_| {
+                    let reg = self.register(class, get.clone(), pair.clone());
+                    quote! { #reg; }
+                });
+                let (class, pair) = (Literal::u16_unsuffixed(class), opt_expr(pair));
+                (quote! { #rt::OperandKind::Register { bits: #b, class: #class, pair: #pair } }, print)
             }
-            TypeKind::Int { signed } => quote! { #rt::OperandKind::Int { bits: #b, signed: #signed } },
+            TypeKind::Int { signed } => (
+                quote! { #rt::OperandKind::Int { bits: #b, signed: #signed } },
+                Some(quote! { #dis::int(out, #dis::sign_extend(#get, #width, #signed)); }),
+            ),
             TypeKind::Float { exponent, mantissa, lanes } => {
-                let (e, m, l) = (Literal::u32_unsuffixed(*exponent), Literal::u32_unsuffixed(*mantissa), Literal::u32_unsuffixed(*lanes));
-                let select = self
-                    .asm
-                    .hook(op, Some(&f.name), "CvtFImm")
-                    .and_then(|h| op.field(h.args.get(1)?))
-                    .map(|af| {
+                let format = |e: u32, m: u32| {
+                    let (e, m) = (Literal::u32_unsuffixed(e), Literal::u32_unsuffixed(m));
+                    quote! { ::isa_runtime::text::literal::FloatFormat { exponent: #e, mantissa: #m } }
+                };
+                let fixed = format(*exponent, *mantissa);
+                let l = Literal::u32_unsuffixed(*lanes);
+                // `CvtFImm`: the format is chosen by another field's value.
+                let select: Option<(&Field, Vec<(u64, hooks::FloatFormat)>)> = self.asm.hook(op, Some(&f.name), "CvtFImm").and_then(|h| op.field(h.args.get(1)?)).map(|af| {
+                    let entries = match &isa.types[af.ty].kind {
+                        TypeKind::Enum { values } => values.iter().filter_map(|v| Some((v.encoding, hooks::format_named(&v.name)?))).collect(),
+                        _ => Vec::new(),
+                    };
+                    (af, entries)
+                });
+                let (model_select, print_format) = match &select {
+                    Some((af, entries)) => {
                         let by = bits(af);
-                        let entries = match &isa.types[af.ty].kind {
-                            TypeKind::Enum { values } => values
-                                .iter()
-                                .filter_map(|v| {
-                                    let ff = hooks::format_named(&v.name)?;
-                                    let (enc, fe, fm) = (Literal::u64_unsuffixed(v.encoding), Literal::u32_unsuffixed(ff.exponent), Literal::u32_unsuffixed(ff.mantissa));
-                                    Some(quote! { (#enc, ::isa_runtime::text::literal::FloatFormat { exponent: #fe, mantissa: #fm }) })
-                                })
-                                .collect::<Vec<_>>(),
-                            _ => Vec::new(),
-                        };
-                        quote! { Some((#by, &[ #( #entries ),* ])) }
-                    })
-                    .unwrap_or_else(|| quote! { None });
-                quote! {
-                    #rt::OperandKind::Float {
-                        bits: #b,
-                        format: ::isa_runtime::text::literal::FloatFormat { exponent: #e, mantissa: #m },
-                        lanes: #l,
-                        select: #select,
+                        let items = entries.iter().map(|(enc, ff)| {
+                            let (enc, ff) = (Literal::u64_unsuffixed(*enc), format(ff.exponent, ff.mantissa));
+                            quote! { (#enc, #ff) }
+                        });
+                        let mut seen = Vec::new();
+                        let arms: Vec<TokenStream> = entries
+                            .iter()
+                            .filter(|(enc, _)| !seen.contains(enc) && {
+                                seen.push(*enc);
+                                true
+                            })
+                            .map(|(enc, ff)| {
+                                let (enc, ff) = (Literal::u64_unsuffixed(*enc), format(ff.exponent, ff.mantissa));
+                                quote! { #enc => #ff, }
+                            })
+                            .collect();
+                        let by_get = field_get(af);
+                        (quote! { Some((#by, &[ #( #items ),* ])) }, quote! { match #by_get { #( #arms )* _ => #fixed } })
                     }
-                }
+                    None => (quote! { None }, fixed.clone()),
+                };
+                (
+                    quote! { #rt::OperandKind::Float { bits: #b, format: #fixed, lanes: #l, select: #model_select } },
+                    Some(quote! { #dis::floats(out, #get, #width, #print_format, #l); }),
+                )
             }
             TypeKind::ConstMem { bank, offset } => {
-                let (bb, ob) = (sub_bits(bank), sub_bits(offset));
-                quote! { #rt::OperandKind::ConstMem { bits: #b, bank: #bb, offset: #ob } }
+                let (bb, obits) = (sub_bits(bank), sub_bits(offset));
+                let (bank_get, offset_get) = (bits_get(bank.start, bank.width), bits_get(offset.start, offset.width));
+                (
+                    quote! { #rt::OperandKind::ConstMem { bits: #b, bank: #bb, offset: #obits } },
+                    Some(quote! {
+                        let cm = (#get) as u128;
+                        #dis::const_mem(out, { let w = cm; #bank_get }, { let w = cm; #offset_get });
+                    }),
+                )
             }
-            TypeKind::Enum { .. } => quote! { #rt::OperandKind::Enum },
+            TypeKind::Enum { .. } => (quote! { #rt::OperandKind::Enum }, None),
         }
     }
 
-    fn decoration(&self, oc: usize, op: &Opcode, ot: usize, d: &isa_dsl::ir::Decoration, df: Option<&str>) -> TokenStream {
+    fn decoration(&self, oc: usize, op: &Opcode, ot: usize, d: &isa_dsl::ir::Decoration, df: Option<&str>) -> (TokenStream, DecoPrint) {
         let rt = rt();
         let kind = match d.kind {
             DecorationKind::Neg => quote! { Neg },
@@ -513,29 +891,65 @@ impl Lower<'_> {
         let name = d.name.as_str();
         let optional = d.optional;
         let f = df.and_then(|n| op.field(n));
-        let target = match (df, f) {
-            (None, _) => quote! { #rt::Target::None },
-            (Some(_), None) => quote! { #rt::Target::Missing },
+        let (target, mut print) = match (df, f) {
+            (None, _) => (quote! { #rt::Target::None }, DecoPrint::Skip),
+            (Some(_), None) => (quote! { #rt::Target::Missing }, DecoPrint::Never),
             (Some(_), Some(f)) => {
                 let fr = field_ref(f);
                 let (on, off) = self.flag(f);
+                let set = differs(field_get(f), Some(off));
+                let print = match d.kind {
+                    DecorationKind::Neg => DecoPrint::Prefix { neg: true, byte: b'-', on: set },
+                    DecorationKind::Not => DecoPrint::Prefix { neg: false, byte: b'!', on: set },
+                    DecorationKind::Invert => DecoPrint::Prefix { neg: false, byte: b'~', on: set },
+                    DecorationKind::Abs => DecoPrint::Abs(set),
+                    DecorationKind::Suffix => DecoPrint::Skip,
+                };
                 let (on, off) = (Literal::u64_unsuffixed(on), Literal::u64_unsuffixed(off));
-                quote! { #rt::Target::Field { field: #fr, on: #on, off: #off } }
+                (quote! { #rt::Target::Field { field: #fr, on: #on, off: #off } }, print)
             }
         };
         let neg_hook = self.asm.hook(op, df, "CvtINegX").is_some();
         let suffix = match (d.kind, f) {
-            (DecorationKind::Suffix, Some(f)) => self.suffix(oc, op, ot, f, &d.name),
+            (DecorationKind::Suffix, Some(f)) => {
+                let (model, lookup, selected) = self.suffix(oc, op, ot, f, &d.name);
+                // An optional suffix at its default prints nothing (unless
+                // another field selects its spellings).
+                let get = field_get(f);
+                let skip = f.default_value().filter(|_| d.optional && !selected);
+                print = DecoPrint::Suffix(match (lookup, skip) {
+                    (Some(lookup), None) => quote! { { let v = #get; let s: &str = #lookup; if !s.is_empty() { suffix = s; } } },
+                    (Some(lookup), Some(dv)) => {
+                        let dv = Literal::u64_unsuffixed(dv);
+                        quote! { { let v = #get; if v != #dv { let s: &str = #lookup; if !s.is_empty() { suffix = s; } } } }
+                    }
+                    (None, Some(dv)) => {
+                        let dv = Literal::u64_unsuffixed(dv);
+                        quote! { if #get != #dv { return None; } }
+                    }
+                    (None, None) => return (Self::decoration_model(kind, name, optional, target, neg_hook, model), DecoPrint::Never),
+                });
+                model
+            }
             _ => quote! { None },
         };
+        (Self::decoration_model(kind, name, optional, target, neg_hook, suffix), print)
+    }
+
+    fn decoration_model(kind: TokenStream, name: &str, optional: bool, target: TokenStream, neg_hook: bool, suffix: TokenStream) -> TokenStream {
+        let rt = rt();
         quote! {
             #rt::Decoration { kind: #rt::DecorationKind::#kind, name: #name, optional: #optional, target: #target, neg_hook: #neg_hook, suffix: #suffix }
         }
     }
 
     /// The suffix spellings of field `f`, computed with the interpreted
-    /// assembler's mapping for every spelling and value there is.
-    fn suffix(&self, oc: usize, op: &Opcode, ot: usize, f: &Field, list: &str) -> TokenStream {
+    /// assembler's mapping for every spelling and value there is: the
+    /// model's `Option<Suffix>`, an expression giving the spelling of the
+    /// field's value `v` in the printed word `w` (it fails the form when there
+    /// is none; `None`: there never is), and whether another field selects
+    /// the spellings.
+    fn suffix(&self, oc: usize, op: &Opcode, ot: usize, f: &Field, list: &str) -> (TokenStream, Option<TokenStream>, bool) {
         let rt = rt();
         let isa = self.isa;
         let t = &isa.types[f.ty];
@@ -553,29 +967,44 @@ impl Lower<'_> {
         candidates.extend(hooks::vsel_spellings(8).iter().chain(hooks::vsel_spellings(16)));
         let mut seen = std::collections::HashSet::new();
         candidates.retain(|c| seen.insert(*c));
-        let Some(mut raw) = self.asm.codec().default_instruction(oc) else { return quote! { None } };
+        let Some(mut raw) = self.asm.codec().default_instruction(oc) else { return (quote! { None }, None, false) };
+        // (model's SuffixMap, print lookup over `v`).
         let map = |raw: &crate::interp::RawInstruction| {
             let parse = candidates.iter().filter_map(|c| {
                 let v = self.asm.suffix_value(ot, op, raw, f, list, c)?;
                 let v = Literal::u64_unsuffixed(v);
                 Some(quote! { (#c, #v) })
             });
-            let print = values.iter().filter_map(|&v| {
-                let s = self.asm.suffix_text(ot, op, raw, f, list, v)?;
-                let v = Literal::u64_unsuffixed(v);
-                Some(quote! { (#v, #s) })
+            let texts: Vec<(u64, String)> = values.iter().filter_map(|&v| Some((v, self.asm.suffix_text(ot, op, raw, f, list, v)?))).collect();
+            let print = texts.iter().map(|(v, s)| {
+                let v = Literal::u64_unsuffixed(*v);
+                quote! { (#v, #s) }
             });
-            quote! { #rt::SuffixMap { parse: &[ #( #parse ),* ], print: &[ #( #print ),* ] } }
+            // The first spelling of each value.
+            let mut seen = Vec::new();
+            let arms: Vec<TokenStream> = texts
+                .iter()
+                .filter(|(v, _)| !seen.contains(v) && {
+                    seen.push(*v);
+                    true
+                })
+                .map(|(v, s)| {
+                    let v = Literal::u64_unsuffixed(*v);
+                    quote! { #v => #s, }
+                })
+                .collect();
+            let lookup = (!arms.is_empty()).then(|| quote! { match v { #( #arms )* _ => return None } });
+            (quote! { #rt::SuffixMap { parse: &[ #( #parse ),* ], print: &[ #( #print ),* ] } }, lookup)
         };
         let hook = self.asm.hook(op, Some(&f.name), "CvtVSel").or_else(|| self.asm.hook(op, Some(&f.name), "CvtVPSel"));
         match hook {
             None => {
-                let m = map(&raw);
-                quote! { Some(#rt::Suffix::Fixed(#m)) }
+                let (m, lookup) = map(&raw);
+                (quote! { Some(#rt::Suffix::Fixed(#m)) }, lookup, false)
             }
             Some(h) => {
                 let Some((ai, af)) = h.args.get(1).and_then(|a| op.fields.iter().enumerate().find(|(_, f)| *f.name == **a)) else {
-                    return quote! { Some(#rt::Suffix::Selected { by: #rt::Bits { start: 0, width: 0 }, table: &[] }) };
+                    return (quote! { Some(#rt::Suffix::Selected { by: #rt::Bits { start: 0, width: 0 }, table: &[] }) }, None, true);
                 };
                 let by = bits(af);
                 let arg_values: Vec<u64> = match &isa.types[af.ty].kind {
@@ -583,16 +1012,90 @@ impl Lower<'_> {
                     _ => Vec::new(),
                 };
                 let mut rows = Vec::new();
+                let mut arms = Vec::new();
+                let mut seen = Vec::new();
                 for av in arg_values {
                     raw.values[ai] = av;
-                    let m = map(&raw);
-                    let av = Literal::u64_unsuffixed(av);
-                    rows.push(quote! { (#av, #m) });
+                    let (m, lookup) = map(&raw);
+                    let avl = Literal::u64_unsuffixed(av);
+                    rows.push(quote! { (#avl, #m) });
+                    if !seen.contains(&av) {
+                        seen.push(av);
+                        if let Some(lookup) = lookup {
+                            arms.push(quote! { #avl => #lookup, });
+                        }
+                    }
                 }
-                quote! { Some(#rt::Suffix::Selected { by: #by, table: &[ #( #rows ),* ] }) }
+                let by_get = field_get(af);
+                let lookup = (!arms.is_empty()).then(|| quote! { match #by_get { #( #arms )* _ => return None } });
+                (quote! { Some(#rt::Suffix::Selected { by: #by, table: &[ #( #rows ),* ] }) }, lookup, true)
             }
         }
     }
+}
+
+/// An operand's lowered parts.
+struct OperandOut {
+    model: TokenStream,
+    /// Its printing code (`None`: it never prints).
+    print: Print,
+    optional: bool,
+    /// Fields all at these bits: the operand is at its defaults (`None`: never).
+    at_default: Option<(u128, u128)>,
+}
+
+/// Wraps the code printing an operand's value in its decorations: prefixes
+/// in template order, `|..|`, and the last non-empty suffix.
+fn decorate(core: TokenStream, decorations: Vec<DecoPrint>, neg_is_inv: Option<&RawExpr>) -> Print {
+    let mut code = Vec::new();
+    let mut prefixes = Vec::new();
+    let mut abs = Vec::new();
+    let mut has_suffix = false;
+    let mut has_neg = false;
+    for d in decorations {
+        match d {
+            DecoPrint::Skip => {}
+            DecoPrint::Never => return None,
+            DecoPrint::Prefix { neg, byte, on } => {
+                has_neg |= neg;
+                let byte = Literal::byte_character(byte);
+                let byte = if neg && neg_is_inv.is_some() { quote! { if inv { b'~' } else { #byte } } } else { quote! { #byte } };
+                prefixes.push(quote! { if #on { out.push_byte(#byte); } });
+            }
+            DecoPrint::Abs(on) => abs.push(on),
+            DecoPrint::Suffix(c) => {
+                has_suffix = true;
+                code.push(c);
+            }
+        }
+    }
+    let inv = match (has_neg, neg_is_inv) {
+        (true, Some(e)) => {
+            let e = crate::gen_rust::raw_expr(e);
+            Some(quote! { let inv = #e != 0; })
+        }
+        _ => None,
+    };
+    let suffix_decl = has_suffix.then(|| quote! { let mut suffix: &str = ""; });
+    let suffix_print = has_suffix.then(|| quote! { if !suffix.is_empty() { out.push_byte(b'.'); out.push_str(suffix); } });
+    let (abs_decl, abs_open, abs_close) = if abs.is_empty() {
+        (None, None, None)
+    } else {
+        (Some(quote! { let abs = #( #abs )||*; }), Some(quote! { if abs { out.push_byte(b'|'); } }), Some(quote! { if abs { out.push_byte(b'|'); } }))
+    };
+    Some(quote! {
+        {
+            #inv
+            #suffix_decl
+            #( #code )*
+            #abs_decl
+            #( #prefixes )*
+            #abs_open
+            #core
+            #suffix_print
+            #abs_close
+        }
+    })
 }
 
 fn decoration_bit(k: DecorationKind) -> u8 {

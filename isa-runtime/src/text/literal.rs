@@ -149,15 +149,37 @@ pub fn format_float(bits: u64, f: FloatFormat) -> String {
     s
 }
 
+/// Where printed text goes: a `String`, or the disassembler's fixed line
+/// buffer (which checks no capacity per byte).
+pub trait Sink {
+    /// Appends text.
+    fn push_str(&mut self, s: &str);
+    /// Appends one ASCII byte.
+    fn push_byte(&mut self, b: u8);
+}
+
+impl Sink for String {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s)
+    }
+    #[inline]
+    fn push_byte(&mut self, b: u8) {
+        self.push(b as char)
+    }
+}
+
 /// Appends [`format_float`]'s text to `out`. Formats within binary32 take
 /// the shortest digits from `ryu` and lay them out as Rust's `{}` (or `{:e}`
 /// outside 1e-4..1e7) would, without allocating; wider ones use `{}`.
-pub fn write_float(out: &mut String, bits: u64, f: FloatFormat) {
-    use core::fmt::Write;
+pub fn write_float<S: Sink>(out: &mut S, bits: u64, f: FloatFormat) {
     let x = to_f64(bits, f);
     if x.is_nan() {
+        out.push_str("0f");
         let digits = (f.width() as usize).div_ceil(4);
-        let _ = write!(out, "0f{bits:0digits$X}");
+        for i in (0..digits).rev() {
+            out.push_byte(b"0123456789ABCDEF"[(bits >> (4 * i) & 15) as usize]);
+        }
         return;
     }
     if x.is_infinite() {
@@ -175,12 +197,13 @@ pub fn write_float(out: &mut String, bits: u64, f: FloatFormat) {
         let mut buf = ryu::Buffer::new();
         let (neg, digits, exp) = split_decimal(buf.format_finite(y));
         if neg {
-            out.push('-');
+            out.push_byte(b'-');
         }
         lay_out(out, &digits.0[..digits.1], exp, y.abs() >= 1e7 || y.abs() < 1e-4);
         return;
     }
-    let _ = if x != 0.0 && (x.abs() >= 1e7 || x.abs() < 1e-4) { write!(out, "{x:e}") } else { write!(out, "{x}") };
+    let text = if x != 0.0 && (x.abs() >= 1e7 || x.abs() < 1e-4) { format!("{x:e}") } else { format!("{x}") };
+    out.push_str(&text);
 }
 
 /// A decimal as `ryu` prints it (`-1.25e-7`, `1e30`, `0.001`, `123.0`): its
@@ -221,48 +244,64 @@ fn split_decimal(s: &str) -> (bool, ([u8; 24], usize), i32) {
 }
 
 /// Appends the decimal digits of `v`.
-pub(crate) fn push_dec(out: &mut String, mut v: u64) {
+#[inline]
+pub(crate) fn push_dec<S: Sink>(out: &mut S, v: u64) {
+    if v < 10 {
+        out.push_byte(b'0' + v as u8);
+    } else if v < 100 {
+        out.push_byte(b'0' + (v / 10) as u8);
+        out.push_byte(b'0' + (v % 10) as u8);
+    } else if v < 1000 {
+        out.push_byte(b'0' + (v / 100) as u8);
+        out.push_byte(b'0' + (v / 10 % 10) as u8);
+        out.push_byte(b'0' + (v % 10) as u8);
+    } else {
+        push_dec_long(out, v);
+    }
+}
+
+fn push_dec_long<S: Sink>(out: &mut S, mut v: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
-    loop {
+    while v != 0 {
         i -= 1;
         buf[i] = b'0' + (v % 10) as u8;
         v /= 10;
-        if v == 0 {
-            break;
-        }
     }
-    out.reserve(buf.len() - i);
-    buf[i..].iter().for_each(|&b| out.push(b as char));
+    push_all(out, &buf[i..]);
+}
+
+/// Appends ASCII bytes.
+fn push_all<S: Sink>(out: &mut S, b: &[u8]) {
+    b.iter().for_each(|&c| out.push_byte(c));
 }
 
 /// Writes digits `d` (first digit at 10^`exp`) as `d.ddde<exp>` or as a plain
 /// decimal, the way Rust's `{:e}` and `{}` print floats.
-fn lay_out(out: &mut String, d: &[u8], exp: i32, scientific: bool) {
-    let push = |out: &mut String, b: &[u8]| b.iter().for_each(|&c| out.push(c as char));
+fn lay_out<S: Sink>(out: &mut S, d: &[u8], exp: i32, scientific: bool) {
     if scientific {
-        push(out, &d[..1]);
+        push_all(out, &d[..1]);
         if d.len() > 1 {
-            out.push('.');
-            push(out, &d[1..]);
+            out.push_byte(b'.');
+            push_all(out, &d[1..]);
         }
-        out.push('e');
+        out.push_byte(b'e');
         if exp < 0 {
-            out.push('-');
+            out.push_byte(b'-');
         }
         push_dec(out, exp.unsigned_abs() as u64);
     } else if exp < 0 {
         out.push_str("0.");
-        (0..-exp - 1).for_each(|_| out.push('0'));
-        push(out, d);
+        (0..-exp - 1).for_each(|_| out.push_byte(b'0'));
+        push_all(out, d);
     } else if (exp as usize) + 1 >= d.len() {
-        push(out, d);
-        (0..exp as usize + 1 - d.len()).for_each(|_| out.push('0'));
+        push_all(out, d);
+        (0..exp as usize + 1 - d.len()).for_each(|_| out.push_byte(b'0'));
     } else {
         let k = exp as usize + 1;
-        push(out, &d[..k]);
-        out.push('.');
-        push(out, &d[k..]);
+        push_all(out, &d[..k]);
+        out.push_byte(b'.');
+        push_all(out, &d[k..]);
     }
 }
 
