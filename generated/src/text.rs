@@ -297,7 +297,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HADD2_RR",
             base: 29952u128,
-            covered: 340277174881589831535090021003494948863u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -351,10 +350,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HADD2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -425,7 +420,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -444,7 +438,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -509,7 +502,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -523,7 +515,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -588,7 +579,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -607,7 +597,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HADD2_RU",
             base: 30208u128,
-            covered: 340277174881589831535090020178861228031u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -661,10 +650,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HADD2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -735,7 +720,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -754,7 +738,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -819,7 +802,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -833,7 +815,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -898,7 +879,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -917,7 +897,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HADD2_RI",
             base: 30464u128,
-            covered: 340277174643890836900908375646964547583u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -971,10 +950,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HADD2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -1045,7 +1020,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -1064,7 +1038,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -1129,7 +1102,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -1143,7 +1115,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -1217,7 +1188,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HADD2_RC",
             base: 30720u128,
-            covered: 340277174881589831535108034302492803071u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -1271,10 +1241,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HADD2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -1345,7 +1311,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -1364,7 +1329,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -1429,7 +1393,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -1443,7 +1406,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -1514,7 +1476,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -1533,7 +1494,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMUL2_RR",
             base: 29953u128,
-            covered: 340277174881589831535090021003494948863u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -1587,10 +1547,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMUL2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -1653,7 +1609,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -1672,7 +1627,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -1737,7 +1691,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -1751,7 +1704,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -1816,7 +1768,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -1835,7 +1786,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMUL2_RU",
             base: 30209u128,
-            covered: 340277174881589831535090020178861228031u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -1889,10 +1839,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMUL2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -1955,7 +1901,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -1974,7 +1919,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -2039,7 +1983,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -2053,7 +1996,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -2118,7 +2060,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -2137,7 +2078,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMUL2_RI",
             base: 30465u128,
-            covered: 340277174643890836900908375646964547583u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -2191,10 +2131,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMUL2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -2257,7 +2193,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -2276,7 +2211,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -2341,7 +2275,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -2355,7 +2288,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -2429,7 +2361,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMUL2_RC",
             base: 30721u128,
-            covered: 340277174881589831535108034302492803071u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -2483,10 +2414,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMUL2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -2549,7 +2476,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -2568,7 +2494,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -2633,7 +2558,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -2647,7 +2571,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -2718,7 +2641,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -2737,7 +2659,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RRR",
             base: 30978u128,
-            covered: 340277174886599681503890577535155568639u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -2791,10 +2712,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -2873,7 +2790,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -2892,7 +2808,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -2957,7 +2872,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -2971,7 +2885,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -3036,7 +2949,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -3050,7 +2962,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -3115,7 +3026,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -3134,7 +3044,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RRI",
             base: 32002u128,
-            covered: 340277174648857165540202805528335745023u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -3188,10 +3097,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -3270,7 +3175,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -3289,7 +3193,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -3354,7 +3257,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -3368,7 +3270,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -3433,7 +3334,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -3447,7 +3347,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -3521,7 +3420,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RIR",
             base: 31234u128,
-            covered: 340277174648900686869708932178625167359u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -3575,10 +3473,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -3657,7 +3551,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -3676,7 +3569,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -3741,7 +3633,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -3755,7 +3646,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -3824,7 +3714,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -3889,7 +3778,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -3908,7 +3796,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RRU",
             base: 32514u128,
-            covered: 340277174886599681503890576710521847807u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -3962,10 +3849,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -4044,7 +3927,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -4063,7 +3945,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -4128,7 +4009,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -4142,7 +4022,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -4207,7 +4086,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -4221,7 +4099,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -4286,7 +4163,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -4305,7 +4181,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RUR",
             base: 31746u128,
-            covered: 340277174886599681503890576710521847807u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -4359,10 +4234,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -4441,7 +4312,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -4460,7 +4330,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -4525,7 +4394,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -4539,7 +4407,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -4604,7 +4471,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -4618,7 +4484,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -4683,7 +4548,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -4702,7 +4566,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RRC",
             base: 32258u128,
-            covered: 340277174886599681503908590834153422847u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -4756,10 +4619,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -4838,7 +4697,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -4857,7 +4715,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -4922,7 +4779,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -4936,7 +4792,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -5001,7 +4856,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -5015,7 +4869,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -5086,7 +4939,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -5105,7 +4957,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HFMA2_RCR",
             base: 31490u128,
-            covered: 340277174886599681503908590834153422847u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -5159,10 +5010,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HFMA2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -5241,7 +5088,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -5260,7 +5106,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -5325,7 +5170,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -5339,7 +5183,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -5410,7 +5253,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -5424,7 +5266,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -5489,7 +5330,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -5508,7 +5348,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMNMX2_RR",
             base: 29955u128,
-            covered: 340277179635298774088336658854280429567u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -5562,10 +5401,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMNMX2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -5620,7 +5455,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -5639,7 +5473,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -5704,7 +5537,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -5718,7 +5550,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -5783,7 +5614,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -5797,7 +5627,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -5840,7 +5669,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMNMX2_RU",
             base: 30211u128,
-            covered: 340277179635298774088336658029646708735u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -5894,10 +5722,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMNMX2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -5952,7 +5776,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -5971,7 +5794,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -6036,7 +5858,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -6050,7 +5871,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -6115,7 +5935,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -6129,7 +5948,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -6172,7 +5990,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMNMX2_RI",
             base: 30467u128,
-            covered: 340277179397599779454155013497750028287u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -6226,10 +6043,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMNMX2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -6284,7 +6097,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -6303,7 +6115,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -6368,7 +6179,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -6382,7 +6192,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -6451,7 +6260,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -6494,7 +6302,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HMNMX2_RC",
             base: 30723u128,
-            covered: 340277179635298774088354672153278283775u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -6548,10 +6355,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HMNMX2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -6606,7 +6409,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -6625,7 +6427,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -6690,7 +6491,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -6704,7 +6504,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -6775,7 +6574,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -6789,7 +6587,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -6832,7 +6629,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSETP2_RR",
             base: 2218388550399401452619230639364u128,
-            covered: 340282290803718148722341205702896320511u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -6886,10 +6682,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSETP2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -6973,7 +6765,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -6992,7 +6783,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -7011,7 +6801,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -7076,7 +6865,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -7090,7 +6878,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -7155,7 +6942,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -7169,10 +6955,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -7215,7 +6997,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSETP2_RU",
             base: 2218388550399401452619230639620u128,
-            covered: 340282290803718148722341204878262599679u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -7269,10 +7050,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSETP2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -7356,7 +7133,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -7375,7 +7151,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -7394,7 +7169,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -7459,7 +7233,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -7473,7 +7246,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -7538,7 +7310,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -7552,10 +7323,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -7598,7 +7365,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSETP2_RI",
             base: 2218388550399401452619230639876u128,
-            covered: 340282290566019154088159560346365919231u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -7652,10 +7418,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSETP2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -7739,7 +7501,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -7758,7 +7519,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -7777,7 +7537,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -7842,7 +7601,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -7856,7 +7614,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -7925,10 +7682,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -7971,7 +7724,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSETP2_RC",
             base: 2218388550399401452619230640132u128,
-            covered: 340282290803718148722359219001894174719u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -8025,10 +7777,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSETP2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -8112,7 +7860,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -8131,7 +7878,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -8150,7 +7896,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -8215,7 +7960,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -8229,7 +7973,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -8300,7 +8043,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -8314,10 +8056,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -8360,7 +8098,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSET2_RR",
             base: 2218388550399401452619230639365u128,
-            covered: 340277179637735968540679751270488080383u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -8414,10 +8151,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSET2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -8516,7 +8249,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -8535,7 +8267,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -8600,7 +8331,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -8614,7 +8344,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -8679,7 +8408,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -8693,10 +8421,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -8739,7 +8463,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSET2_RU",
             base: 2218388550399401452619230639621u128,
-            covered: 340277179637735968540679750445854359551u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -8793,10 +8516,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSET2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -8895,7 +8614,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -8914,7 +8632,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -8979,7 +8696,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -8993,7 +8709,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -9058,7 +8773,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -9072,10 +8786,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -9118,7 +8828,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSET2_RI",
             base: 2218388550399401452619230639877u128,
-            covered: 340277179400036973906498105913957679103u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -9172,10 +8881,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSET2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -9274,7 +8979,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -9293,7 +8997,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -9358,7 +9061,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -9372,7 +9074,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -9441,10 +9142,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -9487,7 +9184,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "HSET2_RC",
             base: 2218388550399401452619230640133u128,
-            covered: 340277179637735968540697764569485934591u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -9541,10 +9237,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "HSET2",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -9643,7 +9335,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -9662,7 +9353,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -9727,7 +9417,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -9741,7 +9430,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -9812,7 +9500,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H1_H0", 0), ("H0_H0", 1), ("H1_H1", 2)],
-                                            print: &[(0, "H1_H0"), (1, "H0_H0"), (2, "H1_H1")],
                                         }),
                                     ),
                                 },
@@ -9826,10 +9513,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -9872,7 +9555,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FADD_RR",
             base: 29968u128,
-            covered: 340277174861765563713594428139369398271u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -9926,10 +9608,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FADD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -9984,7 +9662,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -10003,7 +9680,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -10059,7 +9735,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -10120,7 +9795,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FADD_RU",
             base: 30224u128,
-            covered: 340277174861765563713594427314735677439u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -10174,10 +9848,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FADD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -10232,7 +9902,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -10251,7 +9920,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -10307,7 +9975,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -10368,7 +10035,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FADD_RI",
             base: 30480u128,
-            covered: 340277174624081076189248158332935471103u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -10422,10 +10088,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FADD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -10480,7 +10142,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -10499,7 +10160,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -10555,7 +10215,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -10600,7 +10259,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FADD_RC",
             base: 30736u128,
-            covered: 340277174861765563713612441438367252479u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -10654,10 +10312,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FADD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -10712,7 +10366,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -10731,7 +10384,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -10787,7 +10439,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -10854,7 +10505,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMUL_RR",
             base: 29969u128,
-            covered: 340277174861774026194331730543592341503u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -10908,10 +10558,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMUL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -10988,7 +10634,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -11007,7 +10652,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -11063,7 +10707,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -11124,7 +10767,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMUL_RU",
             base: 30225u128,
-            covered: 340277174861774026194331729718958620671u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -11178,10 +10820,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMUL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -11258,7 +10896,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -11277,7 +10914,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -11333,7 +10969,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -11394,7 +11029,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMUL_RI",
             base: 30481u128,
-            covered: 340277174624089538669985460737158414335u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -11448,10 +11082,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMUL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -11528,7 +11158,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -11547,7 +11176,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -11603,7 +11231,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -11648,7 +11275,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMUL_RC",
             base: 30737u128,
-            covered: 340277174861774026194349743842590195711u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -11702,10 +11328,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMUL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -11782,7 +11404,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -11801,7 +11422,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -11857,7 +11477,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -11924,7 +11543,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RRR",
             base: 30994u128,
-            covered: 340277174861765625085911961371047624703u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -11978,10 +11596,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -12036,7 +11650,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -12055,7 +11668,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -12111,7 +11723,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -12167,7 +11778,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -12228,7 +11838,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RRI",
             base: 32018u128,
-            covered: 340277174624081137561565691564613697535u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -12282,10 +11891,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -12340,7 +11945,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -12359,7 +11963,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -12415,7 +12018,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -12471,7 +12073,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -12516,7 +12117,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RIR",
             base: 31250u128,
-            covered: 340277174624081137561565691564613697535u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -12570,10 +12170,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -12628,7 +12224,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -12647,7 +12242,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -12703,7 +12297,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -12743,7 +12336,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -12804,7 +12396,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RRU",
             base: 32530u128,
-            covered: 340277174861765625085911960546413903871u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -12858,10 +12449,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -12916,7 +12503,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -12935,7 +12521,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -12991,7 +12576,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -13047,7 +12631,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -13108,7 +12691,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RUR",
             base: 31762u128,
-            covered: 340277174861765625085911960546413903871u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -13162,10 +12744,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -13220,7 +12798,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -13239,7 +12816,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -13295,7 +12871,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -13351,7 +12926,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -13412,7 +12986,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RRC",
             base: 32274u128,
-            covered: 340277174861765625085929974670045478911u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -13466,10 +13039,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -13524,7 +13093,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -13543,7 +13111,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -13599,7 +13166,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -13655,7 +13221,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -13722,7 +13287,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FFMA_RCR",
             base: 31506u128,
-            covered: 340277174861765625085929974670045478911u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -13776,10 +13340,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FFMA",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -13834,7 +13394,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -13853,7 +13412,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -13909,7 +13467,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -13971,7 +13528,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -14032,7 +13588,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMNMX_RR",
             base: 29971u128,
-            covered: 340277179615463928165919437984876199935u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -14086,10 +13641,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMNMX",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -14129,7 +13680,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -14148,7 +13698,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -14204,7 +13753,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -14260,7 +13808,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -14303,7 +13850,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMNMX_RU",
             base: 30227u128,
-            covered: 340277179615463928165919437160242479103u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -14357,10 +13903,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMNMX",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -14400,7 +13942,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -14419,7 +13960,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -14475,7 +14015,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -14531,7 +14070,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -14574,7 +14112,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMNMX_RI",
             base: 30483u128,
-            covered: 340277179377779440641573168178442272767u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -14628,10 +14165,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMNMX",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -14671,7 +14204,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -14690,7 +14222,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -14746,7 +14277,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -14786,7 +14316,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -14829,7 +14358,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FMNMX_RC",
             base: 30739u128,
-            covered: 340277179615463928165937451283874054143u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -14883,10 +14411,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FMNMX",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -14926,7 +14450,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -14945,7 +14468,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -15001,7 +14523,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -15063,7 +14584,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -15106,7 +14626,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSETP_RR",
             base: 4545478139768373576416803518706964u128,
-            covered: 340282290783892974206480901866889740287u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -15160,10 +14679,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSETP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -15232,7 +14747,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -15251,10 +14765,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584u128,
-                                value: 4543259751217974174964184288067584u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -15273,7 +14783,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -15329,7 +14838,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -15385,10 +14893,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -15431,7 +14935,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSETP_RU",
             base: 4545478139768373576416803518707220u128,
-            covered: 340282290783892974206480901042256019455u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -15485,10 +14988,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSETP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -15557,7 +15056,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -15576,10 +15074,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584u128,
-                                value: 4543259751217974174964184288067584u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -15598,7 +15092,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -15654,7 +15147,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -15710,10 +15202,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -15756,7 +15244,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSETP_RI",
             base: 4545478139768373576416803518707476u128,
-            covered: 340282290546208486682134632060455813119u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -15810,10 +15297,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSETP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -15882,7 +15365,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -15901,10 +15383,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584u128,
-                                value: 4543259751217974174964184288067584u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -15923,7 +15401,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -15979,7 +15456,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -16019,10 +15495,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -16065,7 +15537,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSETP_RC",
             base: 4545478139768373576416803518707732u128,
-            covered: 340282290783892974206498915165887594495u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -16119,10 +15590,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSETP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -16191,7 +15658,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -16210,10 +15676,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584u128,
-                                value: 4543259751217974174964184288067584u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -16232,7 +15694,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -16288,7 +15749,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -16350,10 +15810,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -16396,7 +15852,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSET_RR",
             base: 2218388550399401452619230639381u128,
-            covered: 340277179617910794024819447434481500159u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -16450,10 +15905,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSET",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -16537,7 +15988,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -16556,7 +16006,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -16612,7 +16061,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -16668,10 +16116,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -16714,7 +16158,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSET_RU",
             base: 2218388550399401452619230639637u128,
-            covered: 340277179617910794024819446609847779327u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -16768,10 +16211,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSET",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -16855,7 +16294,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -16874,7 +16312,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -16930,7 +16367,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -16986,10 +16422,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -17032,7 +16464,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSET_RI",
             base: 2218388550399401452619230639893u128,
-            covered: 340277179380226306500473177628047572991u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -17086,10 +16517,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSET",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -17173,7 +16600,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -17192,7 +16618,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -17248,7 +16673,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -17288,10 +16712,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -17334,7 +16754,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSET_RC",
             base: 2218388550399401452619230640149u128,
-            covered: 340277179617910794024837460733479354367u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -17388,10 +16807,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSET",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -17475,7 +16890,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -17494,7 +16908,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -17550,7 +16963,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -17612,10 +17024,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -17658,7 +17066,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSEL_RR",
             base: 2218388550399401452619230639382u128,
-            covered: 340277179615454256759362520951478550527u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -17712,10 +17119,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSEL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -17739,7 +17142,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -17758,7 +17160,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -17814,7 +17215,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -17870,10 +17270,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -17916,7 +17312,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSEL_RU",
             base: 2218388550399401452619230639638u128,
-            covered: 340277179615454256759362520126844829695u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -17970,10 +17365,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSEL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -17997,7 +17388,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -18016,7 +17406,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -18072,7 +17461,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -18128,10 +17516,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -18174,7 +17558,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSEL_RI",
             base: 2218388550399401452619230639894u128,
-            covered: 340277179377769769235016251145044623359u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -18228,10 +17611,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSEL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -18255,7 +17634,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -18274,7 +17652,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -18330,7 +17707,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -18370,10 +17746,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -18416,7 +17788,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FSEL_RC",
             base: 2218388550399401452619230640150u128,
-            covered: 340277179615454256759380534250476404735u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -18470,10 +17841,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FSEL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -18497,7 +17864,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -18516,7 +17882,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -18572,7 +17937,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -18634,10 +17998,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 2218388550399401452619230609408u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -18680,7 +18040,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FCHK_RR",
             base: 29975u128,
-            covered: 340277742769233332592410409947537407999u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -18734,17 +18093,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FCHK",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -18763,7 +18117,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -18819,7 +18172,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -18880,7 +18232,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FCHK_RU",
             base: 30231u128,
-            covered: 340277742769233332592410409122903687167u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -18934,17 +18285,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FCHK",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -18963,7 +18309,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -19019,7 +18364,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -19080,7 +18424,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FCHK_RI",
             base: 30487u128,
-            covered: 340277742531548845068064140141103480831u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19134,17 +18477,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FCHK",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -19163,7 +18501,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -19219,7 +18556,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -19264,7 +18600,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FCHK_RC",
             base: 30743u128,
-            covered: 340277742769233332592428423246535262207u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19318,17 +18653,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FCHK",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -19347,7 +18677,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -19403,7 +18732,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -19470,7 +18798,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2F_R",
             base: 19807040628566084398386016288u128,
-            covered: 340277174659686118569400847455999754239u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19524,10 +18851,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2F",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -19587,7 +18910,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -19606,7 +18928,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -19642,42 +18963,36 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                                 0,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[("B0", 0), ("B1", 1), ("B2", 2), ("B3", 3)],
-                                                    print: &[(0, "B0"), (1, "B1"), (2, "B2"), (3, "B3")],
                                                 },
                                             ),
                                             (
                                                 1,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[("B0", 0), ("B1", 1), ("B2", 2), ("B3", 3)],
-                                                    print: &[(0, "B0"), (1, "B1"), (2, "B2"), (3, "B3")],
                                                 },
                                             ),
                                             (
                                                 2,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[("H0", 0), ("H1", 1)],
-                                                    print: &[(0, "H0"), (1, "H1")],
                                                 },
                                             ),
                                             (
                                                 3,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[("H0", 0), ("H1", 1)],
-                                                    print: &[(0, "H0"), (1, "H1")],
                                                 },
                                             ),
                                             (
                                                 4,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[],
-                                                    print: &[(0, "")],
                                                 },
                                             ),
                                             (
                                                 5,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[],
-                                                    print: &[(0, "")],
                                                 },
                                             ),
                                         ],
@@ -19698,7 +19013,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2F_C",
             base: 19807040628566084398386017056u128,
-            covered: 340277174659686118569418860754997608447u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19752,10 +19066,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2F",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -19815,7 +19125,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -19834,7 +19143,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -19876,42 +19184,36 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                                 0,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[("B0", 0), ("B1", 1), ("B2", 2), ("B3", 3)],
-                                                    print: &[(0, "B0"), (1, "B1"), (2, "B2"), (3, "B3")],
                                                 },
                                             ),
                                             (
                                                 1,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[("B0", 0), ("B1", 1), ("B2", 2), ("B3", 3)],
-                                                    print: &[(0, "B0"), (1, "B1"), (2, "B2"), (3, "B3")],
                                                 },
                                             ),
                                             (
                                                 2,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[("H0", 0), ("H1", 1)],
-                                                    print: &[(0, "H0"), (1, "H1")],
                                                 },
                                             ),
                                             (
                                                 3,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[("H0", 0), ("H1", 1)],
-                                                    print: &[(0, "H0"), (1, "H1")],
                                                 },
                                             ),
                                             (
                                                 4,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[],
-                                                    print: &[(0, "")],
                                                 },
                                             ),
                                             (
                                                 5,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[],
-                                                    print: &[(0, "")],
                                                 },
                                             ),
                                         ],
@@ -19932,7 +19234,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2F_U",
             base: 19807040628566084398386016544u128,
-            covered: 340277174659686118569400846631366033407u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -19986,10 +19287,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2F",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -20049,7 +19346,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -20068,7 +19364,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -20104,42 +19399,36 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                                 0,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[("B0", 0), ("B1", 1), ("B2", 2), ("B3", 3)],
-                                                    print: &[(0, "B0"), (1, "B1"), (2, "B2"), (3, "B3")],
                                                 },
                                             ),
                                             (
                                                 1,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[("B0", 0), ("B1", 1), ("B2", 2), ("B3", 3)],
-                                                    print: &[(0, "B0"), (1, "B1"), (2, "B2"), (3, "B3")],
                                                 },
                                             ),
                                             (
                                                 2,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[("H0", 0), ("H1", 1)],
-                                                    print: &[(0, "H0"), (1, "H1")],
                                                 },
                                             ),
                                             (
                                                 3,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[("H0", 0), ("H1", 1)],
-                                                    print: &[(0, "H0"), (1, "H1")],
                                                 },
                                             ),
                                             (
                                                 4,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[],
-                                                    print: &[(0, "")],
                                                 },
                                             ),
                                             (
                                                 5,
                                                 ::isa_runtime::text::model::SuffixMap {
                                                     parse: &[],
-                                                    print: &[(0, "")],
                                                 },
                                             ),
                                         ],
@@ -20160,7 +19449,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2F_R",
             base: 28705u128,
-            covered: 340277174877553969634934584719171387391u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -20214,10 +19502,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2F",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -20286,7 +19570,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -20305,7 +19588,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -20370,7 +19652,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -20389,7 +19670,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2F_U",
             base: 28961u128,
-            covered: 340277174877553969634934583894537666559u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -20443,10 +19723,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2F",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -20515,7 +19791,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -20534,7 +19809,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -20599,7 +19873,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -20618,7 +19891,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2F_C",
             base: 29473u128,
-            covered: 340277174877553969634952598018169241599u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -20672,10 +19944,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2F",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -20744,7 +20012,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -20763,7 +20030,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -20834,7 +20100,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -20853,7 +20118,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2I_R",
             base: 1237940039285380274899152930u128,
-            covered: 340277174878792060789947416822717349887u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -20907,10 +20171,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2I",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -21007,7 +20267,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -21026,7 +20285,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -21091,7 +20349,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -21110,7 +20367,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2I_U",
             base: 1237940039285380274899153186u128,
-            covered: 340277174878792060789947415998083629055u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21164,10 +20420,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2I",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -21264,7 +20516,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -21283,7 +20534,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -21348,7 +20598,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -21367,7 +20616,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2I_C",
             base: 1237940039285380274899153698u128,
-            covered: 340277174878792060789965430121715204095u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21421,10 +20669,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2I",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -21521,7 +20765,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -21540,7 +20783,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -21611,7 +20853,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -21630,7 +20871,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FRND_R",
             base: 28707u128,
-            covered: 340277174862698689163510021420381896703u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21684,10 +20924,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FRND",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -21746,7 +20982,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -21765,7 +21000,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -21830,7 +21064,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -21849,7 +21082,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FRND_U",
             base: 28963u128,
-            covered: 340277174862698689163510020595748175871u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -21903,10 +21135,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FRND",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -21965,7 +21193,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -21984,7 +21211,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -22049,7 +21275,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -22068,7 +21293,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "FRND_C",
             base: 29475u128,
-            covered: 340277174862698689163528034719379750911u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22122,10 +21346,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "FRND",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -22184,7 +21404,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -22203,7 +21422,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -22274,7 +21492,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -22293,7 +21510,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2FP_RRR",
             base: 31012u128,
-            covered: 340277174703036087544516862860121341951u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22349,7 +21565,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2FP_RUR",
             base: 31780u128,
-            covered: 340277174703036087544516862035487621119u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22405,7 +21620,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2FP_RIR",
             base: 31268u128,
-            covered: 340277174703021580453128230284222791679u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22461,7 +21675,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2FP_RCR",
             base: 31524u128,
-            covered: 340277174703036087544534876159119196159u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22517,7 +21730,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2IP_RRR",
             base: 4951760157141521099596527909u128,
-            covered: 340277174639267517295756951324073132031u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22571,10 +21783,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2IP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -22660,7 +21868,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -22679,7 +21886,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -22698,7 +21904,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -22717,7 +21922,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -22746,7 +21950,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -22765,7 +21968,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2IP_RUR",
             base: 4951760157141521099596528677u128,
-            covered: 340277174639267517295756950499439411199u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -22819,10 +22021,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2IP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -22908,7 +22106,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -22927,7 +22124,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -22946,7 +22142,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -22965,7 +22160,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -22994,7 +22188,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -23013,7 +22206,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2IP_RCR",
             base: 4951760157141521099596528421u128,
-            covered: 340277174639267517295774964623070986239u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -23067,10 +22259,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2IP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -23156,7 +22344,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -23175,7 +22362,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -23194,7 +22380,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -23219,7 +22404,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -23248,7 +22432,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -23267,7 +22450,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "F2IP_RIR",
             base: 4951760157141521099596528165u128,
-            covered: 340277174639267517314203694298271055871u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -23321,10 +22503,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "F2IP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -23410,7 +22588,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -23429,7 +22606,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -23448,7 +22624,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Float {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -23471,7 +22646,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -23500,7 +22674,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("H0", 0), ("H1", 1)],
-                                            print: &[(0, "H0"), (1, "H1")],
                                         }),
                                     ),
                                 },
@@ -23519,7 +22692,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IADD_RR",
             base: 572661158653102632126135673058608u128,
-            covered: 340277747443694987047137088141680181247u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -23573,17 +22745,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 572661158728660495852049996447744u128,
-                        value: 572661158653102632126135673028608u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -23602,7 +22769,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -23648,7 +22814,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -23696,10 +22861,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -23723,7 +22884,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -23742,10 +22902,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -23764,7 +22920,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -23810,7 +22965,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -23856,10 +23010,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -23902,7 +23052,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IADD_RU",
             base: 572661158653102632126135673058864u128,
-            covered: 340277747443694987047137087317046460415u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -23956,17 +23105,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 572661158728660495852049996447744u128,
-                        value: 572661158653102632126135673028608u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -23985,7 +23129,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -24031,7 +23174,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -24079,10 +23221,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -24106,7 +23244,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -24125,10 +23262,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -24147,7 +23280,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -24193,7 +23325,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -24239,10 +23370,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -24285,7 +23412,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IADD_RI",
             base: 572661158653102632126135673059120u128,
-            covered: 340277747285238662037055155928790204415u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -24339,17 +23465,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 572661158728660495852049996447744u128,
-                        value: 572661158653102632126135673028608u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -24368,7 +23489,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -24414,7 +23534,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -24443,10 +23562,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -24470,7 +23585,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -24489,10 +23603,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -24511,7 +23621,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -24557,7 +23666,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -24584,10 +23692,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -24630,7 +23734,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IADD_RC",
             base: 572661158653102632126135673059376u128,
-            covered: 340277747443694987047155101440678035455u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -24684,17 +23787,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 572661158728660495852049996447744u128,
-                        value: 572661158653102632126135673028608u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -24713,7 +23811,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -24759,7 +23856,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -24813,10 +23909,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IADD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -24840,7 +23932,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -24859,10 +23950,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -24881,7 +23968,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -24927,7 +24013,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -24979,10 +24064,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -25025,7 +24106,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RRR",
             base: 572661158653102632126135673059633u128,
-            covered: 340277747285238869784286915145272131583u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -25079,10 +24159,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -25121,7 +24197,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -25140,10 +24215,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -25162,7 +24233,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -25181,7 +24251,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -25200,7 +24269,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -25248,10 +24316,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -25306,7 +24370,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -25325,10 +24388,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -25347,7 +24406,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -25366,7 +24424,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -25385,7 +24442,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -25431,10 +24487,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -25477,7 +24529,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RRI",
             base: 572661158653102632126135673060657u128,
-            covered: 340277747285238850913267726640889200639u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -25531,10 +24582,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -25573,7 +24620,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -25592,10 +24638,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -25614,7 +24656,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -25633,7 +24674,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -25652,7 +24692,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -25681,10 +24720,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -25739,7 +24774,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -25758,10 +24792,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -25780,7 +24810,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -25799,7 +24828,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -25818,7 +24846,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -25845,10 +24872,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -25891,7 +24914,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RIR",
             base: 572661158653102632126135673059889u128,
-            covered: 340277747285238869802733658119470055423u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -25945,10 +24967,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -25987,7 +25005,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -26006,10 +25023,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -26028,7 +25041,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -26047,7 +25059,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -26065,7 +25076,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -26113,10 +25123,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -26171,7 +25177,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -26190,10 +25195,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -26212,7 +25213,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -26231,7 +25231,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -26249,7 +25248,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -26295,10 +25293,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -26341,7 +25335,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RRC",
             base: 572661158653102632126135673060913u128,
-            covered: 340277747443695175923367672152777031679u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -26395,10 +25388,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -26437,7 +25426,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -26456,10 +25444,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -26478,7 +25462,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -26497,7 +25480,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -26516,7 +25498,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -26570,10 +25551,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -26628,7 +25605,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -26647,10 +25623,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -26669,7 +25641,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -26688,7 +25659,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -26707,7 +25677,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -26759,10 +25728,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -26805,7 +25770,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RCR",
             base: 572661158653102632126135673060145u128,
-            covered: 340277747285238869784304928444269985791u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -26859,10 +25823,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -26901,7 +25861,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -26920,10 +25879,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -26942,7 +25897,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -26961,7 +25915,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -26986,7 +25939,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -27034,10 +25986,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -27092,7 +26040,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -27111,10 +26058,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -27133,7 +26076,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -27152,7 +26094,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -27177,7 +26118,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -27223,10 +26163,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -27269,7 +26205,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RRU",
             base: 572661158653102632126135673061169u128,
-            covered: 340277747443695175923349658029145456639u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -27323,10 +26258,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -27365,7 +26296,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -27384,10 +26314,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -27406,7 +26332,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -27425,7 +26350,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -27444,7 +26368,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -27492,10 +26415,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -27550,7 +26469,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -27569,10 +26487,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -27591,7 +26505,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -27610,7 +26523,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -27629,7 +26541,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -27675,10 +26586,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -27721,7 +26628,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_RUR",
             base: 572661158653102632126135673060401u128,
-            covered: 340277747285238869784286914320638410751u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -27775,10 +26681,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -27817,7 +26719,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -27836,10 +26737,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -27858,7 +26755,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -27877,7 +26773,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -27896,7 +26791,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -27944,10 +26838,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -28002,7 +26892,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -28021,10 +26910,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -28043,7 +26928,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -28062,7 +26946,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -28081,7 +26964,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -28127,10 +27009,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -28173,7 +27051,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RRR",
             base: 572661158653102632126135673059634u128,
-            covered: 340277747285238832005355052188110422015u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -28227,10 +27104,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -28260,7 +27133,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -28279,10 +27151,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -28301,7 +27169,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -28320,7 +27187,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -28339,7 +27205,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -28387,10 +27252,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -28436,7 +27297,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -28455,10 +27315,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -28477,7 +27333,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -28496,7 +27351,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -28515,7 +27369,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -28561,10 +27414,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -28607,7 +27456,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RIR",
             base: 572661158653102632126135673059890u128,
-            covered: 340277747285238832023801795162308345855u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -28661,10 +27509,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -28694,7 +27538,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -28713,10 +27556,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -28735,7 +27574,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -28754,7 +27592,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -28772,7 +27609,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -28820,10 +27656,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -28869,7 +27701,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -28888,10 +27719,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -28910,7 +27737,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -28929,7 +27755,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -28947,7 +27772,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -28993,10 +27817,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -29039,7 +27859,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RRC",
             base: 572661158653102632126135673060914u128,
-            covered: 340277747443695138144435809195615322111u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -29093,10 +27912,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -29126,7 +27941,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -29145,10 +27959,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -29167,7 +27977,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -29186,7 +27995,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -29205,7 +28013,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -29259,10 +28066,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -29308,7 +28111,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -29327,10 +28129,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -29349,7 +28147,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -29368,7 +28165,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -29387,7 +28183,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -29439,10 +28234,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -29485,7 +28276,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RCR",
             base: 572661158653102632126135673060146u128,
-            covered: 340277747285238832005373065487108276223u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -29539,10 +28329,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -29572,7 +28358,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -29591,10 +28376,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -29613,7 +28394,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -29632,7 +28412,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -29657,7 +28436,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -29705,10 +28483,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -29754,7 +28528,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -29773,10 +28546,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -29795,7 +28564,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -29814,7 +28582,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -29839,7 +28606,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -29885,10 +28651,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -29931,7 +28693,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RRU",
             base: 572661158653102632126135673061170u128,
-            covered: 340277747443695138144417795071983747071u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -29985,10 +28746,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -30018,7 +28775,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -30037,10 +28793,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -30059,7 +28811,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -30078,7 +28829,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -30097,7 +28847,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -30145,10 +28894,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -30194,7 +28939,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -30213,10 +28957,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -30235,7 +28975,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -30254,7 +28993,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -30273,7 +29011,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -30319,10 +29056,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -30365,7 +29098,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMAD_WIDE_RUR",
             base: 572661158653102632126135673060402u128,
-            covered: 340277747285238832005355051363476701183u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -30419,10 +29151,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 4753689826413723981526960439296u128,
-                        value: 4753689750855860255612637020160u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -30452,7 +29180,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -30471,10 +29198,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -30493,7 +29216,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -30512,7 +29234,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -30531,7 +29252,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -30579,10 +29299,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMAD",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -30628,7 +29344,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -30647,10 +29362,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -30669,7 +29380,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -30688,7 +29398,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -30707,7 +29416,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -30753,10 +29461,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -30799,7 +29503,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RRR",
             base: 572661158653102632126135673059635u128,
-            covered: 340277747285239077568412161409661534207u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -30853,10 +29556,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -30916,7 +29615,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -30935,10 +29633,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -30957,7 +29651,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -30976,7 +29669,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -30995,7 +29687,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -31014,10 +29705,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -31060,7 +29747,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RRI",
             base: 572661158653102632126135673060659u128,
-            covered: 340277747285239077586858904383859458047u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -31114,10 +29800,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -31177,7 +29859,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -31196,10 +29877,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -31218,7 +29895,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -31237,7 +29913,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -31256,7 +29931,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -31274,10 +29948,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -31320,7 +29990,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RIR",
             base: 572661158653102632126135673059891u128,
-            covered: 340277747285239077586858904383859458047u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -31374,10 +30043,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -31437,7 +30102,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -31456,10 +30120,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -31478,7 +30138,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -31497,7 +30156,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -31515,7 +30173,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -31534,10 +30191,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -31580,7 +30233,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RRC",
             base: 572661158653102632126135673060915u128,
-            covered: 340277747285239077568430174708659388415u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -31634,10 +30286,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -31697,7 +30345,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -31716,10 +30363,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -31738,7 +30381,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -31757,7 +30399,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -31776,7 +30417,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -31801,10 +30441,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -31847,7 +30483,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RCR",
             base: 572661158653102632126135673060147u128,
-            covered: 340277747285239077568430174708659388415u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -31901,10 +30536,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -31964,7 +30595,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -31983,10 +30613,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -32005,7 +30631,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -32024,7 +30649,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -32049,7 +30673,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -32068,10 +30691,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -32114,7 +30733,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RRU",
             base: 572661158653102632126135673061171u128,
-            covered: 340277747285239077568412160585027813375u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -32168,10 +30786,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -32231,7 +30845,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -32250,10 +30863,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -32272,7 +30881,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -32291,7 +30899,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -32310,7 +30917,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -32329,10 +30935,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -32375,7 +30977,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP2A_RUR",
             base: 572661158653102632126135673060403u128,
-            covered: 340277747285239077568412160585027813375u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -32429,10 +31030,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -32492,7 +31089,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -32511,10 +31107,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -32533,7 +31125,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -32552,7 +31143,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -32571,7 +31161,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -32590,10 +31179,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -32636,7 +31221,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RRR",
             base: 572661158653102632126135673059636u128,
-            covered: 340277747285239039789480298452499824639u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -32690,10 +31274,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -32738,7 +31318,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -32757,10 +31336,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -32779,7 +31354,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -32798,7 +31372,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -32817,7 +31390,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -32836,10 +31408,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -32882,7 +31450,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RRI",
             base: 572661158653102632126135673060660u128,
-            covered: 340277747285239039807927041426697748479u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -32936,10 +31503,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -32984,7 +31547,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -33003,10 +31565,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -33025,7 +31583,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -33044,7 +31601,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -33063,7 +31619,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -33081,10 +31636,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -33127,7 +31678,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RIR",
             base: 572661158653102632126135673059892u128,
-            covered: 340277747285239039807927041426697748479u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -33181,10 +31731,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -33229,7 +31775,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -33248,10 +31793,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -33270,7 +31811,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -33289,7 +31829,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -33307,7 +31846,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -33326,10 +31864,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -33372,7 +31906,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RRC",
             base: 572661158653102632126135673060916u128,
-            covered: 340277747285239039789498311751497678847u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -33426,10 +31959,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -33474,7 +32003,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -33493,10 +32021,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -33515,7 +32039,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -33534,7 +32057,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -33553,7 +32075,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -33578,10 +32099,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -33624,7 +32141,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RCR",
             base: 572661158653102632126135673060148u128,
-            covered: 340277747285239039789498311751497678847u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -33678,10 +32194,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -33726,7 +32238,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -33745,10 +32256,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -33767,7 +32274,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -33786,7 +32292,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -33811,7 +32316,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -33830,10 +32334,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -33876,7 +32376,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RRU",
             base: 572661158653102632126135673061172u128,
-            covered: 340277747285239039789480297627866103807u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -33930,10 +32429,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -33978,7 +32473,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -33997,10 +32491,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -34019,7 +32509,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -34038,7 +32527,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -34057,7 +32545,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -34076,10 +32563,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -34122,7 +32605,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IDP4A_RUR",
             base: 572661158653102632126135673060404u128,
-            covered: 340277747285239039789480297627866103807u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34176,10 +32658,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IDP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -34224,7 +32702,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -34243,10 +32720,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -34265,7 +32738,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -34284,7 +32756,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -34303,7 +32774,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -34322,10 +32792,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -34368,7 +32834,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMUL_RR",
             base: 30005u128,
-            covered: 340277174624080136419871324299340021759u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34422,10 +32887,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMUL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -34463,7 +32924,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -34482,7 +32942,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -34501,7 +32960,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -34544,7 +33002,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMUL_RU",
             base: 30261u128,
-            covered: 340277174782536442558934067183213346815u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34598,10 +33055,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMUL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -34639,7 +33092,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -34658,7 +33110,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -34677,7 +33128,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -34720,7 +33170,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMUL_RI",
             base: 30517u128,
-            covered: 340277174624080117548852135794957090815u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34774,10 +33223,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMUL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -34815,7 +33260,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -34834,7 +33278,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -34853,7 +33296,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -34885,7 +33327,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMUL_RC",
             base: 30773u128,
-            covered: 340277174782536442558952081306844921855u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -34939,10 +33380,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMUL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -34980,7 +33417,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -34999,7 +33435,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -35018,7 +33453,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -35067,7 +33501,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LEA_RRR",
             base: 572661158653102632126135673059638u128,
-            covered: 340277747443846145257440518541615824895u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -35121,7 +33554,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
-                    prints: None,
                     unsettable: Some("rc"),
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -35145,7 +33577,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -35164,10 +33595,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -35186,7 +33613,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -35232,7 +33658,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -35259,7 +33684,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm5Sca",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -35279,10 +33703,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 158457533954348289816262606848u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -35322,7 +33742,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -35341,10 +33760,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -35363,7 +33778,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -35409,7 +33823,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -35436,7 +33849,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -35455,7 +33867,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm5Sca",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -35473,10 +33884,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -35516,7 +33923,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
-                    prints: None,
                     unsettable: Some("rc"),
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -35572,7 +33978,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -35591,10 +33996,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -35613,7 +34014,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -35659,7 +34059,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -35686,7 +34085,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm5Sca",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -35704,10 +34102,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -35750,7 +34144,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LEA_RIR",
             base: 572661158653102632126135673059894u128,
-            covered: 340277747285389820247358586328725848063u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -35804,7 +34197,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
-                    prints: None,
                     unsettable: Some("rc"),
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -35828,7 +34220,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -35847,10 +34238,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -35869,7 +34256,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -35915,7 +34301,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -35933,7 +34318,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm5Sca",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -35953,10 +34337,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 1208925819614629174706176u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -35996,7 +34376,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -36015,10 +34394,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -36037,7 +34412,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -36083,7 +34457,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -36101,7 +34474,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -36120,7 +34492,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm5Sca",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -36138,10 +34509,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -36181,7 +34548,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
-                    prints: None,
                     unsettable: Some("rc"),
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -36237,7 +34603,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -36256,10 +34621,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -36278,7 +34639,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -36324,7 +34684,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -36342,7 +34701,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm5Sca",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -36360,10 +34718,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -36406,7 +34760,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LEA_RCR",
             base: 572661158653102632126135673060150u128,
-            covered: 340277747443846145257458531840613679103u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -36460,7 +34813,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
-                    prints: None,
                     unsettable: Some("rc"),
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -36484,7 +34836,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -36503,10 +34854,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -36525,7 +34872,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -36571,7 +34917,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -36604,7 +34949,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm5Sca",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -36624,10 +34968,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 158457533954348289816262606848u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -36667,7 +35007,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -36686,10 +35025,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -36708,7 +35043,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -36754,7 +35088,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -36787,7 +35120,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -36806,7 +35138,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm5Sca",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -36824,10 +35155,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -36867,7 +35194,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
-                    prints: None,
                     unsettable: Some("rc"),
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -36923,7 +35249,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -36942,10 +35267,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -36964,7 +35285,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -37010,7 +35330,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -37043,7 +35362,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm5Sca",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -37061,10 +35379,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -37107,7 +35421,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LEA_RUR",
             base: 572661158653102632126135673060406u128,
-            covered: 340277747443846145257440517716982104063u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -37161,7 +35474,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
-                    prints: None,
                     unsettable: Some("rc"),
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -37185,7 +35497,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -37204,10 +35515,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -37226,7 +35533,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -37272,7 +35578,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -37299,7 +35604,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm5Sca",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -37319,10 +35623,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 158457533954348289816262606848u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -37362,7 +35662,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -37381,10 +35680,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -37403,7 +35698,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -37449,7 +35743,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -37476,7 +35769,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -37495,7 +35787,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm5Sca",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -37513,10 +35804,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -37556,7 +35843,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LEA",
-                    prints: None,
                     unsettable: Some("rc"),
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -37612,7 +35898,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -37631,10 +35916,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -37653,7 +35934,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -37699,7 +35979,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -37726,7 +36005,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm5Sca",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -37744,10 +36022,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -37790,7 +36064,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IABS_R",
             base: 28727u128,
-            covered: 340277174624079928635746078030672429055u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -37844,17 +36117,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IABS",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -37873,7 +36141,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -37906,7 +36173,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IABS_U",
             base: 28983u128,
-            covered: 340277174624079928635746077206038708223u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -37960,17 +36226,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IABS",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -37989,7 +36250,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -38022,7 +36282,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IABS_I",
             base: 29239u128,
-            covered: 340277174624079928654192821004870352895u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38076,17 +36335,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IABS",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -38105,7 +36359,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -38137,7 +36390,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IABS_C",
             base: 29495u128,
-            covered: 340277174624079928635764091329670283263u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38191,17 +36443,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IABS",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -38220,7 +36467,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -38259,7 +36505,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMNMX_RR",
             base: 30008u128,
-            covered: 340277179377769830607333785476234477567u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38313,10 +36558,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMNMX",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -38339,7 +36580,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -38358,7 +36598,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -38386,7 +36625,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -38414,7 +36652,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -38457,7 +36694,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMNMX_RU",
             base: 30264u128,
-            covered: 340277179377769830607333784651600756735u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38511,10 +36747,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMNMX",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -38537,7 +36769,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -38556,7 +36787,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -38584,7 +36814,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -38612,7 +36841,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -38655,7 +36883,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMNMX_RI",
             base: 30520u128,
-            covered: 340277179377769830625780528450432401407u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38709,10 +36936,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMNMX",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -38735,7 +36958,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -38754,7 +36976,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -38782,7 +37003,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -38809,7 +37029,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -38852,7 +37071,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "IMNMX_RC",
             base: 30776u128,
-            covered: 340277179377769830607351798775232331775u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -38906,10 +37124,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "IMNMX",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -38932,7 +37146,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -38951,7 +37164,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -38979,7 +37191,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -39013,7 +37224,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -39056,7 +37266,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "P2R_RR",
             base: 30009u128,
-            covered: 340277174624081742024475499978712678399u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39110,10 +37319,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "P2R",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -39136,7 +37341,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -39155,10 +37359,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "PR",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0u128,
-                                value: 0u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
                             prefixes: 0,
@@ -39170,7 +37370,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -39189,7 +37388,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SbMsk",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -39213,7 +37411,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "P2R_RU",
             base: 30265u128,
-            covered: 340277174624081742024475499154078957567u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39267,10 +37464,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "P2R",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -39293,7 +37486,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -39312,10 +37504,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "PR",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0u128,
-                                value: 0u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
                             prefixes: 0,
@@ -39327,7 +37515,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -39346,7 +37533,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SbMsk",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -39370,7 +37556,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "P2R_RI",
             base: 30521u128,
-            covered: 340277174624081742042922242952910602239u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39424,10 +37609,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "P2R",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -39450,7 +37631,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -39469,10 +37649,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "PR",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0u128,
-                                value: 0u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
                             prefixes: 0,
@@ -39484,7 +37660,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -39503,7 +37678,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SbMsk",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -39526,7 +37700,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "P2R_RC",
             base: 30777u128,
-            covered: 340277174624081742024493513277710532607u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39580,10 +37753,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "P2R",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -39606,7 +37775,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -39625,10 +37793,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "PR",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0u128,
-                                value: 0u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
                             prefixes: 0,
@@ -39640,7 +37804,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -39659,7 +37822,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SbMsk",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -39689,7 +37851,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "R2P_RR",
             base: 30010u128,
-            covered: 340277174624081742024475499978695966719u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39743,20 +37904,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "R2P",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "PR",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0u128,
-                                value: 0u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
                             prefixes: 0,
@@ -39768,7 +37921,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -39797,7 +37949,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("B0", 0), ("B1", 1), ("B2", 2), ("B3", 3)],
-                                            print: &[(0, "B0"), (1, "B1"), (2, "B2"), (3, "B3")],
                                         }),
                                     ),
                                 },
@@ -39811,7 +37962,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SbMsk",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -39835,7 +37985,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "R2P_RU",
             base: 30266u128,
-            covered: 340277174624081742024475499154062245887u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -39889,20 +38038,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "R2P",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "PR",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0u128,
-                                value: 0u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
                             prefixes: 0,
@@ -39914,7 +38055,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -39943,7 +38083,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("B0", 0), ("B1", 1), ("B2", 2), ("B3", 3)],
-                                            print: &[(0, "B0"), (1, "B1"), (2, "B2"), (3, "B3")],
                                         }),
                                     ),
                                 },
@@ -39957,7 +38096,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SbMsk",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -39981,7 +38119,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "R2P_RI",
             base: 30522u128,
-            covered: 340277174624081742042922242952893890559u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -40035,20 +38172,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "R2P",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "PR",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0u128,
-                                value: 0u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
                             prefixes: 0,
@@ -40060,7 +38189,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -40089,7 +38217,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("B0", 0), ("B1", 1), ("B2", 2), ("B3", 3)],
-                                            print: &[(0, "B0"), (1, "B1"), (2, "B2"), (3, "B3")],
                                         }),
                                     ),
                                 },
@@ -40103,7 +38230,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SbMsk",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -40126,7 +38252,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "R2P_RC",
             base: 30778u128,
-            covered: 340277174624081742024493513277693820927u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -40180,20 +38305,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "R2P",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "PR",
                             optional: false,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 0u128,
-                                value: 0u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Literal,
                             decorations: &[],
                             prefixes: 0,
@@ -40205,7 +38322,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -40234,7 +38350,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                                     suffix: Some(
                                         ::isa_runtime::text::model::Suffix::Fixed(::isa_runtime::text::model::SuffixMap {
                                             parse: &[("B0", 0), ("B1", 1), ("B2", 2), ("B3", 3)],
-                                            print: &[(0, "B0"), (1, "B1"), (2, "B2"), (3, "B3")],
                                         }),
                                     ),
                                 },
@@ -40248,7 +38363,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SbMsk",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -40278,7 +38392,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISETP_RR",
             base: 4578753968024364598206091977848123u128,
-            covered: 340282366604044778430112462652265529343u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -40332,10 +38445,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696u128,
-                        value: 35494216806390423241907689750528u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -40395,7 +38504,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -40414,10 +38522,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584u128,
-                                value: 4543259751217974174964184288067584u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -40436,7 +38540,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -40455,7 +38558,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -40474,7 +38576,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -40514,10 +38615,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -40593,7 +38690,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -40612,10 +38708,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584u128,
-                                value: 4543259751217974174964184288067584u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -40634,7 +38726,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -40653,7 +38744,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -40672,7 +38762,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -40710,10 +38799,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pq",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560u128,
-                                value: 35494216806390423241907689750528u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 102,
@@ -40756,7 +38841,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISETP_RU",
             base: 4578753968024364598206091977848379u128,
-            covered: 340282366604044778430112461827631808511u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -40810,10 +38894,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696u128,
-                        value: 35494216806390423241907689750528u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -40873,7 +38953,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -40892,10 +38971,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584u128,
-                                value: 4543259751217974174964184288067584u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -40914,7 +38989,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -40933,7 +39007,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -40952,7 +39025,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -40992,10 +39064,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -41071,7 +39139,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -41090,10 +39157,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584u128,
-                                value: 4543259751217974174964184288067584u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -41112,7 +39175,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -41131,7 +39193,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -41150,7 +39211,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -41188,10 +39248,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pq",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560u128,
-                                value: 35494216806390423241907689750528u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 102,
@@ -41234,7 +39290,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISETP_RI",
             base: 4578753968024364598206091977848635u128,
-            covered: 340282366604044778448559205626463453183u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -41288,10 +39343,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696u128,
-                        value: 35494216806390423241907689750528u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -41351,7 +39402,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -41370,10 +39420,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584u128,
-                                value: 4543259751217974174964184288067584u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -41392,7 +39438,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -41411,7 +39456,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -41429,7 +39473,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -41469,10 +39512,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -41548,7 +39587,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -41567,10 +39605,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584u128,
-                                value: 4543259751217974174964184288067584u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -41589,7 +39623,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -41608,7 +39641,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -41626,7 +39658,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -41664,10 +39695,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pq",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560u128,
-                                value: 35494216806390423241907689750528u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 102,
@@ -41710,7 +39737,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISETP_RC",
             base: 4578753968024364598206091977848891u128,
-            covered: 340282366604044778430130475951263383551u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -41764,10 +39790,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696u128,
-                        value: 35494216806390423241907689750528u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -41827,7 +39849,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -41846,10 +39867,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584u128,
-                                value: 4543259751217974174964184288067584u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -41868,7 +39885,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -41887,7 +39903,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -41912,7 +39927,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -41952,10 +39966,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISETP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -42031,7 +40041,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -42050,10 +40059,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pv",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4543259751217974174964184288067584u128,
-                                value: 4543259751217974174964184288067584u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 109,
@@ -42072,7 +40077,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -42091,7 +40095,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -42116,7 +40119,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -42154,10 +40156,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pq",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560u128,
-                                value: 35494216806390423241907689750528u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 102,
@@ -42200,7 +40198,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISET_RR",
             base: 80812725764549624345414829372732u128,
-            covered: 340277255436844001022279462011753463807u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -42254,10 +40251,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696u128,
-                        value: 76059036013693764089802192322560u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -42332,7 +40325,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -42351,7 +40343,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -42370,7 +40361,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -42389,10 +40379,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -42432,10 +40418,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -42526,7 +40508,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -42545,7 +40526,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -42564,7 +40544,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -42583,10 +40562,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -42624,10 +40599,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pq",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560u128,
-                                value: 76059036013693764089802192322560u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 102,
@@ -42670,7 +40641,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISET_RU",
             base: 80812725764549624345414829372988u128,
-            covered: 340277255436844001022279461187119742975u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -42724,10 +40694,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696u128,
-                        value: 76059036013693764089802192322560u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -42802,7 +40768,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -42821,7 +40786,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -42840,7 +40804,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -42859,10 +40822,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -42902,10 +40861,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -42996,7 +40951,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -43015,7 +40969,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -43034,7 +40987,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -43053,10 +41005,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -43094,10 +41042,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pq",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560u128,
-                                value: 76059036013693764089802192322560u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 102,
@@ -43140,7 +41084,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISET_RI",
             base: 80812725764549624345414829373244u128,
-            covered: 340277255436844001040726204985951387647u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -43194,10 +41137,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696u128,
-                        value: 76059036013693764089802192322560u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -43272,7 +41211,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -43291,7 +41229,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -43310,7 +41247,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -43328,10 +41264,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -43371,10 +41303,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -43465,7 +41393,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -43484,7 +41411,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -43503,7 +41429,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -43521,10 +41446,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -43562,10 +41483,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pq",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560u128,
-                                value: 76059036013693764089802192322560u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 102,
@@ -43608,7 +41525,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "ISET_RC",
             base: 80812725764549624345414829373500u128,
-            covered: 340277255436844001022297475310751318015u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -43662,10 +41578,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 76059036089251627815716515741696u128,
-                        value: 76059036013693764089802192322560u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -43740,7 +41652,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -43759,7 +41670,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -43778,7 +41688,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -43803,10 +41712,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -43846,10 +41751,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "ISET",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -43940,7 +41841,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -43959,7 +41859,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -43978,7 +41877,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -44003,10 +41901,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 4753689750855860255612637020160u128,
-                                value: 4753689750855860255612637020160u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -44044,10 +41938,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pq",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 76059036013693764089802192322560u128,
-                                value: 76059036013693764089802192322560u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 102,
@@ -44090,7 +41980,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SEL_RR",
             base: 30013u128,
-            covered: 340277179377769679491606333647587639295u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44144,17 +42033,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SEL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -44173,7 +42057,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -44192,7 +42075,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -44211,7 +42093,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -44254,7 +42135,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SEL_RU",
             base: 30269u128,
-            covered: 340277179377769679491606332822953918463u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44308,17 +42188,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SEL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -44337,7 +42212,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -44356,7 +42230,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -44375,7 +42248,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -44418,7 +42290,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SEL_RI",
             base: 30525u128,
-            covered: 340277179377769679510053076621785563135u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44472,17 +42343,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SEL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -44501,7 +42367,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -44520,7 +42385,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -44538,7 +42402,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -44581,7 +42444,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SEL_RC",
             base: 30781u128,
-            covered: 340277179377769679491624346946585493503u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44635,17 +42497,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SEL",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -44664,7 +42521,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -44683,7 +42539,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -44708,7 +42563,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -44751,7 +42605,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LOP3_RRR",
             base: 567907469506709681677837623392574u128,
-            covered: 340277747286473504167034286668521668607u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -44805,10 +42658,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LOP3",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -44831,10 +42680,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -44853,7 +42698,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -44872,7 +42716,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -44891,7 +42734,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -44910,7 +42752,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -44929,7 +42770,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm8Lut",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -44947,7 +42787,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -44990,7 +42829,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LOP3_RIR",
             base: 567907469506709681677837623392830u128,
-            covered: 340277747286473504185481029642719592447u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45044,10 +42882,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LOP3",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -45070,10 +42904,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -45092,7 +42922,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -45111,7 +42940,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -45130,7 +42958,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -45148,7 +42975,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -45167,7 +42993,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm8Lut",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -45185,7 +43010,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -45228,7 +43052,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LOP3_RCR",
             base: 567907469506709681677837623393086u128,
-            covered: 340277747286473504167052299967519522815u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45282,10 +43105,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LOP3",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -45308,10 +43127,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -45330,7 +43145,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -45349,7 +43163,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -45368,7 +43181,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -45393,7 +43205,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -45412,7 +43223,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm8Lut",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -45430,7 +43240,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -45473,7 +43282,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "LOP3_RUR",
             base: 567907469506709681677837623393342u128,
-            covered: 340277747286473504167034285843887947775u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45527,10 +43335,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "LOP3",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -45553,10 +43357,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: true,
-                            at_default: Some(::isa_runtime::text::model::Match {
-                                mask: 567907468902246771870523036008448u128,
-                                value: 567907468902246771870523036008448u128,
-                            }),
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -45575,7 +43375,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -45594,7 +43393,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -45613,7 +43411,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -45632,7 +43429,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -45651,7 +43447,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm8Lut",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -45669,7 +43464,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pp",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 98,
@@ -45712,7 +43506,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PLOP3_X",
             base: 29759u128,
-            covered: 340277742532781935495226030386994806783u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45766,17 +43559,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PLOP3",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -45795,7 +43583,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pa",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -45833,7 +43620,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pb",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -45871,7 +43657,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -45909,7 +43694,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm8Lut",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -45932,7 +43716,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PLOP3_U",
             base: 28991u128,
-            covered: 340277742532781935495226030386994806783u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -45986,17 +43769,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PLOP3",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "pu",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 106,
@@ -46015,7 +43793,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pa",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -46053,7 +43830,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pb",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -46091,7 +43867,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "pc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -46129,7 +43904,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "UImm8Lut",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 82,
@@ -46152,7 +43926,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RRR",
             base: 302231454903657293707584u128,
-            covered: 340277174624084051243238879161512624127u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46206,10 +43979,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -46277,7 +44046,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -46296,7 +44064,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -46315,7 +44082,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -46334,7 +44100,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -46358,7 +44123,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RRI",
             base: 302231454903657293708608u128,
-            covered: 340277174624084051261685622135710547967u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46412,10 +44176,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -46483,7 +44243,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -46502,7 +44261,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -46521,7 +44279,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -46540,7 +44297,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -46563,7 +44319,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RIR",
             base: 302231454903657293707840u128,
-            covered: 340277174624084051261685622135710547967u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46617,10 +44372,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -46688,7 +44439,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -46707,7 +44457,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -46726,7 +44475,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -46744,7 +44492,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -46768,7 +44515,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RRC",
             base: 302231454903657293708864u128,
-            covered: 340277174624084051243256892460510478335u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -46822,10 +44568,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -46893,7 +44635,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -46912,7 +44653,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -46931,7 +44671,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -46950,7 +44689,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -46980,7 +44718,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RCR",
             base: 302231454903657293708096u128,
-            covered: 340277174624084051243256892460510478335u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47034,10 +44771,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -47105,7 +44838,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -47124,7 +44856,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -47143,7 +44874,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -47168,7 +44898,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -47192,7 +44921,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RRU",
             base: 302231454903657293709120u128,
-            covered: 340277174624084051243238878336878903295u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47246,10 +44974,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -47317,7 +45041,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -47336,7 +45059,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -47355,7 +45077,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -47374,7 +45095,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -47398,7 +45118,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SHF_RUR",
             base: 302231454903657293708352u128,
-            covered: 340277174624084051243238878336878903295u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47452,10 +45171,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SHF",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -47523,7 +45238,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -47542,7 +45256,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -47561,7 +45274,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -47580,7 +45292,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -47604,7 +45315,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "MOV_R",
             base: 28737u128,
-            covered: 340277174624081137561565692659847135231u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47658,10 +45368,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -47685,7 +45391,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -47718,7 +45423,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcA",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -47753,10 +45457,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -47780,7 +45480,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -47813,7 +45512,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -47851,7 +45549,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "MOV_U",
             base: 28993u128,
-            covered: 340277174624081137561565691835213414399u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -47905,10 +45602,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -47932,7 +45625,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -47965,7 +45657,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcA",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -48000,10 +45691,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -48027,7 +45714,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -48060,7 +45746,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -48098,7 +45783,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "MOV_I",
             base: 29249u128,
-            covered: 340277174624081137580012435634045059071u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48152,10 +45836,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -48179,7 +45859,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -48212,7 +45891,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcA",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -48232,10 +45910,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -48259,7 +45933,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -48292,7 +45965,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -48315,7 +45987,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "MOV_C",
             base: 29505u128,
-            covered: 340277174624081137561583705958844989439u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48369,10 +46040,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -48396,7 +46063,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -48429,7 +46095,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcA",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -48456,10 +46121,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Form {
                     mnemonic: "MOV",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -48483,7 +46144,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -48516,7 +46176,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -48546,7 +46205,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RRR",
             base: 31042u128,
-            covered: 340277174624080462244711898231150215167u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48600,10 +46258,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -48634,7 +46288,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -48653,7 +46306,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -48672,7 +46324,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -48691,7 +46342,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -48715,7 +46365,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RRI",
             base: 32066u128,
-            covered: 340277174624080462263158641205348139007u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48769,10 +46418,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -48803,7 +46448,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -48822,7 +46466,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -48841,7 +46484,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -48860,7 +46502,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -48883,7 +46524,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RIR",
             base: 31298u128,
-            covered: 340277174624080462263158641205348139007u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -48937,10 +46577,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -48971,7 +46607,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -48990,7 +46625,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -49009,7 +46643,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -49027,7 +46660,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -49051,7 +46683,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RRC",
             base: 32322u128,
-            covered: 340277174624080462244729911530148069375u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49105,10 +46736,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -49139,7 +46766,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -49158,7 +46784,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -49177,7 +46802,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -49196,7 +46820,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -49226,7 +46849,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RCR",
             base: 31554u128,
-            covered: 340277174624080462244729911530148069375u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49280,10 +46902,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -49314,7 +46932,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -49333,7 +46950,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -49352,7 +46968,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -49377,7 +46992,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -49401,7 +47015,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RRU",
             base: 32578u128,
-            covered: 340277174624080462244711897406516494335u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49455,10 +47068,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -49489,7 +47098,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -49508,7 +47116,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -49527,7 +47134,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -49546,7 +47152,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -49570,7 +47175,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "PRMT_RUR",
             base: 31810u128,
-            covered: 340277174624080462244711897406516494335u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49624,10 +47228,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "PRMT",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -49658,7 +47258,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -49677,7 +47276,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -49696,7 +47294,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -49715,7 +47312,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcC",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -49739,7 +47335,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2I_R",
             base: 28739u128,
-            covered: 340277174624080155309337255773642686463u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49793,10 +47388,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2I",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -49819,7 +47410,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -49838,7 +47428,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -49862,7 +47451,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2I_U",
             base: 28995u128,
-            covered: 340277174624080155309337254949008965631u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -49916,10 +47504,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2I",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -49942,7 +47526,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -49961,7 +47544,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -49985,7 +47567,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2I_I",
             base: 29251u128,
-            covered: 340277174624080155327783998747840610303u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50039,10 +47620,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2I",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -50065,7 +47642,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -50084,7 +47660,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -50107,7 +47682,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2I_C",
             base: 29507u128,
-            covered: 340277174624080155309355269072640540671u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50161,10 +47735,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2I",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -50187,7 +47757,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -50206,7 +47775,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -50236,7 +47804,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2IP_RRR",
             base: 31044u128,
-            covered: 340277174624080500023643761188311924735u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50290,10 +47857,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2IP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -50340,7 +47903,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -50359,7 +47921,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -50378,7 +47939,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -50397,7 +47957,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -50421,7 +47980,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2IP_RUR",
             base: 31812u128,
-            covered: 340277174624080500023643760363678203903u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50475,10 +48033,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2IP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -50525,7 +48079,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -50544,7 +48097,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -50563,7 +48115,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -50582,7 +48133,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -50606,7 +48156,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2IP_RIR",
             base: 31300u128,
-            covered: 340277174624080500042090504162509848575u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50660,10 +48209,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2IP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -50710,7 +48255,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -50729,7 +48273,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -50748,7 +48291,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Int {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -50766,7 +48308,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -50790,7 +48331,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "I2IP_RCR",
             base: 31556u128,
-            covered: 340277174624080500023661774487309778943u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -50844,10 +48384,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "I2IP",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[
                         ::isa_runtime::text::model::Modifier {
@@ -50894,7 +48430,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -50913,7 +48448,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -50932,7 +48466,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "SrcB",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::ConstMem {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -50957,7 +48490,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rc",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 64,
@@ -50981,7 +48513,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "R2UR_R",
             base: 28741u128,
-            covered: 340277174624079928635746078030659846143u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -51035,17 +48566,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "R2UR",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "URd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -51064,7 +48590,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Rb",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 32,
@@ -51088,7 +48613,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "SETGPR_U",
             base: 28998u128,
-            covered: 340277174624079929797890955778147287039u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -51142,17 +48666,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "SETGPR",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "R",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Indexed {
                                 base: "R",
                                 index: Some((
@@ -51181,7 +48700,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "Ra",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 24,
@@ -51205,7 +48723,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         ::isa_runtime::text::model::Opcode {
             name: "GETGPR_U",
             base: 28999u128,
-            covered: 340277174624079929797890955773885808639u128,
             guard: Some(::isa_runtime::text::model::Guard {
                 reg: ::isa_runtime::text::model::FieldRef {
                     bits: ::isa_runtime::text::model::Bits {
@@ -51259,17 +48776,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             forms: &[
                 ::isa_runtime::text::model::Form {
                     mnemonic: "GETGPR",
-                    prints: Some(::isa_runtime::text::model::Match {
-                        mask: 0u128,
-                        value: 0u128,
-                    }),
                     unsettable: None,
                     modifiers: &[],
                     operands: &[
                         ::isa_runtime::text::model::Operand {
                             name: "Rd",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Register {
                                 bits: ::isa_runtime::text::model::Bits {
                                     start: 16,
@@ -51288,7 +48800,6 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                         ::isa_runtime::text::model::Operand {
                             name: "R",
                             optional: false,
-                            at_default: None,
                             kind: ::isa_runtime::text::model::OperandKind::Indexed {
                                 base: "R",
                                 index: Some((

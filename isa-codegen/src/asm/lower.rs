@@ -153,17 +153,6 @@ enum DecoPrint {
     Suffix(TokenStream),
 }
 
-fn matcher(m: Option<(u128, u128)>) -> TokenStream {
-    let rt = rt();
-    match m {
-        Some((mask, value)) => {
-            let (mask, value) = (u128_lit(mask), u128_lit(value));
-            quote! { Some(#rt::Match { mask: #mask, value: #value }) }
-        }
-        None => quote! { None },
-    }
-}
-
 struct Lower<'a> {
     isa: &'a Isa,
     asm: Assembler<'a>,
@@ -502,7 +491,7 @@ impl Lower<'_> {
             }
         };
         let model = quote! {
-            #rt::Opcode { name: #name, base: #base, covered: #covered, guard: #guard, controls: &[ #( #controls ),* ], forms: &[ #( #forms ),* ] }
+            #rt::Opcode { name: #name, base: #base, guard: #guard, controls: &[ #( #controls ),* ], forms: &[ #( #forms ),* ] }
         };
         (model, printer)
     }
@@ -522,8 +511,6 @@ impl Lower<'_> {
                 };
             }
         }
-        let print_prints = prints;
-        let prints = matcher(prints);
         let unsettable = match op.fields.iter().find(|f| f.value == FieldValue::Free && !settable.iter().any(|s| **s == *f.name)) {
             Some(f) => {
                 let n = &*f.name;
@@ -540,14 +527,13 @@ impl Lower<'_> {
         let model = quote! {
             #rt::Form {
                 mnemonic: #mnemonic,
-                prints: #prints,
                 unsettable: #unsettable,
                 modifiers: &[ #( #modifiers ),* ],
                 operands: &[ #( #model_operands ),* ],
                 spellings: #spellings,
             }
         };
-        (model, self.print_form(mnemonic, print_prints, print_modifiers, &operands))
+        (model, self.print_form(mnemonic, prints, print_modifiers, &operands))
     }
 
     /// A form's printing code: `None` when it can never print.
@@ -713,8 +699,6 @@ impl Lower<'_> {
                 };
             }
         }
-        let print_at_default = at_default;
-        let at_default = matcher(at_default);
         let field = ob.field.as_deref().and_then(|n| op.field(n));
         // The printing code of the operand's value (`None`: never prints);
         // decorated unless literal or indexed.
@@ -784,7 +768,6 @@ impl Lower<'_> {
             #rt::Operand {
                 name: #name,
                 optional: #optional,
-                at_default: #at_default,
                 kind: #kind,
                 decorations: &[ #( #decorations ),* ],
                 prefixes: #prefixes,
@@ -794,7 +777,7 @@ impl Lower<'_> {
                 type_name: #type_name,
             }
         };
-        OperandOut { model, print, optional, at_default: print_at_default }
+        OperandOut { model, print, optional, at_default }
     }
 
     /// The model's kind of a field-bound operand, and the code printing its value.
@@ -976,10 +959,6 @@ impl Lower<'_> {
                 Some(quote! { (#c, #v) })
             });
             let texts: Vec<(u64, String)> = values.iter().filter_map(|&v| Some((v, self.asm.suffix_text(ot, op, raw, f, list, v)?))).collect();
-            let print = texts.iter().map(|(v, s)| {
-                let v = Literal::u64_unsuffixed(*v);
-                quote! { (#v, #s) }
-            });
             // The first spelling of each value.
             let mut seen = Vec::new();
             let arms: Vec<TokenStream> = texts
@@ -994,7 +973,7 @@ impl Lower<'_> {
                 })
                 .collect();
             let lookup = (!arms.is_empty()).then(|| quote! { match v { #( #arms )* _ => return None } });
-            (quote! { #rt::SuffixMap { parse: &[ #( #parse ),* ], print: &[ #( #print ),* ] } }, lookup)
+            (quote! { #rt::SuffixMap { parse: &[ #( #parse ),* ] } }, lookup)
         };
         let hook = self.asm.hook(op, Some(&f.name), "CvtVSel").or_else(|| self.asm.hook(op, Some(&f.name), "CvtVPSel"));
         match hook {

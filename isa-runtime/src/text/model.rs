@@ -2,8 +2,9 @@
 //! about an ISA's syntax, lowered to plain static data (bit ranges, spellings,
 //! encodings). `isa-codegen` computes it from the spec's `__Syntax` templates
 //! and their bindings and emits it into the generated crate as a `static`;
-//! [`super::asm`] and [`super::disasm`] interpret it. Nothing here names an
-//! instruction of any particular ISA.
+//! [`super::asm`] interprets it (printing is generated code per opcode, so
+//! what only printing needs is not here). Nothing here names an instruction
+//! of any particular ISA.
 
 use super::literal::FloatFormat;
 
@@ -126,29 +127,12 @@ pub struct FieldRef {
     pub default: Option<u64>,
 }
 
-/// A condition on a word: `(word & mask) == value`.
-#[derive(Clone, Copy, Debug)]
-pub struct Match {
-    pub mask: u128,
-    pub value: u128,
-}
-
-impl Match {
-    #[inline]
-    pub const fn test(self, w: u128) -> bool {
-        w & self.mask == self.value
-    }
-}
-
 /// One opcode.
 #[derive(Debug)]
 pub struct Opcode {
     pub name: &'static str,
     /// The word with constants and defaults (what assembly starts from).
     pub base: u128,
-    /// Bits some field covers; the printer ignores the others, so a word
-    /// prints the same with or without stray bits outside every field.
-    pub covered: u128,
     /// The guard predicate (`@P0`): its register field and class, its `.not` flag.
     pub guard: Option<Guard>,
     /// Control fields this opcode has, in [`Model::controls`] order.
@@ -176,9 +160,6 @@ pub struct Control {
 pub struct Form {
     /// Base mnemonic.
     pub mnemonic: &'static str,
-    /// Words this form can print: every field it cannot set is at its default
-    /// (`None`: a field it cannot set has no default; it never prints).
-    pub prints: Option<Match>,
     /// A field without default this form cannot set: assembling it is a spec defect.
     pub unsettable: Option<&'static str>,
     pub modifiers: &'static [Modifier],
@@ -217,9 +198,6 @@ pub enum ModifierKind {
 pub struct Operand {
     pub name: &'static str,
     pub optional: bool,
-    /// When an optional operand is printed: some field of it is off its
-    /// default (`None`: always printed).
-    pub at_default: Option<Match>,
     pub kind: OperandKind,
     /// Prefix decorations, then suffixes, in template order.
     pub decorations: &'static [Decoration],
@@ -298,12 +276,10 @@ pub enum Target {
     Field { field: FieldRef, on: u64, off: u64 },
 }
 
-/// Spellings of a suffix: `parse` maps text to encoding, `print` encoding to
-/// text (an empty text prints nothing).
+/// Spellings of a suffix: text to encoding.
 #[derive(Debug)]
 pub struct SuffixMap {
     pub parse: &'static [(&'static str, u64)],
-    pub print: &'static [(u64, &'static str)],
 }
 
 /// How a suffix is spelled.
@@ -319,11 +295,6 @@ impl SuffixMap {
     /// The encoding of a spelling.
     pub fn value(&self, text: &str) -> Option<u64> {
         self.parse.iter().find(|(s, _)| *s == text).map(|&(_, v)| v)
-    }
-
-    /// The spelling of an encoding.
-    pub fn text(&self, v: u64) -> Option<&'static str> {
-        self.print.iter().find(|(x, _)| *x == v).map(|&(_, s)| s)
     }
 }
 
