@@ -78,6 +78,11 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
         let mut best: Option<Attempt> = None;
         for &(oc, fi) in m.mnemonics[k].forms {
             let (oc, fi) = (oc as usize, fi as usize);
+            // Quiet, skip the forms whose operands cannot take these texts;
+            // loud, every form's failure competes for the message.
+            if !loud && !may_fit(&m.opcodes[oc].forms[fi], &pre) {
+                continue;
+            }
             match try_form(m, &lexed, &pre, oc, fi, loud) {
                 Ok(word) => match (m.check)(oc, word) {
                     Ok(()) => return Ok(Some(Assembled { opcode: oc, word })),
@@ -91,6 +96,28 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
         }
     }
     Err(AsmError::at(mn.col, "no form of this instruction matches"))
+}
+
+/// Whether a form's operands can take the operand texts, judged by kind
+/// alone: `false` only when placing them must fail. Decided for forms whose
+/// operands are all mandatory and one text each (text i is operand i);
+/// others are left to [`place`].
+fn may_fit(form: &Form, pre: &[Result<OperandText, String>]) -> bool {
+    let fixed = form.operands.iter().all(|o| !o.optional && !matches!(o.kind, OperandKind::Float { .. }));
+    if !fixed {
+        return true;
+    }
+    form.operands.len() == pre.len()
+        && form.operands.iter().zip(pre).all(|(o, t)| match (t, &o.kind) {
+            (Err(_), _) => false,
+            (Ok(t), OperandKind::Register { .. }) => matches!(t.core, Core::Name(_) | Core::Pair { .. }),
+            (Ok(t), OperandKind::Int { .. }) => matches!(t.core, Core::Number(_)),
+            (Ok(t), OperandKind::ConstMem { .. }) => matches!(t.core, Core::CMem { .. }),
+            (Ok(t), OperandKind::Indexed { .. }) => matches!(t.core, Core::Indexed { .. }),
+            (Ok(t), OperandKind::Literal) => matches!(t.core, Core::Name(_)),
+            (Ok(_), OperandKind::Float { .. }) => true,
+            (Ok(_), OperandKind::Enum | OperandKind::Unbound | OperandKind::Broken(_)) => false,
+        })
 }
 
 /// `.word 0x...`: a raw instruction word, which must decode.
@@ -345,7 +372,8 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Result<OperandText, S
                     if pair.map(|e| e.eval(w)) != Some(64) {
                         return Err(err(msg!(loud, "`{}` is not a 64-bit operand here", sop.name)));
                     }
-                    register(m, *class, *bits, &msg!(loud, "{p}{lo}")).ok_or_else(|| err(msg!(loud, "`{p}{lo}` does not exist")))?
+                    // The pair's first register by name (also when quiet: it decides).
+                    register(m, *class, *bits, &format!("{p}{lo}")).ok_or_else(|| err(msg!(loud, "`{p}{lo}` does not exist")))?
                 }
                 ref c => return Err(mismatch(tok, c, sop, loud)),
             };
