@@ -135,6 +135,21 @@ fn differs(value: TokenStream, default: Option<u64>) -> TokenStream {
     }
 }
 
+/// Match arms `value => body`, the first entry of each value only (what a
+/// search in order finds; no arm is unreachable), none for `skip`.
+fn first_arms<T>(entries: impl IntoIterator<Item = (u64, T)>, skip: Option<u64>, body: impl Fn(T) -> TokenStream) -> Vec<TokenStream> {
+    let mut seen: Vec<u64> = skip.into_iter().collect();
+    let mut arms = Vec::new();
+    for (v, t) in entries {
+        if !seen.contains(&v) {
+            seen.push(v);
+            let (v, b) = (Literal::u64_unsuffixed(v), body(t));
+            arms.push(quote! { #v => #b, });
+        }
+    }
+    arms
+}
+
 /// Print code of one part of a form: `None` when the part can never print
 /// (then neither can its form, as in the runtime's interpreter).
 type Print = Option<TokenStream>;
@@ -208,18 +223,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
     let dis = dis();
     let class_printers = lw.classes.iter().enumerate().map(|(k, (prefix, constants))| {
         let (single, double) = (format_ident!("register_{}", k), format_ident!("register_pair_{}", k));
-        let mut seen = Vec::new();
-        let named: Vec<TokenStream> = constants
-            .iter()
-            .filter(|(_, i)| !seen.contains(i) && {
-                seen.push(*i);
-                true
-            })
-            .map(|(n, i)| {
-                let i = Literal::u64_unsuffixed(*i);
-                quote! { #i => out.push_str(#n), }
-            })
-            .collect();
+        let named = first_arms(constants.iter().map(|(n, i)| (*i, n)), None, |n| quote! { out.push_str(#n) });
         let open = format!("{prefix}[");
         let (doc1, doc2) = (format!("Prints a `{prefix}` register: its name when it has one."), format!("Prints a `{prefix}` register pair `{prefix}[n:n+1]`, or the register's name when it has one."));
         quote! {
@@ -647,22 +651,11 @@ impl Lower<'_> {
                     // At its default an optional modifier is omitted; else the
                     // first spelling of the value prints.
                     let default = f.default_value().filter(|_| *optional);
-                    let mut seen: Vec<u64> = default.into_iter().collect();
                     let omit = default.map(|d| {
                         let d = Literal::u64_unsuffixed(d);
                         quote! { #d => {} }
                     });
-                    let arms: Vec<TokenStream> = values
-                        .iter()
-                        .filter(|c| !seen.contains(&c.value) && {
-                            seen.push(c.value);
-                            true
-                        })
-                        .map(|c| {
-                            let (v, dotted) = (Literal::u64_unsuffixed(c.value), format!(".{}", c.spelling));
-                            quote! { #v => out.push_str(#dotted), }
-                        })
-                        .collect();
+                    let arms = first_arms(values.iter().map(|c| (c.value, format!(".{}", c.spelling))), default, |dotted| quote! { out.push_str(#dotted) });
                     let get = field_get(f);
                     let print = quote! {
                         match #get {
@@ -825,18 +818,7 @@ impl Lower<'_> {
                             let (enc, ff) = (Literal::u64_unsuffixed(*enc), format(ff.exponent, ff.mantissa));
                             quote! { (#enc, #ff) }
                         });
-                        let mut seen = Vec::new();
-                        let arms: Vec<TokenStream> = entries
-                            .iter()
-                            .filter(|(enc, _)| !seen.contains(enc) && {
-                                seen.push(*enc);
-                                true
-                            })
-                            .map(|(enc, ff)| {
-                                let (enc, ff) = (Literal::u64_unsuffixed(*enc), format(ff.exponent, ff.mantissa));
-                                quote! { #enc => #ff, }
-                            })
-                            .collect();
+                        let arms = first_arms(entries.iter().map(|(enc, ff)| (*enc, ff)), None, |ff| format(ff.exponent, ff.mantissa));
                         let by_get = field_get(af);
                         (quote! { Some((#by, &[ #( #items ),* ])) }, quote! { match #by_get { #( #arms )* _ => #fixed } })
                     }
@@ -960,18 +942,7 @@ impl Lower<'_> {
             });
             let texts: Vec<(u64, String)> = values.iter().filter_map(|&v| Some((v, self.asm.suffix_text(ot, op, raw, f, list, v)?))).collect();
             // The first spelling of each value.
-            let mut seen = Vec::new();
-            let arms: Vec<TokenStream> = texts
-                .iter()
-                .filter(|(v, _)| !seen.contains(v) && {
-                    seen.push(*v);
-                    true
-                })
-                .map(|(v, s)| {
-                    let v = Literal::u64_unsuffixed(*v);
-                    quote! { #v => #s, }
-                })
-                .collect();
+            let arms = first_arms(texts.iter().map(|(v, s)| (*v, s)), None, |s| quote! { #s });
             let lookup = (!arms.is_empty()).then(|| quote! { match v { #( #arms )* _ => return None } });
             (quote! { #rt::SuffixMap { parse: &[ #( #parse ),* ] } }, lookup)
         };
