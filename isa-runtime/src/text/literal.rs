@@ -149,8 +149,8 @@ pub fn format_float(bits: u64, f: FloatFormat) -> String {
     s
 }
 
-/// Where printed text goes: a `String`, or the disassembler's fixed line
-/// buffer (which checks no capacity per byte).
+/// Where printed text goes: a `String`, or the line a generated printer is
+/// writing (`disasm::Line`).
 pub trait Sink {
     /// Appends text.
     fn push_str(&mut self, s: &str);
