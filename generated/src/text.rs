@@ -49056,7 +49056,7 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -49103,7 +49103,7 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -49129,7 +49129,7 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -49162,7 +49162,7 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -49184,7 +49184,7 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -49231,7 +49231,7 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -49257,7 +49257,7 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -49290,7 +49290,7 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -49312,7 +49312,7 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -49359,7 +49359,7 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -49385,7 +49385,7 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -49436,7 +49436,7 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -49483,7 +49483,7 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -49509,7 +49509,7 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -49575,7 +49575,7 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -49622,7 +49622,7 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -49648,7 +49648,7 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -49681,7 +49681,7 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -49703,7 +49703,7 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -49750,7 +49750,7 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -49776,7 +49776,7 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -49809,7 +49809,7 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -49831,7 +49831,7 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -49878,7 +49878,7 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -49904,7 +49904,7 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -49955,7 +49955,7 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -50002,7 +50002,7 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -50028,7 +50028,7 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50094,7 +50094,7 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -50146,7 +50146,7 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -50172,7 +50172,7 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50205,7 +50205,7 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50238,7 +50238,7 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50260,7 +50260,7 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -50312,7 +50312,7 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -50338,7 +50338,7 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50371,7 +50371,7 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50422,7 +50422,7 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -50474,7 +50474,7 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -50500,7 +50500,7 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50562,7 +50562,7 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50584,7 +50584,7 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -50636,7 +50636,7 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -50662,7 +50662,7 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50695,7 +50695,7 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50728,7 +50728,7 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50750,7 +50750,7 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -50802,7 +50802,7 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -50828,7 +50828,7 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50861,7 +50861,7 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50894,7 +50894,7 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -50916,7 +50916,7 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -50968,7 +50968,7 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -50994,7 +50994,7 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -51027,7 +51027,7 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -51093,7 +51093,7 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -51145,7 +51145,7 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -51171,7 +51171,7 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -51248,7 +51248,7 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -51270,7 +51270,7 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -51317,7 +51317,7 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -51343,7 +51343,7 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -51376,7 +51376,7 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -51390,7 +51390,7 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -51405,7 +51405,7 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -51452,7 +51452,7 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -51478,7 +51478,7 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -51511,7 +51511,7 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -51525,7 +51525,7 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -51540,7 +51540,7 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -51587,7 +51587,7 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -51613,7 +51613,7 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -51656,7 +51656,7 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -51671,7 +51671,7 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -51718,7 +51718,7 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -51744,7 +51744,7 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -51802,7 +51802,7 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -51817,7 +51817,7 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -51884,11 +51884,11 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
@@ -51914,7 +51914,7 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -51947,7 +51947,7 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -51964,7 +51964,7 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -51982,7 +51982,7 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -52049,11 +52049,11 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
@@ -52079,7 +52079,7 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -52112,7 +52112,7 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -52129,7 +52129,7 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -52147,7 +52147,7 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -52214,11 +52214,11 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
@@ -52244,7 +52244,7 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -52290,7 +52290,7 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -52308,7 +52308,7 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -52375,11 +52375,11 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
@@ -52405,7 +52405,7 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -52466,7 +52466,7 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -52484,7 +52484,7 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -52556,7 +52556,7 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -52582,7 +52582,7 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -52615,7 +52615,7 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -52632,7 +52632,7 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_3 {
             out.reset(mark);
@@ -52650,7 +52650,7 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -52722,7 +52722,7 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -52748,7 +52748,7 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -52781,7 +52781,7 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -52798,7 +52798,7 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_3 {
             out.reset(mark);
@@ -52816,7 +52816,7 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -52888,7 +52888,7 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -52914,7 +52914,7 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -52960,7 +52960,7 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_3 {
             out.reset(mark);
@@ -52978,7 +52978,7 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -53050,7 +53050,7 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -53076,7 +53076,7 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -53137,7 +53137,7 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_3 {
             out.reset(mark);
@@ -53155,7 +53155,7 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -53204,7 +53204,7 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -53215,7 +53215,7 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -53229,7 +53229,7 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -53247,7 +53247,7 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -53296,7 +53296,7 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -53307,7 +53307,7 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -53321,7 +53321,7 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -53339,7 +53339,7 @@ fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -53388,7 +53388,7 @@ fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -53399,7 +53399,7 @@ fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -53430,7 +53430,7 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -53479,7 +53479,7 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -53490,7 +53490,7 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -53533,7 +53533,7 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -53592,7 +53592,7 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -53603,7 +53603,7 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -53617,7 +53617,7 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -53635,7 +53635,7 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -53694,7 +53694,7 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -53705,7 +53705,7 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -53719,7 +53719,7 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -53737,7 +53737,7 @@ fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -53796,7 +53796,7 @@ fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -53807,7 +53807,7 @@ fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -53838,7 +53838,7 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -53897,7 +53897,7 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -53908,7 +53908,7 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -53951,7 +53951,7 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -54000,7 +54000,7 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -54011,7 +54011,7 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54025,7 +54025,7 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54039,7 +54039,7 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54057,7 +54057,7 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -54106,7 +54106,7 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -54117,7 +54117,7 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54131,7 +54131,7 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54162,7 +54162,7 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -54211,7 +54211,7 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -54222,7 +54222,7 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54249,7 +54249,7 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54267,7 +54267,7 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -54316,7 +54316,7 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -54327,7 +54327,7 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54341,7 +54341,7 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54355,7 +54355,7 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54373,7 +54373,7 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -54422,7 +54422,7 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -54433,7 +54433,7 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54447,7 +54447,7 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54461,7 +54461,7 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54479,7 +54479,7 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -54528,7 +54528,7 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -54539,7 +54539,7 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54553,7 +54553,7 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54596,7 +54596,7 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -54645,7 +54645,7 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -54656,7 +54656,7 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54695,7 +54695,7 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54713,7 +54713,7 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -54755,7 +54755,7 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -54766,7 +54766,7 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54780,7 +54780,7 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54790,7 +54790,7 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -54805,7 +54805,7 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -54847,7 +54847,7 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -54858,7 +54858,7 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54872,7 +54872,7 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54882,7 +54882,7 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -54897,7 +54897,7 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -54939,7 +54939,7 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -54950,7 +54950,7 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -54973,7 +54973,7 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -54988,7 +54988,7 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -55030,7 +55030,7 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -55041,7 +55041,7 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -55076,7 +55076,7 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -55091,7 +55091,7 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -55155,14 +55155,14 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
@@ -55176,7 +55176,7 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -55190,7 +55190,7 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -55203,7 +55203,7 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -55221,7 +55221,7 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -55285,14 +55285,14 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
@@ -55306,7 +55306,7 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -55320,7 +55320,7 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -55333,7 +55333,7 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -55351,7 +55351,7 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -55415,14 +55415,14 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
@@ -55436,7 +55436,7 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -55462,7 +55462,7 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -55480,7 +55480,7 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -55544,14 +55544,14 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
@@ -55565,7 +55565,7 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -55603,7 +55603,7 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -55621,7 +55621,7 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -55686,7 +55686,7 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -55697,7 +55697,7 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -55711,7 +55711,7 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -55721,7 +55721,7 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -55736,7 +55736,7 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -55801,7 +55801,7 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -55812,7 +55812,7 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -55826,7 +55826,7 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -55836,7 +55836,7 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -55851,7 +55851,7 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -55916,7 +55916,7 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -55927,7 +55927,7 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -55950,7 +55950,7 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -55965,7 +55965,7 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -56030,7 +56030,7 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -56041,7 +56041,7 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56076,7 +56076,7 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -56091,7 +56091,7 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -56128,7 +56128,7 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -56139,7 +56139,7 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56153,7 +56153,7 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56163,7 +56163,7 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -56178,7 +56178,7 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -56215,7 +56215,7 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -56226,7 +56226,7 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56240,7 +56240,7 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56250,7 +56250,7 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -56265,7 +56265,7 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -56302,7 +56302,7 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -56313,7 +56313,7 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56336,7 +56336,7 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -56351,7 +56351,7 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -56388,7 +56388,7 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -56399,7 +56399,7 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56434,7 +56434,7 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -56449,7 +56449,7 @@ fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -56481,7 +56481,7 @@ fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("FCHK");
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
@@ -56492,7 +56492,7 @@ fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56506,7 +56506,7 @@ fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56524,7 +56524,7 @@ fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -56556,7 +56556,7 @@ fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("FCHK");
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
@@ -56567,7 +56567,7 @@ fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56581,7 +56581,7 @@ fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56599,7 +56599,7 @@ fn print_60(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -56631,7 +56631,7 @@ fn print_60(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("FCHK");
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
@@ -56642,7 +56642,7 @@ fn print_60(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56673,7 +56673,7 @@ fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -56705,7 +56705,7 @@ fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("FCHK");
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
@@ -56716,7 +56716,7 @@ fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if abs {
                 out.push_byte(b'|');
             }
@@ -56759,7 +56759,7 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -56813,7 +56813,7 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -56871,7 +56871,7 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     suffix = s;
                 }
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -56890,7 +56890,7 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -56944,7 +56944,7 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -57032,7 +57032,7 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -57086,7 +57086,7 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -57144,7 +57144,7 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     suffix = s;
                 }
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -57163,7 +57163,7 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -57219,7 +57219,7 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -57244,7 +57244,7 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -57266,7 +57266,7 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -57322,7 +57322,7 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -57347,7 +57347,7 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -57369,7 +57369,7 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -57425,7 +57425,7 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -57483,7 +57483,7 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -57547,7 +57547,7 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -57572,7 +57572,7 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -57594,7 +57594,7 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -57658,7 +57658,7 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -57683,7 +57683,7 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -57705,7 +57705,7 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -57769,7 +57769,7 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -57827,7 +57827,7 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -57876,7 +57876,7 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -57901,7 +57901,7 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -57923,7 +57923,7 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -57972,7 +57972,7 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -57997,7 +57997,7 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if abs {
                 out.push_byte(b'|');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -58019,7 +58019,7 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -58068,7 +58068,7 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -58126,7 +58126,7 @@ fn print_74(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     if false {
@@ -58160,7 +58160,7 @@ fn print_75(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     if false {
@@ -58194,7 +58194,7 @@ fn print_76(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     if false {
@@ -58228,7 +58228,7 @@ fn print_77(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     if false {
@@ -58262,7 +58262,7 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -58317,15 +58317,15 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -58343,7 +58343,7 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     }
                 }
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -58362,7 +58362,7 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -58417,15 +58417,15 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
@@ -58443,7 +58443,7 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     }
                 }
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -58462,7 +58462,7 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -58517,11 +58517,11 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -58554,7 +58554,7 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     }
                 }
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -58573,7 +58573,7 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -58628,11 +58628,11 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -58663,7 +58663,7 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     }
                 }
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -58682,7 +58682,7 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -58724,7 +58724,7 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("IADD");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -58732,7 +58732,7 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 72) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -58740,7 +58740,7 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 97) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -58757,14 +58757,14 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
@@ -58775,7 +58775,7 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 72) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -58783,7 +58783,7 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 97) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_4 {
@@ -58793,7 +58793,7 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -58811,7 +58811,7 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -58853,7 +58853,7 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("IADD");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -58861,7 +58861,7 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 72) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -58869,7 +58869,7 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 97) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         Some(())
     }
@@ -58886,14 +58886,14 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
@@ -58904,7 +58904,7 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 72) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -58912,7 +58912,7 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 97) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
         if want_4 {
@@ -58922,7 +58922,7 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -58940,7 +58940,7 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -58982,7 +58982,7 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("IADD");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -58990,7 +58990,7 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 72) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59018,14 +59018,14 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
@@ -59036,7 +59036,7 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 72) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59057,7 +59057,7 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -59075,7 +59075,7 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -59117,7 +59117,7 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("IADD");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59125,7 +59125,7 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 72) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59161,14 +59161,14 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
@@ -59179,7 +59179,7 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 72) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59208,7 +59208,7 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -59226,7 +59226,7 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -59277,25 +59277,25 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59303,7 +59303,7 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -59329,25 +59329,25 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59355,7 +59355,7 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -59365,7 +59365,7 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -59383,7 +59383,7 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -59434,25 +59434,25 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59489,25 +59489,25 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59528,7 +59528,7 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -59546,7 +59546,7 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -59597,21 +59597,21 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59630,7 +59630,7 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -59656,21 +59656,21 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59689,7 +59689,7 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -59699,7 +59699,7 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -59717,7 +59717,7 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -59768,25 +59768,25 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59831,25 +59831,25 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59878,7 +59878,7 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -59896,7 +59896,7 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -59947,21 +59947,21 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -59984,7 +59984,7 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -60010,21 +60010,21 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -60047,7 +60047,7 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -60057,7 +60057,7 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -60075,7 +60075,7 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -60126,25 +60126,25 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -60152,7 +60152,7 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 97) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         Some(())
     }
@@ -60178,25 +60178,25 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -60204,7 +60204,7 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 97) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -60214,7 +60214,7 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -60232,7 +60232,7 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -60283,25 +60283,25 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
@@ -60309,7 +60309,7 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -60335,25 +60335,25 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
@@ -60361,7 +60361,7 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -60371,7 +60371,7 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -60389,7 +60389,7 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -60438,25 +60438,25 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_pair_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -60464,7 +60464,7 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_pair_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         Some(())
     }
@@ -60487,25 +60487,25 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_pair_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -60513,7 +60513,7 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_pair_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_5 {
@@ -60523,7 +60523,7 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -60541,7 +60541,7 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -60590,21 +60590,21 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_pair_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -60623,7 +60623,7 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_pair_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         Some(())
     }
@@ -60646,21 +60646,21 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_pair_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -60679,7 +60679,7 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_pair_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_5 {
@@ -60689,7 +60689,7 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -60707,7 +60707,7 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -60756,25 +60756,25 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_pair_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -60816,25 +60816,25 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_pair_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -60863,7 +60863,7 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -60881,7 +60881,7 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -60930,21 +60930,21 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_pair_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -60967,7 +60967,7 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_pair_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         Some(())
     }
@@ -60990,21 +60990,21 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_pair_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -61027,7 +61027,7 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_pair_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_5 {
@@ -61037,7 +61037,7 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -61055,7 +61055,7 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -61104,25 +61104,25 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_pair_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -61130,7 +61130,7 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 97) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_pair_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, true);
         }
         Some(())
     }
@@ -61153,25 +61153,25 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_pair_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -61179,7 +61179,7 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 97) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_pair_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, true);
         }
         let mark = out.mark();
         if want_5 {
@@ -61189,7 +61189,7 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -61207,7 +61207,7 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -61256,25 +61256,25 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
         {
-            register_pair_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
@@ -61282,7 +61282,7 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_pair_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         Some(())
     }
@@ -61305,25 +61305,25 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_pair_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
@@ -61331,7 +61331,7 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_pair_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         let mark = out.mark();
         if want_5 {
@@ -61341,7 +61341,7 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -61359,7 +61359,7 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -61411,29 +61411,29 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -61443,7 +61443,7 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -61461,7 +61461,7 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -61513,25 +61513,25 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -61552,7 +61552,7 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -61570,7 +61570,7 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -61622,21 +61622,21 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -61651,7 +61651,7 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -61661,7 +61661,7 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -61679,7 +61679,7 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -61731,25 +61731,25 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -61774,7 +61774,7 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -61792,7 +61792,7 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -61844,21 +61844,21 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -61877,7 +61877,7 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -61887,7 +61887,7 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -61905,7 +61905,7 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -61957,29 +61957,29 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -61989,7 +61989,7 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -62007,7 +62007,7 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -62059,29 +62059,29 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -62091,7 +62091,7 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -62109,7 +62109,7 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -62156,29 +62156,29 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -62188,7 +62188,7 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -62206,7 +62206,7 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -62253,25 +62253,25 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -62292,7 +62292,7 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -62310,7 +62310,7 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -62357,21 +62357,21 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -62386,7 +62386,7 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -62396,7 +62396,7 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -62414,7 +62414,7 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -62461,25 +62461,25 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -62504,7 +62504,7 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -62522,7 +62522,7 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -62569,21 +62569,21 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -62602,7 +62602,7 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -62612,7 +62612,7 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -62630,7 +62630,7 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -62677,29 +62677,29 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -62709,7 +62709,7 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -62727,7 +62727,7 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -62774,29 +62774,29 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -62806,7 +62806,7 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -62824,7 +62824,7 @@ fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -62866,18 +62866,18 @@ fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 74) as u64 & 1u64 != 0 {
                 out.push_byte(b'-');
             }
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -62892,7 +62892,7 @@ fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -62934,18 +62934,18 @@ fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 97) as u64 & 1u64 != 0 {
                 out.push_byte(b'-');
             }
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         Some(())
     }
@@ -62960,7 +62960,7 @@ fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63002,11 +63002,11 @@ fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -63032,7 +63032,7 @@ fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63074,11 +63074,11 @@ fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -63111,7 +63111,7 @@ fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63158,14 +63158,14 @@ fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
@@ -63176,15 +63176,15 @@ fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 72) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -63205,7 +63205,7 @@ fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_6 {
             out.reset(mark);
@@ -63223,7 +63223,7 @@ fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63270,14 +63270,14 @@ fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
@@ -63288,7 +63288,7 @@ fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 72) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -63303,7 +63303,7 @@ fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -63324,7 +63324,7 @@ fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_6 {
             out.reset(mark);
@@ -63342,7 +63342,7 @@ fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63389,14 +63389,14 @@ fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
@@ -63407,7 +63407,7 @@ fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 72) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -63426,7 +63426,7 @@ fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -63447,7 +63447,7 @@ fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_6 {
             out.reset(mark);
@@ -63465,7 +63465,7 @@ fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63512,14 +63512,14 @@ fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
@@ -63530,15 +63530,15 @@ fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 72) as u64 & 1u64 != 0 {
                 out.push_byte(if inv { b'~' } else { b'-' });
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -63559,7 +63559,7 @@ fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_6 {
             out.reset(mark);
@@ -63577,7 +63577,7 @@ fn print_121(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63609,11 +63609,11 @@ fn print_121(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("IABS");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -63628,7 +63628,7 @@ fn print_122(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63660,11 +63660,11 @@ fn print_122(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("IABS");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         Some(())
     }
@@ -63679,7 +63679,7 @@ fn print_123(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63711,7 +63711,7 @@ fn print_123(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("IABS");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -63737,7 +63737,7 @@ fn print_124(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63769,7 +63769,7 @@ fn print_124(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("IABS");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -63799,7 +63799,7 @@ fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63836,22 +63836,22 @@ fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -63866,7 +63866,7 @@ fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63903,22 +63903,22 @@ fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -63933,7 +63933,7 @@ fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -63970,11 +63970,11 @@ fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -63992,7 +63992,7 @@ fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -64007,7 +64007,7 @@ fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -64044,11 +64044,11 @@ fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -64070,7 +64070,7 @@ fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -64085,7 +64085,7 @@ fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -64124,17 +64124,17 @@ fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         out.push_str("PR");
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -64149,7 +64149,7 @@ fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -64188,17 +64188,17 @@ fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         out.push_str("PR");
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         Some(())
     }
@@ -64213,7 +64213,7 @@ fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -64252,13 +64252,13 @@ fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         out.push_str("PR");
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -64284,7 +64284,7 @@ fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -64323,13 +64323,13 @@ fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         out.push_str("PR");
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -64359,7 +64359,7 @@ fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -64409,7 +64409,7 @@ fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     }
                 }
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -64417,7 +64417,7 @@ fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -64432,7 +64432,7 @@ fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -64482,7 +64482,7 @@ fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     }
                 }
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -64490,7 +64490,7 @@ fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         Some(())
     }
@@ -64505,7 +64505,7 @@ fn print_135(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -64555,7 +64555,7 @@ fn print_135(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     }
                 }
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -64585,7 +64585,7 @@ fn print_136(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -64635,7 +64635,7 @@ fn print_136(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     }
                 }
             }
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
             if !suffix.is_empty() {
                 out.push_byte(b'.');
                 out.push_str(suffix);
@@ -64669,7 +64669,7 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -64733,32 +64733,32 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4543259751217974174964184288067584u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -64795,32 +64795,32 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 35494216806390423241907689750528u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -64830,7 +64830,7 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 105) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 102) as u64 & 7u64);
+            register_2(out, (w >> 102) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -64848,7 +64848,7 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -64912,32 +64912,32 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4543259751217974174964184288067584u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -64974,32 +64974,32 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 35494216806390423241907689750528u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -65009,7 +65009,7 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 105) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 102) as u64 & 7u64);
+            register_2(out, (w >> 102) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -65027,7 +65027,7 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -65091,21 +65091,21 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4543259751217974174964184288067584u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -65123,7 +65123,7 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -65160,21 +65160,21 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 35494216806390423241907689750528u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -65192,7 +65192,7 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -65202,7 +65202,7 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 105) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 102) as u64 & 7u64);
+            register_2(out, (w >> 102) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -65220,7 +65220,7 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -65284,21 +65284,21 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4543259751217974174964184288067584u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -65320,7 +65320,7 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -65357,21 +65357,21 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 35494216806390423241907689750528u128;
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_1 {
             out.push_str(", ");
         }
         {
-            register_2(out, (w >> 109) as u64 & 7u64);
+            register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         if !want_1 {
             out.reset(mark);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -65393,7 +65393,7 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         let mark = out.mark();
         if want_5 {
@@ -65403,7 +65403,7 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 105) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 102) as u64 & 7u64);
+            register_2(out, (w >> 102) as u64 & 7u64, false);
         }
         if !want_5 {
             out.reset(mark);
@@ -65421,7 +65421,7 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -65490,15 +65490,15 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_3 {
@@ -65508,7 +65508,7 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_3 {
             out.reset(mark);
@@ -65554,15 +65554,15 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         let want_3 = want_3 || want_4;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         let mark = out.mark();
         if want_3 {
@@ -65572,7 +65572,7 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_3 {
             out.reset(mark);
@@ -65585,7 +65585,7 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 105) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 102) as u64 & 7u64);
+            register_2(out, (w >> 102) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -65603,7 +65603,7 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -65672,15 +65672,15 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
         if want_3 {
@@ -65690,7 +65690,7 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_3 {
             out.reset(mark);
@@ -65736,15 +65736,15 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         let want_3 = want_3 || want_4;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
         if want_3 {
@@ -65754,7 +65754,7 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_3 {
             out.reset(mark);
@@ -65767,7 +65767,7 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 105) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 102) as u64 & 7u64);
+            register_2(out, (w >> 102) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -65785,7 +65785,7 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -65854,11 +65854,11 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -65879,7 +65879,7 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_3 {
             out.reset(mark);
@@ -65925,11 +65925,11 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         let want_3 = want_3 || want_4;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -65950,7 +65950,7 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_3 {
             out.reset(mark);
@@ -65963,7 +65963,7 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 105) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 102) as u64 & 7u64);
+            register_2(out, (w >> 102) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -65981,7 +65981,7 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -66050,11 +66050,11 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -66079,7 +66079,7 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_3 {
             out.reset(mark);
@@ -66125,11 +66125,11 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         let want_3 = want_3 || want_4;
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -66154,7 +66154,7 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         if !want_3 {
             out.reset(mark);
@@ -66167,7 +66167,7 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 105) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 102) as u64 & 7u64);
+            register_2(out, (w >> 102) as u64 & 7u64, false);
         }
         if !want_4 {
             out.reset(mark);
@@ -66185,7 +66185,7 @@ fn print_145(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -66217,22 +66217,22 @@ fn print_145(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("SEL");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -66247,7 +66247,7 @@ fn print_146(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -66279,22 +66279,22 @@ fn print_146(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("SEL");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -66309,7 +66309,7 @@ fn print_147(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -66341,11 +66341,11 @@ fn print_147(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("SEL");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -66363,7 +66363,7 @@ fn print_147(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -66378,7 +66378,7 @@ fn print_148(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -66410,11 +66410,11 @@ fn print_148(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("SEL");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -66436,7 +66436,7 @@ fn print_148(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -66451,7 +66451,7 @@ fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -66493,26 +66493,26 @@ fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.push_str(" ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_0 {
             out.reset(mark);
         }
         out.push_str(if want_0 { ", " } else { " " });
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -66530,7 +66530,7 @@ fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -66545,7 +66545,7 @@ fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -66587,18 +66587,18 @@ fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.push_str(" ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_0 {
             out.reset(mark);
         }
         out.push_str(if want_0 { ", " } else { " " });
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -66613,7 +66613,7 @@ fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -66631,7 +66631,7 @@ fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -66646,7 +66646,7 @@ fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -66688,18 +66688,18 @@ fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.push_str(" ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_0 {
             out.reset(mark);
         }
         out.push_str(if want_0 { ", " } else { " " });
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -66718,7 +66718,7 @@ fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -66736,7 +66736,7 @@ fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -66751,7 +66751,7 @@ fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -66793,26 +66793,26 @@ fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.push_str(" ");
         }
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         if !want_0 {
             out.reset(mark);
         }
         out.push_str(if want_0 { ", " } else { " " });
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -66830,7 +66830,7 @@ fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             if (w >> 101) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 98) as u64 & 7u64);
+            register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
     }
@@ -66845,7 +66845,7 @@ fn print_153(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -66877,28 +66877,28 @@ fn print_153(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("PLOP3");
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 27) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 24) as u64 & 7u64);
+            register_2(out, (w >> 24) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 35) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 32) as u64 & 7u64);
+            register_2(out, (w >> 32) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 67) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 64) as u64 & 7u64);
+            register_2(out, (w >> 64) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
@@ -66924,7 +66924,7 @@ fn print_154(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -66956,28 +66956,28 @@ fn print_154(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("PLOP3");
         out.push_str(" ");
         {
-            register_2(out, (w >> 106) as u64 & 7u64);
+            register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 27) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 24) as u64 & 7u64);
+            register_2(out, (w >> 24) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 35) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_2(out, (w >> 32) as u64 & 7u64);
+            register_2(out, (w >> 32) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
             if (w >> 67) as u64 & 1u64 != 0 {
                 out.push_byte(b'!');
             }
-            register_3(out, (w >> 64) as u64 & 7u64);
+            register_3(out, (w >> 64) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
@@ -67003,7 +67003,7 @@ fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -67057,19 +67057,19 @@ fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -67084,7 +67084,7 @@ fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -67138,15 +67138,15 @@ fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -67172,7 +67172,7 @@ fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -67226,11 +67226,11 @@ fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -67245,7 +67245,7 @@ fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -67260,7 +67260,7 @@ fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -67314,15 +67314,15 @@ fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -67352,7 +67352,7 @@ fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -67406,11 +67406,11 @@ fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -67429,7 +67429,7 @@ fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -67444,7 +67444,7 @@ fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -67498,19 +67498,19 @@ fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         Some(())
     }
@@ -67525,7 +67525,7 @@ fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -67579,19 +67579,19 @@ fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -67606,7 +67606,7 @@ fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -67646,29 +67646,27 @@ fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            if 32i64
-                .wrapping_add(
-                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
-                        .wrapping_mul(32i64),
-                ) == 64
-            {
-                register_pair_0(out, (w >> 16) as u64 & 255u64)
-            } else {
-                register_0(out, (w >> 16) as u64 & 255u64)
-            };
+            register_0(
+                out,
+                (w >> 16) as u64 & 255u64,
+                32i64
+                    .wrapping_add(
+                        ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                            .wrapping_mul(32i64),
+                    ) == 64,
+            );
         }
         out.push_str(", ");
         {
-            if 32i64
-                .wrapping_add(
-                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
-                        .wrapping_mul(32i64),
-                ) == 64
-            {
-                register_pair_0(out, (w >> 32) as u64 & 255u64)
-            } else {
-                register_0(out, (w >> 32) as u64 & 255u64)
-            };
+            register_0(
+                out,
+                (w >> 32) as u64 & 255u64,
+                32i64
+                    .wrapping_add(
+                        ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                            .wrapping_mul(32i64),
+                    ) == 64,
+            );
         }
         Some(())
     }
@@ -67681,29 +67679,27 @@ fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(".64");
         out.push_str(" ");
         {
-            if 32i64
-                .wrapping_add(
-                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
-                        .wrapping_mul(32i64),
-                ) == 64
-            {
-                register_pair_0(out, (w >> 16) as u64 & 255u64)
-            } else {
-                register_0(out, (w >> 16) as u64 & 255u64)
-            };
+            register_0(
+                out,
+                (w >> 16) as u64 & 255u64,
+                32i64
+                    .wrapping_add(
+                        ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                            .wrapping_mul(32i64),
+                    ) == 64,
+            );
         }
         out.push_str(", ");
         {
-            if 32i64
-                .wrapping_add(
-                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
-                        .wrapping_mul(32i64),
-                ) == 64
-            {
-                register_pair_0(out, (w >> 32) as u64 & 255u64)
-            } else {
-                register_0(out, (w >> 32) as u64 & 255u64)
-            };
+            register_0(
+                out,
+                (w >> 32) as u64 & 255u64,
+                32i64
+                    .wrapping_add(
+                        ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                            .wrapping_mul(32i64),
+                    ) == 64,
+            );
         }
         Some(())
     }
@@ -67718,7 +67714,7 @@ fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -67758,29 +67754,27 @@ fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            if 32i64
-                .wrapping_add(
-                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
-                        .wrapping_mul(32i64),
-                ) == 64
-            {
-                register_pair_0(out, (w >> 16) as u64 & 255u64)
-            } else {
-                register_0(out, (w >> 16) as u64 & 255u64)
-            };
+            register_0(
+                out,
+                (w >> 16) as u64 & 255u64,
+                32i64
+                    .wrapping_add(
+                        ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                            .wrapping_mul(32i64),
+                    ) == 64,
+            );
         }
         out.push_str(", ");
         {
-            if 32i64
-                .wrapping_add(
-                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
-                        .wrapping_mul(32i64),
-                ) == 64
-            {
-                register_pair_1(out, (w >> 32) as u64 & 63u64)
-            } else {
-                register_1(out, (w >> 32) as u64 & 63u64)
-            };
+            register_1(
+                out,
+                (w >> 32) as u64 & 63u64,
+                32i64
+                    .wrapping_add(
+                        ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                            .wrapping_mul(32i64),
+                    ) == 64,
+            );
         }
         Some(())
     }
@@ -67793,29 +67787,27 @@ fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(".64");
         out.push_str(" ");
         {
-            if 32i64
-                .wrapping_add(
-                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
-                        .wrapping_mul(32i64),
-                ) == 64
-            {
-                register_pair_0(out, (w >> 16) as u64 & 255u64)
-            } else {
-                register_0(out, (w >> 16) as u64 & 255u64)
-            };
+            register_0(
+                out,
+                (w >> 16) as u64 & 255u64,
+                32i64
+                    .wrapping_add(
+                        ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                            .wrapping_mul(32i64),
+                    ) == 64,
+            );
         }
         out.push_str(", ");
         {
-            if 32i64
-                .wrapping_add(
-                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
-                        .wrapping_mul(32i64),
-                ) == 64
-            {
-                register_pair_1(out, (w >> 32) as u64 & 63u64)
-            } else {
-                register_1(out, (w >> 32) as u64 & 63u64)
-            };
+            register_1(
+                out,
+                (w >> 32) as u64 & 63u64,
+                32i64
+                    .wrapping_add(
+                        ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                            .wrapping_mul(32i64),
+                    ) == 64,
+            );
         }
         Some(())
     }
@@ -67830,7 +67822,7 @@ fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -67870,16 +67862,15 @@ fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            if 32i64
-                .wrapping_add(
-                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
-                        .wrapping_mul(32i64),
-                ) == 64
-            {
-                register_pair_0(out, (w >> 16) as u64 & 255u64)
-            } else {
-                register_0(out, (w >> 16) as u64 & 255u64)
-            };
+            register_0(
+                out,
+                (w >> 16) as u64 & 255u64,
+                32i64
+                    .wrapping_add(
+                        ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                            .wrapping_mul(32i64),
+                    ) == 64,
+            );
         }
         out.push_str(", ");
         {
@@ -67903,16 +67894,15 @@ fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(".64");
         out.push_str(" ");
         {
-            if 32i64
-                .wrapping_add(
-                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
-                        .wrapping_mul(32i64),
-                ) == 64
-            {
-                register_pair_0(out, (w >> 16) as u64 & 255u64)
-            } else {
-                register_0(out, (w >> 16) as u64 & 255u64)
-            };
+            register_0(
+                out,
+                (w >> 16) as u64 & 255u64,
+                32i64
+                    .wrapping_add(
+                        ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                            .wrapping_mul(32i64),
+                    ) == 64,
+            );
         }
         out.push_str(", ");
         {
@@ -67938,7 +67928,7 @@ fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -67978,16 +67968,15 @@ fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            if 32i64
-                .wrapping_add(
-                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
-                        .wrapping_mul(32i64),
-                ) == 64
-            {
-                register_pair_0(out, (w >> 16) as u64 & 255u64)
-            } else {
-                register_0(out, (w >> 16) as u64 & 255u64)
-            };
+            register_0(
+                out,
+                (w >> 16) as u64 & 255u64,
+                32i64
+                    .wrapping_add(
+                        ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                            .wrapping_mul(32i64),
+                    ) == 64,
+            );
         }
         out.push_str(", ");
         {
@@ -68015,16 +68004,15 @@ fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(".64");
         out.push_str(" ");
         {
-            if 32i64
-                .wrapping_add(
-                    ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
-                        .wrapping_mul(32i64),
-                ) == 64
-            {
-                register_pair_0(out, (w >> 16) as u64 & 255u64)
-            } else {
-                register_0(out, (w >> 16) as u64 & 255u64)
-            };
+            register_0(
+                out,
+                (w >> 16) as u64 & 255u64,
+                32i64
+                    .wrapping_add(
+                        ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                            .wrapping_mul(32i64),
+                    ) == 64,
+            );
         }
         out.push_str(", ");
         {
@@ -68054,7 +68042,7 @@ fn print_166(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68096,19 +68084,19 @@ fn print_166(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -68123,7 +68111,7 @@ fn print_167(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68165,15 +68153,15 @@ fn print_167(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -68199,7 +68187,7 @@ fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68241,11 +68229,11 @@ fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -68260,7 +68248,7 @@ fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -68275,7 +68263,7 @@ fn print_169(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68317,15 +68305,15 @@ fn print_169(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -68355,7 +68343,7 @@ fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68397,11 +68385,11 @@ fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -68420,7 +68408,7 @@ fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -68435,7 +68423,7 @@ fn print_171(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68477,19 +68465,19 @@ fn print_171(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         Some(())
     }
@@ -68504,7 +68492,7 @@ fn print_172(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68546,19 +68534,19 @@ fn print_172(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -68573,7 +68561,7 @@ fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68612,11 +68600,11 @@ fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -68631,7 +68619,7 @@ fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68670,11 +68658,11 @@ fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         Some(())
     }
@@ -68689,7 +68677,7 @@ fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68728,7 +68716,7 @@ fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -68754,7 +68742,7 @@ fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68793,7 +68781,7 @@ fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -68823,7 +68811,7 @@ fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68870,19 +68858,19 @@ fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -68897,7 +68885,7 @@ fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -68944,19 +68932,19 @@ fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_1(out, (w >> 32) as u64 & 63u64);
+            register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -68971,7 +68959,7 @@ fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -69018,11 +69006,11 @@ fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -69037,7 +69025,7 @@ fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -69052,7 +69040,7 @@ fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -69099,11 +69087,11 @@ fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
@@ -69122,7 +69110,7 @@ fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 64) as u64 & 255u64);
+            register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -69137,7 +69125,7 @@ fn print_181(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -69169,11 +69157,11 @@ fn print_181(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("R2UR");
         out.push_str(" ");
         {
-            register_1(out, (w >> 16) as u64 & 63u64);
+            register_1(out, (w >> 16) as u64 & 63u64, false);
         }
         out.push_str(", ");
         {
-            register_0(out, (w >> 32) as u64 & 255u64);
+            register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -69188,7 +69176,7 @@ fn print_182(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -69220,7 +69208,7 @@ fn print_182(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("SETGPR");
         out.push_str(" ");
         out.push_str("R[");
-        register_1(out, (w >> 64) as u64 & 63u64);
+        register_1(out, (w >> 64) as u64 & 63u64, false);
         ::isa_runtime::text::disasm::offset(
             out,
             ::isa_runtime::text::disasm::sign_extend((w >> 32) as u64 & 511u64, 9, true),
@@ -69228,7 +69216,7 @@ fn print_182(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_byte(b']');
         out.push_str(", ");
         {
-            register_0(out, (w >> 24) as u64 & 255u64);
+            register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         Some(())
     }
@@ -69243,7 +69231,7 @@ fn print_183(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if not_on {
             out.push_byte(b'!');
         }
-        register_2(out, v);
+        register_2(out, v, false);
         out.push_byte(b' ');
     }
     let mark = out.mark();
@@ -69275,11 +69263,11 @@ fn print_183(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("GETGPR");
         out.push_str(" ");
         {
-            register_0(out, (w >> 16) as u64 & 255u64);
+            register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         out.push_str(", ");
         out.push_str("R[");
-        register_1(out, (w >> 64) as u64 & 63u64);
+        register_1(out, (w >> 64) as u64 & 63u64, false);
         ::isa_runtime::text::disasm::offset(
             out,
             ::isa_runtime::text::disasm::sign_extend((w >> 32) as u64 & 511u64, 9, true),
@@ -69288,99 +69276,71 @@ fn print_183(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         Some(())
     }
 }
-///Prints a `R` register: its name when it has one.
-fn register_0(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
+///Prints a `R` register: its name when it has one, else `Rn`, or the pair `R[n:n+1]` when `pair`.
+fn register_0(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
     match r {
         255 => out.push_str("RZ"),
-        _ => {
-            out.push_str("R");
-            ::isa_runtime::text::disasm::dec(out, r);
-        }
-    }
-}
-///Prints a `R` register pair `R[n:n+1]`, or the register's name when it has one.
-#[allow(dead_code)]
-fn register_pair_0(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
-    match r {
-        255 => out.push_str("RZ"),
-        _ => {
+        _ if pair => {
             out.push_str("R[");
             ::isa_runtime::text::disasm::dec(out, r);
             out.push_byte(b':');
             ::isa_runtime::text::disasm::dec(out, r + 1);
             out.push_byte(b']');
         }
-    }
-}
-///Prints a `UR` register: its name when it has one.
-fn register_1(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
-    match r {
-        63 => out.push_str("URZ"),
         _ => {
-            out.push_str("UR");
+            out.push_str("R");
             ::isa_runtime::text::disasm::dec(out, r);
         }
     }
 }
-///Prints a `UR` register pair `UR[n:n+1]`, or the register's name when it has one.
-#[allow(dead_code)]
-fn register_pair_1(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
+///Prints a `UR` register: its name when it has one, else `URn`, or the pair `UR[n:n+1]` when `pair`.
+fn register_1(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
     match r {
         63 => out.push_str("URZ"),
-        _ => {
+        _ if pair => {
             out.push_str("UR[");
             ::isa_runtime::text::disasm::dec(out, r);
             out.push_byte(b':');
             ::isa_runtime::text::disasm::dec(out, r + 1);
             out.push_byte(b']');
         }
-    }
-}
-///Prints a `P` register: its name when it has one.
-fn register_2(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
-    match r {
-        7 => out.push_str("PT"),
         _ => {
-            out.push_str("P");
+            out.push_str("UR");
             ::isa_runtime::text::disasm::dec(out, r);
         }
     }
 }
-///Prints a `P` register pair `P[n:n+1]`, or the register's name when it has one.
-#[allow(dead_code)]
-fn register_pair_2(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
+///Prints a `P` register: its name when it has one, else `Pn`, or the pair `P[n:n+1]` when `pair`.
+fn register_2(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
     match r {
         7 => out.push_str("PT"),
-        _ => {
+        _ if pair => {
             out.push_str("P[");
             ::isa_runtime::text::disasm::dec(out, r);
             out.push_byte(b':');
             ::isa_runtime::text::disasm::dec(out, r + 1);
             out.push_byte(b']');
         }
-    }
-}
-///Prints a `UP` register: its name when it has one.
-fn register_3(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
-    match r {
-        7 => out.push_str("UPT"),
         _ => {
-            out.push_str("UP");
+            out.push_str("P");
             ::isa_runtime::text::disasm::dec(out, r);
         }
     }
 }
-///Prints a `UP` register pair `UP[n:n+1]`, or the register's name when it has one.
-#[allow(dead_code)]
-fn register_pair_3(out: &mut ::isa_runtime::text::disasm::Line, r: u64) {
+///Prints a `UP` register: its name when it has one, else `UPn`, or the pair `UP[n:n+1]` when `pair`.
+fn register_3(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
     match r {
         7 => out.push_str("UPT"),
-        _ => {
+        _ if pair => {
             out.push_str("UP[");
             ::isa_runtime::text::disasm::dec(out, r);
             out.push_byte(b':');
             ::isa_runtime::text::disasm::dec(out, r + 1);
             out.push_byte(b']');
+        }
+        _ => {
+            out.push_str("UP");
+            ::isa_runtime::text::disasm::dec(out, r);
         }
     }
 }

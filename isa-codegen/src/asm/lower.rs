@@ -222,32 +222,25 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
     let n_opcodes = Literal::usize_unsuffixed(isa.opcodes.len());
     let dis = dis();
     let class_printers = lw.classes.iter().enumerate().map(|(k, (prefix, constants))| {
-        let (single, double) = (format_ident!("register_{}", k), format_ident!("register_pair_{}", k));
+        let printer = format_ident!("register_{}", k);
         let named = first_arms(constants.iter().map(|(n, i)| (*i, n)), None, |n| quote! { out.push_str(#n) });
         let open = format!("{prefix}[");
-        let (doc1, doc2) = (format!("Prints a `{prefix}` register: its name when it has one."), format!("Prints a `{prefix}` register pair `{prefix}[n:n+1]`, or the register's name when it has one."));
+        let doc = format!("Prints a `{prefix}` register: its name when it has one, else `{prefix}n`, or the pair `{prefix}[n:n+1]` when `pair`.");
         quote! {
-            #[doc = #doc1]
-            fn #single(out: &mut #dis::Line, r: u64) {
+            #[doc = #doc]
+            fn #printer(out: &mut #dis::Line, r: u64, pair: bool) {
                 match r {
                     #( #named )*
-                    _ => {
-                        out.push_str(#prefix);
-                        #dis::dec(out, r);
-                    }
-                }
-            }
-            #[doc = #doc2]
-            #[allow(dead_code)]
-            fn #double(out: &mut #dis::Line, r: u64) {
-                match r {
-                    #( #named )*
-                    _ => {
+                    _ if pair => {
                         out.push_str(#open);
                         #dis::dec(out, r);
                         out.push_byte(b':');
                         #dis::dec(out, r + 1);
                         out.push_byte(b']');
+                    }
+                    _ => {
+                        out.push_str(#prefix);
+                        #dis::dec(out, r);
                     }
                 }
             }
@@ -381,22 +374,20 @@ impl Lower<'_> {
         if self.classes.get(class as usize).is_none() {
             return quote! { #dis::raw_register(out, #v) };
         }
-        let (single, double) = (format_ident!("register_{}", class), format_ident!("register_pair_{}", class));
-        match pair {
-            None => quote! { #single(out, #v) },
+        let printer = format_ident!("register_{}", class);
+        let pair = match pair {
+            None => quote! { false },
             // A condition over no field is decided here.
             Some(e) if !e.reads_fields() => {
-                if e.eval(0) == 64 {
-                    quote! { #double(out, #v) }
-                } else {
-                    quote! { #single(out, #v) }
-                }
+                let p = e.eval(0) == 64;
+                quote! { #p }
             }
             Some(e) => {
                 let e = crate::gen_rust::raw_expr(&e);
-                quote! { if #e == 64 { #double(out, #v) } else { #single(out, #v) } }
+                quote! { #e == 64 }
             }
-        }
+        };
+        quote! { #printer(out, #v, #pair) }
     }
 
     /// The model's entry for an opcode, and its printer.
