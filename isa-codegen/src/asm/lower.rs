@@ -873,30 +873,28 @@ impl Lower<'_> {
                 // another field selects its spellings).
                 let get = field_get(f);
                 let skip = f.default_value().filter(|_| d.optional && !selected);
-                print = DecoPrint::Suffix(match (lookup, skip) {
-                    (Some(lookup), None) => quote! { { let v = #get; let s: &str = #lookup; if !s.is_empty() { suffix = s; } } },
+                let code = match (lookup, skip) {
+                    (Some(lookup), None) => Some(quote! { { let v = #get; let s: &str = #lookup; if !s.is_empty() { suffix = s; } } }),
                     (Some(lookup), Some(dv)) => {
                         let dv = Literal::u64_unsuffixed(dv);
-                        quote! { { let v = #get; if v != #dv { let s: &str = #lookup; if !s.is_empty() { suffix = s; } } } }
+                        Some(quote! { { let v = #get; if v != #dv { let s: &str = #lookup; if !s.is_empty() { suffix = s; } } } })
                     }
                     (None, Some(dv)) => {
                         let dv = Literal::u64_unsuffixed(dv);
-                        quote! { if #get != #dv { return None; } }
+                        Some(quote! { if #get != #dv { return None; } })
                     }
-                    (None, None) => return (Self::decoration_model(kind, name, optional, target, neg_hook, model), DecoPrint::Never),
-                });
+                    // No spelling for any value: the operand never prints.
+                    (None, None) => None,
+                };
+                print = code.map_or(DecoPrint::Never, DecoPrint::Suffix);
                 model
             }
             _ => quote! { None },
         };
-        (Self::decoration_model(kind, name, optional, target, neg_hook, suffix), print)
-    }
-
-    fn decoration_model(kind: TokenStream, name: &str, optional: bool, target: TokenStream, neg_hook: bool, suffix: TokenStream) -> TokenStream {
-        let rt = rt();
-        quote! {
+        let model = quote! {
             #rt::Decoration { kind: #rt::DecorationKind::#kind, name: #name, optional: #optional, target: #target, neg_hook: #neg_hook, suffix: #suffix }
-        }
+        };
+        (model, print)
     }
 
     /// The suffix spellings of field `f`, computed with the interpreted
