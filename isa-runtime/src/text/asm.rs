@@ -73,7 +73,7 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
         return Err(AsmError::at(mn.col, format!("unknown mnemonic `{}`{hint}", mn.text)));
     };
     // Each operand text is read once, whatever the number of candidates.
-    let pre: Vec<Result<OperandText, String>> = lexed.operands.iter().map(|t| lex::operand(t.text)).collect();
+    let pre: Vec<Pre> = lexed.operands.iter().map(|t| Pre::new(m, t.text)).collect();
     for loud in [false, true] {
         let mut best: Option<Attempt> = None;
         for &(oc, fi) in m.mnemonics[k].forms {
@@ -102,13 +102,13 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
 /// alone: `false` only when placing them must fail. Decided for forms whose
 /// operands are all mandatory and one text each (text i is operand i);
 /// others are left to [`place`].
-fn may_fit(form: &Form, pre: &[Result<OperandText, String>]) -> bool {
+fn may_fit(form: &Form, pre: &[Pre]) -> bool {
     let fixed = form.operands.iter().all(|o| !o.optional && !matches!(o.kind, OperandKind::Float { .. }));
     if !fixed {
         return true;
     }
     form.operands.len() == pre.len()
-        && form.operands.iter().zip(pre).all(|(o, t)| match (t, &o.kind) {
+        && form.operands.iter().zip(pre).all(|(o, p)| match (&p.text, &o.kind) {
             (Err(_), _) => false,
             (Ok(t), OperandKind::Register { .. }) => matches!(t.core, Core::Name(_) | Core::Pair { .. }),
             (Ok(t), OperandKind::Int { .. }) => matches!(t.core, Core::Number(_)),
@@ -132,23 +132,66 @@ fn raw_word(m: &Model, l: &Line) -> Result<Assembled, AsmError> {
     Ok(Assembled { opcode, word })
 }
 
+/// An operand text, read once per line whatever the number of candidate
+/// forms: its decorated form, and what its name spells as a register.
+struct Pre<'a> {
+    text: Result<OperandText<'a>, String>,
+    name: RegName,
+}
+
+impl<'a> Pre<'a> {
+    fn new(m: &Model, text: &'a str) -> Pre<'a> {
+        let text = lex::operand(text);
+        let name = match &text {
+            Ok(OperandText { core: Core::Name(n), .. }) => RegName::new(m, n),
+            _ => RegName::default(),
+        };
+        Pre { text, name }
+    }
+}
+
+/// A name split as `<prefix><number>`: the class of its longest register
+/// prefix (so `UR1` is not `R`-something), and the number after it when
+/// that is all digits.
+#[derive(Clone, Copy, Default)]
+struct RegName {
+    class: Option<u16>,
+    number: Option<u64>,
+}
+
+impl RegName {
+    fn new(m: &Model, text: &str) -> RegName {
+        // Most prefixes differ from the name in their first byte.
+        let first = text.as_bytes().first();
+        let Some(&(p, class)) = m.prefixes.iter().find(|(p, _)| (p.is_empty() || p.as_bytes().first() == first) && text.starts_with(p)) else {
+            return RegName::default();
+        };
+        let digits = &text.as_bytes()[p.len()..];
+        let number = if digits.is_empty() {
+            None
+        } else {
+            digits.iter().try_fold(0u64, |n, &d| if d.is_ascii_digit() { n.checked_mul(10)?.checked_add((d - b'0') as u64) } else { None })
+        };
+        RegName { class: Some(class), number }
+    }
+
+    /// The register `text` (which this was made from) names in class
+    /// `class`, fitting `bits`: a named one (`RZ`, `PT`) or a number.
+    fn register(self, m: &Model, class: u16, bits: Bits, text: &str) -> Option<u64> {
+        let c = m.registers.get(class as usize)?;
+        if let Some(&(_, v)) = c.constants.iter().find(|(n, _)| *n == text) {
+            return Some(v);
+        }
+        if self.class != Some(class) {
+            return None;
+        }
+        self.number.filter(|&n| n <= bits.max())
+    }
+}
+
 /// A register by name (`R7`, `RZ`, `PT`) in class `class`, fitting `bits`.
 fn register(m: &Model, class: u16, bits: Bits, text: &str) -> Option<u64> {
-    let c = m.registers.get(class as usize)?;
-    if let Some(&(_, v)) = c.constants.iter().find(|(n, _)| *n == text) {
-        return Some(v);
-    }
-    // The longest register prefix must be this class's (so `UR1` is not `R`-something).
-    let &(p, pc) = m.prefixes.iter().find(|(p, _)| text.starts_with(p))?;
-    if pc != class {
-        return None;
-    }
-    let n = &text[p.len()..];
-    if n.is_empty() || !n.bytes().all(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let n: u64 = n.parse().ok()?;
-    (n <= bits.max()).then_some(n)
+    RegName::new(m, text).register(m, class, bits, text)
 }
 
 /// An integer literal for a field: signed ones accept -2^(w-1)..2^w-1
@@ -169,7 +212,7 @@ fn slot_accepts(slot: &Modifier, part: &str) -> bool {
     }
 }
 
-fn try_form(m: &Model, l: &Line, pre: &[Result<OperandText, String>], oc: usize, fi: usize, loud: bool) -> Result<u128, Attempt> {
+fn try_form(m: &Model, l: &Line, pre: &[Pre], oc: usize, fi: usize, loud: bool) -> Result<u128, Attempt> {
     let op = &m.opcodes[oc];
     let form = &op.forms[fi];
     // Failures after the operands were placed rank as reaching the end of the line.
@@ -282,7 +325,7 @@ fn try_form(m: &Model, l: &Line, pre: &[Result<OperandText, String>], oc: usize,
 /// Places operand texts `texts[x..]` into form operands `k..`, trying
 /// optional operands both present and absent. Records the deepest failure.
 #[allow(clippy::too_many_arguments)]
-fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Result<OperandText, String>], k: usize, x: usize, w: u128, best: &mut Option<Attempt>, loud: bool) -> Option<u128> {
+fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize, w: u128, best: &mut Option<Attempt>, loud: bool) -> Option<u128> {
     if k == form.operands.len() {
         if x == texts.len() {
             return Some(w);
@@ -326,9 +369,9 @@ fn kind_of(c: &Core) -> &'static str {
 /// Applies one operand (which may span several texts, e.g. two float lanes)
 /// to the word. Returns how many texts it used and the new word.
 #[allow(clippy::too_many_arguments)]
-fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Result<OperandText, String>], x: usize, mut w: u128, loud: bool) -> Result<(usize, u128), AsmError> {
+fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w: u128, loud: bool) -> Result<(usize, u128), AsmError> {
     let tok = texts[x];
-    let t = pre[x].clone().map_err(|msg| AsmError::at(tok.col, msg))?;
+    let t = pre[x].text.clone().map_err(|msg| AsmError::at(tok.col, msg))?;
     let err = |msg: String| AsmError::at(tok.col, msg);
     let mut used = 1;
     let mut literal_sign = false;
@@ -363,7 +406,7 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Result<OperandText, S
         OperandKind::Broken(fname) => return Err(err(msg!(loud, "no field `{fname}`"))),
         OperandKind::Register { bits, class, pair } => {
             let v = match t.core {
-                Core::Name(n) => register(m, *class, *bits, n).ok_or_else(|| err(msg!(loud, "`{n}` is not a {} register", sop.type_name)))?,
+                Core::Name(n) => pre[x].name.register(m, *class, *bits, n).ok_or_else(|| err(msg!(loud, "`{n}` is not a {} register", sop.type_name)))?,
                 Core::Pair { prefix: p, lo, hi } => {
                     let rc = &m.registers[*class as usize];
                     if p != rc.prefix || Some(hi) != lo.checked_add(1) {
@@ -397,7 +440,7 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Result<OperandText, S
             let mut v = 0u64;
             for lane in 0..lanes {
                 let tk = texts.get(x + lane as usize).ok_or_else(|| err(msg!(loud, "`{}` takes {lanes} values", sop.name)))?;
-                let lt = pre[x + lane as usize].clone().map_err(|msg| AsmError::at(tk.col, msg))?;
+                let lt = pre[x + lane as usize].text.clone().map_err(|msg| AsmError::at(tk.col, msg))?;
                 let Core::Number(s) = lt.core else { return Err(AsmError::at(tk.col, msg!(loud, "expected a number"))) };
                 let b = parse_float(s, fmt).ok_or_else(|| AsmError::at(tk.col, msg!(loud, "`{s}` is not a {}-bit float", fmt.width())))?;
                 let b = if lt.neg { b ^ 1 << (fmt.width() - 1) } else { b };

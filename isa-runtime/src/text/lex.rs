@@ -76,21 +76,22 @@ pub struct Line<'a> {
 }
 
 /// Lexes a line. Errors carry a byte column and a reason.
+///
+/// Whitespace is what [`char::is_whitespace`] says, as everywhere in the
+/// assembler; the scans below test bytes and decode a character only at a
+/// non-ASCII byte, which canonical text never has.
 pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
     // Strip the comment, then a trailing `;`.
-    let code = match line.find("//") {
-        Some(i) => &line[..i],
-        None => line,
-    };
-    let mut end = code.trim_end().len();
-    if code[..end].ends_with(';') {
+    let code = &line[..find_comment(line.as_bytes())];
+    let mut end = trim_end_len(code);
+    if code.as_bytes()[..end].last() == Some(&b';') {
         end -= 1;
     }
     let code = &code[..end];
     let mut out = Line::default();
     let mut pos = skip_ws(code, 0);
     // Label: `name:` at the start.
-    let word_end = pos + code[pos..].find(|c: char| c.is_whitespace()).unwrap_or(code.len() - pos);
+    let word_end = find_ws(code, pos);
     if code[pos..word_end].ends_with(':') && word_end - pos > 1 {
         out.label = Some(Tok { text: &code[pos..word_end - 1], col: pos });
         pos = skip_ws(code, word_end);
@@ -98,10 +99,10 @@ pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
     if pos >= code.len() {
         return Ok(out);
     }
-    if code[pos..].starts_with('@') {
-        let neg = code[pos + 1..].starts_with('!');
+    if code.as_bytes()[pos] == b'@' {
+        let neg = code.as_bytes().get(pos + 1) == Some(&b'!');
         let start = pos + 1 + neg as usize;
-        let e = start + code[start..].find(|c: char| c.is_whitespace()).unwrap_or(code.len() - start);
+        let e = find_ws(code, start);
         if e == start {
             return Err((pos, "expected a predicate after `@`".into()));
         }
@@ -111,24 +112,28 @@ pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
     if pos >= code.len() {
         return Err((pos, "expected an instruction after the guard".into()));
     }
-    let e = pos + code[pos..].find(|c: char| c.is_whitespace()).unwrap_or(code.len() - pos);
-    let mut col = pos;
-    // A directive (`.word`) is one token.
-    let directive = code[pos..].starts_with('.');
-    if directive {
+    let e = find_ws(code, pos);
+    if code.as_bytes()[pos] == b'.' {
+        // A directive (`.word`) is one token.
         out.mnemonic = Some(Tok { text: &code[pos..e], col: pos });
-    }
-    for (k, part) in code[pos..e].split('.').enumerate().filter(|_| !directive) {
-        if part.is_empty() {
-            return Err((col, "empty modifier (`..` or a trailing `.`)".into()));
+    } else {
+        // The mnemonic and its dotted parts.
+        let mut start = pos;
+        for i in pos..=e {
+            if i < e && code.as_bytes()[i] != b'.' {
+                continue;
+            }
+            if i == start {
+                return Err((start, "empty modifier (`..` or a trailing `.`)".into()));
+            }
+            let tok = Tok { text: &code[start..i], col: start };
+            if start == pos {
+                out.mnemonic = Some(tok);
+            } else if !out.parts.push(tok) {
+                return Err((start, format!("more than {MAX_PARTS} modifiers")));
+            }
+            start = i + 1;
         }
-        let tok = Tok { text: part, col };
-        if k == 0 {
-            out.mnemonic = Some(tok);
-        } else if !out.parts.push(tok) {
-            return Err((col, format!("more than {MAX_PARTS} modifiers")));
-        }
-        col += part.len() + 1;
     }
     pos = skip_ws(code, e);
     // Operands: split at commas outside brackets and bars; `&x=y` controls at the end.
@@ -136,7 +141,11 @@ pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
     let mut depth = 0i32;
     let mut start = 0usize;
     let mut pieces: List<(usize, &str), { MAX_OPERANDS + 1 }> = List::default();
-    for (i, c) in rest.bytes().enumerate() {
+    for (i, &c) in rest.as_bytes().iter().enumerate() {
+        // Most bytes are none of these: one table lookup passes them.
+        if !SPLIT[c as usize] {
+            continue;
+        }
         match c {
             b'[' | b'(' => depth += 1,
             b']' | b')' => depth -= 1,
@@ -152,19 +161,18 @@ pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
     if depth != 0 {
         return Err((pos + start, "unbalanced brackets".into()));
     }
-    if (!rest[start..].trim().is_empty() || !pieces.is_empty()) && !pieces.push((start, &rest[start..])) {
+    if (!trim(&rest[start..]).1.is_empty() || !pieces.is_empty()) && !pieces.push((start, &rest[start..])) {
         return Err((pos + start, format!("more than {MAX_OPERANDS} operands")));
     }
     let n = pieces.len();
     for (k, &(off, piece)) in pieces.iter().enumerate() {
-        let lead = piece.len() - piece.trim_start().len();
+        let (lead, mut text) = trim(piece);
         let col = pos + off + lead;
-        let mut text = piece.trim();
         if text.is_empty() {
             return Err((col, if k + 1 == n { "empty operand after the last comma".into() } else { "empty operand".into() }));
         }
         // Controls come last, separated by spaces from the last operand.
-        if k + 1 == n && text.contains('&') {
+        if k + 1 == n && text.as_bytes().contains(&b'&') {
             // Peel `&name=value` words off the end, then restore their order.
             let mut found: List<(Tok, Tok), MAX_CONTROLS> = List::default();
             loop {
@@ -200,11 +208,91 @@ pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
     Ok(out)
 }
 
+/// The bytes the operand split looks at: brackets, parentheses and commas.
+static SPLIT: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'[' as usize] = true;
+    t[b']' as usize] = true;
+    t[b'(' as usize] = true;
+    t[b')' as usize] = true;
+    t[b',' as usize] = true;
+    t
+};
+
+/// The first byte at or after `i` that is not ASCII whitespace.
 fn skip_ws(s: &str, mut i: usize) -> usize {
     while i < s.len() && s.as_bytes()[i].is_ascii_whitespace() {
         i += 1;
     }
     i
+}
+
+/// Where `//` starts in `b`, or its length.
+fn find_comment(b: &[u8]) -> usize {
+    let mut from = 0;
+    while let Some(k) = b[from..].iter().position(|&c| c == b'/') {
+        let i = from + k;
+        if b.get(i + 1) == Some(&b'/') {
+            return i;
+        }
+        from = i + 1;
+    }
+    b.len()
+}
+
+/// Whether ASCII byte `b` is whitespace (as [`char::is_whitespace`]).
+#[inline]
+fn ascii_ws(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b)
+}
+
+/// Whether a whitespace character starts at byte `i` of `s` (which holds a
+/// non-ASCII byte there).
+#[cold]
+fn unicode_ws_at(s: &str, i: usize) -> bool {
+    s.get(i..).and_then(|t| t.chars().next()).is_some_and(char::is_whitespace)
+}
+
+/// The first whitespace at or after byte `from`, or the end of `s`.
+fn find_ws(s: &str, from: usize) -> usize {
+    let b = s.as_bytes();
+    let mut i = from;
+    while i < b.len() {
+        let c = b[i];
+        if if c < 0x80 { ascii_ws(c) } else { unicode_ws_at(s, i) } {
+            return i;
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// The length of `s` without its trailing whitespace.
+fn trim_end_len(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut j = b.len();
+    while j > 0 && ascii_ws(b[j - 1]) {
+        j -= 1;
+    }
+    if j > 0 && b[j - 1] >= 0x80 {
+        return s[..j].trim_end().len();
+    }
+    j
+}
+
+/// `s` without leading and trailing whitespace, and how many bytes were cut
+/// from its start.
+fn trim(s: &str) -> (usize, &str) {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && ascii_ws(b[i]) {
+        i += 1;
+    }
+    if i < b.len() && b[i] >= 0x80 {
+        i = s.len() - s.trim_start().len();
+    }
+    let rest = &s[i..];
+    (i, &rest[..trim_end_len(rest)])
 }
 
 /// The core of an operand text, with decorations peeled off.
@@ -237,8 +325,18 @@ pub struct OperandText<'a> {
 /// Parses an operand text. `-1` and `-0x10` stay numbers (the sign is the
 /// literal's); `-R2` is a negated register.
 pub fn operand(text: &str) -> Result<OperandText<'_>, String> {
-    let mut s = text.trim();
+    // The common case, a bare name (`R7`, `PT`): what `decorated` gives it,
+    // without its steps.
+    if is_plain_name(text) {
+        return Ok(OperandText { neg: false, not: false, inv: false, abs: false, core: Core::Name(text), suffix: None });
+    }
+    decorated(text)
+}
+
+/// [`operand`] in general: decorations, suffix, core.
+fn decorated(text: &str) -> Result<OperandText<'_>, String> {
     let mut op = OperandText { neg: false, not: false, inv: false, abs: false, core: Core::Name(""), suffix: None };
+    let mut s = text.trim();
     loop {
         if let Some(r) = s.strip_prefix('!') {
             op.not = true;
@@ -281,6 +379,17 @@ pub fn operand(text: &str) -> Result<OperandText<'_>, String> {
 }
 
 use super::literal::int;
+
+/// A name that [`operand`] reads as [`Core::Name`] with no decoration: a
+/// letter or `_`, then letters, digits and `_`, and not `inf` or `nan`
+/// (which are numbers).
+fn is_plain_name(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.first().is_some_and(|&c| c.is_ascii_alphabetic() || c == b'_')
+        && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_')
+        && !s.eq_ignore_ascii_case("inf")
+        && !s.eq_ignore_ascii_case("nan")
+}
 
 fn core(s: &str) -> Option<Core<'_>> {
     if s.is_empty() {
@@ -345,5 +454,28 @@ mod tests {
         assert_eq!(operand("c[0x3][0x18]").unwrap().core, Core::CMem { bank: 3, offset: 0x18 });
         assert!(operand("!PT").unwrap().not);
         assert!(operand("|R1").is_err());
+    }
+
+    // The byte scans against the `str` methods they stand for, on text
+    // mixing ASCII, the whitespace `char::is_whitespace` knows beyond ASCII
+    // (U+0085, U+00A0, U+2003, U+3000), vertical tab and other non-ASCII.
+    const ALPHABET: &str = "[a-zA-Z0-9_/;:@!.,\\[\\]|&= \t\r\n\u{0B}\u{0C}\u{85}\u{A0}\u{2003}\u{3000}\u{E9}\u{4E2D}-]{0,24}";
+
+    proptest::proptest! {
+        #[test]
+        fn scans_agree_with_str(s in ALPHABET, from in 0usize..24) {
+            let from = (0..=from.min(s.len())).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+            proptest::prop_assert_eq!(find_ws(&s, from), s[from..].find(char::is_whitespace).map_or(s.len(), |i| from + i));
+            proptest::prop_assert_eq!(trim_end_len(&s), s.trim_end().len());
+            proptest::prop_assert_eq!(trim(&s), (s.len() - s.trim_start().len(), s.trim()));
+            proptest::prop_assert_eq!(find_comment(s.as_bytes()), s.find("//").unwrap_or(s.len()));
+        }
+
+        #[test]
+        fn plain_names_read_as_in_general(s in "[a-zA-Z0-9_.|\\-]{0,6}|[iInN][nNaA][fFnN]") {
+            if is_plain_name(&s) {
+                proptest::prop_assert_eq!(operand(&s), decorated(&s));
+            }
+        }
     }
 }

@@ -35,8 +35,10 @@ impl Bits {
     /// Writes `v` (masked to the range) into a word.
     #[inline]
     pub const fn set(self, word: u128, v: u64) -> u128 {
-        let m = (self.max() as u128) << self.start;
-        (word & !m) | (((v & self.max()) as u128) << self.start)
+        // Flip the bits where the range differs from `v`: one 128-bit shift
+        // each way instead of a mask and a value shifted into place.
+        let flip = ((word >> self.start) as u64 ^ v) & self.max();
+        word ^ ((flip as u128) << self.start)
     }
 }
 
@@ -307,6 +309,27 @@ impl Suffix {
                 let v = by.get(w);
                 table.iter().find(|(x, _)| *x == v).map(|(_, m)| m)
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Bits;
+
+    proptest::proptest! {
+        /// `set` against writing the range one bit at a time.
+        #[test]
+        fn set_writes_only_its_range(word: u128, v: u64, start in 0u8..128, width in 1u8..=64) {
+            let width = width.min(128 - start);
+            let b = Bits { start, width };
+            let mut expected = word;
+            for i in 0..width as u32 {
+                let at = start as u32 + i;
+                expected = (expected & !(1u128 << at)) | (((v >> i) & 1) as u128) << at;
+            }
+            proptest::prop_assert_eq!(b.set(word, v), expected);
+            proptest::prop_assert_eq!(b.get(b.set(word, v)), if width == 64 { v } else { v & ((1 << width) - 1) });
         }
     }
 }
