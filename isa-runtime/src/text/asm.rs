@@ -80,7 +80,7 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
             let (oc, fi) = (oc as usize, fi as usize);
             // Quiet, skip the forms whose operands cannot take these texts;
             // loud, every form's failure competes for the message.
-            if !loud && !may_fit(&m.opcodes[oc].forms[fi], &pre) {
+            if !loud && !may_fit(m, &m.opcodes[oc].forms[fi], &pre) {
                 continue;
             }
             match try_form(m, &lexed, &pre, oc, fi, loud) {
@@ -99,25 +99,41 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
 }
 
 /// Whether a form's operands can take the operand texts, judged by kind
-/// alone: `false` only when placing them must fail. Decided for forms whose
-/// operands are all mandatory and one text each (text i is operand i);
-/// others are left to [`place`].
-fn may_fit(form: &Form, pre: &[Pre]) -> bool {
-    let fixed = form.operands.iter().all(|o| !o.optional && !matches!(o.kind, OperandKind::Float { .. }));
-    if !fixed {
-        return true;
+/// (and register class) alone: `false` only when placing them must fail.
+/// Up to its first optional or float operand, a form takes text i as
+/// operand i; the rest is left to [`place`].
+fn may_fit(m: &Model, form: &Form, pre: &[Pre]) -> bool {
+    // Only float operands take more than one text each.
+    if !form.operands.iter().any(|o| matches!(o.kind, OperandKind::Float { .. })) {
+        let need = form.operands.iter().filter(|o| !o.optional).count();
+        if pre.len() < need || pre.len() > form.operands.len() {
+            return false;
+        }
     }
-    form.operands.len() == pre.len()
-        && form.operands.iter().zip(pre).all(|(o, p)| match (&p.text, &o.kind) {
-            (Err(_), _) => false,
-            (Ok(t), OperandKind::Register { .. }) => matches!(t.core, Core::Name(_) | Core::Pair { .. }),
-            (Ok(t), OperandKind::Int { .. }) => matches!(t.core, Core::Number(_)),
-            (Ok(t), OperandKind::ConstMem { .. }) => matches!(t.core, Core::CMem { .. }),
-            (Ok(t), OperandKind::Indexed { .. }) => matches!(t.core, Core::Indexed { .. }),
-            (Ok(t), OperandKind::Literal) => matches!(t.core, Core::Name(_)),
-            (Ok(_), OperandKind::Float { .. }) => true,
-            (Ok(_), OperandKind::Enum | OperandKind::Unbound | OperandKind::Broken(_)) => false,
-        })
+    for (o, p) in form.operands.iter().zip(pre) {
+        if o.optional {
+            break;
+        }
+        let Ok(t) = &p.text else { return false };
+        let fits = match (&t.core, &o.kind) {
+            (Core::Name(n), OperandKind::Register { class, .. }) => {
+                p.name.class == Some(*class) || m.registers.get(*class as usize).is_some_and(|c| c.constants.iter().any(|(c, _)| c == n))
+            }
+            (Core::Pair { .. }, OperandKind::Register { .. }) => true,
+            (Core::Number(_), OperandKind::Int { .. } | OperandKind::Float { .. }) => true,
+            (Core::CMem { .. }, OperandKind::ConstMem { .. }) => true,
+            (Core::Indexed { .. }, OperandKind::Indexed { .. }) => true,
+            (Core::Name(n), OperandKind::Literal) => *n == o.name,
+            _ => false,
+        };
+        if !fits {
+            return false;
+        }
+        if matches!(o.kind, OperandKind::Float { .. }) {
+            break;
+        }
+    }
+    true
 }
 
 /// `.word 0x...`: a raw instruction word, which must decode.
