@@ -74,6 +74,7 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
     };
     // Each operand text is read once, whatever the number of candidates.
     let pre: Vec<Pre> = lexed.operands.iter().map(|t| Pre::new(m, t.text)).collect();
+    let guard = lexed.guard.map_or_else(RegName::default, |(_, t)| RegName::new(m, t.text));
     for loud in [false, true] {
         let mut best: Option<Attempt> = None;
         for &(oc, fi) in m.mnemonics[k].forms {
@@ -83,7 +84,7 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
             if !loud && !may_fit(m, &m.opcodes[oc].forms[fi], &pre) {
                 continue;
             }
-            match try_form(m, &lexed, &pre, oc, fi, loud) {
+            match try_form(m, &lexed, guard, &pre, oc, fi, loud) {
                 Ok(word) => match (m.check)(oc, word) {
                     Ok(()) => return Ok(Some(Assembled { opcode: oc, word })),
                     Err(e) => keep(&mut best, Attempt { score: (usize::MAX, 9), error: AsmError::at(mn.col, e) }),
@@ -228,7 +229,9 @@ fn slot_accepts(slot: &Modifier, part: &str) -> bool {
     }
 }
 
-fn try_form(m: &Model, l: &Line, pre: &[Pre], oc: usize, fi: usize, loud: bool) -> Result<u128, Attempt> {
+/// Tries form `fi` of opcode `oc` on line `l`, whose guard's register name
+/// is `guard` and operand texts `pre`.
+fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], oc: usize, fi: usize, loud: bool) -> Result<u128, Attempt> {
     let op = &m.opcodes[oc];
     let form = &op.forms[fi];
     // Failures after the operands were placed rank as reaching the end of the line.
@@ -245,7 +248,7 @@ fn try_form(m: &Model, l: &Line, pre: &[Pre], oc: usize, fi: usize, loud: bool) 
             return Err(fail(1, tok.col, msg!(loud, "this ISA has no guard predicate")));
         }
         let g = op.guard.ok_or_else(|| fail(1, tok.col, msg!(loud, "`{}` has no guard field", op.name)))?;
-        let v = register(m, g.class, g.reg.bits, tok.text).ok_or_else(|| fail(1, tok.col, msg!(loud, "`{}` is not a predicate", tok.text)))?;
+        let v = guard.register(m, g.class, g.reg.bits, tok.text).ok_or_else(|| fail(1, tok.col, msg!(loud, "`{}` is not a predicate", tok.text)))?;
         w = g.reg.bits.set(w, v);
         match g.not {
             Some(f) => w = f.bits.set(w, if *neg { f.on } else { f.off }),

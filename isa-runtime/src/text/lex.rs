@@ -91,6 +91,7 @@ pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
     let mut out = Line::default();
     let mut pos = skip_ws(code, 0);
     // Label: `name:` at the start.
+    let first_word = pos;
     let word_end = find_ws(code, pos);
     if code[pos..word_end].ends_with(':') && word_end - pos > 1 {
         out.label = Some(Tok { text: &code[pos..word_end - 1], col: pos });
@@ -112,7 +113,8 @@ pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
     if pos >= code.len() {
         return Err((pos, "expected an instruction after the guard".into()));
     }
-    let e = find_ws(code, pos);
+    // Without a label or guard, the mnemonic is the first word, already found.
+    let e = if pos == first_word { word_end } else { find_ws(code, pos) };
     if code.as_bytes()[pos] == b'.' {
         // A directive (`.word`) is one token.
         out.mnemonic = Some(Tok { text: &code[pos..e], col: pos });
@@ -176,20 +178,20 @@ pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
             // Peel `&name=value` words off the end, then restore their order.
             let mut found: List<(Tok, Tok), MAX_CONTROLS> = List::default();
             loop {
-                let trimmed = text.trim_end();
-                let ws = trimmed.rfind(char::is_whitespace).map_or(0, |i| i + trimmed[i..].chars().next().map_or(1, char::len_utf8));
+                let trimmed = &text[..trim_end_len(text)];
+                let ws = rfind_ws(trimmed).map_or(0, |(i, len)| i + len);
                 let w = &trimmed[ws..];
                 if !w.starts_with('&') {
                     break;
                 }
                 let wcol = col + ws;
-                let Some((name, value)) = w[1..].split_once('=') else {
+                let Some((name, value)) = w.as_bytes()[1..].iter().position(|&c| c == b'=').map(|i| (&w[1..1 + i], &w[2 + i..])) else {
                     return Err((wcol, format!("expected `&name=value`, found `{w}`")));
                 };
                 if !found.push((Tok { text: name, col: wcol + 1 }, Tok { text: value, col: wcol + 2 + name.len() })) {
                     return Err((wcol, format!("more than {MAX_CONTROLS} controls")));
                 }
-                text = trimmed[..ws].trim_end();
+                text = &trimmed[..trim_end_len(&trimmed[..ws])];
             }
             for c in found.iter().rev() {
                 out.controls.push(*c);
@@ -243,8 +245,28 @@ fn find_comment(b: &[u8]) -> usize {
 /// Whether ASCII byte `b` is whitespace (as [`char::is_whitespace`]).
 #[inline]
 fn ascii_ws(b: u8) -> bool {
-    b == b' ' || (b'\t'..=b'\r').contains(&b)
+    BYTE[b as usize] == WS
 }
+
+/// [`BYTE`] classes: whitespace, the first byte of a non-ASCII character,
+/// anything else.
+const WS: u8 = 1;
+const LEAD: u8 = 2;
+
+/// Each byte's class, for the scans (one load instead of a range test).
+static BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = match b as u8 {
+            b' ' | b'\t'..=b'\r' => WS,
+            0xC0..=0xFF => LEAD,
+            _ => 0,
+        };
+        b += 1;
+    }
+    t
+};
 
 /// Whether a whitespace character starts at byte `i` of `s` (which holds a
 /// non-ASCII byte there).
@@ -258,13 +280,36 @@ fn find_ws(s: &str, from: usize) -> usize {
     let b = s.as_bytes();
     let mut i = from;
     while i < b.len() {
-        let c = b[i];
-        if if c < 0x80 { ascii_ws(c) } else { unicode_ws_at(s, i) } {
-            return i;
+        match BYTE[b[i] as usize] {
+            0 => {}
+            WS => return i,
+            _ if unicode_ws_at(s, i) => return i,
+            _ => {}
         }
         i += 1;
     }
     b.len()
+}
+
+/// The last whitespace character in `s`: its byte index and length.
+fn rfind_ws(s: &str) -> Option<(usize, usize)> {
+    let b = s.as_bytes();
+    let mut i = b.len();
+    while i > 0 {
+        i -= 1;
+        let c = b[i];
+        if c < 0x80 {
+            if ascii_ws(c) {
+                return Some((i, 1));
+            }
+        } else if c >= 0xC0 {
+            // The first byte of a character: decode it.
+            if let Some(ch) = s[i..].chars().next().filter(|ch| ch.is_whitespace()) {
+                return Some((i, ch.len_utf8()));
+            }
+        }
+    }
+    None
 }
 
 /// The length of `s` without its trailing whitespace.
@@ -469,6 +514,7 @@ mod tests {
             proptest::prop_assert_eq!(trim_end_len(&s), s.trim_end().len());
             proptest::prop_assert_eq!(trim(&s), (s.len() - s.trim_start().len(), s.trim()));
             proptest::prop_assert_eq!(find_comment(s.as_bytes()), s.find("//").unwrap_or(s.len()));
+            proptest::prop_assert_eq!(rfind_ws(&s), s.rfind(char::is_whitespace).map(|i| (i, s[i..].chars().next().map_or(1, char::len_utf8))));
         }
 
         #[test]
