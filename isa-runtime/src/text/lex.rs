@@ -328,16 +328,21 @@ fn trim_end_len(s: &str) -> usize {
 /// `s` without leading and trailing whitespace, and how many bytes were cut
 /// from its start.
 fn trim(s: &str) -> (usize, &str) {
+    let rest = trim_start(s);
+    (s.len() - rest.len(), &rest[..trim_end_len(rest)])
+}
+
+/// `s` without its leading whitespace.
+fn trim_start(s: &str) -> &str {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() && ascii_ws(b[i]) {
         i += 1;
     }
     if i < b.len() && b[i] >= 0x80 {
-        i = s.len() - s.trim_start().len();
+        return s.trim_start();
     }
-    let rest = &s[i..];
-    (i, &rest[..trim_end_len(rest)])
+    &s[i..]
 }
 
 /// The core of an operand text, with decorations peeled off.
@@ -381,35 +386,30 @@ pub fn operand(text: &str) -> Result<OperandText<'_>, String> {
 /// [`operand`] in general: decorations, suffix, core.
 fn decorated(text: &str) -> Result<OperandText<'_>, String> {
     let mut op = OperandText { neg: false, not: false, inv: false, abs: false, core: Core::Name(""), suffix: None };
-    let mut s = text.trim();
+    let mut s = trim(text).1;
     loop {
-        if let Some(r) = s.strip_prefix('!') {
-            op.not = true;
-            s = r.trim_start();
-        } else if let Some(r) = s.strip_prefix('~') {
-            op.inv = true;
-            s = r.trim_start();
-        } else if s.starts_with('-') && !s[1..].trim_start().starts_with(|c: char| c.is_ascii_digit() || c == '.') {
-            op.neg = true;
-            s = s[1..].trim_start();
-        } else {
-            break;
+        match s.as_bytes().first() {
+            Some(b'!') => op.not = true,
+            Some(b'~') => op.inv = true,
+            Some(b'-') if !trim_start(&s[1..]).as_bytes().first().is_some_and(|&c| c.is_ascii_digit() || c == b'.') => op.neg = true,
+            _ => break,
         }
+        s = trim_start(&s[1..]);
     }
     if let Some(r) = s.strip_prefix('|') {
-        let Some(inner) = r.trim_end().strip_suffix('|') else { return Err(format!("`{text}`: `|` is not closed")) };
+        let Some(inner) = r[..trim_end_len(r)].strip_suffix('|') else { return Err(format!("`{text}`: `|` is not closed")) };
         op.abs = true;
-        s = inner.trim();
+        s = trim(inner).1;
     }
     // Suffix: `.NAME` after a register-like core (not inside a number).
     let core_text;
-    if !s.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.') {
-        let close = s.rfind(']').map(|i| i + 1).unwrap_or(0);
-        match s[close..].find('.') {
+    if !s.as_bytes().first().is_some_and(|&c| c.is_ascii_digit() || c == b'-' || c == b'+' || c == b'.') {
+        let close = s.bytes().rposition(|c| c == b']').map_or(0, |i| i + 1);
+        match s.as_bytes()[close..].iter().position(|&c| c == b'.') {
             Some(d) => {
                 core_text = &s[..close + d];
                 let suf = &s[close + d + 1..];
-                if suf.is_empty() || !suf.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                if suf.is_empty() || !suf.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
                     return Err(format!("`{text}`: bad suffix `.{suf}`"));
                 }
                 op.suffix = Some(suf);
@@ -440,36 +440,34 @@ fn core(s: &str) -> Option<Core<'_>> {
     if s.is_empty() {
         return None;
     }
+    let b = s.as_bytes();
     if let Some(rest) = s.strip_prefix("c[") {
-        let (bank, rest) = rest.split_once(']')?;
-        let off = rest.strip_prefix('[')?.strip_suffix(']')?;
-        return Some(Core::CMem { bank: int(bank.trim())?, offset: int(off.trim())? });
+        let close = rest.bytes().position(|c| c == b']')?;
+        let off = rest[close + 1..].strip_prefix('[')?.strip_suffix(']')?;
+        return Some(Core::CMem { bank: int(trim(&rest[..close]).1)?, offset: int(trim(off).1)? });
     }
-    if let Some(open) = s.find('[') {
+    if let Some(open) = b.iter().position(|&c| c == b'[') {
         let base = &s[..open];
-        let inner = s[open + 1..].strip_suffix(']')?.trim();
-        if !base.chars().all(|c| c.is_ascii_alphabetic()) || base.is_empty() {
+        let inner = trim(s[open + 1..].strip_suffix(']')?).1;
+        if !base.bytes().all(|c| c.is_ascii_alphabetic()) || base.is_empty() {
             return None;
         }
-        if let Some((lo, hi)) = inner.split_once(':') {
-            return Some(Core::Pair { prefix: base, lo: int(lo.trim())?, hi: int(hi.trim())? });
+        if let Some(colon) = inner.bytes().position(|c| c == b':') {
+            return Some(Core::Pair { prefix: base, lo: int(trim(&inner[..colon]).1)?, hi: int(trim(&inner[colon + 1..]).1)? });
         }
-        let (index, offset) = match inner.find(['+', '-']) {
+        let (index, offset) = match inner.bytes().position(|c| c == b'+' || c == b'-') {
             Some(i) => {
-                let v = int(inner[i + 1..].trim())? as i64;
-                (inner[..i].trim(), if &inner[i..i + 1] == "-" { -v } else { v })
+                let v = int(trim(&inner[i + 1..]).1)? as i64;
+                (trim(&inner[..i]).1, if inner.as_bytes()[i] == b'-' { -v } else { v })
             }
             None => (inner, 0),
         };
         return Some(Core::Indexed { base, index, offset });
     }
-    if s.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.')
-        || s.eq_ignore_ascii_case("inf")
-        || s.eq_ignore_ascii_case("nan")
-    {
+    if b[0].is_ascii_digit() || matches!(b[0], b'-' | b'+' | b'.') || s.eq_ignore_ascii_case("inf") || s.eq_ignore_ascii_case("nan") {
         return Some(Core::Number(s));
     }
-    s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then_some(Core::Name(s))
+    b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_').then_some(Core::Name(s))
 }
 
 #[cfg(test)]
@@ -513,6 +511,7 @@ mod tests {
             proptest::prop_assert_eq!(find_ws(&s, from), s[from..].find(char::is_whitespace).map_or(s.len(), |i| from + i));
             proptest::prop_assert_eq!(trim_end_len(&s), s.trim_end().len());
             proptest::prop_assert_eq!(trim(&s), (s.len() - s.trim_start().len(), s.trim()));
+            proptest::prop_assert_eq!(trim_start(&s), s.trim_start());
             proptest::prop_assert_eq!(find_comment(s.as_bytes()), s.find("//").unwrap_or(s.len()));
             proptest::prop_assert_eq!(rfind_ws(&s), s.rfind(char::is_whitespace).map(|i| (i, s[i..].chars().next().map_or(1, char::len_utf8))));
         }
