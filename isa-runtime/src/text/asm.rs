@@ -81,12 +81,17 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
             let (oc, fi) = (oc as usize, fi as usize);
             // Quiet, skip the forms whose operands cannot take these texts;
             // loud, every form's failure competes for the message.
-            if !loud && !may_fit(m, &m.opcodes[oc].forms[fi], &pre) {
+            if !loud && !may_fit(m, m.opcodes[oc].forms[fi].operands, &pre) {
                 continue;
             }
             match try_form(m, &lexed, guard, &pre, oc, fi, loud) {
                 Ok(word) => match (m.check)(oc, word) {
-                    Ok(()) => return Ok(Some(Assembled { opcode: oc, word })),
+                    Ok(()) => {
+                        // The loud pass differs from the quiet one only by
+                        // `may_fit`, which must never skip a form that fits.
+                        debug_assert!(!loud, "may_fit skipped a form that assembles `{line}`");
+                        return Ok(Some(Assembled { opcode: oc, word }));
+                    }
                     Err(e) => keep(&mut best, Attempt { score: (usize::MAX, 9), error: AsmError::at(mn.col, e) }),
                 },
                 Err(a) => keep(&mut best, a),
@@ -101,40 +106,32 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
 
 /// Whether a form's operands can take the operand texts, judged by kind
 /// (and register class) alone: `false` only when placing them must fail.
-/// Up to its first optional or float operand, a form takes text i as
-/// operand i; the rest is left to [`place`].
-fn may_fit(m: &Model, form: &Form, pre: &[Pre]) -> bool {
-    // Only float operands take more than one text each.
-    if !form.operands.iter().any(|o| matches!(o.kind, OperandKind::Float { .. })) {
-        let need = form.operands.iter().filter(|o| !o.optional).count();
-        if pre.len() < need || pre.len() > form.operands.len() {
-            return false;
-        }
+/// Mirrors [`place`]: each operand takes the next text or, if optional,
+/// none. A float operand may take several texts (its lanes), so what
+/// follows one is left to [`place`].
+fn may_fit(m: &Model, ops: &[Operand], pre: &[Pre]) -> bool {
+    let Some((o, rest)) = ops.split_first() else { return pre.is_empty() };
+    if matches!(o.kind, OperandKind::Float { .. }) && pre.first().is_none_or(|p| text_fits(m, o, p)) {
+        return true;
     }
-    for (o, p) in form.operands.iter().zip(pre) {
-        if o.optional {
-            break;
+    (pre.first().is_some_and(|p| text_fits(m, o, p)) && may_fit(m, rest, &pre[1..])) || (o.optional && may_fit(m, rest, pre))
+}
+
+/// Whether operand `o` can take text `p`, by kind and register class:
+/// `false` only when [`operand`] must reject it.
+fn text_fits(m: &Model, o: &Operand, p: &Pre) -> bool {
+    let Ok(t) = &p.text else { return false };
+    match (&t.core, &o.kind) {
+        (Core::Name(n), OperandKind::Register { class, .. }) => {
+            p.name.class == Some(*class) || m.registers.get(*class as usize).is_some_and(|c| c.constants.iter().any(|(c, _)| c == n))
         }
-        let Ok(t) = &p.text else { return false };
-        let fits = match (&t.core, &o.kind) {
-            (Core::Name(n), OperandKind::Register { class, .. }) => {
-                p.name.class == Some(*class) || m.registers.get(*class as usize).is_some_and(|c| c.constants.iter().any(|(c, _)| c == n))
-            }
-            (Core::Pair { .. }, OperandKind::Register { .. }) => true,
-            (Core::Number(_), OperandKind::Int { .. } | OperandKind::Float { .. }) => true,
-            (Core::CMem { .. }, OperandKind::ConstMem { .. }) => true,
-            (Core::Indexed { .. }, OperandKind::Indexed { .. }) => true,
-            (Core::Name(n), OperandKind::Literal) => *n == o.name,
-            _ => false,
-        };
-        if !fits {
-            return false;
-        }
-        if matches!(o.kind, OperandKind::Float { .. }) {
-            break;
-        }
+        (Core::Pair { .. }, OperandKind::Register { .. }) => true,
+        (Core::Number(_), OperandKind::Int { .. } | OperandKind::Float { .. }) => true,
+        (Core::CMem { .. }, OperandKind::ConstMem { .. }) => true,
+        (Core::Indexed { .. }, OperandKind::Indexed { .. }) => true,
+        (Core::Name(n), OperandKind::Literal) => *n == o.name,
+        _ => false,
     }
-    true
 }
 
 /// `.word 0x...`: a raw instruction word, which must decode.
