@@ -110,11 +110,22 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
 /// none. A float operand may take several texts (its lanes), so what
 /// follows one is left to [`place`].
 fn may_fit(m: &Model, ops: &[Operand], pre: &[Pre]) -> bool {
-    let Some((o, rest)) = ops.split_first() else { return pre.is_empty() };
-    if matches!(o.kind, OperandKind::Float { .. }) && pre.first().is_none_or(|p| text_fits(m, o, p)) {
-        return true;
+    // Mandatory operands in a loop; an optional one branches both ways.
+    let mut x = 0;
+    for (k, o) in ops.iter().enumerate() {
+        let fits = pre.get(x).is_some_and(|p| text_fits(m, o, p));
+        if matches!(o.kind, OperandKind::Float { .. }) && (fits || x == pre.len()) {
+            return true;
+        }
+        if o.optional {
+            return (fits && may_fit(m, &ops[k + 1..], &pre[x + 1..])) || may_fit(m, &ops[k + 1..], &pre[x..]);
+        }
+        if !fits {
+            return false;
+        }
+        x += 1;
     }
-    (pre.first().is_some_and(|p| text_fits(m, o, p)) && may_fit(m, rest, &pre[1..])) || (o.optional && may_fit(m, rest, pre))
+    x == pre.len()
 }
 
 /// Whether operand `o` can take text `p`, by kind and register class:
