@@ -63,10 +63,15 @@ macro_rules! msg {
 
 /// Assembles one line. `Ok(None)` for blank, comment-only and label-only lines.
 pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmError> {
-    let lexed = lex::lex(line).map_err(|(c, msg)| AsmError::at(c, msg))?;
+    // Borrowed from the result, not moved out of it: a `Line` is a kilobyte.
+    let lexed = lex::lex(line);
+    let lexed = match &lexed {
+        Ok(l) => l,
+        Err((c, msg)) => return Err(AsmError::at(*c, msg.clone())),
+    };
     let Some(mn) = lexed.mnemonic else { return Ok(None) };
     if mn.text == ".word" {
-        return raw_word(m, &lexed).map(Some);
+        return raw_word(m, lexed).map(Some);
     }
     let Ok(k) = m.mnemonics.binary_search_by(|x| x.name.cmp(mn.text)) else {
         let hint = crate::spelling::nearest(mn.text, m.mnemonics.iter().map(|x| x.name)).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
@@ -84,7 +89,7 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
             if !loud && !may_fit(m, m.opcodes[oc].forms[fi].operands, &pre) {
                 continue;
             }
-            match try_form(m, &lexed, guard, &pre, oc, fi, loud) {
+            match try_form(m, lexed, guard, &pre, oc, fi, loud) {
                 Ok(word) => match (m.check)(oc, word) {
                     Ok(()) => {
                         // The loud pass differs from the quiet one only by
