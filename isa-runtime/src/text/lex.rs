@@ -297,16 +297,11 @@ fn rfind_ws(s: &str) -> Option<(usize, usize)> {
     let mut i = b.len();
     while i > 0 {
         i -= 1;
-        let c = b[i];
-        if c < 0x80 {
-            if ascii_ws(c) {
-                return Some((i, 1));
-            }
-        } else if c >= 0xC0 {
+        match BYTE[b[i] as usize] {
+            WS => return Some((i, 1)),
             // The first byte of a character: decode it.
-            if let Some(ch) = s[i..].chars().next().filter(|ch| ch.is_whitespace()) {
-                return Some((i, ch.len_utf8()));
-            }
+            LEAD if unicode_ws_at(s, i) => return Some((i, s[i..].chars().next().map_or(1, char::len_utf8))),
+            _ => {}
         }
     }
     None
