@@ -104,14 +104,18 @@ fn steps<'scope>(
     let prepared = std::mem::take(&mut sh.prepared);
     drop(sh);
 
-    // The whole-ISA parts: plans across optypes beside the checks; the AST
-    // is freed off the calling thread.
+    // The whole-ISA parts: plans across optypes beside the checks. The AST
+    // is freed after the plans, the shorter of the two (0.56 + 0.54 ms
+    // against 0.86 ms for the checks, on `spec/`).
     let (plans, checked) = lanes.join(
-        || exec::finish(&read(shared).isa, plans, diags),
-        move || {
+        || {
+            let plans = exec::finish(&read(shared).isa, plans, diags);
+            drop((files, prepared));
+            plans
+        },
+        || {
             let mut d = Diagnostics::default();
             check::check(&read(shared).isa, &mut d);
-            drop((files, prepared));
             d
         },
     );
