@@ -804,14 +804,21 @@ const CHECK_SLOTS: usize = 8;
 
 /// The dispatch table, the check table, [`Decoded`] and `Instruction::decode`.
 fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
-    let many_base = isa.opcodes.len() + 1;
+    // Table entries are check-table rows: opcode `i` is row `i` (so a
+    // [`Decoded`] keeps the row as its opcode), candidate list `c` is row
+    // `n + c`, and the last row means no opcode.
+    let many_base = isa.opcodes.len();
+    let none = many_base + plan.candidates.len();
     let table_entries = plan.table.iter().map(|s| match s {
-        Slot::Empty => Literal::u16_unsuffixed(0),
-        Slot::One(i) => Literal::u16_unsuffixed(*i as u16 + 1),
+        Slot::Empty => Literal::u16_unsuffixed(none as u16),
+        Slot::One(i) => Literal::u16_unsuffixed(*i as u16),
         Slot::Many(c) => Literal::u16_unsuffixed((many_base + c) as u16),
     });
-    // Bytes when they suffice: half the cache lines.
-    let entry = if many_base + plan.candidates.len() <= u8::MAX as usize { quote! { u8 } } else { quote! { u16 } };
+    // Bytes when they suffice: half the cache lines. The check table then
+    // has 256 rows, so a row read from the table needs no bounds check.
+    let byte_entries = none <= u8::MAX as usize;
+    let entry = if byte_entries { quote! { u8 } } else { quote! { u16 } };
+    let rows = if byte_entries { 256 } else { none + 1 };
     let size = Literal::usize_unsuffixed(plan.table.len());
     let key_parts = plan.key_runs.iter().map(|r| {
         let m = Literal::u64_unsuffixed(mask64(r.width));
@@ -826,7 +833,7 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     });
     let arms = isa.opcodes.iter().enumerate().map(|(i, o)| {
         let name = ident(&o.name);
-        let k = Literal::u16_unsuffixed(i as u16 + 1);
+        let k = Literal::u16_unsuffixed(i as u16);
         quote! { #k => #name::decode(w).map(Instruction::#name), }
     });
     let many_arms = plan.candidates.iter().enumerate().map(|(c, list)| {
@@ -843,10 +850,9 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     });
     let key_bits = plan.key_bits;
     let key_doc = docs(&format!(
-        "Dispatch table: the {key_bits}-bit key (bits every opcode fixes) -> 0 (no opcode), opcode index + 1, or a candidate list."
+        "Dispatch table: the {key_bits}-bit key (bits every opcode fixes) -> the opcode index, {many_base} + a candidate list, or {none} (no opcode)."
     ));
     let key_expr = if plan.key_runs.is_empty() { quote! { 0u64 } } else { quote! { #( #key_parts )|* } };
-    let n = Literal::usize_unsuffixed(isa.opcodes.len());
     let slots = Literal::usize_unsuffixed(CHECK_SLOTS);
     // The dispatch lookup has matched the key bits; the lanes check the rest.
     let implied = plan.key_mask();
@@ -861,9 +867,21 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         Some(0)
     } else {
         let lo = read.trailing_zeros();
-        (128 - read.leading_zeros() - lo <= 32).then_some(lo.min(96))
+        let end = 128 - read.leading_zeros();
+        // Byte-aligned when that still holds every bit read: where the word
+        // is in memory, `x` is then one 32-bit load.
+        let aligned = lo / 8 * 8;
+        if end - aligned <= 32 {
+            Some(aligned.min(96))
+        } else {
+            (end - lo <= 32).then_some(lo.min(96))
+        }
     };
-    let checks = windows.iter().map(|window| {
+    // Rows past the opcodes (candidate lists, no opcode, padding) have no
+    // lanes and take the slow path.
+    let padding = rows - isa.opcodes.len();
+    let windows_and_padding = windows.iter().chain(std::iter::repeat_n(&None, padding));
+    let checks = windows_and_padding.map(|window| {
         let empty = CheckWindow { shift: 0, accept: false, cubes: Vec::new() };
         let window = window.as_ref().unwrap_or(&empty);
         // Lanes relative to the window `x` is read from. Padding: `x & 0 == 1`
@@ -883,11 +901,17 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         quote! { Check { mask: [ #( #masks ),* ], value: [ #( #values ),* ], #shift } }
     });
     // 0: the lanes list rejected words, 1: accepted words, 2: the opcode's
-    // own `is_valid` decides (its row has no lanes, so no word passes it).
-    let modes = windows.iter().map(|w| Literal::u8_unsuffixed(match w {
-        Some(w) => w.accept as u8,
-        None => 2,
-    }));
+    // own `is_valid` decides (its row has no lanes, so no word passes it),
+    // 3: not an opcode, the slow path decides.
+    let modes = windows
+        .iter()
+        .map(|w| match w {
+            Some(w) => w.accept as u8,
+            None => 2,
+        })
+        .chain(std::iter::repeat_n(3, padding))
+        .map(Literal::u8_unsuffixed);
+    let rows_lit = Literal::usize_unsuffixed(rows);
     let (shift_field, x) = match global {
         Some(s) => {
             let s = Literal::u32_unsuffixed(s);
@@ -924,12 +948,14 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             #shift_field
         }
 
-        /// Per opcode: 1 if its lanes list accepted words, 0 if rejected ones,
-        /// 2 if its own `is_valid` decides.
-        static MODE: [u8; #n] = [ #( #modes ),* ];
+        /// Per row of [`CHECKS`]: 1 if its lanes list accepted words, 0 if
+        /// rejected ones, 2 if the opcode's own `is_valid` decides, 3 if the
+        /// row is no opcode (the slow path decides).
+        static MODE: [u8; #rows_lit] = [ #( #modes ),* ];
 
-        /// Per opcode, in spec order.
-        static CHECKS: [Check; #n] = [ #( #checks ),* ];
+        /// Per [`DISPATCH`] entry: the opcodes in spec order, then rows that
+        /// no word passes.
+        static CHECKS: [Check; #rows_lit] = [ #( #checks ),* ];
 
         /// A word that decodes, and its opcode; fields are extracted on demand
         /// ([`Decoded::instruction`]). Accepts and rejects exactly the words
@@ -944,7 +970,7 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             #[inline]
             pub fn new(w: u128) -> Result<Decoded, DecodeError> {
                 let key = (#key_expr) as usize;
-                let op = (DISPATCH[key & (#size - 1)] as usize).wrapping_sub(1);
+                let op = DISPATCH[key & (#size - 1)] as usize;
                 if let (Some(c), Some(&mode)) = (CHECKS.get(op), MODE.get(op)) {
                     let x = #x;
                     let mut hits = 0u32;
