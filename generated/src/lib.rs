@@ -2796,7 +2796,7 @@ struct Check {
 /// Per row of [`CHECKS`]: 1 if its lanes list accepted words, 0 if
 /// rejected ones, 2 if the opcode's own `is_valid` decides, 3 if the
 /// row is no opcode (the slow path decides).
-static MODE: [u8; 256] = [
+const MODE: [u8; 256] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
@@ -2809,8 +2809,13 @@ static MODE: [u8; 256] = [
     3, 3, 3, 3,
 ];
 /// Per [`DISPATCH`] entry: the opcodes in spec order, then rows that
-/// no word passes.
-static CHECKS: [Check; 256] = [
+/// no word passes. A `const`, not a `static`: [`Decoded::new`] is
+/// inlined into other crates, and there a reference to this table is
+/// promoted to a local constant whose alignment LLVM knows, so it
+/// folds the row loads into the SSE compares. (A `static` of another
+/// crate is read with separate unaligned loads: 4 more instructions
+/// per word.)
+const CHECKS: [Check; 256] = [
     Check {
         mask: [768, 3072, 4194320, 4194336, 0, 0, 0, 0],
         value: [768, 3072, 4194320, 4194336, 1, 1, 1, 1],

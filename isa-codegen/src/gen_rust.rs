@@ -951,11 +951,16 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         /// Per row of [`CHECKS`]: 1 if its lanes list accepted words, 0 if
         /// rejected ones, 2 if the opcode's own `is_valid` decides, 3 if the
         /// row is no opcode (the slow path decides).
-        static MODE: [u8; #rows_lit] = [ #( #modes ),* ];
+        const MODE: [u8; #rows_lit] = [ #( #modes ),* ];
 
         /// Per [`DISPATCH`] entry: the opcodes in spec order, then rows that
-        /// no word passes.
-        static CHECKS: [Check; #rows_lit] = [ #( #checks ),* ];
+        /// no word passes. A `const`, not a `static`: [`Decoded::new`] is
+        /// inlined into other crates, and there a reference to this table is
+        /// promoted to a local constant whose alignment LLVM knows, so it
+        /// folds the row loads into the SSE compares. (A `static` of another
+        /// crate is read with separate unaligned loads: 4 more instructions
+        /// per word.)
+        const CHECKS: [Check; #rows_lit] = [ #( #checks ),* ];
 
         /// A word that decodes, and its opcode; fields are extracted on demand
         /// ([`Decoded::instruction`]). Accepts and rejects exactly the words
