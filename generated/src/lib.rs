@@ -2784,32 +2784,18 @@ static DISPATCH: [u8; 4096] = [
 /// What the table check of [`Decoded::new`] tests for one opcode once
 /// the dispatch lookup has matched the key bits: which values of the
 /// other bits it reads (its other constant bits, each field's type,
-/// the `__Exception` rules) pass. Those are `(mask, value)` lanes over
-/// `x`, 32 bits of the word: a word passes when `x & mask == value`
-/// holds in some lane if the opcode's [`MODE`] is 1, in none if it is
-/// 0. A row is one aligned cache line.
+/// the `__Exception` rules) are rejected. Those are `(mask, value)`
+/// lanes over `x`, 32 bits of the word: a word passes when
+/// `x & mask == value` holds in no lane. A row is one aligned cache
+/// line.
 #[repr(C, align(64))]
 struct Check {
     mask: [u32; 8],
     value: [u32; 8],
 }
-/// Per row of [`CHECKS`]: 1 if its lanes list accepted words, 0 if
-/// rejected ones, 2 if the opcode's own `is_valid` decides, 3 if the
-/// row is no opcode (the slow path decides).
-const MODE: [u8; 256] = [
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3,
-];
 /// Per [`DISPATCH`] entry: the opcodes in spec order, then rows that
-/// no word passes. A `const`, not a `static`: [`Decoded::new`] is
+/// no word passes (as the rows of opcodes whose rejections need more
+/// lanes: their own `is_valid` decides). A `const`, not a `static`: [`Decoded::new`] is
 /// inlined into other crates, and there a reference to this table is
 /// promoted to a local constant whose alignment LLVM knows, so it
 /// folds the row loads into the SSE compares. (A `static` of another
@@ -3065,16 +3051,16 @@ const CHECKS: [Check; 256] = [
         value: [1, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
-        mask: [2165760, 2231296, 4261888, 4327424, 6356992, 6422528, 0, 0],
-        value: [0, 0, 0, 0, 0, 0, 1, 1],
+        mask: [0, 0, 0, 0, 0, 0, 0, 0],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
-        mask: [2165760, 2231296, 4261888, 4327424, 6356992, 6422528, 0, 0],
-        value: [0, 0, 0, 0, 0, 0, 1, 1],
+        mask: [0, 0, 0, 0, 0, 0, 0, 0],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
-        mask: [2165760, 2231296, 4261888, 4327424, 6356992, 6422528, 0, 0],
-        value: [0, 0, 0, 0, 0, 0, 1, 1],
+        mask: [0, 0, 0, 0, 0, 0, 0, 0],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [196608, 3145728, 3146752, 3342336, 3342336, 3342336, 0, 0],
@@ -3114,19 +3100,19 @@ const CHECKS: [Check; 256] = [
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [1048576, 2097152, 0, 0, 0, 0, 0, 0],
@@ -3554,291 +3540,291 @@ const CHECKS: [Check; 256] = [
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
     Check {
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [1, 1, 1, 1, 1, 1, 1, 1],
+        value: [0, 1, 1, 1, 1, 1, 1, 1],
     },
 ];
 /// A word that decodes, and its opcode; fields are extracted on demand
@@ -3857,32 +3843,43 @@ impl Decoded {
     pub fn new(w: u128) -> Result<Decoded, DecodeError> {
         let key = (((((w as u64) >> 0) & 4095) << 0)) as usize;
         let op = DISPATCH[key & (4096 - 1)] as usize;
-        if let (Some(c), Some(&mode)) = (CHECKS.get(op), MODE.get(op)) {
+        if let Some(c) = CHECKS.get(op) {
             let x = (w >> 72) as u32;
             let mut hits = 0u32;
             for k in 0..8 {
                 hits |= ((x & c.mask[k]) == c.value[k]) as u32;
             }
-            if (hits != 0) as u8 == mode || (mode == 2 && Self::own_check(op, w)) {
+            if hits == 0 {
                 return Ok(Decoded {
                     word: w,
                     opcode: op as u16,
                 });
             }
         }
-        Self::slow(w)
+        Self::other(op, w)
     }
-    /// Opcodes the table cannot check: their own `is_valid`.
+    /// Words the table rejects: those of opcodes with their own
+    /// check, then candidate lists and errors.
+    #[cold]
     #[inline(never)]
-    fn own_check(op: usize, w: u128) -> bool {
-        let _ = w;
-        match op {
+    fn other(op: usize, w: u128) -> Result<Decoded, DecodeError> {
+        let own = match op {
+            62 => I2F_R::is_valid(w),
+            63 => I2F_C::is_valid(w),
+            64 => I2F_U::is_valid(w),
             74 => F2FP_RRR::is_valid(w),
             75 => F2FP_RUR::is_valid(w),
             76 => F2FP_RIR::is_valid(w),
             77 => F2FP_RCR::is_valid(w),
             _ => false,
+        };
+        if own {
+            return Ok(Decoded {
+                word: w,
+                opcode: op as u16,
+            });
         }
+        Self::slow(w)
     }
     /// Candidate lists and errors.
     #[cold]

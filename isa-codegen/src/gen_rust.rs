@@ -877,15 +877,16 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             (end - lo <= 32).then_some(lo.min(96))
         }
     };
-    // Rows past the opcodes (candidate lists, no opcode, padding) have no
-    // lanes and take the slow path.
+    // Rows of opcodes with their own check and rows past the opcodes
+    // (candidate lists, no opcode, padding) reject every word: their one
+    // lane, `x & 0 == 0`, holds for all.
     let padding = rows - isa.opcodes.len();
     let windows_and_padding = windows.iter().chain(std::iter::repeat_n(&None, padding));
+    let every_word = CheckWindow { shift: 0, cubes: vec![(0, 0)] };
     let checks = windows_and_padding.map(|window| {
-        let empty = CheckWindow { shift: 0, accept: false, cubes: Vec::new() };
-        let window = window.as_ref().unwrap_or(&empty);
-        // Lanes relative to the window `x` is read from. Padding: `x & 0 == 1`
-        // holds for no word.
+        let window = window.as_ref().unwrap_or(&every_word);
+        // Lanes relative to the window `x` is read from. Unused lanes:
+        // `x & 0 == 1` holds for no word.
         let to = global.unwrap_or(window.shift);
         let relative = |v: u32| ((v as u128) << window.shift >> to) as u32;
         let lane = |k: usize| window.cubes.get(k).map(|&(m, v)| (relative(m), relative(v))).unwrap_or((0, 1));
@@ -900,17 +901,6 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         };
         quote! { Check { mask: [ #( #masks ),* ], value: [ #( #values ),* ], #shift } }
     });
-    // 0: the lanes list rejected words, 1: accepted words, 2: the opcode's
-    // own `is_valid` decides (its row has no lanes, so no word passes it),
-    // 3: not an opcode, the slow path decides.
-    let modes = windows
-        .iter()
-        .map(|w| match w {
-            Some(w) => w.accept as u8,
-            None => 2,
-        })
-        .chain(std::iter::repeat_n(3, padding))
-        .map(Literal::u8_unsuffixed);
     let rows_lit = Literal::usize_unsuffixed(rows);
     let (shift_field, x) = match global {
         Some(s) => {
@@ -937,10 +927,10 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         /// What the table check of [`Decoded::new`] tests for one opcode once
         /// the dispatch lookup has matched the key bits: which values of the
         /// other bits it reads (its other constant bits, each field's type,
-        /// the `__Exception` rules) pass. Those are `(mask, value)` lanes over
-        /// `x`, 32 bits of the word: a word passes when `x & mask == value`
-        /// holds in some lane if the opcode's [`MODE`] is 1, in none if it is
-        /// 0. A row is one aligned cache line.
+        /// the `__Exception` rules) are rejected. Those are `(mask, value)`
+        /// lanes over `x`, 32 bits of the word: a word passes when
+        /// `x & mask == value` holds in no lane. A row is one aligned cache
+        /// line.
         #[repr(C, align(64))]
         struct Check {
             mask: [u32; #slots],
@@ -948,13 +938,9 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             #shift_field
         }
 
-        /// Per row of [`CHECKS`]: 1 if its lanes list accepted words, 0 if
-        /// rejected ones, 2 if the opcode's own `is_valid` decides, 3 if the
-        /// row is no opcode (the slow path decides).
-        const MODE: [u8; #rows_lit] = [ #( #modes ),* ];
-
         /// Per [`DISPATCH`] entry: the opcodes in spec order, then rows that
-        /// no word passes. A `const`, not a `static`: [`Decoded::new`] is
+        /// no word passes (as the rows of opcodes whose rejections need more
+        /// lanes: their own `is_valid` decides). A `const`, not a `static`: [`Decoded::new`] is
         /// inlined into other crates, and there a reference to this table is
         /// promoted to a local constant whose alignment LLVM knows, so it
         /// folds the row loads into the SSE compares. (A `static` of another
@@ -976,27 +962,32 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             pub fn new(w: u128) -> Result<Decoded, DecodeError> {
                 let key = (#key_expr) as usize;
                 let op = DISPATCH[key & (#size - 1)] as usize;
-                if let (Some(c), Some(&mode)) = (CHECKS.get(op), MODE.get(op)) {
+                if let Some(c) = CHECKS.get(op) {
                     let x = #x;
                     let mut hits = 0u32;
                     for k in 0..#slots {
                         hits |= ((x & c.mask[k]) == c.value[k]) as u32;
                     }
-                    if (hits != 0) as u8 == mode || (mode == 2 && Self::own_check(op, w)) {
+                    if hits == 0 {
                         return Ok(Decoded { word: w, opcode: op as u16 });
                     }
                 }
-                Self::slow(w)
+                Self::other(op, w)
             }
 
-            /// Opcodes the table cannot check: their own `is_valid`.
+            /// Words the table rejects: those of opcodes with their own
+            /// check, then candidate lists and errors.
+            #[cold]
             #[inline(never)]
-            fn own_check(op: usize, w: u128) -> bool {
-                let _ = w;
-                match op {
+            fn other(op: usize, w: u128) -> Result<Decoded, DecodeError> {
+                let own = match op {
                     #( #own_arms )*
                     _ => false,
+                };
+                if own {
+                    return Ok(Decoded { word: w, opcode: op as u16 });
                 }
+                Self::slow(w)
             }
 
             /// Candidate lists and errors.

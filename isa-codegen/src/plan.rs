@@ -274,24 +274,21 @@ pub fn reject_cubes(isa: &Isa, op: &Opcode) -> Option<Vec<Cube>> {
 }
 
 /// How the generated decoder's check table tests one opcode: `cubes` as
-/// `(mask, value)` over the 32 bits of the word from `shift`. With `accept`,
-/// a word passes when it is in some cube (the accepted values of the bits the
-/// checks read, when they are fewer); otherwise when it is in none.
+/// `(mask, value)` over the 32 bits of the word from `shift`; a word passes
+/// when it is in none of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckWindow {
     pub shift: u32,
-    pub accept: bool,
     pub cubes: Vec<(u32, u32)>,
 }
 
-/// Most bits [`check_window`] enumerates to list the accepted values.
-const MAX_ACCEPT_BITS: u32 = 10;
-
 /// Everything that decides whether a word is `op` once its bits `implied`
 /// are known to match (the dispatch key): its other constant bits and its
-/// rejections ([`reject_cubes`]), as at most `max_cubes` cubes in one 32-bit
-/// window, listed as rejected or as accepted words, whichever fits. `None`
-/// when neither does.
+/// rejections ([`reject_cubes`]), as at most `max_cubes` rejected cubes in
+/// one 32-bit window. `None` when they do not fit: the opcode's own
+/// `is_valid` decides then. (Listing accepted words instead would fit some
+/// of those, but costs every word a per-opcode mode test; a word of those
+/// few opcodes is cheaper off the fast path.)
 pub fn check_window(isa: &Isa, op: &Opcode, max_cubes: usize, implied: u128) -> Option<CheckWindow> {
     let mut reject = reject_cubes(isa, op)?;
     // A constant bit that differs.
@@ -300,28 +297,14 @@ pub fn check_window(isa: &Isa, op: &Opcode, max_cubes: usize, implied: u128) -> 
     let reject = simplify(reject);
     let read = reject.iter().fold(0u128, |m, c| m | c.mask);
     if read == 0 {
-        return Some(CheckWindow { shift: 0, accept: false, cubes: Vec::new() });
+        return Some(CheckWindow { shift: 0, cubes: Vec::new() });
     }
     let (lo, hi) = (read.trailing_zeros(), 128 - read.leading_zeros());
-    if hi - lo > 32 {
+    if hi - lo > 32 || reject.len() > max_cubes {
         return None;
     }
     let shift = lo.min(96);
-    let window = |cubes: &[Cube]| cubes.iter().map(|c| ((c.mask >> shift) as u32, (c.value >> shift) as u32)).collect();
-    if reject.len() <= max_cubes {
-        return Some(CheckWindow { shift, accept: false, cubes: window(&reject) });
-    }
-    if read.count_ones() > MAX_ACCEPT_BITS {
-        return None;
-    }
-    // Every assignment of the bits read that no rejection holds for.
-    let bits: Vec<u32> = (0..128).filter(|b| read >> b & 1 == 1).collect();
-    let accepted: Vec<Cube> = (0..1u32 << bits.len())
-        .map(|k| Cube { mask: read, value: bits.iter().enumerate().fold(0, |v, (i, b)| v | ((k >> i & 1) as u128) << b) })
-        .filter(|c| !reject.iter().any(|r| r.contains(c.value)))
-        .collect();
-    let accepted = merge_values(accepted);
-    (accepted.len() <= max_cubes).then(|| CheckWindow { shift, accept: true, cubes: window(&accepted) })
+    Some(CheckWindow { shift, cubes: reject.iter().map(|c| ((c.mask >> shift) as u32, (c.value >> shift) as u32)).collect() })
 }
 
 /// The raw values of a field that are not values of its type (what the
