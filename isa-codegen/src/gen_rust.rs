@@ -940,12 +940,12 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
 
         /// Per [`DISPATCH`] entry: the opcodes in spec order, then rows that
         /// no word passes (as the rows of opcodes whose rejections need more
-        /// lanes: their own `is_valid` decides). A `const`, not a `static`: [`Decoded::new`] is
-        /// inlined into other crates, and there a reference to this table is
-        /// promoted to a local constant whose alignment LLVM knows, so it
-        /// folds the row loads into the SSE compares. (A `static` of another
-        /// crate is read with separate unaligned loads: 4 more instructions
-        /// per word.)
+        /// lanes: their own `is_valid` decides). A `const`, not a `static`:
+        /// [`Decoded::new`] is inlined into other crates, and there a
+        /// reference to this table is promoted to a local constant whose
+        /// alignment LLVM knows, so it folds the row loads into the SSE
+        /// compares. (A `static` of another crate is read with separate
+        /// unaligned loads: 4 more instructions per word.)
         const CHECKS: [Check; #rows_lit] = [ #( #checks ),* ];
 
         /// A word that decodes, and its opcode; fields are extracted on demand
