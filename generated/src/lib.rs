@@ -3050,18 +3050,9 @@ const CHECKS: [Check; 256] = [
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
         value: [1, 1, 1, 1, 1, 1, 1, 1],
     },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
+    REJECT,
+    REJECT,
+    REJECT,
     Check {
         mask: [196608, 3145728, 3146752, 3342336, 3342336, 3342336, 0, 0],
         value: [196608, 3145728, 1024, 0, 1114112, 2228224, 1, 1],
@@ -3098,22 +3089,10 @@ const CHECKS: [Check; 256] = [
         mask: [131072, 197632, 0, 0, 0, 0, 0, 0],
         value: [131072, 1024, 1, 1, 1, 1, 1, 1],
     },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
     Check {
         mask: [1048576, 2097152, 0, 0, 0, 0, 0, 0],
         value: [0, 2097152, 1, 1, 1, 1, 1, 1],
@@ -3538,295 +3517,84 @@ const CHECKS: [Check; 256] = [
         mask: [0, 0, 0, 0, 0, 0, 0, 0],
         value: [1, 1, 1, 1, 1, 1, 1, 1],
     },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
-    Check {
-        mask: [0, 0, 0, 0, 0, 0, 0, 0],
-        value: [0, 1, 1, 1, 1, 1, 1, 1],
-    },
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
+    REJECT,
 ];
+/// A row no word passes.
+const REJECT: Check = Check {
+    mask: [0, 0, 0, 0, 0, 0, 0, 0],
+    value: [0, 1, 1, 1, 1, 1, 1, 1],
+};
 /// A word that decodes, and its opcode; fields are extracted on demand
 /// ([`Decoded::instruction`]). Accepts and rejects exactly the words
 /// [`Instruction::decode`] does, checked with one dispatch lookup and a

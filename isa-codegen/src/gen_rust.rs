@@ -877,16 +877,9 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             (end - lo <= 32).then_some(lo.min(96))
         }
     };
-    // Rows of opcodes with their own check and rows past the opcodes
-    // (candidate lists, no opcode, padding) reject every word: their one
-    // lane, `x & 0 == 0`, holds for all.
-    let padding = rows - isa.opcodes.len();
-    let windows_and_padding = windows.iter().chain(std::iter::repeat_n(&None, padding));
-    let every_word = CheckWindow { shift: 0, cubes: vec![(0, 0)] };
-    let checks = windows_and_padding.map(|window| {
-        let window = window.as_ref().unwrap_or(&every_word);
-        // Lanes relative to the window `x` is read from. Unused lanes:
-        // `x & 0 == 1` holds for no word.
+    // Lanes relative to the window `x` is read from. Unused lanes:
+    // `x & 0 == 1` holds for no word.
+    let row = |window: &CheckWindow| {
         let to = global.unwrap_or(window.shift);
         let relative = |v: u32| ((v as u128) << window.shift >> to) as u32;
         let lane = |k: usize| window.cubes.get(k).map(|&(m, v)| (relative(m), relative(v))).unwrap_or((0, 1));
@@ -900,7 +893,19 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             }
         };
         quote! { Check { mask: [ #( #masks ),* ], value: [ #( #values ),* ], #shift } }
-    });
+    };
+    // Rows of opcodes with their own check and rows past the opcodes
+    // (candidate lists, no opcode, padding) are `REJECT`: its one lane,
+    // `x & 0 == 0`, holds for every word.
+    let reject_row = row(&CheckWindow { shift: 0, cubes: vec![(0, 0)] });
+    let padding = rows - isa.opcodes.len();
+    let checks = windows
+        .iter()
+        .map(|window| match window {
+            Some(w) => row(w),
+            None => quote! { REJECT },
+        })
+        .chain(std::iter::repeat_n(quote! { REJECT }, padding));
     let rows_lit = Literal::usize_unsuffixed(rows);
     let (shift_field, x) = match global {
         Some(s) => {
@@ -947,6 +952,9 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         /// compares. (A `static` of another crate is read with separate
         /// unaligned loads: 4 more instructions per word.)
         const CHECKS: [Check; #rows_lit] = [ #( #checks ),* ];
+
+        /// A row no word passes.
+        const REJECT: Check = #reject_row;
 
         /// A word that decodes, and its opcode; fields are extracted on demand
         /// ([`Decoded::instruction`]). Accepts and rejects exactly the words
