@@ -49051,34 +49051,23 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174881589831535090021003494948863u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -49086,20 +49075,14 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HADD2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -49107,69 +49090,47 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -49179,34 +49140,23 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174881589831535090020178861228031u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -49214,20 +49164,14 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HADD2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -49235,69 +49179,47 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -49307,34 +49229,23 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174643890836900908375646964547583u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -49342,20 +49253,14 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HADD2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -49363,36 +49268,25 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -49431,34 +49325,23 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174881589831535108034302492803071u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -49466,20 +49349,14 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HADD2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -49487,61 +49364,44 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -49554,13 +49414,8 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -49570,34 +49425,23 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174881589831535090021003494948863u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -49605,20 +49449,14 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMUL2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -49626,69 +49464,47 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -49698,34 +49514,23 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174881589831535090020178861228031u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -49733,20 +49538,14 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMUL2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -49754,69 +49553,47 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -49826,34 +49603,23 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174643890836900908375646964547583u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -49861,20 +49627,14 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMUL2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -49882,36 +49642,25 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -49950,34 +49699,23 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174881589831535108034302492803071u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -49985,20 +49723,14 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMUL2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -50006,61 +49738,44 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -50073,13 +49788,8 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -50089,34 +49799,23 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174886599681503890577535155568639u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50124,25 +49823,17 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 1u64 {
-            1 => out.push_str(".RELU"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -50150,102 +49841,69 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -50255,34 +49913,23 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174648857165540202805528335745023u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50290,25 +49937,17 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 1u64 {
-            1 => out.push_str(".RELU"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -50316,69 +49955,47 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -50417,34 +50034,23 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174648900686869708932178625167359u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50452,25 +50058,17 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 1u64 {
-            1 => out.push_str(".RELU"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -50478,36 +50076,25 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -50540,36 +50127,25 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -50579,34 +50155,23 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174886599681503890576710521847807u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50614,25 +50179,17 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 1u64 {
-            1 => out.push_str(".RELU"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -50640,102 +50197,69 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -50745,34 +50269,23 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174886599681503890576710521847807u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50780,25 +50293,17 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 1u64 {
-            1 => out.push_str(".RELU"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -50806,102 +50311,69 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -50911,34 +50383,23 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174886599681503908590834153422847u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50946,25 +50407,17 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 1u64 {
-            1 => out.push_str(".RELU"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -50972,94 +50425,66 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -51072,13 +50497,8 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -51088,34 +50508,23 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174886599681503908590834153422847u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51123,25 +50532,17 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 1u64 {
-            1 => out.push_str(".RELU"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -51149,61 +50550,44 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -51216,46 +50600,30 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -51265,34 +50633,23 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179635298774088336658854280429567u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51300,20 +50657,14 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMNMX2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 1u64 {
-            1 => out.push_str(".NAN"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_5[((w >> 84) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -51321,75 +50672,51 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -51400,34 +50727,23 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179635298774088336658029646708735u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51435,20 +50751,14 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMNMX2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 1u64 {
-            1 => out.push_str(".NAN"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_5[((w >> 84) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -51456,75 +50766,51 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -51535,34 +50821,23 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179397599779454155013497750028287u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51570,20 +50845,14 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMNMX2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 1u64 {
-            1 => out.push_str(".NAN"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_5[((w >> 84) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -51591,36 +50860,25 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -51653,9 +50911,7 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -51666,34 +50922,23 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179635298774088354672153278283775u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51701,20 +50946,14 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMNMX2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 1u64 {
-            1 => out.push_str(".NAN"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_5[((w >> 84) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -51722,61 +50961,44 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -51789,19 +51011,12 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -51812,34 +51027,23 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290803718148722341205702896320511u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51847,38 +51051,17 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSETP2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
         let want_4 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
@@ -51892,83 +51075,55 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -51977,34 +51132,23 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290803718148722341204878262599679u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52012,38 +51156,17 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSETP2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
         let want_4 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
@@ -52057,83 +51180,55 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -52142,34 +51237,23 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290566019154088159560346365919231u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52177,38 +51261,17 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSETP2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
         let want_4 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
@@ -52222,36 +51285,25 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -52283,18 +51335,12 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -52303,34 +51349,23 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290803718148722359219001894174719u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52338,38 +51373,17 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSETP2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
         let want_4 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
@@ -52383,61 +51397,44 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -52450,27 +51447,16 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -52479,34 +51465,23 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179637735968540679751270488080383u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52514,43 +51489,20 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSET2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 90) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
@@ -52560,83 +51512,55 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        if want_3 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_3 {
-            out.reset(mark);
-        }
+        out.keep_if(want_3, mark);
         Some(())
     }
 }
@@ -52645,34 +51569,23 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179637735968540679750445854359551u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52680,43 +51593,20 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSET2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 90) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
@@ -52726,83 +51616,55 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        if want_3 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_3 {
-            out.reset(mark);
-        }
+        out.keep_if(want_3, mark);
         Some(())
     }
 }
@@ -52811,34 +51673,23 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179400036973906498105913957679103u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52846,43 +51697,20 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSET2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 90) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
@@ -52892,36 +51720,25 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -52953,18 +51770,12 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_3 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_3 {
-            out.reset(mark);
-        }
+        out.keep_if(want_3, mark);
         Some(())
     }
 }
@@ -52973,34 +51784,23 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179637735968540697764569485934591u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53008,43 +51808,20 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSET2");
-        match (w >> 94) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF16_V2"),
-            _ => return None,
+        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 90) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
@@ -53054,61 +51831,44 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H1_H0",
-                        1 => "H0_H0",
-                        2 => "H1_H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -53121,27 +51881,16 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        if want_3 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_3 {
-            out.reset(mark);
-        }
+        out.keep_if(want_3, mark);
         Some(())
     }
 }
@@ -53150,34 +51899,23 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765563713594428139369398271u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53185,22 +51923,14 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FADD");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -53209,30 +51939,18 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -53242,34 +51960,23 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765563713594427314735677439u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53277,22 +51984,14 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FADD");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -53301,30 +52000,18 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -53334,34 +52021,23 @@ fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081076189248158332935471103u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53369,22 +52045,14 @@ fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FADD");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -53393,16 +52061,10 @@ fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -53425,34 +52087,23 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765563713612441438367252479u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53460,22 +52111,14 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FADD");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -53484,26 +52127,16 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -53516,9 +52149,7 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -53528,34 +52159,23 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861774026194331730543592341503u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53563,32 +52183,17 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMUL");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 80) as u64 & 7u64 {
-            0 => {}
-            1 => out.push_str(".D2"),
-            2 => out.push_str(".D4"),
-            3 => out.push_str(".D8"),
-            4 => out.push_str(".M2"),
-            5 => out.push_str(".M4"),
-            6 => out.push_str(".M8"),
-            _ => return None,
+        if !out.piece(&PIECES_10[((w >> 80) as u64 & 7u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -53597,30 +52202,18 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -53630,34 +52223,23 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861774026194331729718958620671u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53665,32 +52247,17 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMUL");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 80) as u64 & 7u64 {
-            0 => {}
-            1 => out.push_str(".D2"),
-            2 => out.push_str(".D4"),
-            3 => out.push_str(".D8"),
-            4 => out.push_str(".M2"),
-            5 => out.push_str(".M4"),
-            6 => out.push_str(".M8"),
-            _ => return None,
+        if !out.piece(&PIECES_10[((w >> 80) as u64 & 7u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -53699,30 +52266,18 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -53732,34 +52287,23 @@ fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624089538669985460737158414335u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53767,32 +52311,17 @@ fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMUL");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 80) as u64 & 7u64 {
-            0 => {}
-            1 => out.push_str(".D2"),
-            2 => out.push_str(".D4"),
-            3 => out.push_str(".D8"),
-            4 => out.push_str(".M2"),
-            5 => out.push_str(".M4"),
-            6 => out.push_str(".M8"),
-            _ => return None,
+        if !out.piece(&PIECES_10[((w >> 80) as u64 & 7u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -53801,16 +52330,10 @@ fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -53833,34 +52356,23 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861774026194349743842590195711u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53868,32 +52380,17 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMUL");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 80) as u64 & 7u64 {
-            0 => {}
-            1 => out.push_str(".D2"),
-            2 => out.push_str(".D4"),
-            3 => out.push_str(".D8"),
-            4 => out.push_str(".M2"),
-            5 => out.push_str(".M4"),
-            6 => out.push_str(".M8"),
-            _ => return None,
+        if !out.piece(&PIECES_10[((w >> 80) as u64 & 7u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -53902,26 +52399,16 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -53934,9 +52421,7 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -53946,34 +52431,23 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765625085911961371047624703u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53981,22 +52455,14 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -54005,44 +52471,26 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -54052,34 +52500,23 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081137561565691564613697535u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54087,22 +52524,14 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -54111,30 +52540,18 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -54157,34 +52574,23 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081137561565691564613697535u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54192,22 +52598,14 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -54216,16 +52614,10 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -54243,16 +52635,10 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -54262,34 +52648,23 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765625085911960546413903871u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54297,22 +52672,14 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -54321,44 +52688,26 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -54368,34 +52717,23 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765625085911960546413903871u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54403,22 +52741,14 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -54427,44 +52757,26 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -54474,34 +52786,23 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765625085929974670045478911u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54509,22 +52810,14 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -54533,40 +52826,24 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -54579,9 +52856,7 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -54591,34 +52866,23 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765625085929974670045478911u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54626,22 +52890,14 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".SAT"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -54650,26 +52906,16 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -54682,23 +52928,15 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -54708,34 +52946,23 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179615463928165919437984876199935u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54743,15 +52970,11 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMNMX");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 83) as u64 & 1u64 {
-            1 => out.push_str(".NAN"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_5[((w >> 83) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -54760,36 +52983,22 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -54800,34 +53009,23 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179615463928165919437160242479103u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54835,15 +53033,11 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMNMX");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 83) as u64 & 1u64 {
-            1 => out.push_str(".NAN"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_5[((w >> 83) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -54852,36 +53046,22 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -54892,34 +53072,23 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377779440641573168178442272767u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54927,15 +53096,11 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMNMX");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 83) as u64 & 1u64 {
-            1 => out.push_str(".NAN"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_5[((w >> 83) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -54944,16 +53109,10 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -54970,9 +53129,7 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -54983,34 +53140,23 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179615463928165937451283874054143u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55018,15 +53164,11 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMNMX");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 83) as u64 & 1u64 {
-            1 => out.push_str(".NAN"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_5[((w >> 83) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -55035,26 +53177,16 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -55067,15 +53199,11 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -55086,34 +53214,23 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290783892974206480901866889740287u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55121,33 +53238,14 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSETP");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
@@ -55158,56 +53256,34 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -55216,34 +53292,23 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290783892974206480901042256019455u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55251,33 +53316,14 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSETP");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
@@ -55288,56 +53334,34 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -55346,34 +53370,23 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290546208486682134632060455813119u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55381,33 +53394,14 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSETP");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
@@ -55418,28 +53412,18 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -55455,18 +53439,12 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -55475,34 +53453,23 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290783892974206498915165887594495u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55510,33 +53477,14 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSETP");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
@@ -55547,38 +53495,24 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -55591,23 +53525,15 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -55616,34 +53542,23 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179617910794024819447434481500159u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55651,38 +53566,17 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSET");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 90) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -55691,36 +53585,22 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -55731,34 +53611,23 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179617910794024819446609847779327u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55766,38 +53635,17 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSET");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 90) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -55806,36 +53654,22 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -55846,34 +53680,23 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179380226306500473177628047572991u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55881,38 +53704,17 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSET");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 90) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -55921,16 +53723,10 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -55947,9 +53743,7 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -55960,34 +53754,23 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179617910794024837460733479354367u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55995,38 +53778,17 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSET");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 86) as u64 & 15u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            6 => out.push_str(".EQU"),
-            7 => out.push_str(".NEU"),
-            8 => out.push_str(".LTU"),
-            9 => out.push_str(".LEU"),
-            10 => out.push_str(".GTU"),
-            11 => out.push_str(".GEU"),
-            12 => out.push_str(".NAN"),
-            13 => out.push_str(".NUM"),
-            _ => return None,
+        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 90) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -56035,26 +53797,16 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -56067,15 +53819,11 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -56086,34 +53834,23 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179615454256759362520951478550527u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56121,10 +53858,8 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSEL");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -56133,36 +53868,22 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -56173,34 +53894,23 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179615454256759362520126844829695u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56208,10 +53918,8 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSEL");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -56220,36 +53928,22 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -56260,34 +53954,23 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769769235016251145044623359u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56295,10 +53978,8 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSEL");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -56307,16 +53988,10 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -56333,9 +54008,7 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -56346,34 +54019,23 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179615454256759380534250476404735u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56381,10 +54043,8 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSEL");
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -56393,26 +54053,16 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -56425,15 +54075,11 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -56444,34 +54090,23 @@ fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277742769233332592410409947537407999u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56486,30 +54121,18 @@ fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -56519,34 +54142,23 @@ fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277742769233332592410409122903687167u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56561,30 +54173,18 @@ fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -56594,34 +54194,23 @@ fn print_60(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277742531548845068064140141103480831u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56636,16 +54225,10 @@ fn print_60(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
@@ -56668,34 +54251,23 @@ fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277742769233332592428423246535262207u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56710,26 +54282,16 @@ fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         out.push_str(", ");
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -56742,9 +54304,7 @@ fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -56754,34 +54314,23 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174659686118569400847455999754239u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56789,27 +54338,14 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2F");
-        match (w >> 88) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".F16"),
-            2 => out.push_str(".BF16"),
-            _ => return None,
+        if !out.piece(&PIECES_11[((w >> 88) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 7u64 {
-            4 => {}
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            2 => out.push_str(".S16"),
-            3 => out.push_str(".U16"),
-            5 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_12[((w >> 92) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => out.push_str(".RN"),
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -56817,65 +54353,31 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let s: &str = match (w >> 92) as u64 & 7u64 {
-                    0 => {
-                        match v {
-                            0 => "B0",
-                            1 => "B1",
-                            2 => "B2",
-                            3 => "B3",
-                            _ => return None,
-                        }
-                    }
-                    1 => {
-                        match v {
-                            0 => "B0",
-                            1 => "B1",
-                            2 => "B2",
-                            3 => "B3",
-                            _ => return None,
-                        }
-                    }
-                    2 => {
-                        match v {
-                            0 => "H0",
-                            1 => "H1",
-                            _ => return None,
-                        }
-                    }
-                    3 => {
-                        match v {
-                            0 => "H0",
-                            1 => "H1",
-                            _ => return None,
-                        }
-                    }
-                    4 => {
-                        match v {
-                            0 => "",
-                            _ => return None,
-                        }
-                    }
-                    5 => {
-                        match v {
-                            0 => "",
-                            _ => return None,
-                        }
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = match (w >> 92) as u64
+                    & 7u64
+                {
+                    0 => &PIECES_14[v as usize],
+                    1 => &PIECES_14[v as usize],
+                    2 => &PIECES_15[v as usize],
+                    3 => &PIECES_15[v as usize],
+                    4 => &PIECES_16[v as usize],
+                    5 => &PIECES_16[v as usize],
                     _ => return None,
                 };
-                if !s.is_empty() {
-                    suffix = s;
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
+            out.piece(suffix);
         }
         Some(())
     }
@@ -56885,34 +54387,23 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174659686118569418860754997608447u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56920,27 +54411,14 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2F");
-        match (w >> 88) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".F16"),
-            2 => out.push_str(".BF16"),
-            _ => return None,
+        if !out.piece(&PIECES_11[((w >> 88) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 7u64 {
-            4 => {}
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            2 => out.push_str(".S16"),
-            3 => out.push_str(".U16"),
-            5 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_12[((w >> 92) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => out.push_str(".RN"),
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -56948,59 +54426,28 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let s: &str = match (w >> 92) as u64 & 7u64 {
-                    0 => {
-                        match v {
-                            0 => "B0",
-                            1 => "B1",
-                            2 => "B2",
-                            3 => "B3",
-                            _ => return None,
-                        }
-                    }
-                    1 => {
-                        match v {
-                            0 => "B0",
-                            1 => "B1",
-                            2 => "B2",
-                            3 => "B3",
-                            _ => return None,
-                        }
-                    }
-                    2 => {
-                        match v {
-                            0 => "H0",
-                            1 => "H1",
-                            _ => return None,
-                        }
-                    }
-                    3 => {
-                        match v {
-                            0 => "H0",
-                            1 => "H1",
-                            _ => return None,
-                        }
-                    }
-                    4 => {
-                        match v {
-                            0 => "",
-                            _ => return None,
-                        }
-                    }
-                    5 => {
-                        match v {
-                            0 => "",
-                            _ => return None,
-                        }
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = match (w >> 92) as u64
+                    & 7u64
+                {
+                    0 => &PIECES_14[v as usize],
+                    1 => &PIECES_14[v as usize],
+                    2 => &PIECES_15[v as usize],
+                    3 => &PIECES_15[v as usize],
+                    4 => &PIECES_16[v as usize],
+                    5 => &PIECES_16[v as usize],
                     _ => return None,
                 };
-                if !s.is_empty() {
-                    suffix = s;
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -57014,10 +54461,7 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
+            out.piece(suffix);
         }
         Some(())
     }
@@ -57027,34 +54471,23 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174659686118569400846631366033407u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57062,27 +54495,14 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2F");
-        match (w >> 88) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".F16"),
-            2 => out.push_str(".BF16"),
-            _ => return None,
+        if !out.piece(&PIECES_11[((w >> 88) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 7u64 {
-            4 => {}
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            2 => out.push_str(".S16"),
-            3 => out.push_str(".U16"),
-            5 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_12[((w >> 92) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => out.push_str(".RN"),
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -57090,65 +54510,31 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let s: &str = match (w >> 92) as u64 & 7u64 {
-                    0 => {
-                        match v {
-                            0 => "B0",
-                            1 => "B1",
-                            2 => "B2",
-                            3 => "B3",
-                            _ => return None,
-                        }
-                    }
-                    1 => {
-                        match v {
-                            0 => "B0",
-                            1 => "B1",
-                            2 => "B2",
-                            3 => "B3",
-                            _ => return None,
-                        }
-                    }
-                    2 => {
-                        match v {
-                            0 => "H0",
-                            1 => "H1",
-                            _ => return None,
-                        }
-                    }
-                    3 => {
-                        match v {
-                            0 => "H0",
-                            1 => "H1",
-                            _ => return None,
-                        }
-                    }
-                    4 => {
-                        match v {
-                            0 => "",
-                            _ => return None,
-                        }
-                    }
-                    5 => {
-                        match v {
-                            0 => "",
-                            _ => return None,
-                        }
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = match (w >> 92) as u64
+                    & 7u64
+                {
+                    0 => &PIECES_14[v as usize],
+                    1 => &PIECES_14[v as usize],
+                    2 => &PIECES_15[v as usize],
+                    3 => &PIECES_15[v as usize],
+                    4 => &PIECES_16[v as usize],
+                    5 => &PIECES_16[v as usize],
                     _ => return None,
                 };
-                if !s.is_empty() {
-                    suffix = s;
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
+            out.piece(suffix);
         }
         Some(())
     }
@@ -57158,34 +54544,23 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174877553969634934584719171387391u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57193,29 +54568,17 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2F");
-        match (w >> 88) as u64 & 3u64 {
-            0 => out.push_str(".F32"),
-            1 => out.push_str(".F16"),
-            2 => out.push_str(".BF16"),
-            _ => return None,
+        if !out.piece(&PIECES_17[((w >> 88) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 3u64 {
-            0 => out.push_str(".F32"),
-            1 => out.push_str(".F16"),
-            2 => out.push_str(".BF16"),
-            _ => return None,
+        if !out.piece(&PIECES_17[((w >> 92) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -57223,35 +54586,25 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -57261,34 +54614,23 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174877553969634934583894537666559u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57296,29 +54638,17 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2F");
-        match (w >> 88) as u64 & 3u64 {
-            0 => out.push_str(".F32"),
-            1 => out.push_str(".F16"),
-            2 => out.push_str(".BF16"),
-            _ => return None,
+        if !out.piece(&PIECES_17[((w >> 88) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 3u64 {
-            0 => out.push_str(".F32"),
-            1 => out.push_str(".F16"),
-            2 => out.push_str(".BF16"),
-            _ => return None,
+        if !out.piece(&PIECES_17[((w >> 92) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -57326,35 +54656,25 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -57364,34 +54684,23 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174877553969634952598018169241599u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57399,29 +54708,17 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2F");
-        match (w >> 88) as u64 & 3u64 {
-            0 => out.push_str(".F32"),
-            1 => out.push_str(".F16"),
-            2 => out.push_str(".BF16"),
-            _ => return None,
+        if !out.piece(&PIECES_17[((w >> 88) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 3u64 {
-            0 => out.push_str(".F32"),
-            1 => out.push_str(".F16"),
-            2 => out.push_str(".BF16"),
-            _ => return None,
+        if !out.piece(&PIECES_17[((w >> 92) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".RP"),
-            2 => out.push_str(".RM"),
-            3 => out.push_str(".RZ"),
-            _ => return None,
+        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -57429,27 +54726,22 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -57462,13 +54754,8 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -57478,34 +54765,23 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174878792060789947416822717349887u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57513,37 +54789,20 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2I");
-        match (w >> 88) as u64 & 7u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            2 => out.push_str(".S16"),
-            3 => out.push_str(".U16"),
-            4 => out.push_str(".S32"),
-            5 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_19[((w >> 88) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 3u64 {
-            0 => out.push_str(".F32"),
-            1 => out.push_str(".F16"),
-            2 => out.push_str(".BF16"),
-            _ => return None,
+        if !out.piece(&PIECES_17[((w >> 92) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".NTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".CEIL"),
-            2 => out.push_str(".FLOOR"),
-            3 => out.push_str(".TRUNC"),
-            _ => return None,
+        if !out.piece(&PIECES_21[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -57551,35 +54810,25 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -57589,34 +54838,23 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174878792060789947415998083629055u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57624,37 +54862,20 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2I");
-        match (w >> 88) as u64 & 7u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            2 => out.push_str(".S16"),
-            3 => out.push_str(".U16"),
-            4 => out.push_str(".S32"),
-            5 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_19[((w >> 88) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 3u64 {
-            0 => out.push_str(".F32"),
-            1 => out.push_str(".F16"),
-            2 => out.push_str(".BF16"),
-            _ => return None,
+        if !out.piece(&PIECES_17[((w >> 92) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".NTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".CEIL"),
-            2 => out.push_str(".FLOOR"),
-            3 => out.push_str(".TRUNC"),
-            _ => return None,
+        if !out.piece(&PIECES_21[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -57662,35 +54883,25 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -57700,34 +54911,23 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174878792060789965430121715204095u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57735,37 +54935,20 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2I");
-        match (w >> 88) as u64 & 7u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            2 => out.push_str(".S16"),
-            3 => out.push_str(".U16"),
-            4 => out.push_str(".S32"),
-            5 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_19[((w >> 88) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 92) as u64 & 3u64 {
-            0 => out.push_str(".F32"),
-            1 => out.push_str(".F16"),
-            2 => out.push_str(".BF16"),
-            _ => return None,
+        if !out.piece(&PIECES_17[((w >> 92) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".NTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".CEIL"),
-            2 => out.push_str(".FLOOR"),
-            3 => out.push_str(".TRUNC"),
-            _ => return None,
+        if !out.piece(&PIECES_21[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -57773,27 +54956,22 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -57806,13 +54984,8 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -57822,34 +54995,23 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174862698689163510021420381896703u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57857,22 +55019,14 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FRND");
-        match (w >> 88) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".F16"),
-            _ => return None,
+        if !out.piece(&PIECES_22[((w >> 88) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".CEIL"),
-            2 => out.push_str(".FLOOR"),
-            3 => out.push_str(".TRUNC"),
-            _ => return None,
+        if !out.piece(&PIECES_21[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -57880,35 +55034,25 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_0(out, (w >> 32) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -57918,34 +55062,23 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174862698689163510020595748175871u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57953,22 +55086,14 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FRND");
-        match (w >> 88) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".F16"),
-            _ => return None,
+        if !out.piece(&PIECES_22[((w >> 88) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".CEIL"),
-            2 => out.push_str(".FLOOR"),
-            3 => out.push_str(".TRUNC"),
-            _ => return None,
+        if !out.piece(&PIECES_21[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -57976,35 +55101,25 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             register_1(out, (w >> 32) as u64 & 63u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -58014,34 +55129,23 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174862698689163528034719379750911u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58049,22 +55153,14 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FRND");
-        match (w >> 88) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".F16"),
-            _ => return None,
+        if !out.piece(&PIECES_22[((w >> 88) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 76) as u64 & 1u64 {
-            1 => out.push_str(".FTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".CEIL"),
-            2 => out.push_str(".FLOOR"),
-            3 => out.push_str(".TRUNC"),
-            _ => return None,
+        if !out.piece(&PIECES_21[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -58072,27 +55168,22 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             let abs = (w >> 97) as u64 & 1u64 != 0;
-            if (w >> 96) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
+            out.byte_if(b'|', abs);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -58105,13 +55196,8 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     (w >> 0) as u64 & 131071u64
                 },
             );
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
-            if abs {
-                out.push_byte(b'|');
-            }
+            out.piece(suffix);
+            out.byte_if(b'|', abs);
         }
         Some(())
     }
@@ -58121,30 +55207,19 @@ fn print_74(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174703036087544516862860121341951u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     if false {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58155,30 +55230,19 @@ fn print_75(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174703036087544516862035487621119u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     if false {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58189,30 +55253,19 @@ fn print_76(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174703021580453128230284222791679u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     if false {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58223,30 +55276,19 @@ fn print_77(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174703036087544534876159119196159u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     if false {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58257,34 +55299,23 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174639267517295756951324073132031u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58292,28 +55323,20 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2IP");
-        match (w >> 88) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 88) as u64 & 1u64) as usize]) {
+            return None;
         }
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".NTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 81) as u64 & 1u64 {
-            1 => out.push_str(".RELU"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_4[((w >> 81) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            3 => out.push_str(".TRUNC"),
-            _ => return None,
+        if !out.piece(&PIECES_24[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -58329,25 +55352,21 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
+            out.piece(suffix);
         }
         Some(())
     }
@@ -58357,34 +55376,23 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174639267517295756950499439411199u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58392,28 +55400,20 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2IP");
-        match (w >> 88) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 88) as u64 & 1u64) as usize]) {
+            return None;
         }
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".NTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 81) as u64 & 1u64 {
-            1 => out.push_str(".RELU"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_4[((w >> 81) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            3 => out.push_str(".TRUNC"),
-            _ => return None,
+        if !out.piece(&PIECES_24[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -58429,25 +55429,21 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
+            out.piece(suffix);
         }
         Some(())
     }
@@ -58457,34 +55453,23 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174639267517295774964623070986239u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58492,28 +55477,20 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2IP");
-        match (w >> 88) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 88) as u64 & 1u64) as usize]) {
+            return None;
         }
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".NTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 81) as u64 & 1u64 {
-            1 => out.push_str(".RELU"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_4[((w >> 81) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            3 => out.push_str(".TRUNC"),
-            _ => return None,
+        if !out.piece(&PIECES_24[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -58540,25 +55517,21 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
+            out.piece(suffix);
         }
         Some(())
     }
@@ -58568,34 +55541,23 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174639267517314203694298271055871u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58603,28 +55565,20 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2IP");
-        match (w >> 88) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 88) as u64 & 1u64) as usize]) {
+            return None;
         }
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            1 => out.push_str(".NTZ"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 81) as u64 & 1u64 {
-            1 => out.push_str(".RELU"),
-            0 => {}
-            _ => return None,
+        if !out.piece(&PIECES_4[((w >> 81) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 3u64 {
-            0 => {}
-            3 => out.push_str(".TRUNC"),
-            _ => return None,
+        if !out.piece(&PIECES_24[((w >> 78) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -58649,25 +55603,21 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 1u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "H0",
-                        1 => "H1",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             register_0(out, (w >> 64) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
+            out.piece(suffix);
         }
         Some(())
     }
@@ -58677,14 +55627,12 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443694987047137088141680181247u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58696,20 +55644,11 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58729,17 +55668,13 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         Some(())
@@ -58760,44 +55695,30 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -58806,14 +55727,12 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443694987047137087317046460415u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58825,20 +55744,11 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58858,17 +55768,13 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         Some(())
@@ -58889,44 +55795,30 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -58935,14 +55827,12 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238662037055155928790204415u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58954,20 +55844,11 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58987,9 +55868,7 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
@@ -59021,21 +55900,15 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
@@ -59050,18 +55923,12 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -59070,14 +55937,12 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443694987047155101440678035455u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59089,20 +55954,11 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59122,17 +55978,13 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -59164,29 +56016,21 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -59201,18 +56045,12 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -59221,14 +56059,12 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238869784286915145272131583u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59240,20 +56076,11 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59268,10 +56095,8 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -59280,15 +56105,11 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -59300,9 +56121,7 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
@@ -59318,10 +56137,8 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -59332,15 +56149,11 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -59352,24 +56165,16 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -59378,14 +56183,12 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238850913267726640889200639u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59397,20 +56200,11 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59425,10 +56219,8 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -59437,15 +56229,11 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -59478,10 +56266,8 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -59492,15 +56278,11 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -59521,18 +56303,12 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -59541,14 +56317,12 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238869802733658119470055423u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59560,20 +56334,11 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59588,10 +56353,8 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -59600,15 +56363,11 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -59627,9 +56386,7 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
@@ -59645,10 +56402,8 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -59659,15 +56414,11 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -59686,24 +56437,16 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -59712,14 +56455,12 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443695175923367672152777031679u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59731,20 +56472,11 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59759,10 +56491,8 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -59771,15 +56501,11 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -59791,9 +56517,7 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -59820,10 +56544,8 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -59834,15 +56556,11 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -59854,9 +56572,7 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -59871,18 +56587,12 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -59891,14 +56601,12 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238869784304928444269985791u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59910,20 +56618,11 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59938,10 +56637,8 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -59950,15 +56647,11 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -59981,9 +56674,7 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
@@ -59999,10 +56690,8 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60013,15 +56702,11 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -60044,24 +56729,16 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -60070,14 +56747,12 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443695175923349658029145456639u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60089,20 +56764,11 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60117,10 +56783,8 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60129,15 +56793,11 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -60149,9 +56809,7 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         Some(())
@@ -60167,10 +56825,8 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60181,15 +56837,11 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -60201,24 +56853,16 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -60227,14 +56871,12 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238869784286914320638410751u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60246,20 +56888,11 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60274,10 +56907,8 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60286,15 +56917,11 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -60306,9 +56933,7 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         Some(())
@@ -60324,10 +56949,8 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60338,15 +56961,11 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -60358,24 +56977,16 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -60384,14 +56995,12 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238832005355052188110422015u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60403,20 +57012,11 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60429,10 +57029,8 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60441,15 +57039,11 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -60461,9 +57055,7 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         Some(())
@@ -60476,10 +57068,8 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60490,15 +57080,11 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -60510,24 +57096,16 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -60536,14 +57114,12 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238832023801795162308345855u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60555,20 +57131,11 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60581,10 +57148,8 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60593,15 +57158,11 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -60620,9 +57181,7 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         Some(())
@@ -60635,10 +57194,8 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60649,15 +57206,11 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -60676,24 +57229,16 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -60702,14 +57247,12 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443695138144435809195615322111u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60721,20 +57264,11 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60747,10 +57281,8 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60759,15 +57291,11 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -60779,9 +57307,7 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -60805,10 +57331,8 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60819,15 +57343,11 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -60839,9 +57359,7 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -60856,18 +57374,12 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -60876,14 +57388,12 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238832005373065487108276223u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60895,20 +57405,11 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60921,10 +57422,8 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60933,15 +57432,11 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -60964,9 +57459,7 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         Some(())
@@ -60979,10 +57472,8 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -60993,15 +57484,11 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -61024,24 +57511,16 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -61050,14 +57529,12 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443695138144417795071983747071u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61069,20 +57546,11 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61095,10 +57563,8 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -61107,15 +57573,11 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -61127,9 +57589,7 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             register_1(out, (w >> 32) as u64 & 63u64, true);
         }
         Some(())
@@ -61142,10 +57602,8 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -61156,15 +57614,11 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -61176,24 +57630,16 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             register_1(out, (w >> 32) as u64 & 63u64, true);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -61202,14 +57648,12 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238832005355051363476701183u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61221,20 +57665,11 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61247,10 +57682,8 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -61259,15 +57692,11 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -61279,9 +57708,7 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         Some(())
@@ -61294,10 +57721,8 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -61308,15 +57733,11 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -61328,24 +57749,16 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -61354,34 +57767,23 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077568412161409661534207u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61390,20 +57792,14 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S16"),
-            1 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -61414,15 +57810,11 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -61436,18 +57828,12 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -61456,34 +57842,23 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077586858904383859458047u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61492,20 +57867,14 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S16"),
-            1 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -61516,15 +57885,11 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -61545,18 +57910,12 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -61565,34 +57924,23 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077586858904383859458047u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61601,20 +57949,14 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S16"),
-            1 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -61625,15 +57967,11 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -61654,18 +57992,12 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -61674,34 +58006,23 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077568430174708659388415u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61710,20 +58031,14 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S16"),
-            1 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -61734,15 +58049,11 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -61767,18 +58078,12 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -61787,34 +58092,23 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077568430174708659388415u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61823,20 +58117,14 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S16"),
-            1 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -61847,15 +58135,11 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -61880,18 +58164,12 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -61900,34 +58178,23 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077568412160585027813375u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61936,20 +58203,14 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S16"),
-            1 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -61960,15 +58221,11 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -61982,18 +58239,12 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -62002,34 +58253,23 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077568412160585027813375u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62038,20 +58278,14 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S16"),
-            1 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -62062,15 +58296,11 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -62084,18 +58314,12 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -62104,34 +58328,23 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039789480298452499824639u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62140,15 +58353,11 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -62159,15 +58368,11 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -62181,18 +58386,12 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -62201,34 +58400,23 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039807927041426697748479u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62237,15 +58425,11 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -62256,15 +58440,11 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -62285,18 +58465,12 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -62305,34 +58479,23 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039807927041426697748479u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62341,15 +58504,11 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -62360,15 +58519,11 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -62389,18 +58544,12 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -62409,34 +58558,23 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039789498311751497678847u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62445,15 +58583,11 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -62464,15 +58598,11 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -62497,18 +58627,12 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -62517,34 +58641,23 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039789498311751497678847u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62553,15 +58666,11 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -62572,15 +58681,11 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -62605,18 +58710,12 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -62625,34 +58724,23 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039789480297627866103807u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62661,15 +58749,11 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -62680,15 +58764,11 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -62702,18 +58782,12 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -62722,34 +58796,23 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039789480297627866103807u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62758,15 +58821,11 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 78) as u64 & 1u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            _ => return None,
+        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
@@ -62777,15 +58836,11 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -62799,18 +58854,12 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -62819,34 +58868,23 @@ fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080136419871324299340021759u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62854,15 +58892,11 @@ fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMUL");
-        match (w >> 75) as u64 & 1u64 {
-            0 => out.push_str(".LO"),
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_29[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -62874,9 +58908,7 @@ fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 74) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
+            out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         Some(())
@@ -62887,34 +58919,23 @@ fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174782536442558934067183213346815u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62922,15 +58943,11 @@ fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMUL");
-        match (w >> 75) as u64 & 1u64 {
-            0 => out.push_str(".LO"),
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_29[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -62942,9 +58959,7 @@ fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
+            out.byte_if(b'-', (w >> 97) as u64 & 1u64 != 0);
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         Some(())
@@ -62955,34 +58970,23 @@ fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080117548852135794957090815u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62990,15 +58994,11 @@ fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMUL");
-        match (w >> 75) as u64 & 1u64 {
-            0 => out.push_str(".LO"),
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_29[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -63027,34 +59027,23 @@ fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174782536442558952081306844921855u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63062,15 +59051,11 @@ fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMUL");
-        match (w >> 75) as u64 & 1u64 {
-            0 => out.push_str(".LO"),
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_29[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -63082,9 +59067,7 @@ fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 97) as u64 & 1u64 != 0 {
-                out.push_byte(b'-');
-            }
+            out.byte_if(b'-', (w >> 97) as u64 & 1u64 != 0);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
                 out,
@@ -63106,34 +59089,23 @@ fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443846145257440518541615824895u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_1(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63161,21 +59133,15 @@ fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
@@ -63198,18 +59164,12 @@ fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_6 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_6 {
-            out.reset(mark);
-        }
+        out.keep_if(want_6, mark);
         Some(())
     }
 }
@@ -63218,34 +59178,23 @@ fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285389820247358586328725848063u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_1(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63273,21 +59222,15 @@ fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
@@ -63317,18 +59260,12 @@ fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_6 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_6 {
-            out.reset(mark);
-        }
+        out.keep_if(want_6, mark);
         Some(())
     }
 }
@@ -63337,34 +59274,23 @@ fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443846145257458531840613679103u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_1(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63392,21 +59318,15 @@ fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
@@ -63440,18 +59360,12 @@ fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_6 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_6 {
-            out.reset(mark);
-        }
+        out.keep_if(want_6, mark);
         Some(())
     }
 }
@@ -63460,34 +59374,23 @@ fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443846145257440517716982104063u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_1(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63515,21 +59418,15 @@ fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
-            if (w >> 72) as u64 & 1u64 != 0 {
-                out.push_byte(if inv { b'~' } else { b'-' });
-            }
+            out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
         out.push_str(", ");
@@ -63552,18 +59449,12 @@ fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_6 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_6 {
-            out.reset(mark);
-        }
+        out.keep_if(want_6, mark);
         Some(())
     }
 }
@@ -63572,34 +59463,23 @@ fn print_121(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079928635746078030672429055u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63623,34 +59503,23 @@ fn print_122(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079928635746077206038708223u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63674,34 +59543,23 @@ fn print_123(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079928654192821004870352895u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63732,34 +59590,23 @@ fn print_124(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079928635764091329670283263u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63794,34 +59641,23 @@ fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769830607333785476234477567u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63829,10 +59665,8 @@ fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMNMX");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -63848,9 +59682,7 @@ fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -63861,34 +59693,23 @@ fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769830607333784651600756735u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63896,10 +59717,8 @@ fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMNMX");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -63915,9 +59734,7 @@ fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -63928,34 +59745,23 @@ fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769830625780528450432401407u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63963,10 +59769,8 @@ fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMNMX");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -63989,9 +59793,7 @@ fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -64002,34 +59804,23 @@ fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769830607351798775232331775u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64037,10 +59828,8 @@ fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMNMX");
-        match (w >> 77) as u64 & 1u64 {
-            0 => out.push_str(".S32"),
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -64067,9 +59856,7 @@ fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -64080,34 +59867,23 @@ fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742024475499978712678399u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64115,12 +59891,8 @@ fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("P2R");
-        match (w >> 79) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".B1"),
-            2 => out.push_str(".B2"),
-            3 => out.push_str(".B3"),
-            _ => return None,
+        if !out.piece(&PIECES_30[((w >> 79) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -64144,34 +59916,23 @@ fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742024475499154078957567u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64179,12 +59940,8 @@ fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("P2R");
-        match (w >> 79) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".B1"),
-            2 => out.push_str(".B2"),
-            3 => out.push_str(".B3"),
-            _ => return None,
+        if !out.piece(&PIECES_30[((w >> 79) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -64208,34 +59965,23 @@ fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742042922242952910602239u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64243,12 +59989,8 @@ fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("P2R");
-        match (w >> 79) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".B1"),
-            2 => out.push_str(".B2"),
-            3 => out.push_str(".B3"),
-            _ => return None,
+        if !out.piece(&PIECES_30[((w >> 79) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -64279,34 +60021,23 @@ fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742024493513277710532607u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64314,12 +60045,8 @@ fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("P2R");
-        match (w >> 79) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".B1"),
-            2 => out.push_str(".B2"),
-            3 => out.push_str(".B3"),
-            _ => return None,
+        if !out.piece(&PIECES_30[((w >> 79) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -64354,34 +60081,23 @@ fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742024475499978695966719u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64393,27 +60109,21 @@ fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("PR");
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 79) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "B0",
-                        1 => "B1",
-                        2 => "B2",
-                        3 => "B3",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_30[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
+            out.piece(suffix);
         }
         out.push_str(", ");
         {
@@ -64427,34 +60137,23 @@ fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742024475499154062245887u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64466,27 +60165,21 @@ fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("PR");
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 79) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "B0",
-                        1 => "B1",
-                        2 => "B2",
-                        3 => "B3",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_30[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
+            out.piece(suffix);
         }
         out.push_str(", ");
         {
@@ -64500,34 +60193,23 @@ fn print_135(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742042922242952893890559u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64539,27 +60221,21 @@ fn print_135(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("PR");
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 79) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "B0",
-                        1 => "B1",
-                        2 => "B2",
-                        3 => "B3",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_30[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
+            out.piece(suffix);
         }
         out.push_str(", ");
         {
@@ -64580,34 +60256,23 @@ fn print_136(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742024493513277693820927u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64619,27 +60284,21 @@ fn print_136(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.push_str("PR");
         out.push_str(", ");
         {
-            let mut suffix: &str = "";
+            let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 79) as u64 & 3u64;
-                if v != 0 {
-                    let s: &str = match v {
-                        0 => "B0",
-                        1 => "B1",
-                        2 => "B2",
-                        3 => "B3",
-                        _ => return None,
-                    };
-                    if !s.is_empty() {
-                        suffix = s;
-                    }
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_30[v as usize];
+                if !::isa_runtime::text::disasm::piece_ok(p) {
+                    return None;
                 }
+                suffix = ::core::hint::select_unpredictable(
+                    ::isa_runtime::text::disasm::piece_len(p) != 0,
+                    p,
+                    suffix,
+                );
             }
             register_0(out, (w >> 24) as u64 & 255u64, false);
-            if !suffix.is_empty() {
-                out.push_byte(b'.');
-                out.push_str(suffix);
-            }
+            out.piece(suffix);
         }
         out.push_str(", ");
         {
@@ -64664,14 +60323,12 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282366604044778430112462652265529343u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -64683,20 +60340,11 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64709,25 +60357,14 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISETP");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
@@ -64736,15 +60373,11 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -64755,9 +60388,7 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -64765,25 +60396,14 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISETP");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
@@ -64798,15 +60418,11 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -64817,24 +60433,16 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 105) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -64843,14 +60451,12 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282366604044778430112461827631808511u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -64862,20 +60468,11 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64888,25 +60485,14 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISETP");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
@@ -64915,15 +60501,11 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -64934,9 +60516,7 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -64944,25 +60524,14 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISETP");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
@@ -64977,15 +60546,11 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -64996,24 +60561,16 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 105) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -65022,14 +60579,12 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282366604044778448559205626463453183u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -65041,20 +60596,11 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -65067,25 +60613,14 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISETP");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
@@ -65094,15 +60629,11 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -65120,9 +60651,7 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -65130,25 +60659,14 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISETP");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
@@ -65163,15 +60681,11 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -65189,24 +60703,16 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 105) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -65215,14 +60721,12 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282366604044778430130475951263383551u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -65234,20 +60738,11 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -65260,25 +60755,14 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISETP");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
@@ -65287,15 +60771,11 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -65317,9 +60797,7 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -65327,25 +60805,14 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISETP");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => out.push_str(".AND"),
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
@@ -65360,15 +60827,11 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_1 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        if !want_1 {
-            out.reset(mark);
-        }
+        out.keep_if(want_1, mark);
         out.push_str(", ");
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
@@ -65390,24 +60853,16 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        if want_5 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 105) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
         }
-        if !want_5 {
-            out.reset(mark);
-        }
+        out.keep_if(want_5, mark);
         Some(())
     }
 }
@@ -65416,14 +60871,12 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277255436844001022279462011753463807u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -65435,20 +60888,11 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -65461,30 +60905,17 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISET");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
@@ -65501,47 +60932,28 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_3 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_3 {
-            out.reset(mark);
-        }
+        out.keep_if(want_3, mark);
         Some(())
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISET");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+            return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
@@ -65565,31 +60977,19 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        if want_3 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_3 {
-            out.reset(mark);
-        }
+        out.keep_if(want_3, mark);
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 105) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -65598,14 +60998,12 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277255436844001022279461187119742975u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -65617,20 +61015,11 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -65643,30 +61032,17 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISET");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
@@ -65683,47 +61059,28 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
-        if want_3 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_3 {
-            out.reset(mark);
-        }
+        out.keep_if(want_3, mark);
         Some(())
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISET");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+            return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
@@ -65747,31 +61104,19 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
-        if want_3 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_3 {
-            out.reset(mark);
-        }
+        out.keep_if(want_3, mark);
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 105) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -65780,14 +61125,12 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277255436844001040726204985951387647u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -65799,20 +61142,11 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -65825,30 +61159,17 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISET");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
@@ -65872,47 +61193,28 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_3 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_3 {
-            out.reset(mark);
-        }
+        out.keep_if(want_3, mark);
         Some(())
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISET");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+            return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
@@ -65943,31 +61245,19 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_3 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_3 {
-            out.reset(mark);
-        }
+        out.keep_if(want_3, mark);
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 105) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -65976,14 +61266,12 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277255436844001022297475310751318015u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -65995,20 +61283,11 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -66021,30 +61300,17 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISET");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+            return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
@@ -66072,47 +61338,28 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_3 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_3 {
-            out.reset(mark);
-        }
+        out.keep_if(want_3, mark);
         Some(())
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISET");
-        match (w >> 79) as u64 & 7u64 {
-            0 => out.push_str(".EQ"),
-            1 => out.push_str(".NE"),
-            2 => out.push_str(".LT"),
-            3 => out.push_str(".LE"),
-            4 => out.push_str(".GT"),
-            5 => out.push_str(".GE"),
-            _ => return None,
+        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 82) as u64 & 3u64 {
-            0 => {}
-            1 => out.push_str(".OR"),
-            2 => out.push_str(".XOR"),
-            _ => return None,
+        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".U32"),
-            _ => return None,
+        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 84) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".BF"),
-            _ => return None,
+        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+            return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
@@ -66147,31 +61394,19 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        if want_3 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
-        if !want_3 {
-            out.reset(mark);
-        }
+        out.keep_if(want_3, mark);
         let mark = out.mark();
-        if want_4 {
-            out.push_str(", ");
-        }
+        out.push_str(", ");
         {
-            if (w >> 105) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
         }
-        if !want_4 {
-            out.reset(mark);
-        }
+        out.keep_if(want_4, mark);
         Some(())
     }
 }
@@ -66180,34 +61415,23 @@ fn print_145(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769679491606333647587639295u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -66229,9 +61453,7 @@ fn print_145(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -66242,34 +61464,23 @@ fn print_146(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769679491606332822953918463u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -66291,9 +61502,7 @@ fn print_146(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -66304,34 +61513,23 @@ fn print_147(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769679510053076621785563135u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -66360,9 +61558,7 @@ fn print_147(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -66373,34 +61569,23 @@ fn print_148(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769679491624346946585493503u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -66433,9 +61618,7 @@ fn print_148(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -66446,34 +61629,23 @@ fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747286473504167034286668521668607u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -66481,24 +61653,18 @@ fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("LOP3");
-        match (w >> 79) as u64 & 3u64 {
-            0 => out.push_str(".PAND"),
-            1 => out.push_str(".POR"),
-            _ => return None,
+        if !out.piece(&PIECES_33[((w >> 79) as u64 & 3u64) as usize]) {
+            return None;
         }
         let want_0 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let mark = out.mark();
-        if want_0 {
-            out.push_str(" ");
-        }
+        out.push_str(" ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_0 {
-            out.reset(mark);
-        }
-        out.push_str(if want_0 { ", " } else { " " });
+        out.keep_if(want_0, mark);
+        out.separator(want_0);
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
@@ -66527,9 +61693,7 @@ fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -66540,34 +61704,23 @@ fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747286473504185481029642719592447u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -66575,24 +61728,18 @@ fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("LOP3");
-        match (w >> 79) as u64 & 3u64 {
-            0 => out.push_str(".PAND"),
-            1 => out.push_str(".POR"),
-            _ => return None,
+        if !out.piece(&PIECES_33[((w >> 79) as u64 & 3u64) as usize]) {
+            return None;
         }
         let want_0 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let mark = out.mark();
-        if want_0 {
-            out.push_str(" ");
-        }
+        out.push_str(" ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_0 {
-            out.reset(mark);
-        }
-        out.push_str(if want_0 { ", " } else { " " });
+        out.keep_if(want_0, mark);
+        out.separator(want_0);
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
@@ -66628,9 +61775,7 @@ fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -66641,34 +61786,23 @@ fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747286473504167052299967519522815u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -66676,24 +61810,18 @@ fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("LOP3");
-        match (w >> 79) as u64 & 3u64 {
-            0 => out.push_str(".PAND"),
-            1 => out.push_str(".POR"),
-            _ => return None,
+        if !out.piece(&PIECES_33[((w >> 79) as u64 & 3u64) as usize]) {
+            return None;
         }
         let want_0 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let mark = out.mark();
-        if want_0 {
-            out.push_str(" ");
-        }
+        out.push_str(" ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_0 {
-            out.reset(mark);
-        }
-        out.push_str(if want_0 { ", " } else { " " });
+        out.keep_if(want_0, mark);
+        out.separator(want_0);
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
@@ -66733,9 +61861,7 @@ fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -66746,34 +61872,23 @@ fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747286473504167034285843887947775u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -66781,24 +61896,18 @@ fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("LOP3");
-        match (w >> 79) as u64 & 3u64 {
-            0 => out.push_str(".PAND"),
-            1 => out.push_str(".POR"),
-            _ => return None,
+        if !out.piece(&PIECES_33[((w >> 79) as u64 & 3u64) as usize]) {
+            return None;
         }
         let want_0 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let mark = out.mark();
-        if want_0 {
-            out.push_str(" ");
-        }
+        out.push_str(" ");
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        if !want_0 {
-            out.reset(mark);
-        }
-        out.push_str(if want_0 { ", " } else { " " });
+        out.keep_if(want_0, mark);
+        out.separator(want_0);
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
@@ -66827,9 +61936,7 @@ fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 101) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         Some(())
@@ -66840,34 +61947,23 @@ fn print_153(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277742532781935495226030386994806783u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -66881,23 +61977,17 @@ fn print_153(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 27) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 27) as u64 & 1u64 != 0);
             register_2(out, (w >> 24) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
-            if (w >> 35) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 35) as u64 & 1u64 != 0);
             register_2(out, (w >> 32) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
-            if (w >> 67) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 67) as u64 & 1u64 != 0);
             register_2(out, (w >> 64) as u64 & 7u64, false);
         }
         out.push_str(", ");
@@ -66919,34 +62009,23 @@ fn print_154(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277742532781935495226030386994806783u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -66960,23 +62039,17 @@ fn print_154(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str(", ");
         {
-            if (w >> 27) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 27) as u64 & 1u64 != 0);
             register_2(out, (w >> 24) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
-            if (w >> 35) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 35) as u64 & 1u64 != 0);
             register_2(out, (w >> 32) as u64 & 7u64, false);
         }
         out.push_str(", ");
         {
-            if (w >> 67) as u64 & 1u64 != 0 {
-                out.push_byte(b'!');
-            }
+            out.byte_if(b'!', (w >> 67) as u64 & 1u64 != 0);
             register_3(out, (w >> 64) as u64 & 7u64, false);
         }
         out.push_str(", ");
@@ -66998,34 +62071,23 @@ fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051243238879161512624127u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -67033,27 +62095,17 @@ fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        match (w >> 81) as u64 & 1u64 {
-            0 => out.push_str(".L"),
-            1 => out.push_str(".R"),
-            _ => return None,
+        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 80) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".WRAP"),
-            _ => return None,
+        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 3u64 {
-            2 => {}
-            3 => out.push_str(".U32"),
-            0 => out.push_str(".S64"),
-            1 => out.push_str(".U64"),
-            _ => return None,
+        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -67079,34 +62131,23 @@ fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051261685622135710547967u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -67114,27 +62155,17 @@ fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        match (w >> 81) as u64 & 1u64 {
-            0 => out.push_str(".L"),
-            1 => out.push_str(".R"),
-            _ => return None,
+        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 80) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".WRAP"),
-            _ => return None,
+        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 3u64 {
-            2 => {}
-            3 => out.push_str(".U32"),
-            0 => out.push_str(".S64"),
-            1 => out.push_str(".U64"),
-            _ => return None,
+        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -67167,34 +62198,23 @@ fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051261685622135710547967u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -67202,27 +62222,17 @@ fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        match (w >> 81) as u64 & 1u64 {
-            0 => out.push_str(".L"),
-            1 => out.push_str(".R"),
-            _ => return None,
+        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 80) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".WRAP"),
-            _ => return None,
+        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 3u64 {
-            2 => {}
-            3 => out.push_str(".U32"),
-            0 => out.push_str(".S64"),
-            1 => out.push_str(".U64"),
-            _ => return None,
+        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -67255,34 +62265,23 @@ fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051243256892460510478335u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -67290,27 +62289,17 @@ fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        match (w >> 81) as u64 & 1u64 {
-            0 => out.push_str(".L"),
-            1 => out.push_str(".R"),
-            _ => return None,
+        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 80) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".WRAP"),
-            _ => return None,
+        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 3u64 {
-            2 => {}
-            3 => out.push_str(".U32"),
-            0 => out.push_str(".S64"),
-            1 => out.push_str(".U64"),
-            _ => return None,
+        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -67347,34 +62336,23 @@ fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051243256892460510478335u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -67382,27 +62360,17 @@ fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        match (w >> 81) as u64 & 1u64 {
-            0 => out.push_str(".L"),
-            1 => out.push_str(".R"),
-            _ => return None,
+        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 80) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".WRAP"),
-            _ => return None,
+        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 3u64 {
-            2 => {}
-            3 => out.push_str(".U32"),
-            0 => out.push_str(".S64"),
-            1 => out.push_str(".U64"),
-            _ => return None,
+        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -67439,34 +62407,23 @@ fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051243238878336878903295u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -67474,27 +62431,17 @@ fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        match (w >> 81) as u64 & 1u64 {
-            0 => out.push_str(".L"),
-            1 => out.push_str(".R"),
-            _ => return None,
+        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 80) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".WRAP"),
-            _ => return None,
+        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 3u64 {
-            2 => {}
-            3 => out.push_str(".U32"),
-            0 => out.push_str(".S64"),
-            1 => out.push_str(".U64"),
-            _ => return None,
+        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -67520,34 +62467,23 @@ fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051243238878336878903295u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -67555,27 +62491,17 @@ fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        match (w >> 81) as u64 & 1u64 {
-            0 => out.push_str(".L"),
-            1 => out.push_str(".R"),
-            _ => return None,
+        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 75) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".HI"),
-            _ => return None,
+        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 80) as u64 & 1u64 {
-            0 => {}
-            1 => out.push_str(".WRAP"),
-            _ => return None,
+        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+            return None;
         }
-        match (w >> 77) as u64 & 3u64 {
-            2 => {}
-            3 => out.push_str(".U32"),
-            0 => out.push_str(".S64"),
-            1 => out.push_str(".U64"),
-            _ => return None,
+        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -67601,14 +62527,12 @@ fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081137561565692659847135231u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -67620,20 +62544,11 @@ fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -67709,14 +62624,12 @@ fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081137561565691835213414399u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -67728,20 +62641,11 @@ fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -67817,14 +62721,12 @@ fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081137580012435634045059071u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -67836,20 +62738,11 @@ fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -67923,14 +62816,12 @@ fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081137561583705958844989439u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -67942,20 +62833,11 @@ fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
     {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68037,34 +62919,23 @@ fn print_166(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462244711898231150215167u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68072,15 +62943,8 @@ fn print_166(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        match (w >> 76) as u64 & 7u64 {
-            0 => {}
-            1 => out.push_str(".F4E"),
-            2 => out.push_str(".B4E"),
-            3 => out.push_str(".RC8"),
-            4 => out.push_str(".ECL"),
-            5 => out.push_str(".ECR"),
-            6 => out.push_str(".RC16"),
-            _ => return None,
+        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68106,34 +62970,23 @@ fn print_167(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462263158641205348139007u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68141,15 +62994,8 @@ fn print_167(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        match (w >> 76) as u64 & 7u64 {
-            0 => {}
-            1 => out.push_str(".F4E"),
-            2 => out.push_str(".B4E"),
-            3 => out.push_str(".RC8"),
-            4 => out.push_str(".ECL"),
-            5 => out.push_str(".ECR"),
-            6 => out.push_str(".RC16"),
-            _ => return None,
+        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68182,34 +63028,23 @@ fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462263158641205348139007u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68217,15 +63052,8 @@ fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        match (w >> 76) as u64 & 7u64 {
-            0 => {}
-            1 => out.push_str(".F4E"),
-            2 => out.push_str(".B4E"),
-            3 => out.push_str(".RC8"),
-            4 => out.push_str(".ECL"),
-            5 => out.push_str(".ECR"),
-            6 => out.push_str(".RC16"),
-            _ => return None,
+        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68258,34 +63086,23 @@ fn print_169(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462244729911530148069375u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68293,15 +63110,8 @@ fn print_169(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        match (w >> 76) as u64 & 7u64 {
-            0 => {}
-            1 => out.push_str(".F4E"),
-            2 => out.push_str(".B4E"),
-            3 => out.push_str(".RC8"),
-            4 => out.push_str(".ECL"),
-            5 => out.push_str(".ECR"),
-            6 => out.push_str(".RC16"),
-            _ => return None,
+        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68338,34 +63148,23 @@ fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462244729911530148069375u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68373,15 +63172,8 @@ fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        match (w >> 76) as u64 & 7u64 {
-            0 => {}
-            1 => out.push_str(".F4E"),
-            2 => out.push_str(".B4E"),
-            3 => out.push_str(".RC8"),
-            4 => out.push_str(".ECL"),
-            5 => out.push_str(".ECR"),
-            6 => out.push_str(".RC16"),
-            _ => return None,
+        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68418,34 +63210,23 @@ fn print_171(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462244711897406516494335u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68453,15 +63234,8 @@ fn print_171(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        match (w >> 76) as u64 & 7u64 {
-            0 => {}
-            1 => out.push_str(".F4E"),
-            2 => out.push_str(".B4E"),
-            3 => out.push_str(".RC8"),
-            4 => out.push_str(".ECL"),
-            5 => out.push_str(".ECR"),
-            6 => out.push_str(".RC16"),
-            _ => return None,
+        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68487,34 +63261,23 @@ fn print_172(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462244711897406516494335u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68522,15 +63285,8 @@ fn print_172(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        match (w >> 76) as u64 & 7u64 {
-            0 => {}
-            1 => out.push_str(".F4E"),
-            2 => out.push_str(".B4E"),
-            3 => out.push_str(".RC8"),
-            4 => out.push_str(".ECL"),
-            5 => out.push_str(".ECR"),
-            6 => out.push_str(".RC16"),
-            _ => return None,
+        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68556,34 +63312,23 @@ fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080155309337255773642686463u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68591,12 +63336,8 @@ fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2I");
-        match (w >> 76) as u64 & 3u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            2 => out.push_str(".S16"),
-            3 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_38[((w >> 76) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68614,34 +63355,23 @@ fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080155309337254949008965631u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68649,12 +63379,8 @@ fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2I");
-        match (w >> 76) as u64 & 3u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            2 => out.push_str(".S16"),
-            3 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_38[((w >> 76) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68672,34 +63398,23 @@ fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080155327783998747840610303u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68707,12 +63422,8 @@ fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2I");
-        match (w >> 76) as u64 & 3u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            2 => out.push_str(".S16"),
-            3 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_38[((w >> 76) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68737,34 +63448,23 @@ fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080155309355269072640540671u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68772,12 +63472,8 @@ fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2I");
-        match (w >> 76) as u64 & 3u64 {
-            0 => out.push_str(".S8"),
-            1 => out.push_str(".U8"),
-            2 => out.push_str(".S16"),
-            3 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_38[((w >> 76) as u64 & 3u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68806,34 +63502,23 @@ fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080500023643761188311924735u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68841,20 +63526,11 @@ fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2IP");
-        match (w >> 76) as u64 & 7u64 {
-            0 => out.push_str(".S2"),
-            1 => out.push_str(".U2"),
-            2 => out.push_str(".S4"),
-            3 => out.push_str(".U4"),
-            4 => out.push_str(".S8"),
-            5 => out.push_str(".U8"),
-            6 => out.push_str(".S16"),
-            7 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_39[((w >> 76) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 75) as u64 & 1u64 {
-            0 => out.push_str(".SAT"),
-            _ => return None,
+        if !out.piece(&PIECES_40[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68880,34 +63556,23 @@ fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080500023643760363678203903u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68915,20 +63580,11 @@ fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2IP");
-        match (w >> 76) as u64 & 7u64 {
-            0 => out.push_str(".S2"),
-            1 => out.push_str(".U2"),
-            2 => out.push_str(".S4"),
-            3 => out.push_str(".U4"),
-            4 => out.push_str(".S8"),
-            5 => out.push_str(".U8"),
-            6 => out.push_str(".S16"),
-            7 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_39[((w >> 76) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 75) as u64 & 1u64 {
-            0 => out.push_str(".SAT"),
-            _ => return None,
+        if !out.piece(&PIECES_40[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -68954,34 +63610,23 @@ fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080500042090504162509848575u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -68989,20 +63634,11 @@ fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2IP");
-        match (w >> 76) as u64 & 7u64 {
-            0 => out.push_str(".S2"),
-            1 => out.push_str(".U2"),
-            2 => out.push_str(".S4"),
-            3 => out.push_str(".U4"),
-            4 => out.push_str(".S8"),
-            5 => out.push_str(".U8"),
-            6 => out.push_str(".S16"),
-            7 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_39[((w >> 76) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 75) as u64 & 1u64 {
-            0 => out.push_str(".SAT"),
-            _ => return None,
+        if !out.piece(&PIECES_40[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -69035,34 +63671,23 @@ fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080500023661774487309778943u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -69070,20 +63695,11 @@ fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2IP");
-        match (w >> 76) as u64 & 7u64 {
-            0 => out.push_str(".S2"),
-            1 => out.push_str(".U2"),
-            2 => out.push_str(".S4"),
-            3 => out.push_str(".U4"),
-            4 => out.push_str(".S8"),
-            5 => out.push_str(".U8"),
-            6 => out.push_str(".S16"),
-            7 => out.push_str(".U16"),
-            _ => return None,
+        if !out.piece(&PIECES_39[((w >> 76) as u64 & 7u64) as usize]) {
+            return None;
         }
-        match (w >> 75) as u64 & 1u64 {
-            0 => out.push_str(".SAT"),
-            _ => return None,
+        if !out.piece(&PIECES_40[((w >> 75) as u64 & 1u64) as usize]) {
+            return None;
         }
         out.push_str(" ");
         {
@@ -69120,34 +63736,23 @@ fn print_181(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079928635746078030659846143u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -69171,34 +63776,23 @@ fn print_182(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079929797890955778147287039u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -69226,34 +63820,23 @@ fn print_183(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079929797890955773885808639u128;
     let v = (w >> 12) as u64 & 7u64;
     let not_on = (w >> 15) as u64 & 1u64 != 0;
-    if v != 7 || not_on {
-        out.push_byte(b'@');
-        if not_on {
-            out.push_byte(b'!');
-        }
-        register_2(out, v, false);
-        out.push_byte(b' ');
-    }
+    let mark = out.mark();
+    out.push_byte(b'@');
+    out.byte_if(b'!', not_on);
+    register_2(out, v, false);
+    out.push_byte(b' ');
+    out.keep_if(v != 7 || not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
         let v = (w >> 112) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &sched=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &sched=0x", v, v != 0);
         let v = (w >> 118) as u64 & 63u64;
-        if v != 0 {
-            out.push_str(" &req=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &req=0x", v, v != 0);
         let v = (w >> 124) as u64 & 15u64;
-        if v != 0 {
-            out.push_str(" &wsb=0x");
-            ::isa_runtime::text::disasm::hex(out, v);
-        }
+        out.control(" &wsb=0x", v, v != 0);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -69276,8 +63859,34 @@ fn print_183(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         Some(())
     }
 }
+///The names of `R` registers 0..=255.
+static REGISTERS_0: [::isa_runtime::text::disasm::Piece; 256] = ::isa_runtime::text::disasm::register_pieces(
+    "R",
+    &[("RZ", 255)],
+    false,
+);
+///The names of `R` register pairs 0..=255.
+static REGISTER_PAIRS_0: [::isa_runtime::text::disasm::Piece; 256] = ::isa_runtime::text::disasm::register_pieces(
+    "R",
+    &[("RZ", 255)],
+    true,
+);
 ///Prints a `R` register: its name when it has one, else `Rn`, or the pair `R[n:n+1]` when `pair`.
+#[inline(always)]
 fn register_0(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
+    let names = ::core::hint::select_unpredictable(
+        pair,
+        &REGISTER_PAIRS_0,
+        &REGISTERS_0,
+    );
+    if r > 255 || !out.piece(&names[r as usize & 255]) {
+        register_0_slow(out, r, pair);
+    }
+}
+/// Past the tables: a register numbered above 255, or a name longer than a piece.
+#[cold]
+#[inline(never)]
+fn register_0_slow(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
     match r {
         255 => out.push_str("RZ"),
         _ if pair => {
@@ -69293,8 +63902,34 @@ fn register_0(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
         }
     }
 }
+///The names of `UR` registers 0..=255.
+static REGISTERS_1: [::isa_runtime::text::disasm::Piece; 256] = ::isa_runtime::text::disasm::register_pieces(
+    "UR",
+    &[("URZ", 63)],
+    false,
+);
+///The names of `UR` register pairs 0..=255.
+static REGISTER_PAIRS_1: [::isa_runtime::text::disasm::Piece; 256] = ::isa_runtime::text::disasm::register_pieces(
+    "UR",
+    &[("URZ", 63)],
+    true,
+);
 ///Prints a `UR` register: its name when it has one, else `URn`, or the pair `UR[n:n+1]` when `pair`.
+#[inline(always)]
 fn register_1(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
+    let names = ::core::hint::select_unpredictable(
+        pair,
+        &REGISTER_PAIRS_1,
+        &REGISTERS_1,
+    );
+    if r > 255 || !out.piece(&names[r as usize & 255]) {
+        register_1_slow(out, r, pair);
+    }
+}
+/// Past the tables: a register numbered above 255, or a name longer than a piece.
+#[cold]
+#[inline(never)]
+fn register_1_slow(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
     match r {
         63 => out.push_str("URZ"),
         _ if pair => {
@@ -69310,8 +63945,34 @@ fn register_1(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
         }
     }
 }
+///The names of `P` registers 0..=255.
+static REGISTERS_2: [::isa_runtime::text::disasm::Piece; 256] = ::isa_runtime::text::disasm::register_pieces(
+    "P",
+    &[("PT", 7)],
+    false,
+);
+///The names of `P` register pairs 0..=255.
+static REGISTER_PAIRS_2: [::isa_runtime::text::disasm::Piece; 256] = ::isa_runtime::text::disasm::register_pieces(
+    "P",
+    &[("PT", 7)],
+    true,
+);
 ///Prints a `P` register: its name when it has one, else `Pn`, or the pair `P[n:n+1]` when `pair`.
+#[inline(always)]
 fn register_2(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
+    let names = ::core::hint::select_unpredictable(
+        pair,
+        &REGISTER_PAIRS_2,
+        &REGISTERS_2,
+    );
+    if r > 255 || !out.piece(&names[r as usize & 255]) {
+        register_2_slow(out, r, pair);
+    }
+}
+/// Past the tables: a register numbered above 255, or a name longer than a piece.
+#[cold]
+#[inline(never)]
+fn register_2_slow(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
     match r {
         7 => out.push_str("PT"),
         _ if pair => {
@@ -69327,8 +63988,34 @@ fn register_2(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
         }
     }
 }
+///The names of `UP` registers 0..=255.
+static REGISTERS_3: [::isa_runtime::text::disasm::Piece; 256] = ::isa_runtime::text::disasm::register_pieces(
+    "UP",
+    &[("UPT", 7)],
+    false,
+);
+///The names of `UP` register pairs 0..=255.
+static REGISTER_PAIRS_3: [::isa_runtime::text::disasm::Piece; 256] = ::isa_runtime::text::disasm::register_pieces(
+    "UP",
+    &[("UPT", 7)],
+    true,
+);
 ///Prints a `UP` register: its name when it has one, else `UPn`, or the pair `UP[n:n+1]` when `pair`.
+#[inline(always)]
 fn register_3(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
+    let names = ::core::hint::select_unpredictable(
+        pair,
+        &REGISTER_PAIRS_3,
+        &REGISTERS_3,
+    );
+    if r > 255 || !out.piece(&names[r as usize & 255]) {
+        register_3_slow(out, r, pair);
+    }
+}
+/// Past the tables: a register numbered above 255, or a name longer than a piece.
+#[cold]
+#[inline(never)]
+fn register_3_slow(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
     match r {
         7 => out.push_str("UPT"),
         _ if pair => {
@@ -69344,6 +64031,254 @@ fn register_3(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
         }
     }
 }
+static PIECES_0: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".BF16_V2"),
+]);
+static PIECES_1: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".FTZ"),
+]);
+static PIECES_2: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".SAT"),
+]);
+static PIECES_3: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".H0_H0"),
+    Some(".H1_H1"),
+    None,
+]);
+static PIECES_4: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".RELU"),
+]);
+static PIECES_5: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".NAN"),
+]);
+static PIECES_6: [::isa_runtime::text::disasm::Piece; 16] = ::isa_runtime::text::disasm::pieces([
+    Some(".EQ"),
+    Some(".NE"),
+    Some(".LT"),
+    Some(".LE"),
+    Some(".GT"),
+    Some(".GE"),
+    Some(".EQU"),
+    Some(".NEU"),
+    Some(".LTU"),
+    Some(".LEU"),
+    Some(".GTU"),
+    Some(".GEU"),
+    Some(".NAN"),
+    Some(".NUM"),
+    None,
+    None,
+]);
+static PIECES_7: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(".AND"),
+    Some(".OR"),
+    Some(".XOR"),
+    None,
+]);
+static PIECES_8: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".BF"),
+]);
+static PIECES_9: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".RP"),
+    Some(".RM"),
+    Some(".RZ"),
+]);
+static PIECES_10: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".D2"),
+    Some(".D4"),
+    Some(".D8"),
+    Some(".M2"),
+    Some(".M4"),
+    Some(".M8"),
+    None,
+]);
+static PIECES_11: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".F16"),
+    Some(".BF16"),
+    None,
+]);
+static PIECES_12: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
+    Some(".S8"),
+    Some(".U8"),
+    Some(".S16"),
+    Some(".U16"),
+    Some(""),
+    Some(".U32"),
+    None,
+    None,
+]);
+static PIECES_13: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(".RN"),
+    Some(".RP"),
+    Some(".RM"),
+    Some(".RZ"),
+]);
+static PIECES_14: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(".B0"),
+    Some(".B1"),
+    Some(".B2"),
+    Some(".B3"),
+]);
+static PIECES_15: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(".H0"),
+    Some(".H1"),
+    None,
+    None,
+]);
+static PIECES_16: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    None,
+    None,
+    None,
+]);
+static PIECES_17: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(".F32"),
+    Some(".F16"),
+    Some(".BF16"),
+    None,
+]);
+static PIECES_18: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".H1"),
+]);
+static PIECES_19: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
+    Some(".S8"),
+    Some(".U8"),
+    Some(".S16"),
+    Some(".U16"),
+    Some(".S32"),
+    Some(".U32"),
+    None,
+    None,
+]);
+static PIECES_20: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".NTZ"),
+]);
+static PIECES_21: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".CEIL"),
+    Some(".FLOOR"),
+    Some(".TRUNC"),
+]);
+static PIECES_22: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".F16"),
+    None,
+    None,
+]);
+static PIECES_23: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(".S8"),
+    Some(".U8"),
+]);
+static PIECES_24: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    None,
+    None,
+    Some(".TRUNC"),
+]);
+static PIECES_25: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".U32"),
+]);
+static PIECES_26: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(".S32"),
+    Some(".U32"),
+]);
+static PIECES_27: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".HI"),
+]);
+static PIECES_28: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(".S16"),
+    Some(".U16"),
+]);
+static PIECES_29: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(".LO"),
+    Some(".HI"),
+]);
+static PIECES_30: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".B1"),
+    Some(".B2"),
+    Some(".B3"),
+]);
+static PIECES_31: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
+    Some(".EQ"),
+    Some(".NE"),
+    Some(".LT"),
+    Some(".LE"),
+    Some(".GT"),
+    Some(".GE"),
+    None,
+    None,
+]);
+static PIECES_32: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".OR"),
+    Some(".XOR"),
+    None,
+]);
+static PIECES_33: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(".PAND"),
+    Some(".POR"),
+    None,
+    None,
+]);
+static PIECES_34: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(".L"),
+    Some(".R"),
+]);
+static PIECES_35: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".WRAP"),
+]);
+static PIECES_36: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(".S64"),
+    Some(".U64"),
+    Some(""),
+    Some(".U32"),
+]);
+static PIECES_37: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(".F4E"),
+    Some(".B4E"),
+    Some(".RC8"),
+    Some(".ECL"),
+    Some(".ECR"),
+    Some(".RC16"),
+    None,
+]);
+static PIECES_38: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+    Some(".S8"),
+    Some(".U8"),
+    Some(".S16"),
+    Some(".U16"),
+]);
+static PIECES_39: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
+    Some(".S2"),
+    Some(".U2"),
+    Some(".S4"),
+    Some(".U4"),
+    Some(".S8"),
+    Some(".U8"),
+    Some(".S16"),
+    Some(".U16"),
+]);
+static PIECES_40: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+    Some(".SAT"),
+    None,
+]);
 fn decode_index(w: u128) -> Result<usize, String> {
     Instruction::decode(w).map(|i| i.index()).map_err(|e| e.to_string())
 }
@@ -69392,7 +64327,7 @@ impl core::str::FromStr for Instruction {
 impl core::fmt::Display for Instruction {
     /// The canonical assembly text.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let mut s = String::with_capacity(48);
+        let mut s = String::with_capacity(::isa_runtime::text::disasm::LINE_BYTES);
         self.write_text(&mut s);
         f.write_str(&s)
     }
@@ -69405,7 +64340,7 @@ pub fn assemble(text: &str) -> (Vec<u128>, Vec<(usize, usize, String)>) {
 }
 /// Decodes a word and prints it.
 pub fn disassemble(word: u128) -> Result<String, DecodeError> {
-    let mut s = String::with_capacity(48);
+    let mut s = String::with_capacity(::isa_runtime::text::disasm::LINE_BYTES);
     disassemble_into(word, &mut s)?;
     Ok(s)
 }

@@ -164,8 +164,9 @@ enum DecoPrint {
     Prefix { neg: bool, byte: u8, on: TokenStream },
     /// `|x|` when the condition holds.
     Abs(TokenStream),
-    /// Statements that set `suffix` (or fail).
-    Suffix(TokenStream),
+    /// Statements that set `suffix`, a `&str` (or fail); and the same over
+    /// pieces, when every spelling fits one.
+    Suffix(TokenStream, Option<TokenStream>),
 }
 
 struct Lower<'a> {
@@ -175,7 +176,15 @@ struct Lower<'a> {
     class_of: Vec<Option<u16>>,
     /// Per register class: its prefix and named registers.
     classes: Vec<(String, Vec<(String, u64)>)>,
+    /// Piece tables the printers index (`PIECES_k` is entry k), each once.
+    tables: std::cell::RefCell<Vec<Vec<Option<String>>>>,
 }
+
+/// Field values with a table of pieces up to this width (4 KiB per table).
+const TABLE_WIDTH: u32 = 8;
+
+/// The longest text a piece holds (`isa_runtime::text::disasm::Piece`).
+const PIECE_MAX: usize = 15;
 
 /// The generated `text` module.
 pub fn gen_text(isa: &Isa) -> TokenStream {
@@ -192,7 +201,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             classes.push((prefix.clone(), quote! { #rt::RegClass { prefix: #prefix, constants: &[ #( (#names, #idx) ),* ], predicate: #predicate } }));
         }
     }
-    let lw = Lower { isa, asm: Assembler::new(isa), class_of, classes: class_data };
+    let lw = Lower { isa, asm: Assembler::new(isa), class_of, classes: class_data, tables: Default::default() };
     let rt = rt();
     // Longest prefix first, ties in type order (what the interpreted assembler does).
     let mut prefixes: Vec<(String, u16)> = classes.iter().enumerate().map(|(i, (p, _))| (p.clone(), i as u16)).collect();
@@ -223,12 +232,35 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
     let dis = dis();
     let class_printers = lw.classes.iter().enumerate().map(|(k, (prefix, constants))| {
         let printer = format_ident!("register_{}", k);
+        let slow = format_ident!("register_{}_slow", k);
+        let (table, pairs) = (format_ident!("REGISTERS_{}", k), format_ident!("REGISTER_PAIRS_{}", k));
         let named = first_arms(constants.iter().map(|(n, i)| (*i, n)), None, |n| quote! { out.push_str(#n) });
+        let named_items = constants.iter().map(|(n, i)| {
+            let i = Literal::u64_unsuffixed(*i);
+            quote! { (#n, #i) }
+        });
+        let named_items = quote! { &[ #( #named_items ),* ] };
         let open = format!("{prefix}[");
         let doc = format!("Prints a `{prefix}` register: its name when it has one, else `{prefix}n`, or the pair `{prefix}[n:n+1]` when `pair`.");
+        let table_doc = format!("The names of `{prefix}` registers 0..=255.");
+        let pairs_doc = format!("The names of `{prefix}` register pairs 0..=255.");
         quote! {
+            #[doc = #table_doc]
+            static #table: [#dis::Piece; 256] = #dis::register_pieces(#prefix, #named_items, false);
+            #[doc = #pairs_doc]
+            static #pairs: [#dis::Piece; 256] = #dis::register_pieces(#prefix, #named_items, true);
             #[doc = #doc]
+            #[inline(always)]
             fn #printer(out: &mut #dis::Line, r: u64, pair: bool) {
+                let names = ::core::hint::select_unpredictable(pair, &#pairs, &#table);
+                if r > 255 || !out.piece(&names[r as usize & 255]) {
+                    #slow(out, r, pair);
+                }
+            }
+            /// Past the tables: a register numbered above 255, or a name longer than a piece.
+            #[cold]
+            #[inline(never)]
+            fn #slow(out: &mut #dis::Line, r: u64, pair: bool) {
                 match r {
                     #( #named )*
                     _ if pair => {
@@ -246,6 +278,16 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             }
         }
     });
+    let class_printers: Vec<TokenStream> = class_printers.collect();
+    let piece_tables = lw.tables.borrow().iter().enumerate().map(|(k, entries)| {
+        let name = format_ident!("PIECES_{}", k);
+        let n = Literal::usize_unsuffixed(entries.len());
+        let items = entries.iter().map(|e| match e {
+            Some(t) => quote! { Some(#t) },
+            None => quote! { None },
+        });
+        quote! { static #name: [#dis::Piece; #n] = #dis::pieces([ #( #items ),* ]); }
+    }).collect::<Vec<_>>();
     let controls = isa.control_fields.iter().map(String::as_str);
     let guard = match &isa.guard {
         Some(g) => quote! { Some(#g) },
@@ -280,6 +322,8 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         #( #printers )*
 
         #( #class_printers )*
+
+        #( #piece_tables )*
 
         fn decode_index(w: u128) -> Result<usize, String> {
             Instruction::decode(w).map(|i| i.index()).map_err(|e| e.to_string())
@@ -326,7 +370,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         impl core::fmt::Display for Instruction {
             /// The canonical assembly text.
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                let mut s = String::with_capacity(48);
+                let mut s = String::with_capacity(#dis::LINE_BYTES);
                 self.write_text(&mut s);
                 f.write_str(&s)
             }
@@ -341,7 +385,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
 
         /// Decodes a word and prints it.
         pub fn disassemble(word: u128) -> Result<String, DecodeError> {
-            let mut s = String::with_capacity(48);
+            let mut s = String::with_capacity(#dis::LINE_BYTES);
             disassemble_into(word, &mut s)?;
             Ok(s)
         }
@@ -358,6 +402,35 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
 }
 
 impl Lower<'_> {
+    /// `PIECES_k[v]` for a field of `width` bits whose value `v` prints as the
+    /// first text `entries` give it (`None` there, and values it omits: the
+    /// form cannot print): the table, registered once. `None` when the field
+    /// is too wide for a table or a text too long for a piece.
+    fn piece_table(&self, width: u32, entries: impl IntoIterator<Item = (u64, Option<String>)>) -> Option<proc_macro2::Ident> {
+        if width > TABLE_WIDTH {
+            return None;
+        }
+        let mut table: Vec<Option<Option<String>>> = vec![None; 1 << width];
+        for (v, text) in entries {
+            if let Some(slot @ None) = table.get_mut(v as usize) {
+                *slot = Some(text);
+            }
+        }
+        let table: Vec<Option<String>> = table.into_iter().map(Option::flatten).collect();
+        if table.iter().flatten().any(|t| t.len() > PIECE_MAX) {
+            return None;
+        }
+        let mut tables = self.tables.borrow_mut();
+        let k = match tables.iter().position(|t| *t == table) {
+            Some(k) => k,
+            None => {
+                tables.push(table);
+                tables.len() - 1
+            }
+        };
+        Some(format_ident!("PIECES_{}", k))
+    }
+
     fn class(&self, f: &Field) -> u16 {
         self.class_of[f.ty].unwrap_or(u16::MAX)
     }
@@ -418,14 +491,12 @@ impl Lower<'_> {
                 let print = quote! {
                     let v = #get;
                     let not_on = #not_on;
-                    if #shown || not_on {
-                        out.push_byte(b'@');
-                        if not_on {
-                            out.push_byte(b'!');
-                        }
-                        #print_reg;
-                        out.push_byte(b' ');
-                    }
+                    let mark = out.mark();
+                    out.push_byte(b'@');
+                    out.byte_if(b'!', not_on);
+                    #print_reg;
+                    out.push_byte(b' ');
+                    out.keep_if(#shown || not_on, mark);
                 };
                 (quote! { Some(#rt::Guard { reg: #reg, class: #class, not: #not }) }, print)
             }
@@ -441,10 +512,7 @@ impl Lower<'_> {
             let text = format!(" &{c}=0x");
             print_controls.push(quote! {
                 let v = #get;
-                if #shown {
-                    out.push_str(#text);
-                    #dis::hex(out, v);
-                }
+                out.control(#text, v, #shown);
             });
         }
         let (forms, form_prints): (Vec<TokenStream>, Vec<Print>) = op.forms.iter().map(|b| self.form(oc, op, b)).unzip();
@@ -571,28 +639,25 @@ impl Lower<'_> {
             let body = o.print.as_ref()?;
             // The separator: a space before the first operand printed.
             let sep = if operands[..k].iter().any(|p| !p.optional) {
-                quote! { ", " }
+                quote! { out.push_str(", "); }
             } else if k == 0 {
-                quote! { " " }
+                quote! { out.push_str(" "); }
             } else {
                 let before = &want[..k];
-                quote! { if #( #before )||* { ", " } else { " " } }
+                quote! { out.separator(#( #before )||*); }
             };
             code.push(if o.optional {
-                // Not printed, it must still be printable.
+                // Printed either way (an operand not shown must still be
+                // printable), then dropped unless wanted.
                 let w_k = &want[k];
                 quote! {
                     let mark = out.mark();
-                    if #w_k {
-                        out.push_str(#sep);
-                    }
+                    #sep
                     #body
-                    if !#w_k {
-                        out.reset(mark);
-                    }
+                    out.keep_if(#w_k, mark);
                 }
             } else {
-                quote! { out.push_str(#sep); #body }
+                quote! { #sep #body }
             });
         }
         Some(quote! { #( #code )* })
@@ -617,16 +682,19 @@ impl Lower<'_> {
                         (true, None) => quote! { if #get == #v { out.push_str(#dotted); } else { return None; } },
                         // At its default the modifier is omitted; any other value but its own fails.
                         (true, Some(d)) if d == *value => quote! { if #get != #v { return None; } },
-                        (true, Some(d)) => {
-                            let d = Literal::u64_unsuffixed(d);
-                            quote! {
-                                match #get {
-                                    #v => out.push_str(#dotted),
-                                    #d => {}
-                                    _ => return None,
+                        (true, Some(d)) => match self.piece_table(f.width, [(*value, Some(dotted.clone())), (d, Some(String::new()))]) {
+                            Some(t) => quote! { if !out.piece(&#t[(#get) as usize]) { return None; } },
+                            None => {
+                                let d = Literal::u64_unsuffixed(d);
+                                quote! {
+                                    match #get {
+                                        #v => out.push_str(#dotted),
+                                        #d => {}
+                                        _ => return None,
+                                    }
                                 }
                             }
-                        }
+                        },
                     };
                     (quote! { #rt::ModifierKind::Value { field: #fr, spelling: #spelling, value: #v, optional: #optional } }, Some(print))
                 }
@@ -648,12 +716,16 @@ impl Lower<'_> {
                     });
                     let arms = first_arms(values.iter().map(|c| (c.value, format!(".{}", c.spelling))), default, |dotted| quote! { out.push_str(#dotted) });
                     let get = field_get(f);
-                    let print = quote! {
-                        match #get {
-                            #omit
-                            #( #arms )*
-                            _ => return None,
-                        }
+                    let entries = default.map(|d| (d, Some(String::new()))).into_iter().chain(values.iter().map(|c| (c.value, Some(format!(".{}", c.spelling)))));
+                    let print = match self.piece_table(f.width, entries) {
+                        Some(t) => quote! { if !out.piece(&#t[(#get) as usize]) { return None; } },
+                        None => quote! {
+                            match #get {
+                                #omit
+                                #( #arms )*
+                                _ => return None,
+                            }
+                        },
                     };
                     (quote! { #rt::ModifierKind::Choice { field: #fr, values: &[ #( #vals ),* ], optional: #optional } }, Some(print))
                 }
@@ -868,11 +940,24 @@ impl Lower<'_> {
         let neg_hook = self.asm.hook(op, df, "CvtINegX").is_some();
         let suffix = match (d.kind, f) {
             (DecorationKind::Suffix, Some(f)) => {
-                let (model, lookup, selected) = self.suffix(oc, op, ot, f, &d.name);
+                let dis = dis();
                 // An optional suffix at its default prints nothing (unless
                 // another field selects its spellings).
+                let (model, lookup, piece_lookup, selected) = self.suffix(oc, op, ot, f, &d.name, f.default_value().filter(|_| d.optional));
                 let get = field_get(f);
                 let skip = f.default_value().filter(|_| d.optional && !selected);
+                let piece_code = piece_lookup.map(|lookup| {
+                    quote! {
+                        {
+                            let v = #get;
+                            let p: &#dis::Piece = #lookup;
+                            if !#dis::piece_ok(p) {
+                                return None;
+                            }
+                            suffix = ::core::hint::select_unpredictable(#dis::piece_len(p) != 0, p, suffix);
+                        }
+                    }
+                });
                 let code = match (lookup, skip) {
                     (Some(lookup), None) => Some(quote! { { let v = #get; let s: &str = #lookup; if !s.is_empty() { suffix = s; } } }),
                     (Some(lookup), Some(dv)) => {
@@ -886,7 +971,7 @@ impl Lower<'_> {
                     // No spelling for any value: the operand never prints.
                     (None, None) => None,
                 };
-                print = code.map_or(DecoPrint::Never, DecoPrint::Suffix);
+                print = code.map_or(DecoPrint::Never, |c| DecoPrint::Suffix(c, piece_code));
                 model
             }
             _ => quote! { None },
@@ -902,8 +987,10 @@ impl Lower<'_> {
     /// model's `Option<Suffix>`, an expression giving the spelling of the
     /// field's value `v` in the printed word `w` (it fails the form when there
     /// is none; `None`: there never is), and whether another field selects
-    /// the spellings.
-    fn suffix(&self, oc: usize, op: &Opcode, ot: usize, f: &Field, list: &str) -> (TokenStream, Option<TokenStream>, bool) {
+    /// the spellings; and the same lookup as a `&Piece` (with the leading
+    /// `.`; `skip` prints nothing when no field selects the spellings), when
+    /// every spelling fits a piece.
+    fn suffix(&self, oc: usize, op: &Opcode, ot: usize, f: &Field, list: &str, skip: Option<u64>) -> (TokenStream, Option<TokenStream>, Option<TokenStream>, bool) {
         let rt = rt();
         let isa = self.isa;
         let t = &isa.types[f.ty];
@@ -921,7 +1008,7 @@ impl Lower<'_> {
         candidates.extend(hooks::vsel_spellings(8).iter().chain(hooks::vsel_spellings(16)));
         let mut seen = std::collections::HashSet::new();
         candidates.retain(|c| seen.insert(*c));
-        let Some(mut raw) = self.asm.codec().default_instruction(oc) else { return (quote! { None }, None, false) };
+        let Some(mut raw) = self.asm.codec().default_instruction(oc) else { return (quote! { None }, None, None, false) };
         // (model's SuffixMap, print lookup over `v`).
         let map = |raw: &crate::interp::RawInstruction| {
             let parse = candidates.iter().filter_map(|c| {
@@ -933,17 +1020,21 @@ impl Lower<'_> {
             // The first spelling of each value.
             let arms = first_arms(texts.iter().map(|(v, s)| (*v, s)), None, |s| quote! { #s });
             let lookup = (!arms.is_empty()).then(|| quote! { match v { #( #arms )* _ => return None } });
-            (quote! { #rt::SuffixMap { parse: &[ #( #parse ),* ] } }, lookup)
+            // The same as pieces: `.` and the spelling, nothing when empty.
+            let dotted = texts.iter().map(|(v, s)| (*v, Some(if s.is_empty() { String::new() } else { format!(".{s}") })));
+            (quote! { #rt::SuffixMap { parse: &[ #( #parse ),* ] } }, lookup, dotted.collect::<Vec<_>>())
         };
         let hook = self.asm.hook(op, Some(&f.name), "CvtVSel").or_else(|| self.asm.hook(op, Some(&f.name), "CvtVPSel"));
         match hook {
             None => {
-                let (m, lookup) = map(&raw);
-                (quote! { Some(#rt::Suffix::Fixed(#m)) }, lookup, false)
+                let (m, lookup, dotted) = map(&raw);
+                let entries = skip.map(|d| (d, Some(String::new()))).into_iter().chain(dotted);
+                let pieces = lookup.as_ref().and_then(|_| self.piece_table(f.width, entries)).map(|t| quote! { &#t[v as usize] });
+                (quote! { Some(#rt::Suffix::Fixed(#m)) }, lookup, pieces, false)
             }
             Some(h) => {
                 let Some((ai, af)) = h.args.get(1).and_then(|a| op.fields.iter().enumerate().find(|(_, f)| *f.name == **a)) else {
-                    return (quote! { Some(#rt::Suffix::Selected { by: #rt::Bits { start: 0, width: 0 }, table: &[] }) }, None, true);
+                    return (quote! { Some(#rt::Suffix::Selected { by: #rt::Bits { start: 0, width: 0 }, table: &[] }) }, None, None, true);
                 };
                 let by = bits(af);
                 let arg_values: Vec<u64> = match &isa.types[af.ty].kind {
@@ -952,22 +1043,30 @@ impl Lower<'_> {
                 };
                 let mut rows = Vec::new();
                 let mut arms = Vec::new();
+                // The same arms over pieces, while every table fits.
+                let mut piece_arms = Some(Vec::new());
                 let mut seen = Vec::new();
                 for av in arg_values {
                     raw.values[ai] = av;
-                    let (m, lookup) = map(&raw);
+                    let (m, lookup, dotted) = map(&raw);
                     let avl = Literal::u64_unsuffixed(av);
                     rows.push(quote! { (#avl, #m) });
                     if !seen.contains(&av) {
                         seen.push(av);
                         if let Some(lookup) = lookup {
                             arms.push(quote! { #avl => #lookup, });
+                            piece_arms = piece_arms.and_then(|mut a: Vec<TokenStream>| {
+                                let t = self.piece_table(f.width, dotted)?;
+                                a.push(quote! { #avl => &#t[v as usize], });
+                                Some(a)
+                            });
                         }
                     }
                 }
                 let by_get = field_get(af);
                 let lookup = (!arms.is_empty()).then(|| quote! { match #by_get { #( #arms )* _ => return None } });
-                (quote! { Some(#rt::Suffix::Selected { by: #by, table: &[ #( #rows ),* ] }) }, lookup, true)
+                let pieces = lookup.as_ref().and(piece_arms).map(|a| quote! { match #by_get { #( #a )* _ => return None } });
+                (quote! { Some(#rt::Suffix::Selected { by: #by, table: &[ #( #rows ),* ] }) }, lookup, pieces, true)
             }
         }
     }
@@ -991,6 +1090,8 @@ fn decorate(core: TokenStream, decorations: Vec<DecoPrint>, neg_is_inv: Option<&
     let mut abs = Vec::new();
     let mut has_suffix = false;
     let mut has_neg = false;
+    // Suffixes over pieces when every one of them has them.
+    let pieces = decorations.iter().all(|d| !matches!(d, DecoPrint::Suffix(_, None)));
     for d in decorations {
         match d {
             DecoPrint::Skip => {}
@@ -999,12 +1100,12 @@ fn decorate(core: TokenStream, decorations: Vec<DecoPrint>, neg_is_inv: Option<&
                 has_neg |= neg;
                 let byte = Literal::byte_character(byte);
                 let byte = if neg && neg_is_inv.is_some() { quote! { if inv { b'~' } else { #byte } } } else { quote! { #byte } };
-                prefixes.push(quote! { if #on { out.push_byte(#byte); } });
+                prefixes.push(quote! { out.byte_if(#byte, #on); });
             }
             DecoPrint::Abs(on) => abs.push(on),
-            DecoPrint::Suffix(c) => {
+            DecoPrint::Suffix(c, p) => {
                 has_suffix = true;
-                code.push(c);
+                code.push(if pieces { p.unwrap_or(c) } else { c });
             }
         }
     }
@@ -1015,12 +1116,16 @@ fn decorate(core: TokenStream, decorations: Vec<DecoPrint>, neg_is_inv: Option<&
         }
         _ => None,
     };
-    let suffix_decl = has_suffix.then(|| quote! { let mut suffix: &str = ""; });
-    let suffix_print = has_suffix.then(|| quote! { if !suffix.is_empty() { out.push_byte(b'.'); out.push_str(suffix); } });
+    let dis = dis();
+    let (suffix_decl, suffix_print) = match (has_suffix, pieces) {
+        (false, _) => (None, None),
+        (true, true) => (Some(quote! { let mut suffix: &#dis::Piece = &#dis::EMPTY_PIECE; }), Some(quote! { out.piece(suffix); })),
+        (true, false) => (Some(quote! { let mut suffix: &str = ""; }), Some(quote! { if !suffix.is_empty() { out.push_byte(b'.'); out.push_str(suffix); } })),
+    };
     let (abs_decl, abs_open, abs_close) = if abs.is_empty() {
         (None, None, None)
     } else {
-        (Some(quote! { let abs = #( #abs )||*; }), Some(quote! { if abs { out.push_byte(b'|'); } }), Some(quote! { if abs { out.push_byte(b'|'); } }))
+        (Some(quote! { let abs = #( #abs )||*; }), Some(quote! { out.byte_if(b'|', abs); }), Some(quote! { out.byte_if(b'|', abs); }))
     };
     Some(quote! {
         {

@@ -173,6 +173,12 @@ impl Sink for String {
 /// the shortest digits from `ryu` and lay them out as Rust's `{}` (or `{:e}`
 /// outside 1e-4..1e7) would, without allocating; wider ones use `{}`.
 pub fn write_float<S: Sink>(out: &mut S, bits: u64, f: FloatFormat) {
+    if f.exponent <= 8 && f.mantissa <= 23 {
+        let y = if (f.exponent, f.mantissa) == (8, 23) { f32::from_bits(bits as u32) } else { to_f64(bits, f) as f32 };
+        if y.is_finite() && y != 0.0 && write_f32_as_ryu(out, y) {
+            return;
+        }
+    }
     let x = to_f64(bits, f);
     if x.is_nan() {
         out.push_str("0f");
@@ -204,6 +210,30 @@ pub fn write_float<S: Sink>(out: &mut S, bits: u64, f: FloatFormat) {
     }
     let text = if x != 0.0 && (x.abs() >= 1e7 || x.abs() < 1e-4) { format!("{x:e}") } else { format!("{x}") };
     out.push_str(&text);
+}
+
+/// Appends `y` (finite, not zero) as [`write_float`] does, when `ryu`'s own
+/// layout of its digits already is that text (or is once a trailing `.0` is
+/// cut): `false` (nothing appended) otherwise. This spares re-laying the
+/// digits out for most values.
+#[inline]
+fn write_f32_as_ryu<S: Sink>(out: &mut S, y: f32) -> bool {
+    let mut buf = ryu::Buffer::new();
+    let s = buf.format_finite(y);
+    let scientific = y.abs() >= 1e7 || y.abs() < 1e-4;
+    if scientific {
+        // `ryu` writes `1.5e-7` and `1e30` as `{:e}` does, but lays some
+        // values of this range out plainly.
+        if !s.as_bytes().contains(&b'e') {
+            return false;
+        }
+        out.push_str(s);
+    } else {
+        // In this range `ryu` lays digits out plainly, as `{}` does, but
+        // keeps a `.0` on whole numbers.
+        out.push_str(s.strip_suffix(".0").unwrap_or(s));
+    }
+    true
 }
 
 /// A decimal as `ryu` prints it (`-1.25e-7`, `1e30`, `0.001`, `123.0`): its
