@@ -198,11 +198,16 @@ impl Line<'_> {
         self.pos = 0;
     }
 
-    /// Room for one 16-byte store at `pos`.
+    /// Room for one 16-byte store at `pos`: `pos`, at most `CAP` (spilling
+    /// first if need be), which lets the compiler drop the bounds check of
+    /// the store.
     #[inline(always)]
-    fn room(&mut self) {
+    fn room(&mut self) -> usize {
         if self.pos > CAP {
             self.spill();
+            0
+        } else {
+            self.pos
         }
     }
 
@@ -216,12 +221,9 @@ impl Line<'_> {
     /// Stores 16 bytes at the end of the line and keeps the first `n` (at most 16).
     #[inline(always)]
     fn put(&mut self, bytes: [u8; 16], n: usize) {
-        self.room();
-        let at = self.pos;
-        if let Some(dst) = self.buf.get_mut(at..at + 16) {
-            dst.copy_from_slice(&bytes);
-        }
-        self.pos = at + n.min(16);
+        let at = self.room();
+        self.buf[at..at + 16].copy_from_slice(&bytes);
+        self.pos = at + n;
     }
 
     /// Appends `, ` when `comma`, else ` `, without a branch on `comma`.
@@ -233,9 +235,9 @@ impl Line<'_> {
     /// Appends `b` when `on`, without a branch on `on`.
     #[inline(always)]
     pub fn byte_if(&mut self, b: u8, on: bool) {
-        self.room();
-        self.buf[self.pos] = b;
-        self.pos += on as usize;
+        let at = self.room();
+        self.buf[at] = b;
+        self.pos = at + on as usize;
     }
 
     /// Appends `text`, lower-case hex digits of `v`, then keeps them only
