@@ -355,12 +355,6 @@ pub fn dec(out: &mut Line, v: u64) {
     push_dec(out, v);
 }
 
-/// Hex digits of `v` (lower case).
-#[inline]
-pub fn hex(out: &mut Line, v: u64) {
-    out.hex_digits(v, false);
-}
-
 /// A register of a class the model lacks: its number in hex.
 #[inline]
 pub fn raw_register(out: &mut Line, v: u64) {
