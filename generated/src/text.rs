@@ -49056,7 +49056,7 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -49145,7 +49145,7 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -49234,7 +49234,7 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -49330,7 +49330,7 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -49430,7 +49430,7 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -49519,7 +49519,7 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -49608,7 +49608,7 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -49704,7 +49704,7 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -49804,7 +49804,7 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -49918,7 +49918,7 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -50039,7 +50039,7 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -50160,7 +50160,7 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -50274,7 +50274,7 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -50388,7 +50388,7 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -50513,7 +50513,7 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -50638,7 +50638,7 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -50732,7 +50732,7 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -50826,7 +50826,7 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -50927,7 +50927,7 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -51032,7 +51032,7 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -51137,7 +51137,7 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -51242,7 +51242,7 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -51354,7 +51354,7 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -51470,7 +51470,7 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -51574,7 +51574,7 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -51678,7 +51678,7 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -51789,7 +51789,7 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -51904,7 +51904,7 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -51965,7 +51965,7 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52026,7 +52026,7 @@ fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52092,7 +52092,7 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52164,7 +52164,7 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52228,7 +52228,7 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52292,7 +52292,7 @@ fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52361,7 +52361,7 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52436,7 +52436,7 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52505,7 +52505,7 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52579,7 +52579,7 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52653,7 +52653,7 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52722,7 +52722,7 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52791,7 +52791,7 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52871,7 +52871,7 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -52951,7 +52951,7 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53014,7 +53014,7 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53077,7 +53077,7 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53145,7 +53145,7 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53219,7 +53219,7 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53297,7 +53297,7 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53375,7 +53375,7 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53458,7 +53458,7 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53547,7 +53547,7 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53616,7 +53616,7 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53685,7 +53685,7 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53759,7 +53759,7 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53839,7 +53839,7 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53899,7 +53899,7 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -53959,7 +53959,7 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54024,7 +54024,7 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54095,7 +54095,7 @@ fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54147,7 +54147,7 @@ fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54199,7 +54199,7 @@ fn print_60(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54256,7 +54256,7 @@ fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54319,7 +54319,7 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54392,7 +54392,7 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54476,7 +54476,7 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54549,7 +54549,7 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54619,7 +54619,7 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54689,7 +54689,7 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54770,7 +54770,7 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54843,7 +54843,7 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -54916,7 +54916,7 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -55000,7 +55000,7 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -55067,7 +55067,7 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -55134,7 +55134,7 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -55212,7 +55212,7 @@ fn print_74(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     if false {
         let v = (w >> 112) as u64 & 63u64;
         out.control(" &sched=0x", v, v != 0);
@@ -55235,7 +55235,7 @@ fn print_75(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     if false {
         let v = (w >> 112) as u64 & 63u64;
         out.control(" &sched=0x", v, v != 0);
@@ -55258,7 +55258,7 @@ fn print_76(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     if false {
         let v = (w >> 112) as u64 & 63u64;
         out.control(" &sched=0x", v, v != 0);
@@ -55281,7 +55281,7 @@ fn print_77(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     if false {
         let v = (w >> 112) as u64 & 63u64;
         out.control(" &sched=0x", v, v != 0);
@@ -55304,7 +55304,7 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -55381,7 +55381,7 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -55458,7 +55458,7 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -55546,7 +55546,7 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -55632,7 +55632,7 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -55732,7 +55732,7 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -55832,7 +55832,7 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -55942,7 +55942,7 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56064,7 +56064,7 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56188,7 +56188,7 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56322,7 +56322,7 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56460,7 +56460,7 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56606,7 +56606,7 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56752,7 +56752,7 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56876,7 +56876,7 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57000,7 +57000,7 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57119,7 +57119,7 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57252,7 +57252,7 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57393,7 +57393,7 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57534,7 +57534,7 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57653,7 +57653,7 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57772,7 +57772,7 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57847,7 +57847,7 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57929,7 +57929,7 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58011,7 +58011,7 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58097,7 +58097,7 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58183,7 +58183,7 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58258,7 +58258,7 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58333,7 +58333,7 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58405,7 +58405,7 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58484,7 +58484,7 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58563,7 +58563,7 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58646,7 +58646,7 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58729,7 +58729,7 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58801,7 +58801,7 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58873,7 +58873,7 @@ fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58924,7 +58924,7 @@ fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58975,7 +58975,7 @@ fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59032,7 +59032,7 @@ fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59094,7 +59094,7 @@ fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59183,7 +59183,7 @@ fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59279,7 +59279,7 @@ fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59379,7 +59379,7 @@ fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59468,7 +59468,7 @@ fn print_121(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59508,7 +59508,7 @@ fn print_122(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59548,7 +59548,7 @@ fn print_123(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59595,7 +59595,7 @@ fn print_124(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59646,7 +59646,7 @@ fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59698,7 +59698,7 @@ fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59750,7 +59750,7 @@ fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59809,7 +59809,7 @@ fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59872,7 +59872,7 @@ fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59921,7 +59921,7 @@ fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -59970,7 +59970,7 @@ fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60026,7 +60026,7 @@ fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60086,7 +60086,7 @@ fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60142,7 +60142,7 @@ fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60198,7 +60198,7 @@ fn print_135(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60261,7 +60261,7 @@ fn print_136(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60328,7 +60328,7 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60456,7 +60456,7 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60584,7 +60584,7 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60726,7 +60726,7 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60876,7 +60876,7 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60963,7 +60963,7 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         let want_4 = w & 76059036013693764089802192322560u128
             != 76059036013693764089802192322560u128;
-        let want_3 = want_3 || want_4;
+        let want_3 = want_3 | want_4;
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -61003,7 +61003,7 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61090,7 +61090,7 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         let want_4 = w & 76059036013693764089802192322560u128
             != 76059036013693764089802192322560u128;
-        let want_3 = want_3 || want_4;
+        let want_3 = want_3 | want_4;
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -61130,7 +61130,7 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61224,7 +61224,7 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         let want_4 = w & 76059036013693764089802192322560u128
             != 76059036013693764089802192322560u128;
-        let want_3 = want_3 || want_4;
+        let want_3 = want_3 | want_4;
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -61271,7 +61271,7 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61369,7 +61369,7 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4753689750855860255612637020160u128;
         let want_4 = w & 76059036013693764089802192322560u128
             != 76059036013693764089802192322560u128;
-        let want_3 = want_3 || want_4;
+        let want_3 = want_3 | want_4;
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -61420,7 +61420,7 @@ fn print_145(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61469,7 +61469,7 @@ fn print_146(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61518,7 +61518,7 @@ fn print_147(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61574,7 +61574,7 @@ fn print_148(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61634,7 +61634,7 @@ fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61709,7 +61709,7 @@ fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61791,7 +61791,7 @@ fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61877,7 +61877,7 @@ fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61952,7 +61952,7 @@ fn print_153(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62014,7 +62014,7 @@ fn print_154(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62076,7 +62076,7 @@ fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62136,7 +62136,7 @@ fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62203,7 +62203,7 @@ fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62270,7 +62270,7 @@ fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62341,7 +62341,7 @@ fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62412,7 +62412,7 @@ fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62472,7 +62472,7 @@ fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62532,7 +62532,7 @@ fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62629,7 +62629,7 @@ fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62726,7 +62726,7 @@ fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62821,7 +62821,7 @@ fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62924,7 +62924,7 @@ fn print_166(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -62975,7 +62975,7 @@ fn print_167(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63033,7 +63033,7 @@ fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63091,7 +63091,7 @@ fn print_169(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63153,7 +63153,7 @@ fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63215,7 +63215,7 @@ fn print_171(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63266,7 +63266,7 @@ fn print_172(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63317,7 +63317,7 @@ fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63360,7 +63360,7 @@ fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63403,7 +63403,7 @@ fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63453,7 +63453,7 @@ fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63507,7 +63507,7 @@ fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63561,7 +63561,7 @@ fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63615,7 +63615,7 @@ fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63676,7 +63676,7 @@ fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63741,7 +63741,7 @@ fn print_181(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63781,7 +63781,7 @@ fn print_182(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63825,7 +63825,7 @@ fn print_183(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     out.byte_if(b'!', not_on);
     register_2(out, v, false);
     out.push_byte(b' ');
-    out.keep_if(v != 7 || not_on, mark);
+    out.keep_if((v != 7) | not_on, mark);
     let mark = out.mark();
     if {
         out.reset(mark);

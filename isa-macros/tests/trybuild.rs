@@ -1,5 +1,6 @@
 //! Compile-time behaviour of `isa!`: passing crates (the seed ISA; an ISA whose
-//! decode checks need one window per opcode), and the compile errors
+//! decode checks need one window per opcode; one whose texts are too long for
+//! the printers' tables), and the compile errors
 //! for a missing file, a glob matching nothing, a spec syntax error and an
 //! overlap error (`TRYBUILD=overwrite` refreshes the `.stderr` files).
 
@@ -10,6 +11,7 @@ fn ui() {
     let t = trybuild::TestCases::new();
     t.pass("tests/ui/pass.rs");
     t.pass("tests/ui/spread.rs");
+    t.pass("tests/ui/long_text.rs");
     t.compile_fail("tests/ui/missing_file.rs");
     t.compile_fail("tests/ui/no_match.rs");
     t.compile_fail("tests/ui/syntax_error.rs");

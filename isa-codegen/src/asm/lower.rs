@@ -497,7 +497,7 @@ impl Lower<'_> {
                     out.byte_if(b'!', not_on);
                     #print_reg;
                     out.push_byte(b' ');
-                    out.keep_if(#shown || not_on, mark);
+                    out.keep_if((#shown) | not_on, mark);
                 };
                 (quote! { Some(#rt::Guard { reg: #reg, class: #class, not: #not }) }, print)
             }
@@ -633,7 +633,7 @@ impl Lower<'_> {
         for k in (0..operands.len().saturating_sub(1)).rev() {
             if operands[k].optional && operands[k + 1].optional {
                 let (a, b) = (&want[k], &want[k + 1]);
-                code.push(quote! { let #a = #a || #b; });
+                code.push(quote! { let #a = #a | #b; });
             }
         }
         for (k, o) in operands.iter().enumerate() {
@@ -645,7 +645,7 @@ impl Lower<'_> {
                 quote! { out.push_str(" "); }
             } else {
                 let before = &want[..k];
-                quote! { out.separator(#( #before )||*); }
+                quote! { out.separator(#( #before )|*); }
             };
             code.push(if o.optional {
                 // Printed either way (an operand not shown must still be
@@ -1126,7 +1126,7 @@ fn decorate(core: TokenStream, decorations: Vec<DecoPrint>, neg_is_inv: Option<&
     let (abs_decl, abs_open, abs_close) = if abs.is_empty() {
         (None, None, None)
     } else {
-        (Some(quote! { let abs = #( #abs )||*; }), Some(quote! { out.byte_if(b'|', abs); }), Some(quote! { out.byte_if(b'|', abs); }))
+        (Some(if abs.len() == 1 { quote! { let abs = #( #abs )*; } } else { quote! { let abs = #( (#abs) )|*; } }), Some(quote! { out.byte_if(b'|', abs); }), Some(quote! { out.byte_if(b'|', abs); }))
     };
     Some(quote! {
         {

@@ -25,6 +25,9 @@ pub struct Line<'a> {
     out: &'a mut String,
     /// `out.len()` when the line began.
     start: usize,
+    /// Bytes of the line already moved to `out` (`out.len() - start`),
+    /// kept here so that marks need not read the `String`.
+    spilled: usize,
     /// Bytes of `buf` that belong to the line.
     pos: usize,
     buf: [u8; CAP + 16],
@@ -144,33 +147,39 @@ impl Line<'_> {
     /// The length so far, to [`Line::reset`] to.
     #[inline(always)]
     pub fn mark(&self) -> usize {
-        self.out.len() - self.start + self.pos
+        self.spilled + self.pos
     }
 
     /// Drops what was printed after `mark`.
     #[inline]
     pub fn reset(&mut self, mark: usize) {
-        let spilled = self.out.len() - self.start;
-        if mark >= spilled {
-            self.pos = mark - spilled;
+        if mark >= self.spilled {
+            self.pos = mark - self.spilled;
         } else {
-            self.out.truncate(self.start + mark);
-            self.pos = 0;
+            self.unspill(mark);
         }
+    }
+
+    /// Drops what was printed after `mark`, which lies in spilled text.
+    #[cold]
+    #[inline(never)]
+    fn unspill(&mut self, mark: usize) {
+        self.out.truncate(self.start + mark);
+        self.spilled = mark;
+        self.pos = 0;
     }
 
     /// Drops what was printed after `mark` unless `keep`, without a branch
     /// on `keep` (which follows the word's bits).
     #[inline(always)]
     pub fn keep_if(&mut self, keep: bool, mark: usize) {
-        let spilled = self.out.len() - self.start;
-        if mark < spilled {
+        if mark < self.spilled {
             if !keep {
-                self.reset(mark);
+                self.unspill(mark);
             }
             return;
         }
-        self.pos = core::hint::select_unpredictable(keep, self.pos, mark - spilled);
+        self.pos = core::hint::select_unpredictable(keep, self.pos, mark - self.spilled);
     }
 
     /// Moves the buffer's text to the `String` (the buffer is full).
@@ -195,6 +204,7 @@ impl Line<'_> {
             // not known to be without a check).
             self.out.push_str(&String::from_utf8_lossy(self.buf.get(..self.pos).unwrap_or_default()));
         }
+        self.spilled += self.pos;
         self.pos = 0;
     }
 
@@ -318,6 +328,7 @@ impl Sink for Line<'_> {
             self.spill();
             if b.len() > CAP {
                 self.out.push_str(s);
+                self.spilled += b.len();
                 return;
             }
         }
@@ -337,7 +348,7 @@ impl Sink for Line<'_> {
 #[inline(always)]
 pub fn write_with(print: impl Fn(u128, &mut Line), w: u128, out: &mut String) {
     let start = out.len();
-    let mut line = Line { out, start, pos: 0, buf: [0; CAP + 16] };
+    let mut line = Line { out, start, spilled: 0, pos: 0, buf: [0; CAP + 16] };
     print(w, &mut line);
     line.flush();
 }
