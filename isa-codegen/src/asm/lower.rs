@@ -183,7 +183,8 @@ struct Lower<'a> {
 /// Field values with a table of pieces up to this width (4 KiB per table).
 const TABLE_WIDTH: u32 = 8;
 
-/// The longest text a piece holds (`isa_runtime::text::disasm::Piece`).
+/// The longest text a piece holds (`isa_runtime::text::disasm::Piece`;
+/// ASCII only).
 const PIECE_MAX: usize = 15;
 
 /// The generated `text` module.
@@ -406,7 +407,7 @@ impl Lower<'_> {
     /// `PIECES_k[v]` for a field of `width` bits whose value `v` prints as the
     /// first text `entries` give it (`None` there, and values it omits: the
     /// form cannot print): the table, registered once. `None` when the field
-    /// is too wide for a table or a text too long for a piece.
+    /// is too wide for a table or a text too long for a piece (or not ASCII).
     fn piece_table(&self, width: u32, entries: impl IntoIterator<Item = (u64, Option<String>)>) -> Option<proc_macro2::Ident> {
         if width > TABLE_WIDTH {
             return None;
@@ -418,7 +419,7 @@ impl Lower<'_> {
             }
         }
         let table: Vec<Option<String>> = table.into_iter().map(Option::flatten).collect();
-        if table.iter().flatten().any(|t| t.len() > PIECE_MAX) {
+        if table.iter().flatten().any(|t| t.len() > PIECE_MAX || !t.is_ascii()) {
             return None;
         }
         let mut tables = self.tables.borrow_mut();

@@ -20,7 +20,7 @@ pub const LINE_BYTES: usize = CAP + 16;
 /// among texts is a table lookup rather than a branch; the buffer spills
 /// into the `String` when full, and at the end of the line. Every write
 /// starts with room for 16 bytes at `pos` (`pos <= CAP`), and what lies
-/// before `pos` is whole `&str` pieces and ASCII, so spilled text is UTF-8.
+/// before `pos` is whole `&str`s and ASCII, so spilled text is UTF-8.
 pub struct Line<'a> {
     out: &'a mut String,
     /// `out.len()` when the line began.
@@ -30,31 +30,37 @@ pub struct Line<'a> {
     spilled: usize,
     /// Bytes of `buf` that belong to the line.
     pos: usize,
+    /// Whether every byte ever stored in `buf` is ASCII: pieces and digits
+    /// are; a text or byte that is not clears it.
+    ascii: bool,
     buf: [u8; CAP + 16],
 }
 
-/// A text of at most 15 bytes, as a printer stores it: the bytes, then the
-/// length in byte 15, or [`NO_PIECE`] for "no text" (the form cannot print).
-pub type Piece = [u8; 16];
+/// An ASCII text of at most 15 bytes, as a printer stores it: the bytes,
+/// then the length in byte 15, or [`NO_PIECE`] for "no text" (the form
+/// cannot print). Only this module's `const fn`s make pieces, so every byte
+/// of one is ASCII, which [`Line`] relies on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece([u8; 16]);
 
 /// The piece that stands for "no text": printing it fails.
 pub const NO_PIECE: Piece = {
     let mut p = [0u8; 16];
     p[15] = NONE;
-    p
+    Piece(p)
 };
 
 /// The piece of no text at all.
-pub const EMPTY_PIECE: Piece = [0; 16];
+pub const EMPTY_PIECE: Piece = Piece([0; 16]);
 
-/// Byte 15 of [`NO_PIECE`] (length 0 under the length mask).
-const NONE: u8 = 0x80;
+/// Byte 15 of [`NO_PIECE`]: ASCII, and length 0 under the length mask.
+const NONE: u8 = 0x40;
 
 /// The piece holding `s`; a compile-time error when `s` is longer than 15
-/// bytes (the generator uses pieces only for texts that fit).
+/// bytes or not ASCII (the generator uses pieces only for texts that fit).
 pub const fn piece(s: &str) -> Piece {
     let b = s.as_bytes();
-    assert!(b.len() <= 15, "a piece holds at most 15 bytes");
+    assert!(b.len() <= 15 && b.is_ascii(), "a piece holds at most 15 ASCII bytes");
     let mut p = [0u8; 16];
     let mut i = 0;
     while i < b.len() {
@@ -62,7 +68,7 @@ pub const fn piece(s: &str) -> Piece {
         i += 1;
     }
     p[15] = b.len() as u8;
-    p
+    Piece(p)
 }
 
 /// A table of pieces, [`NO_PIECE`] where `items` has `None`.
@@ -80,8 +86,8 @@ pub const fn pieces<const N: usize>(items: [Option<&str>; N]) -> [Piece; N] {
 
 /// The names of registers 0..=255 of a class: its named registers (the
 /// first name of a number wins), else `prefix` and the number, or the pair
-/// `prefix[n:n+1]` when `pair`. A name longer than 15 bytes is
-/// [`NO_PIECE`], for the printer to spell out the slow way.
+/// `prefix[n:n+1]` when `pair`. A name longer than 15 bytes, or not ASCII,
+/// is [`NO_PIECE`], for the printer to spell out the slow way.
 pub const fn register_pieces(prefix: &str, named: &[(&str, u64)], pair: bool) -> [Piece; 256] {
     let mut t = [NO_PIECE; 256];
     let mut r = 0;
@@ -96,7 +102,8 @@ const fn register_piece(prefix: &str, named: &[(&str, u64)], pair: bool, r: u64)
     let mut k = 0;
     while k < named.len() {
         if named[k].1 == r {
-            return if named[k].0.len() <= 15 { piece(named[k].0) } else { NO_PIECE };
+            let name = named[k].0;
+            return if name.len() <= 15 && name.is_ascii() { piece(name) } else { NO_PIECE };
         }
         k += 1;
     }
@@ -111,15 +118,15 @@ const fn register_piece(prefix: &str, named: &[(&str, u64)], pair: bool, r: u64)
     } else {
         n = append_dec(&mut p, n, r);
     }
-    if n > 15 {
+    if n > 15 || !prefix.is_ascii() {
         return NO_PIECE;
     }
     p[15] = n as u8;
-    p
+    Piece(p)
 }
 
 /// Appends `s` to a piece being built at `n`; the new length (past 15: too long).
-const fn append(p: &mut Piece, n: usize, s: &[u8]) -> usize {
+const fn append(p: &mut [u8; 16], n: usize, s: &[u8]) -> usize {
     let mut i = 0;
     while i < s.len() {
         if n + i < 15 {
@@ -131,7 +138,7 @@ const fn append(p: &mut Piece, n: usize, s: &[u8]) -> usize {
 }
 
 /// Appends the decimal digits of `v` (below 1000) to a piece being built.
-const fn append_dec(p: &mut Piece, n: usize, v: u64) -> usize {
+const fn append_dec(p: &mut [u8; 16], n: usize, v: u64) -> usize {
     let d = [b'0' + (v / 100 % 10) as u8, b'0' + (v / 10 % 10) as u8, b'0' + (v % 10) as u8];
     let (d, _) = d.split_at(3);
     if v >= 100 {
@@ -193,10 +200,11 @@ impl Line<'_> {
     #[inline(always)]
     fn flush(&mut self) {
         let len = self.out.len() + self.pos;
-        if all_ascii(&self.buf) {
-            // SAFETY: every byte of the buffer is ASCII, so it is UTF-8. The
-            // whole buffer is copied (a copy of fixed size, no call), then
-            // cut back to the line's bytes (ASCII: a char boundary).
+        if self.ascii {
+            // SAFETY: every byte stored in the buffer is ASCII (`ascii`; the
+            // rest is the initial zeros), so it is UTF-8. The whole buffer is
+            // copied (a copy of fixed size, no call), then cut back to the
+            // line's bytes (ASCII: a char boundary).
             self.out.push_str(unsafe { core::str::from_utf8_unchecked(&self.buf) });
             self.out.truncate(len);
         } else {
@@ -224,7 +232,7 @@ impl Line<'_> {
     /// Appends a piece; `false` (and nothing appended) for [`NO_PIECE`].
     #[inline(always)]
     pub fn piece(&mut self, p: &Piece) -> bool {
-        self.put(*p, piece_len(p));
+        self.put(p.0, piece_len(p));
         piece_ok(p)
     }
 
@@ -245,6 +253,7 @@ impl Line<'_> {
     /// Appends `b` when `on`, without a branch on `on`.
     #[inline(always)]
     pub fn byte_if(&mut self, b: u8, on: bool) {
+        self.ascii &= b.is_ascii();
         let at = self.room();
         self.buf[at] = b;
         self.pos = at + on as usize;
@@ -268,27 +277,16 @@ impl Line<'_> {
     }
 }
 
-/// Whether every byte of `b` is ASCII: one OR over fixed 16-byte words,
-/// no branch per byte.
-#[inline(always)]
-fn all_ascii(b: &[u8; CAP + 16]) -> bool {
-    let mut acc = 0u128;
-    for c in b.chunks_exact(16) {
-        acc |= u128::from_le_bytes(c.try_into().unwrap_or([0x80; 16]));
-    }
-    acc & 0x8080_8080_8080_8080_8080_8080_8080_8080 == 0
-}
-
 /// Whether a piece stands for text (is not [`NO_PIECE`]).
 #[inline(always)]
 pub fn piece_ok(p: &Piece) -> bool {
-    p[15] & NONE == 0
+    p.0[15] & NONE == 0
 }
 
 /// The length of a piece's text.
 #[inline(always)]
 pub fn piece_len(p: &Piece) -> usize {
-    (p[15] & 15) as usize
+    (p.0[15] & 15) as usize
 }
 
 /// The hex digits of `v`, most significant first, and how many there are
@@ -323,6 +321,7 @@ fn hex16(v: u64, upper: bool) -> u128 {
 impl Sink for Line<'_> {
     #[inline(always)]
     fn push_str(&mut self, s: &str) {
+        self.ascii &= s.is_ascii();
         let b = s.as_bytes();
         if self.pos + b.len() > CAP {
             self.spill();
@@ -348,7 +347,7 @@ impl Sink for Line<'_> {
 #[inline(always)]
 pub fn write_with(print: impl Fn(u128, &mut Line), w: u128, out: &mut String) {
     let start = out.len();
-    let mut line = Line { out, start, spilled: 0, pos: 0, buf: [0; CAP + 16] };
+    let mut line = Line { out, start, spilled: 0, pos: 0, ascii: true, buf: [0; CAP + 16] };
     print(w, &mut line);
     line.flush();
 }
