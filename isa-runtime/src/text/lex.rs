@@ -27,7 +27,7 @@ impl<T: Copy + Default, const N: usize> Default for List<T, N> {
 
 impl<T: Copy + Default, const N: usize> List<T, N> {
     /// Appends; `false` when full.
-    fn push(&mut self, t: T) -> bool {
+    pub(crate) fn push(&mut self, t: T) -> bool {
         if self.len == N {
             return false;
         }
@@ -78,9 +78,204 @@ pub struct Line<'a> {
 /// Lexes a line. Errors carry a byte column and a reason.
 ///
 /// Whitespace is what [`char::is_whitespace`] says, as everywhere in the
-/// assembler; the scans below test bytes and decode a character only at a
-/// non-ASCII byte, which canonical text never has.
+/// assembler. Lines of printable ASCII whose only whitespace is the space
+/// (what the disassembler prints) take [`fast`]; the rest, and every line
+/// with an error, take [`general`], which gives `fast`'s result wherever
+/// `fast` gives one (a property test holds them equal).
+#[inline]
 pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
+    match fast(line) {
+        Some(l) => Ok(l),
+        None => general(line),
+    }
+}
+
+/// Whether any byte of `v` is below 0x20 or above 0x7E, or is `/`.
+#[inline]
+fn unusual8(v: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = v.wrapping_sub(ONES * 0x20) & !v;
+    let above = v.wrapping_add(ONES * (0x7F - 0x7E)) | v;
+    let s = v ^ (ONES * b'/' as u64);
+    let slash = s.wrapping_sub(ONES) & !s;
+    (below | above | slash) & HIGH != 0
+}
+
+/// Where the code of a line ends (at `//` or the end), or `None` when a
+/// byte before it is not printable ASCII. Eight bytes a step while none is
+/// unusual.
+#[inline]
+fn code_end(b: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while i + 8 <= b.len() {
+        let v = u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or_default());
+        if unusual8(v) {
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => return Some(i),
+            0x20..=0x7E => i += 1,
+            _ => return None,
+        }
+    }
+    Some(b.len())
+}
+
+/// The first byte at or after `i` that is not a space.
+#[inline]
+fn skip_spaces(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i] == b' ' {
+        i += 1;
+    }
+    i
+}
+
+/// The first space at or after `i`, or the end.
+#[inline]
+fn find_space(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i] != b' ' {
+        i += 1;
+    }
+    i
+}
+
+/// [`lex`] for lines of printable ASCII with spaces only: one pass per
+/// part of the line, no character decoding. `None` for any other line and
+/// for every error, which [`general`] then words.
+#[inline]
+fn fast(line: &str) -> Option<Line<'_>> {
+    let all = line.as_bytes();
+    let mut end = code_end(all)?;
+    while end > 0 && all[end - 1] == b' ' {
+        end -= 1;
+    }
+    if end > 0 && all[end - 1] == b';' {
+        end -= 1;
+    }
+    let b = &all[..end];
+    let mut out = Line::default();
+    let mut pos = skip_spaces(b, 0);
+    let first_word = pos;
+    let word_end = find_space(b, pos);
+    if word_end - pos > 1 && b[word_end - 1] == b':' {
+        out.label = Some(Tok { text: &line[pos..word_end - 1], col: pos });
+        pos = skip_spaces(b, word_end);
+    }
+    if pos >= b.len() {
+        return Some(out);
+    }
+    if b[pos] == b'@' {
+        let neg = b.get(pos + 1) == Some(&b'!');
+        let start = pos + 1 + neg as usize;
+        let e = find_space(b, start);
+        if e <= start {
+            return None;
+        }
+        out.guard = Some((neg, Tok { text: &line[start..e], col: start }));
+        pos = skip_spaces(b, e);
+        if pos >= b.len() {
+            return None;
+        }
+    }
+    let e = if pos == first_word { word_end } else { find_space(b, pos) };
+    if b[pos] == b'.' {
+        out.mnemonic = Some(Tok { text: &line[pos..e], col: pos });
+    } else {
+        let mut start = pos;
+        for i in pos..=e {
+            if i < e && b[i] != b'.' {
+                continue;
+            }
+            if i == start {
+                return None;
+            }
+            let tok = Tok { text: &line[start..i], col: start };
+            if start == pos {
+                out.mnemonic = Some(tok);
+            } else if !out.parts.push(tok) {
+                return None;
+            }
+            start = i + 1;
+        }
+    }
+    pos = skip_spaces(b, e);
+    // Operands: split at commas outside brackets; parentheses go to `general`.
+    let mut depth = 0i32;
+    let mut start = pos;
+    for (i, &c) in b.iter().enumerate().skip(pos) {
+        if !SPLIT[c as usize] {
+            continue;
+        }
+        match c {
+            b'[' => depth += 1,
+            b']' => depth -= 1,
+            b',' if depth == 0 => {
+                let (s, t) = trim_spaces(b, start, i);
+                if s == t || !out.operands.push(Tok { text: &line[s..t], col: s }) {
+                    return None;
+                }
+                start = i + 1;
+            }
+            b',' => {}
+            _ => return None,
+        }
+    }
+    if depth != 0 {
+        return None;
+    }
+    let (s, mut t) = trim_spaces(b, start, b.len());
+    if s == t {
+        // Nothing after the last comma is an error; no operands at all is not.
+        return out.operands.is_empty().then_some(out);
+    }
+    // Controls come last: `&name=value` words peeled off the end.
+    if b[s..t].contains(&b'&') {
+        let mut found: List<(Tok, Tok), MAX_CONTROLS> = List::default();
+        loop {
+            let ws = b[s..t].iter().rposition(|&c| c == b' ').map_or(s, |i| s + i + 1);
+            if b[ws] != b'&' {
+                break;
+            }
+            let eq = ws + 1 + b[ws + 1..t].iter().position(|&c| c == b'=')?;
+            if !found.push((Tok { text: &line[ws + 1..eq], col: ws + 1 }, Tok { text: &line[eq + 1..t], col: eq + 1 })) {
+                return None;
+            }
+            t = ws;
+            while t > s && b[t - 1] == b' ' {
+                t -= 1;
+            }
+            if t == s {
+                break;
+            }
+        }
+        for c in found.iter().rev() {
+            out.controls.push(*c);
+        }
+        if t == s {
+            return Some(out);
+        }
+    }
+    out.operands.push(Tok { text: &line[s..t], col: s }).then_some(out)
+}
+
+/// `b[start..end]` without its leading and trailing spaces, as a range.
+#[inline]
+fn trim_spaces(b: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
+    while start < end && b[start] == b' ' {
+        start += 1;
+    }
+    while end > start && b[end - 1] == b' ' {
+        end -= 1;
+    }
+    (start, end)
+}
+
+/// [`lex`] for any line, with its errors.
+fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
     // Strip the comment, then a trailing `;`.
     let code = &line[..find_comment(line.as_bytes())];
     let mut end = trim_end_len(code);
@@ -509,6 +704,30 @@ mod tests {
             proptest::prop_assert_eq!(trim_start(&s), s.trim_start());
             proptest::prop_assert_eq!(find_comment(s.as_bytes()), s.find("//").unwrap_or(s.len()));
             proptest::prop_assert_eq!(rfind_ws(&s), s.rfind(char::is_whitespace).map(|i| (i, s[i..].chars().next().map_or(1, char::len_utf8))));
+        }
+
+        /// Where the fast path lexes a line, it lexes it as `general` does.
+        #[test]
+        fn fast_agrees_with_general(s in "[a-zA-Z0-9_@!.,:;/|&=~+\\-\\[\\]() \t\u{A0}]{0,40}") {
+            if let Some(l) = fast(&s) {
+                proptest::prop_assert_eq!(Ok(l), general(&s));
+            }
+        }
+
+        /// Lines shaped like the disassembler's (and some not quite) take
+        /// the fast path unless they have an error, and agree with `general`.
+        #[test]
+        fn fast_takes_canonical_lines(s in concat!(
+            " ?(L[0-9]{1,2}: +)?(@!?P[0-6T] +)?[A-Z]{1,5}(\\.[A-Z0-9_]{1,4}){0,3}",
+            "( [-!~|]{0,2}(R[0-9]{1,3}|c\\[0x[0-9a-f]{1,3}\\]\\[0x[0-9a-f]{1,4}\\]|R\\[[0-9]:[0-9]\\]|R\\[UR[0-9]\\+0x1\\]|-?0x[0-9a-f]{1,8})\\|?",
+            "(, ?[-!~|]{0,2}(R[0-9]{1,3}|c\\[0x1\\]\\[0x2\\]|[0-9]{1,3}|)\\|?){0,5})?",
+            "( +&[a-z]{0,5}=?(0x[0-9a-f]{1,2})?){0,3} *;? *( // [a-z/ ]{0,5})?",
+        )) {
+            let g = general(&s);
+            match fast(&s) {
+                Some(l) => proptest::prop_assert_eq!(Ok(l), g),
+                None => proptest::prop_assert!(g.is_err(), "`{}` lexes but not on the fast path", s),
+            }
         }
 
         #[test]
