@@ -23,98 +23,122 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
     mnemonics: &[
         ::isa_runtime::text::model::Mnemonic {
             name: "F2F",
+            key: ::isa_runtime::text::model::key("F2F"),
             forms: &[(65, 0), (66, 0), (67, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "F2I",
+            key: ::isa_runtime::text::model::key("F2I"),
             forms: &[(68, 0), (69, 0), (70, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "F2IP",
+            key: ::isa_runtime::text::model::key("F2IP"),
             forms: &[(78, 0), (79, 0), (80, 0), (81, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "FADD",
+            key: ::isa_runtime::text::model::key("FADD"),
             forms: &[(27, 0), (28, 0), (29, 0), (30, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "FCHK",
+            key: ::isa_runtime::text::model::key("FCHK"),
             forms: &[(58, 0), (59, 0), (60, 0), (61, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "FFMA",
+            key: ::isa_runtime::text::model::key("FFMA"),
             forms: &[(35, 0), (36, 0), (37, 0), (38, 0), (39, 0), (40, 0), (41, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "FMNMX",
+            key: ::isa_runtime::text::model::key("FMNMX"),
             forms: &[(42, 0), (43, 0), (44, 0), (45, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "FMUL",
+            key: ::isa_runtime::text::model::key("FMUL"),
             forms: &[(31, 0), (32, 0), (33, 0), (34, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "FRND",
+            key: ::isa_runtime::text::model::key("FRND"),
             forms: &[(71, 0), (72, 0), (73, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "FSEL",
+            key: ::isa_runtime::text::model::key("FSEL"),
             forms: &[(54, 0), (55, 0), (56, 0), (57, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "FSET",
+            key: ::isa_runtime::text::model::key("FSET"),
             forms: &[(50, 0), (51, 0), (52, 0), (53, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "FSETP",
+            key: ::isa_runtime::text::model::key("FSETP"),
             forms: &[(46, 0), (47, 0), (48, 0), (49, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "GETGPR",
+            key: ::isa_runtime::text::model::key("GETGPR"),
             forms: &[(183, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "HADD2",
+            key: ::isa_runtime::text::model::key("HADD2"),
             forms: &[(0, 0), (1, 0), (2, 0), (3, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "HFMA2",
+            key: ::isa_runtime::text::model::key("HFMA2"),
             forms: &[(8, 0), (9, 0), (10, 0), (11, 0), (12, 0), (13, 0), (14, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "HMNMX2",
+            key: ::isa_runtime::text::model::key("HMNMX2"),
             forms: &[(15, 0), (16, 0), (17, 0), (18, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "HMUL2",
+            key: ::isa_runtime::text::model::key("HMUL2"),
             forms: &[(4, 0), (5, 0), (6, 0), (7, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "HSET2",
+            key: ::isa_runtime::text::model::key("HSET2"),
             forms: &[(23, 0), (24, 0), (25, 0), (26, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "HSETP2",
+            key: ::isa_runtime::text::model::key("HSETP2"),
             forms: &[(19, 0), (20, 0), (21, 0), (22, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "I2F",
+            key: ::isa_runtime::text::model::key("I2F"),
             forms: &[(62, 0), (63, 0), (64, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "I2I",
+            key: ::isa_runtime::text::model::key("I2I"),
             forms: &[(173, 0), (174, 0), (175, 0), (176, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "I2IP",
+            key: ::isa_runtime::text::model::key("I2IP"),
             forms: &[(177, 0), (178, 0), (179, 0), (180, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "IABS",
+            key: ::isa_runtime::text::model::key("IABS"),
             forms: &[(121, 0), (122, 0), (123, 0), (124, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "IADD",
+            key: ::isa_runtime::text::model::key("IADD"),
             forms: &[
                 (82, 0),
                 (83, 0),
@@ -128,6 +152,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "IDP",
+            key: ::isa_runtime::text::model::key("IDP"),
             forms: &[
                 (99, 0),
                 (100, 0),
@@ -147,6 +172,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "IMAD",
+            key: ::isa_runtime::text::model::key("IMAD"),
             forms: &[
                 (86, 0),
                 (87, 0),
@@ -178,14 +204,17 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "IMNMX",
+            key: ::isa_runtime::text::model::key("IMNMX"),
             forms: &[(125, 0), (126, 0), (127, 0), (128, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "IMUL",
+            key: ::isa_runtime::text::model::key("IMUL"),
             forms: &[(113, 0), (114, 0), (115, 0), (116, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "ISET",
+            key: ::isa_runtime::text::model::key("ISET"),
             forms: &[
                 (141, 0),
                 (142, 0),
@@ -199,6 +228,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "ISETP",
+            key: ::isa_runtime::text::model::key("ISETP"),
             forms: &[
                 (137, 0),
                 (138, 0),
@@ -212,6 +242,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "LEA",
+            key: ::isa_runtime::text::model::key("LEA"),
             forms: &[
                 (117, 0),
                 (118, 0),
@@ -229,10 +260,12 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "LOP3",
+            key: ::isa_runtime::text::model::key("LOP3"),
             forms: &[(149, 0), (150, 0), (151, 0), (152, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "MOV",
+            key: ::isa_runtime::text::model::key("MOV"),
             forms: &[
                 (162, 0),
                 (163, 0),
@@ -246,14 +279,17 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "P2R",
+            key: ::isa_runtime::text::model::key("P2R"),
             forms: &[(129, 0), (130, 0), (131, 0), (132, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "PLOP3",
+            key: ::isa_runtime::text::model::key("PLOP3"),
             forms: &[(153, 0), (154, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "PRMT",
+            key: ::isa_runtime::text::model::key("PRMT"),
             forms: &[
                 (166, 0),
                 (167, 0),
@@ -266,22 +302,27 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "R2P",
+            key: ::isa_runtime::text::model::key("R2P"),
             forms: &[(133, 0), (134, 0), (135, 0), (136, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "R2UR",
+            key: ::isa_runtime::text::model::key("R2UR"),
             forms: &[(181, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "SEL",
+            key: ::isa_runtime::text::model::key("SEL"),
             forms: &[(145, 0), (146, 0), (147, 0), (148, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "SETGPR",
+            key: ::isa_runtime::text::model::key("SETGPR"),
             forms: &[(182, 0)],
         },
         ::isa_runtime::text::model::Mnemonic {
             name: "SHF",
+            key: ::isa_runtime::text::model::key("SHF"),
             forms: &[
                 (155, 0),
                 (156, 0),
@@ -318,6 +359,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -328,6 +370,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -338,6 +381,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -618,6 +662,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -628,6 +673,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -638,6 +684,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -918,6 +965,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -928,6 +976,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -938,6 +987,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -1209,6 +1259,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -1219,6 +1270,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -1229,6 +1281,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -1515,6 +1568,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -1525,6 +1579,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -1535,6 +1590,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -1807,6 +1863,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -1817,6 +1874,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -1827,6 +1885,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -2099,6 +2158,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -2109,6 +2169,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -2119,6 +2180,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -2382,6 +2444,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -2392,6 +2455,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -2402,6 +2466,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -2680,6 +2745,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -2690,6 +2756,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -2700,6 +2767,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -3065,6 +3133,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -3075,6 +3144,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -3085,6 +3155,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -3441,6 +3512,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -3451,6 +3523,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -3461,6 +3534,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -3817,6 +3891,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -3827,6 +3902,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -3837,6 +3913,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -4202,6 +4279,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -4212,6 +4290,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -4222,6 +4301,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -4587,6 +4667,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -4597,6 +4678,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -4607,6 +4689,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -4978,6 +5061,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -4988,6 +5072,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -4998,6 +5083,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -5369,6 +5455,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -5379,6 +5466,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -5389,6 +5477,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -5690,6 +5779,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -5700,6 +5790,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -5710,6 +5801,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -6011,6 +6103,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -6021,6 +6114,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -6031,6 +6125,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -6323,6 +6418,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -6333,6 +6429,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -6343,6 +6440,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -6650,6 +6748,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -6660,6 +6759,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -6670,6 +6770,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -7018,6 +7119,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -7028,6 +7130,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -7038,6 +7141,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -7386,6 +7490,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -7396,6 +7501,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -7406,6 +7512,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -7745,6 +7852,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -7755,6 +7863,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -7765,6 +7874,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -8119,6 +8229,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -8129,6 +8240,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -8139,6 +8251,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -8484,6 +8597,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -8494,6 +8608,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -8504,6 +8619,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -8849,6 +8965,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -8859,6 +8976,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -8869,6 +8987,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -9205,6 +9324,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -9215,6 +9335,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -9225,6 +9346,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -9576,6 +9698,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -9586,6 +9709,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -9596,6 +9720,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -9816,6 +9941,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -9826,6 +9952,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -9836,6 +9963,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -10056,6 +10184,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -10066,6 +10195,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -10076,6 +10206,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -10280,6 +10411,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -10290,6 +10422,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -10300,6 +10433,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -10526,6 +10660,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -10536,6 +10671,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -10546,6 +10682,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -10788,6 +10925,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -10798,6 +10936,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -10808,6 +10947,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -11050,6 +11190,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -11060,6 +11201,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -11070,6 +11212,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -11296,6 +11439,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -11306,6 +11450,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -11316,6 +11461,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -11564,6 +11710,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -11574,6 +11721,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -11584,6 +11732,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -11859,6 +12008,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -11869,6 +12019,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -11879,6 +12030,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -12138,6 +12290,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -12148,6 +12301,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -12158,6 +12312,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -12417,6 +12572,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -12427,6 +12583,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -12437,6 +12594,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -12712,6 +12870,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -12722,6 +12881,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -12732,6 +12892,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -13007,6 +13168,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -13017,6 +13179,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -13027,6 +13190,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -13308,6 +13472,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -13318,6 +13483,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -13328,6 +13494,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -13609,6 +13776,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -13619,6 +13787,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -13629,6 +13798,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -13871,6 +14041,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -13881,6 +14052,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -13891,6 +14063,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -14133,6 +14306,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -14143,6 +14317,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -14153,6 +14328,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -14379,6 +14555,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -14389,6 +14566,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -14399,6 +14577,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -14647,6 +14826,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -14657,6 +14837,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -14667,6 +14848,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -14956,6 +15138,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -14966,6 +15149,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -14976,6 +15160,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -15265,6 +15450,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -15275,6 +15461,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -15285,6 +15472,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -15558,6 +15746,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -15568,6 +15757,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -15578,6 +15768,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -15873,6 +16064,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -15883,6 +16075,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -15893,6 +16086,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -16179,6 +16373,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -16189,6 +16384,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -16199,6 +16395,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -16485,6 +16682,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -16495,6 +16693,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -16505,6 +16704,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -16775,6 +16975,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -16785,6 +16986,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -16795,6 +16997,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -17087,6 +17290,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -17097,6 +17301,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -17107,6 +17312,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -17333,6 +17539,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -17343,6 +17550,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -17353,6 +17561,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -17579,6 +17788,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -17589,6 +17799,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -17599,6 +17810,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -17809,6 +18021,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -17819,6 +18032,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -17829,6 +18043,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -18061,6 +18276,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -18071,6 +18287,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -18081,6 +18298,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -18253,6 +18471,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -18263,6 +18482,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -18273,6 +18493,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -18445,6 +18666,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -18455,6 +18677,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -18465,6 +18688,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -18621,6 +18845,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -18631,6 +18856,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -18641,6 +18867,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -18819,6 +19046,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -18829,6 +19057,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -18839,6 +19068,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -19034,6 +19264,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -19044,6 +19275,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -19054,6 +19286,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -19255,6 +19488,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -19265,6 +19499,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -19275,6 +19510,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -19470,6 +19706,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -19480,6 +19717,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -19490,6 +19728,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -19691,6 +19930,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -19701,6 +19941,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -19711,6 +19952,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -19912,6 +20154,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -19922,6 +20165,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -19932,6 +20176,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -20139,6 +20384,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -20149,6 +20395,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -20159,6 +20406,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -20388,6 +20636,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -20398,6 +20647,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -20408,6 +20658,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -20637,6 +20888,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -20647,6 +20899,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -20657,6 +20910,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -20892,6 +21146,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -20902,6 +21157,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -20912,6 +21168,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -21103,6 +21360,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -21113,6 +21371,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -21123,6 +21382,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -21314,6 +21574,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -21324,6 +21585,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -21334,6 +21596,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -21531,6 +21794,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -21541,6 +21805,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -21551,6 +21816,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -21586,6 +21852,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -21596,6 +21863,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -21606,6 +21874,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -21641,6 +21910,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -21651,6 +21921,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -21661,6 +21932,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -21696,6 +21968,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -21706,6 +21979,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -21716,6 +21990,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -21751,6 +22026,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -21761,6 +22037,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -21771,6 +22048,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -21989,6 +22267,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -21999,6 +22278,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -22009,6 +22289,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -22227,6 +22508,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -22237,6 +22519,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -22247,6 +22530,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -22471,6 +22755,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -22481,6 +22766,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -22491,6 +22777,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -22713,6 +23000,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -22723,6 +23011,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -22733,6 +23022,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -23073,6 +23363,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -23083,6 +23374,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -23093,6 +23385,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -23433,6 +23726,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -23443,6 +23737,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -23453,6 +23748,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -23755,6 +24051,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -23765,6 +24062,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -23775,6 +24073,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -24127,6 +24426,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -24137,6 +24437,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -24147,6 +24448,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -24550,6 +24852,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -24560,6 +24863,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -24570,6 +24874,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -24935,6 +25240,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -24945,6 +25251,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -24955,6 +25262,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -25356,6 +25664,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -25366,6 +25675,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -25376,6 +25686,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -25791,6 +26102,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -25801,6 +26113,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -25811,6 +26124,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -26226,6 +26540,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -26236,6 +26551,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -26246,6 +26562,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -26649,6 +26966,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -26659,6 +26977,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -26669,6 +26988,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -27072,6 +27392,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -27082,6 +27403,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -27092,6 +27414,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -27477,6 +27800,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -27487,6 +27811,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -27497,6 +27822,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -27880,6 +28206,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -27890,6 +28217,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -27900,6 +28228,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -28297,6 +28626,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -28307,6 +28637,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -28317,6 +28648,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -28714,6 +29046,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -28724,6 +29057,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -28734,6 +29068,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -29119,6 +29454,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -29129,6 +29465,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -29139,6 +29476,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -29524,6 +29862,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -29534,6 +29873,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -29544,6 +29884,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -29768,6 +30109,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -29778,6 +30120,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -29788,6 +30131,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -30011,6 +30355,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -30021,6 +30366,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -30031,6 +30377,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -30254,6 +30601,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -30264,6 +30612,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -30274,6 +30623,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -30504,6 +30854,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -30514,6 +30865,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -30524,6 +30876,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -30754,6 +31107,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -30764,6 +31118,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -30774,6 +31129,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -30998,6 +31354,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -31008,6 +31365,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -31018,6 +31376,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -31242,6 +31601,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -31252,6 +31612,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -31262,6 +31623,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -31471,6 +31833,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -31481,6 +31844,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -31491,6 +31855,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -31699,6 +32064,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -31709,6 +32075,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -31719,6 +32086,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -31927,6 +32295,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -31937,6 +32306,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -31947,6 +32317,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -32162,6 +32533,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -32172,6 +32544,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -32182,6 +32555,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -32397,6 +32771,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -32407,6 +32782,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -32417,6 +32793,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -32626,6 +33003,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -32636,6 +33014,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -32646,6 +33025,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -32855,6 +33235,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -32865,6 +33246,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -32875,6 +33257,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -33023,6 +33406,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -33033,6 +33417,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -33043,6 +33428,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -33191,6 +33577,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -33201,6 +33588,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -33211,6 +33599,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -33348,6 +33737,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -33358,6 +33748,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -33368,6 +33759,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -33522,6 +33914,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -33532,6 +33925,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -33542,6 +33936,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -34165,6 +34560,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -34175,6 +34571,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -34185,6 +34582,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -34781,6 +35179,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -34791,6 +35190,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -34801,6 +35201,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -35442,6 +35843,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -35452,6 +35854,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -35462,6 +35865,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -36085,6 +36489,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -36095,6 +36500,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -36105,6 +36511,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -36194,6 +36601,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -36204,6 +36612,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -36214,6 +36623,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -36303,6 +36713,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -36313,6 +36724,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -36323,6 +36735,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -36411,6 +36824,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -36421,6 +36835,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -36431,6 +36846,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -36526,6 +36942,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -36536,6 +36953,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -36546,6 +36964,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -36715,6 +37134,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -36725,6 +37145,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -36735,6 +37156,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -36904,6 +37326,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -36914,6 +37337,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -36924,6 +37348,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -37092,6 +37517,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -37102,6 +37528,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -37112,6 +37539,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -37287,6 +37715,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -37297,6 +37726,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -37307,6 +37737,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -37432,6 +37863,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -37442,6 +37874,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -37452,6 +37885,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -37577,6 +38011,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -37587,6 +38022,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -37597,6 +38033,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -37721,6 +38158,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -37731,6 +38169,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -37741,6 +38180,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -37872,6 +38312,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -37882,6 +38323,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -37892,6 +38334,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -38006,6 +38449,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -38016,6 +38460,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -38026,6 +38471,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -38140,6 +38586,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -38150,6 +38597,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -38160,6 +38608,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -38273,6 +38722,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -38283,6 +38733,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -38293,6 +38744,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -38413,6 +38865,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -38423,6 +38876,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -38433,6 +38887,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -38862,6 +39317,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -38872,6 +39328,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -38882,6 +39339,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -39311,6 +39769,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -39321,6 +39780,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -39331,6 +39791,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -39758,6 +40219,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -39768,6 +40230,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -39778,6 +40241,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -40219,6 +40683,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -40229,6 +40694,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -40239,6 +40705,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -40662,6 +41129,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -40672,6 +41140,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -40682,6 +41151,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -41105,6 +41575,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -41115,6 +41586,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -41125,6 +41597,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -41546,6 +42019,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -41556,6 +42030,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -41566,6 +42041,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -42001,6 +42477,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -42011,6 +42488,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -42021,6 +42499,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -42156,6 +42635,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -42166,6 +42646,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -42176,6 +42657,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -42311,6 +42793,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -42321,6 +42804,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -42331,6 +42815,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -42465,6 +42950,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -42475,6 +42961,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -42485,6 +42972,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -42626,6 +43114,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -42636,6 +43125,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -42646,6 +43136,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -42850,6 +43341,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -42860,6 +43352,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -42870,6 +43363,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -43073,6 +43567,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -43083,6 +43578,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -43093,6 +43589,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -43303,6 +43800,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -43313,6 +43811,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -43323,6 +43822,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -43527,6 +44027,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -43537,6 +44038,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -43547,6 +44049,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -43737,6 +44240,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -43747,6 +44251,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -43757,6 +44262,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -43947,6 +44453,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -43957,6 +44464,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -43967,6 +44475,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -44144,6 +44653,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -44154,6 +44664,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -44164,6 +44675,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -44340,6 +44852,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -44350,6 +44863,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -44360,6 +44874,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -44536,6 +45051,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -44546,6 +45062,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -44556,6 +45073,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -44739,6 +45257,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -44749,6 +45268,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -44759,6 +45279,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -44942,6 +45463,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -44952,6 +45474,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -44962,6 +45485,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -45139,6 +45663,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -45149,6 +45674,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -45159,6 +45685,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -45336,6 +45863,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -45346,6 +45874,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -45356,6 +45885,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -45570,6 +46100,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -45580,6 +46111,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -45590,6 +46122,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -45804,6 +46337,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -45814,6 +46348,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -45824,6 +46359,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -46008,6 +46544,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -46018,6 +46555,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -46028,6 +46566,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -46226,6 +46765,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -46236,6 +46776,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -46246,6 +46787,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -46386,6 +46928,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -46396,6 +46939,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -46406,6 +46950,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -46545,6 +47090,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -46555,6 +47101,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -46565,6 +47112,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -46704,6 +47252,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -46714,6 +47263,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -46724,6 +47274,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -46870,6 +47421,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -46880,6 +47432,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -46890,6 +47443,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -47036,6 +47590,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -47046,6 +47601,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -47056,6 +47612,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -47196,6 +47753,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -47206,6 +47764,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -47216,6 +47775,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -47356,6 +47916,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -47366,6 +47927,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -47376,6 +47938,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -47472,6 +48035,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -47482,6 +48046,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -47492,6 +48057,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -47588,6 +48154,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -47598,6 +48165,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -47608,6 +48176,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -47703,6 +48272,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -47713,6 +48283,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -47723,6 +48294,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -47825,6 +48397,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -47835,6 +48408,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -47845,6 +48419,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -48001,6 +48576,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -48011,6 +48587,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -48021,6 +48598,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -48177,6 +48755,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -48187,6 +48766,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -48197,6 +48777,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -48352,6 +48933,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -48362,6 +48944,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -48372,6 +48955,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -48534,6 +49118,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -48544,6 +49129,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -48554,6 +49140,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -48634,6 +49221,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -48644,6 +49232,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -48654,6 +49243,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,
@@ -48744,6 +49334,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
             controls: &[
                 ::isa_runtime::text::model::Control {
                     name: "sched",
+                    index: 0,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 112,
@@ -48754,6 +49345,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "req",
+                    index: 1,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 118,
@@ -48764,6 +49356,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                 },
                 ::isa_runtime::text::model::Control {
                     name: "wsb",
+                    index: 2,
                     field: ::isa_runtime::text::model::FieldRef {
                         bits: ::isa_runtime::text::model::Bits {
                             start: 124,

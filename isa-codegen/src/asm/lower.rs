@@ -225,7 +225,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             let (oc, fi) = (Literal::u16_unsuffixed(oc as u16), Literal::u16_unsuffixed(fi as u16));
             quote! { (#oc, #fi) }
         });
-        quote! { #rt::Mnemonic { name: #name, forms: &[ #( #pairs ),* ] } }
+        quote! { #rt::Mnemonic { name: #name, key: #rt::key(#name), forms: &[ #( #pairs ),* ] } }
     });
     let (opcode_items, printers): (Vec<TokenStream>, Vec<TokenStream>) = isa.opcodes.iter().enumerate().map(|(oc, op)| lw.opcode(oc, op)).unzip();
     let printer_names = (0..isa.opcodes.len()).map(|oc| format_ident!("print_{}", oc));
@@ -506,10 +506,11 @@ impl Lower<'_> {
         };
         let mut controls = Vec::new();
         let mut print_controls = Vec::new();
-        for c in &self.isa.control_fields {
+        for (index, c) in self.isa.control_fields.iter().enumerate() {
             let Some(f) = op.field(c) else { continue };
             let fr = field_ref(f);
-            controls.push(quote! { #rt::Control { name: #c, field: #fr } });
+            let index = Literal::u16_unsuffixed(index as u16);
+            controls.push(quote! { #rt::Control { name: #c, index: #index, field: #fr } });
             let (get, shown) = (field_get(f), differs(quote! { v }, f.default_value()));
             let text = format!(" &{c}=0x");
             print_controls.push(quote! {

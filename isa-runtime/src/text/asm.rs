@@ -9,7 +9,7 @@
 //! absent; then check the word against the spec's rules. When nothing
 //! matches, the failure that got furthest into the line is reported.
 
-use super::lex::{self, Core, Line, OperandText, Tok};
+use super::lex::{self, Core, Line, List, OperandText, Tok, MAX_CONTROLS, MAX_OPERANDS};
 use super::literal::{int, parse_float, signed};
 use super::model::*;
 
@@ -73,13 +73,22 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
     if mn.text == ".word" {
         return raw_word(m, lexed).map(Some);
     }
-    let Ok(k) = m.mnemonics.binary_search_by(|x| x.name.cmp(mn.text)) else {
+    let mn_key = key(mn.text);
+    let Ok(k) = m.mnemonics.binary_search_by(|x| x.key.cmp(&mn_key).then_with(|| x.name.cmp(mn.text))) else {
         let hint = crate::spelling::nearest(mn.text, m.mnemonics.iter().map(|x| x.name)).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
         return Err(AsmError::at(mn.col, format!("unknown mnemonic `{}`{hint}", mn.text)));
     };
     // Each operand text is read once, whatever the number of candidates.
-    let pre: Vec<Pre> = lexed.operands.iter().map(|t| Pre::new(m, t.text)).collect();
+    let mut pre: List<Pre, MAX_OPERANDS> = List::default();
+    for t in lexed.operands.iter() {
+        pre.push(Pre::new(m, t.text));
+    }
     let guard = lexed.guard.map_or_else(RegName::default, |(_, t)| RegName::new(m, t.text));
+    // Each control's index in the model, or `None` when there is no such control.
+    let mut controls: [Option<u16>; MAX_CONTROLS] = [None; MAX_CONTROLS];
+    for (c, (name, _)) in controls.iter_mut().zip(lexed.controls.iter()) {
+        *c = m.controls.iter().position(|n| *n == name.text).map(|i| i as u16);
+    }
     for loud in [false, true] {
         let mut best: Option<Attempt> = None;
         for &(oc, fi) in m.mnemonics[k].forms {
@@ -89,7 +98,7 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
             if !loud && !may_fit(m, m.opcodes[oc].forms[fi].operands, &pre) {
                 continue;
             }
-            match try_form(m, lexed, guard, &pre, oc, fi, loud) {
+            match try_form(m, lexed, guard, &pre, &controls, oc, fi, loud) {
                 Ok(word) => match (m.check)(oc, word) {
                     Ok(()) => {
                         // The loud pass differs from the quiet one only by
@@ -136,7 +145,7 @@ fn may_fit(m: &Model, ops: &[Operand], pre: &[Pre]) -> bool {
 /// Whether operand `o` can take text `p`, by kind and register class:
 /// `false` only when [`operand`] must reject it.
 fn text_fits(m: &Model, o: &Operand, p: &Pre) -> bool {
-    let Ok(t) = &p.text else { return false };
+    let Some(t) = &p.text else { return false };
     match (&t.core, &o.kind) {
         (Core::Name(n), OperandKind::Register { class, .. }) => {
             p.name.class == Some(*class) || m.registers.get(*class as usize).is_some_and(|c| c.constants.iter().any(|(c, _)| c == n))
@@ -163,20 +172,28 @@ fn raw_word(m: &Model, l: &Line) -> Result<Assembled, AsmError> {
 }
 
 /// An operand text, read once per line whatever the number of candidate
-/// forms: its decorated form, and what its name spells as a register.
+/// forms: its decorated form (`None` when it is not an operand), and what
+/// its name spells as a register.
+#[derive(Clone, Copy, Default)]
 struct Pre<'a> {
-    text: Result<OperandText<'a>, String>,
+    text: Option<OperandText<'a>>,
     name: RegName,
 }
 
 impl<'a> Pre<'a> {
     fn new(m: &Model, text: &'a str) -> Pre<'a> {
-        let text = lex::operand(text);
+        let text = lex::operand(text).ok();
         let name = match &text {
-            Ok(OperandText { core: Core::Name(n), .. }) => RegName::new(m, n),
+            Some(OperandText { core: Core::Name(n), .. }) => RegName::new(m, n),
             _ => RegName::default(),
         };
         Pre { text, name }
+    }
+
+    /// The decorated form of `tok` (which this was made from), or why it is
+    /// not an operand.
+    fn read(&self, tok: Tok<'a>) -> Result<OperandText<'a>, AsmError> {
+        self.text.ok_or_else(|| AsmError::at(tok.col, lex::operand(tok.text).err().unwrap_or_default()))
     }
 }
 
@@ -244,7 +261,8 @@ fn slot_accepts(slot: &Modifier, part: &str) -> bool {
 
 /// Tries form `fi` of opcode `oc` on line `l`, whose guard's register name
 /// is `guard` and operand texts `pre`.
-fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], oc: usize, fi: usize, loud: bool) -> Result<u128, Attempt> {
+#[allow(clippy::too_many_arguments)]
+fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option<u16>], oc: usize, fi: usize, loud: bool) -> Result<u128, Attempt> {
     let op = &m.opcodes[oc];
     let form = &op.forms[fi];
     // Failures after the operands were placed rank as reaching the end of the line.
@@ -336,11 +354,11 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], oc: usize, fi: usi
     }
 
     // Controls: `&name=value`.
-    for (name, value) in l.controls.iter() {
-        if !m.controls.contains(&name.text) {
+    for (&(name, value), index) in l.controls.iter().zip(controls) {
+        let Some(index) = *index else {
             return Err(fail(7, name.col, msg!(loud, "unknown control `&{}`; controls are {}", name.text, m.controls.join(", "))));
-        }
-        let c = op.controls.iter().find(|c| c.name == name.text).ok_or_else(|| fail(7, name.col, msg!(loud, "no field `{}`", name.text)))?;
+        };
+        let c = op.controls.iter().find(|c| c.index == index).ok_or_else(|| fail(7, name.col, msg!(loud, "no field `{}`", name.text)))?;
         let bits = c.field.bits;
         let v = int(value.text).filter(|v| *v <= bits.max());
         let v = v.ok_or_else(|| fail(7, value.col, msg!(loud, "`{}` does not fit the {}-bit field `{}`", value.text, bits.width, c.name)))?;
@@ -403,7 +421,7 @@ fn kind_of(c: &Core) -> &'static str {
 #[allow(clippy::too_many_arguments)]
 fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w: u128, loud: bool) -> Result<(usize, u128), AsmError> {
     let tok = texts[x];
-    let t = pre[x].text.clone().map_err(|msg| AsmError::at(tok.col, msg))?;
+    let t = pre[x].read(tok)?;
     let err = |msg: String| AsmError::at(tok.col, msg);
     let mut used = 1;
     let mut literal_sign = false;
@@ -472,7 +490,7 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
             let mut v = 0u64;
             for lane in 0..lanes {
                 let tk = texts.get(x + lane as usize).ok_or_else(|| err(msg!(loud, "`{}` takes {lanes} values", sop.name)))?;
-                let lt = pre[x + lane as usize].text.clone().map_err(|msg| AsmError::at(tk.col, msg))?;
+                let lt = pre[x + lane as usize].read(*tk)?;
                 let Core::Number(s) = lt.core else { return Err(AsmError::at(tk.col, msg!(loud, "expected a number"))) };
                 let b = parse_float(s, fmt).ok_or_else(|| AsmError::at(tk.col, msg!(loud, "`{s}` is not a {}-bit float", fmt.width())))?;
                 let b = if lt.neg { b ^ 1 << (fmt.width() - 1) } else { b };

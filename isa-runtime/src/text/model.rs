@@ -96,10 +96,27 @@ pub struct Model {
     pub check: fn(usize, u128) -> Result<(), String>,
 }
 
+/// A text's first 16 bytes, big-endian and zero-padded: keys order as their
+/// texts do, and texts of at most 16 bytes without NUL have distinct keys.
+/// Comparing keys first spares most string comparisons.
+pub const fn key(s: &str) -> u128 {
+    let b = s.as_bytes();
+    let mut k = 0u128;
+    let mut i = 0;
+    while i < 16 {
+        let byte = if i < b.len() { b[i] } else { 0 };
+        k = k << 8 | byte as u128;
+        i += 1;
+    }
+    k
+}
+
 /// A base mnemonic and what can spell it.
 #[derive(Debug)]
 pub struct Mnemonic {
     pub name: &'static str,
+    /// [`key`] of `name`.
+    pub key: u128,
     /// (opcode, form index in the opcode), in the order they are tried.
     pub forms: &'static [(u16, u16)],
 }
@@ -154,6 +171,8 @@ pub struct Guard {
 #[derive(Clone, Copy, Debug)]
 pub struct Control {
     pub name: &'static str,
+    /// Its index in [`Model::controls`].
+    pub index: u16,
     pub field: FieldRef,
 }
 
