@@ -63,12 +63,9 @@ macro_rules! msg {
 
 /// Assembles one line. `Ok(None)` for blank, comment-only and label-only lines.
 pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmError> {
-    // Borrowed from the result, not moved out of it: a `Line` is a kilobyte.
-    let lexed = lex::lex(line);
-    let lexed = match &lexed {
-        Ok(l) => l,
-        Err((c, msg)) => return Err(AsmError::at(*c, msg.clone())),
-    };
+    let mut lexed = Line::default();
+    lex::lex_into(line, &mut lexed).map_err(|(c, msg)| AsmError::at(c, msg))?;
+    let lexed = &lexed;
     let Some(mn) = lexed.mnemonic else { return Ok(None) };
     if mn.text == ".word" {
         return raw_word(m, lexed).map(Some);

@@ -84,10 +84,19 @@ pub struct Line<'a> {
 /// `fast` gives one (a property test holds them equal).
 #[inline]
 pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
-    match fast(line) {
-        Some(l) => Ok(l),
-        None => general(line),
+    let mut out = Line::default();
+    lex_into(line, &mut out)?;
+    Ok(out)
+}
+
+/// [`lex`] into `out` (which must be empty): a `Line` is a kilobyte, and
+/// lexing in place spares copying it.
+#[inline]
+pub fn lex_into<'a>(line: &'a str, out: &mut Line<'a>) -> Result<(), (usize, String)> {
+    if !fast(line, out) {
+        *out = general(line)?;
     }
+    Ok(())
 }
 
 /// Whether any byte of `v` is below 0x20 or above 0x7E, or is `/`.
@@ -144,10 +153,14 @@ fn find_space(b: &[u8], mut i: usize) -> usize {
 }
 
 /// [`lex`] for lines of printable ASCII with spaces only: one pass per
-/// part of the line, no character decoding. `None` for any other line and
-/// for every error, which [`general`] then words.
+/// part of the line, no character decoding, into `out` (empty). `false`
+/// for any other line and for every error, which [`general`] then words.
 #[inline]
-fn fast(line: &str) -> Option<Line<'_>> {
+fn fast<'a>(line: &'a str, out: &mut Line<'a>) -> bool {
+    fast_parts(line, out).is_some()
+}
+
+fn fast_parts<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
     let all = line.as_bytes();
     let mut end = code_end(all)?;
     while end > 0 && all[end - 1] == b' ' {
@@ -157,7 +170,6 @@ fn fast(line: &str) -> Option<Line<'_>> {
         end -= 1;
     }
     let b = &all[..end];
-    let mut out = Line::default();
     let mut pos = skip_spaces(b, 0);
     let first_word = pos;
     let word_end = find_space(b, pos);
@@ -166,7 +178,7 @@ fn fast(line: &str) -> Option<Line<'_>> {
         pos = skip_spaces(b, word_end);
     }
     if pos >= b.len() {
-        return Some(out);
+        return Some(());
     }
     if b[pos] == b'@' {
         let neg = b.get(pos + 1) == Some(&b'!');
@@ -230,7 +242,7 @@ fn fast(line: &str) -> Option<Line<'_>> {
     let (s, mut t) = trim_spaces(b, start, b.len());
     if s == t {
         // Nothing after the last comma is an error; no operands at all is not.
-        return out.operands.is_empty().then_some(out);
+        return out.operands.is_empty().then_some(());
     }
     // Controls come last: `&name=value` words peeled off the end.
     if b[s..t].contains(&b'&') {
@@ -256,10 +268,10 @@ fn fast(line: &str) -> Option<Line<'_>> {
             out.controls.push(*c);
         }
         if t == s {
-            return Some(out);
+            return Some(());
         }
     }
-    out.operands.push(Tok { text: &line[s..t], col: s }).then_some(out)
+    out.operands.push(Tok { text: &line[s..t], col: s }).then_some(())
 }
 
 /// `b[start..end]` without its leading and trailing spaces, as a range.
@@ -709,7 +721,8 @@ mod tests {
         /// Where the fast path lexes a line, it lexes it as `general` does.
         #[test]
         fn fast_agrees_with_general(s in "[a-zA-Z0-9_@!.,:;/|&=~+\\-\\[\\]() \t\u{A0}]{0,40}") {
-            if let Some(l) = fast(&s) {
+            let mut l = Line::default();
+            if fast(&s, &mut l) {
                 proptest::prop_assert_eq!(Ok(l), general(&s));
             }
         }
@@ -724,9 +737,11 @@ mod tests {
             "( +&[a-z]{0,5}=?(0x[0-9a-f]{1,2})?){0,3} *;? *( // [a-z/ ]{0,5})?",
         )) {
             let g = general(&s);
-            match fast(&s) {
-                Some(l) => proptest::prop_assert_eq!(Ok(l), g),
-                None => proptest::prop_assert!(g.is_err(), "`{}` lexes but not on the fast path", s),
+            let mut l = Line::default();
+            if fast(&s, &mut l) {
+                proptest::prop_assert_eq!(Ok(l), g);
+            } else {
+                proptest::prop_assert!(g.is_err(), "`{}` lexes but not on the fast path", s);
             }
         }
 
