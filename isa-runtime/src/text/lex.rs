@@ -105,7 +105,8 @@ fn unusual8(v: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let below = v.wrapping_sub(ONES * 0x20) & !v;
-    let above = v.wrapping_add(ONES * (0x7F - 0x7E)) | v;
+    // Adding 1 sets the high bit of 0x7F; `| v` catches 0x80 and above.
+    let above = v.wrapping_add(ONES) | v;
     let s = v ^ (ONES * b'/' as u64);
     let slash = s.wrapping_sub(ONES) & !s;
     (below | above | slash) & HIGH != 0
@@ -716,6 +717,15 @@ mod tests {
             proptest::prop_assert_eq!(trim_start(&s), s.trim_start());
             proptest::prop_assert_eq!(find_comment(s.as_bytes()), s.find("//").unwrap_or(s.len()));
             proptest::prop_assert_eq!(rfind_ws(&s), s.rfind(char::is_whitespace).map(|i| (i, s[i..].chars().next().map_or(1, char::len_utf8))));
+        }
+
+        /// The eight-byte test against testing each byte.
+        #[test]
+        fn unusual8_tests_each_byte(v: u64, k in 0usize..8, byte: u8) {
+            // Half the words carry one chosen byte among printable ones.
+            let v = if byte & 1 == 0 { v } else { (0x4141_4141_4141_4141u64 & !(0xFF << (8 * k))) | (byte as u64) << (8 * k) };
+            let expected = v.to_le_bytes().iter().any(|&c| !(0x20..=0x7E).contains(&c) || c == b'/');
+            proptest::prop_assert_eq!(unusual8(v), expected);
         }
 
         /// Where the fast path lexes a line, it lexes it as `general` does.
