@@ -247,7 +247,8 @@ fn fast_parts<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
     }
     // Controls come last: `&name=value` words peeled off the end.
     if b[s..t].contains(&b'&') {
-        let mut found: List<(Tok, Tok), MAX_CONTROLS> = List::default();
+        // Peeled last first, into place; reversed after.
+        let found = &mut out.controls;
         loop {
             let ws = b[s..t].iter().rposition(|&c| c == b' ').map_or(s, |i| s + i + 1);
             if b[ws] != b'&' {
@@ -265,9 +266,7 @@ fn fast_parts<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
                 break;
             }
         }
-        for c in found.iter().rev() {
-            out.controls.push(*c);
-        }
+        out.controls.items[..out.controls.len].reverse();
         if t == s {
             return Some(());
         }
