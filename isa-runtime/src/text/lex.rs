@@ -93,7 +93,7 @@ pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
 /// lexing in place spares copying it.
 #[inline]
 pub fn lex_into<'a>(line: &'a str, out: &mut Line<'a>) -> Result<(), (usize, String)> {
-    if !fast(line, out) {
+    if fast(line, out).is_none() {
         *out = general(line)?;
     }
     Ok(())
@@ -154,14 +154,10 @@ fn find_space(b: &[u8], mut i: usize) -> usize {
 }
 
 /// [`lex`] for lines of printable ASCII with spaces only: one pass per
-/// part of the line, no character decoding, into `out` (empty). `false`
+/// part of the line, no character decoding, into `out` (empty). `None`
 /// for any other line and for every error, which [`general`] then words.
 #[inline]
-fn fast<'a>(line: &'a str, out: &mut Line<'a>) -> bool {
-    fast_parts(line, out).is_some()
-}
-
-fn fast_parts<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
+fn fast<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
     let all = line.as_bytes();
     let mut end = code_end(all)?;
     while end > 0 && all[end - 1] == b' ' {
@@ -731,7 +727,7 @@ mod tests {
         #[test]
         fn fast_agrees_with_general(s in "[a-zA-Z0-9_@!.,:;/|&=~+\\-\\[\\]() \t\u{A0}]{0,40}") {
             let mut l = Line::default();
-            if fast(&s, &mut l) {
+            if fast(&s, &mut l).is_some() {
                 proptest::prop_assert_eq!(Ok(l), general(&s));
             }
         }
@@ -747,7 +743,7 @@ mod tests {
         )) {
             let g = general(&s);
             let mut l = Line::default();
-            if fast(&s, &mut l) {
+            if fast(&s, &mut l).is_some() {
                 proptest::prop_assert_eq!(Ok(l), g);
             } else {
                 proptest::prop_assert!(g.is_err(), "`{}` lexes but not on the fast path", s);
