@@ -12,35 +12,37 @@ pub struct Tok<'a> {
     pub col: usize,
 }
 
-/// A list of at most `N` items stored inline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct List<T, const N: usize> {
-    items: [T; N],
-    len: usize,
-}
+/// A list of at most `N` items stored inline (nothing is written to the
+/// slots past its length, so an empty list costs nothing to make).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct List<T, const N: usize>(arrayvec::ArrayVec<T, N>);
 
-impl<T: Copy + Default, const N: usize> Default for List<T, N> {
+impl<T, const N: usize> Default for List<T, N> {
+    #[inline]
     fn default() -> Self {
-        List { items: [T::default(); N], len: 0 }
+        List(arrayvec::ArrayVec::new())
     }
 }
 
-impl<T: Copy + Default, const N: usize> List<T, N> {
+impl<T, const N: usize> List<T, N> {
     /// Appends; `false` when full.
+    #[inline]
     pub(crate) fn push(&mut self, t: T) -> bool {
-        if self.len == N {
-            return false;
-        }
-        self.items[self.len] = t;
-        self.len += 1;
-        true
+        self.0.try_push(t).is_ok()
+    }
+
+    /// The items, to change in place.
+    #[inline]
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.0
     }
 }
 
 impl<T, const N: usize> std::ops::Deref for List<T, N> {
     type Target = [T];
+    #[inline]
     fn deref(&self) -> &[T] {
-        &self.items[..self.len]
+        &self.0
     }
 }
 
@@ -48,7 +50,7 @@ impl<'l, T, const N: usize> IntoIterator for &'l List<T, N> {
     type Item = &'l T;
     type IntoIter = std::slice::Iter<'l, T>;
     fn into_iter(self) -> Self::IntoIter {
-        self.items[..self.len].iter()
+        self.0.iter()
     }
 }
 
@@ -60,7 +62,7 @@ pub const MAX_OPERANDS: usize = 16;
 pub const MAX_CONTROLS: usize = 8;
 
 /// A lexed line.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line<'a> {
     pub label: Option<Tok<'a>>,
     /// `@P0` / `@!P0`: (negated, register text).
@@ -262,7 +264,7 @@ fn fast<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
                 break;
             }
         }
-        out.controls.items[..out.controls.len].reverse();
+        out.controls.as_mut_slice().reverse();
         if t == s {
             return Some(());
         }
