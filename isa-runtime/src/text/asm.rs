@@ -71,7 +71,7 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
         return raw_word(m, lexed).map(Some);
     }
     let mn_key = key(mn.text);
-    let Ok(k) = m.mnemonics.binary_search_by(|x| x.key.cmp(&mn_key).then_with(|| x.name.cmp(mn.text))) else {
+    let Ok(k) = m.mnemonics.binary_search_by(|x| x.key.cmp(&mn_key).then_with(|| name_order(x.name, mn.text))) else {
         let hint = crate::spelling::nearest(mn.text, m.mnemonics.iter().map(|x| x.name)).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
         return Err(AsmError::at(mn.col, format!("unknown mnemonic `{}`{hint}", mn.text)));
     };
@@ -84,7 +84,7 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
     // Each control's index in the model, or `None` when there is no such control.
     let mut controls: [Option<u16>; MAX_CONTROLS] = [None; MAX_CONTROLS];
     for (c, (name, _)) in controls.iter_mut().zip(lexed.controls.iter()) {
-        *c = m.controls.iter().position(|n| *n == name.text).map(|i| i as u16);
+        *c = m.controls.iter().position(|n| same(n, name.text)).map(|i| i as u16);
     }
     for loud in [false, true] {
         let mut best: Option<Attempt> = None;
@@ -113,6 +113,16 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
         }
     }
     Err(AsmError::at(mn.col, "no form of this instruction matches"))
+}
+
+/// `a.cmp(b)` for names whose [`key`]s are equal: when both fit in a key,
+/// one is the other padded with NULs, so the shorter is first (no compare).
+fn name_order(a: &str, b: &str) -> std::cmp::Ordering {
+    if a.len().max(b.len()) <= 16 {
+        a.len().cmp(&b.len())
+    } else {
+        a.cmp(b)
+    }
 }
 
 /// Whether a form's operands can take the operand texts, judged by kind
@@ -145,13 +155,13 @@ fn text_fits(m: &Model, o: &Operand, p: &Pre) -> bool {
     let Some(t) = &p.text else { return false };
     match (&t.core, &o.kind) {
         (Core::Name(n), OperandKind::Register { class, .. }) => {
-            p.name.class == Some(*class) || m.registers.get(*class as usize).is_some_and(|c| c.constants.iter().any(|(c, _)| c == n))
+            p.name.class == Some(*class) || m.registers.get(*class as usize).is_some_and(|c| c.constants.iter().any(|(c, _)| same(c, n)))
         }
         (Core::Pair { .. }, OperandKind::Register { .. }) => true,
         (Core::Number(_), OperandKind::Int { .. } | OperandKind::Float { .. }) => true,
         (Core::CMem { .. }, OperandKind::ConstMem { .. }) => true,
         (Core::Indexed { .. }, OperandKind::Indexed { .. }) => true,
-        (Core::Name(n), OperandKind::Literal) => *n == o.name,
+        (Core::Name(n), OperandKind::Literal) => same(n, o.name),
         _ => false,
     }
 }
@@ -207,7 +217,7 @@ impl RegName {
     fn new(m: &Model, text: &str) -> RegName {
         // Most prefixes differ from the name in their first byte.
         let first = text.as_bytes().first();
-        let Some(&(p, class)) = m.prefixes.iter().find(|(p, _)| (p.is_empty() || p.as_bytes().first() == first) && text.starts_with(p)) else {
+        let Some(&(p, class)) = m.prefixes.iter().find(|(p, _)| (p.is_empty() || p.as_bytes().first() == first) && text.get(..p.len()).is_some_and(|t| same(t, p))) else {
             return RegName::default();
         };
         let digits = &text.as_bytes()[p.len()..];
@@ -223,7 +233,7 @@ impl RegName {
     /// `class`, fitting `bits`: a named one (`RZ`, `PT`) or a number.
     fn register(self, m: &Model, class: u16, bits: Bits, text: &str) -> Option<u64> {
         let c = m.registers.get(class as usize)?;
-        if let Some(&(_, v)) = c.constants.iter().find(|(n, _)| *n == text) {
+        if let Some(&(_, v)) = c.constants.iter().find(|(n, _)| same(n, text)) {
             return Some(v);
         }
         if self.class != Some(class) {
@@ -248,10 +258,10 @@ fn int_value(bits: Bits, signed: bool, v: i128) -> Option<u64> {
 
 fn slot_accepts(slot: &Modifier, part: &str) -> bool {
     match &slot.kind {
-        ModifierKind::Mnemonic(text) => *text == part,
-        ModifierKind::Value { spelling, .. } => *spelling == part,
-        ModifierKind::Choice { values, .. } => values.iter().any(|(s, _)| *s == part),
-        ModifierKind::Unbound { text, accepts } => *text == part || accepts.contains(&part),
+        ModifierKind::Mnemonic(text) => same(text, part),
+        ModifierKind::Value { spelling, .. } => same(spelling, part),
+        ModifierKind::Choice { values, .. } => values.iter().any(|(s, _)| same(s, part)),
+        ModifierKind::Unbound { text, accepts } => same(text, part) || accepts.iter().any(|a| same(a, part)),
         ModifierKind::Broken => false,
     }
 }
@@ -326,7 +336,7 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
             ModifierKind::Mnemonic(_) | ModifierKind::Broken => {}
             ModifierKind::Value { field, value, .. } => w = field.bits.set(w, *value),
             ModifierKind::Choice { field, values, .. } => {
-                if let Some(&(_, v)) = values.iter().find(|(s, _)| *s == part.text) {
+                if let Some(&(_, v)) = values.iter().find(|(s, _)| same(s, part.text)) {
                     w = field.bits.set(w, v);
                 }
             }

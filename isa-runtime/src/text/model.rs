@@ -315,7 +315,7 @@ pub enum Suffix {
 impl SuffixMap {
     /// The encoding of a spelling.
     pub fn value(&self, text: &str) -> Option<u64> {
-        self.parse.iter().find(|(s, _)| *s == text).map(|&(_, v)| v)
+        self.parse.iter().find(|(s, _)| same(s, text)).map(|&(_, v)| v)
     }
 }
 
@@ -330,6 +330,14 @@ impl Suffix {
             }
         }
     }
+}
+
+/// `a == b` a byte at a time, inline: the assembler compares short names
+/// (registers, modifiers, suffixes, controls) many times a line, and a
+/// slice compare is a call to `memcmp`, which costs more than these bytes.
+#[inline(always)]
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 #[cfg(test)]
