@@ -137,6 +137,33 @@ fn code_end(b: &[u8]) -> Option<usize> {
     Some(b.len())
 }
 
+/// The high bit of each byte of `v` that equals `c` (exactly: no carries
+/// between bytes).
+#[inline(always)]
+fn eq8(v: u64, c: u8) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let x = v ^ (0x0101_0101_0101_0101 * c as u64);
+    !(((x & LOW7) + LOW7) | x) & !LOW7
+}
+
+/// The first byte at or after `i` that the operand split looks at (a
+/// [`SPLIT`] byte), or the end; eight bytes a step.
+#[inline]
+fn next_split(b: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let v = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let hits = eq8(v, b',') | eq8(v, b'[') | eq8(v, b']') | eq8(v, b'(') | eq8(v, b')');
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && !SPLIT[b[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
 /// The first byte at or after `i` that is not a space.
 #[inline]
 fn skip_spaces(b: &[u8], mut i: usize) -> usize {
@@ -217,10 +244,8 @@ fn fast<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
     // Operands: split at commas outside brackets; parentheses go to `general`.
     let mut depth = 0i32;
     let mut start = pos;
-    for (i, &c) in b.iter().enumerate().skip(pos) {
-        if !SPLIT[c as usize] {
-            continue;
-        }
+    let mut i = next_split(b, pos);
+    while let Some(&c) = b.get(i) {
         match c {
             b'[' => depth += 1,
             b']' => depth -= 1,
@@ -234,6 +259,7 @@ fn fast<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
             b',' => {}
             _ => return None,
         }
+        i = next_split(b, i + 1);
     }
     if depth != 0 {
         return None;
@@ -723,6 +749,28 @@ mod tests {
             let v = if byte & 1 == 0 { v } else { (0x4141_4141_4141_4141u64 & !(0xFF << (8 * k))) | (byte as u64) << (8 * k) };
             let expected = v.to_le_bytes().iter().any(|&c| !(0x20..=0x7E).contains(&c) || c == b'/');
             proptest::prop_assert_eq!(unusual8(v), expected);
+        }
+
+        /// The eight-byte split scan against testing each byte.
+        #[test]
+        fn next_split_finds_the_first_split_byte(s in "[a-z0-9 ,\\[\\]().|-]{0,40}", from in 0usize..44) {
+            let b = s.as_bytes();
+            let expected = (from..b.len()).find(|&i| SPLIT[b[i] as usize]).unwrap_or(b.len().max(from));
+            proptest::prop_assert_eq!(next_split(b, from), expected);
+        }
+
+        /// `eq8` marks exactly the bytes equal to `c` (half the words have
+        /// `c` planted at a random place, and its neighbours `c ± 1` around).
+        #[test]
+        fn eq8_marks_equal_bytes(v: u64, c: u8, k in 0usize..8, plant: bool) {
+            let v = if plant {
+                let near = u64::from_le_bytes([c.wrapping_sub(1), c.wrapping_add(1), c ^ 0x80, 0, c, c.wrapping_add(1), 0xFF, c]);
+                (near & !(0xFF << (8 * k))) | (c as u64) << (8 * k)
+            } else {
+                v
+            };
+            let expected = v.to_le_bytes().iter().enumerate().fold(0u64, |m, (k, &x)| m | ((x == c) as u64) << (8 * k + 7));
+            proptest::prop_assert_eq!(eq8(v, c), expected);
         }
 
         /// Where the fast path lexes a line, it lexes it as `general` does.
