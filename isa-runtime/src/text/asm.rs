@@ -215,9 +215,7 @@ struct RegName {
 
 impl RegName {
     fn new(m: &Model, text: &str) -> RegName {
-        // Most prefixes differ from the name in their first byte.
-        let first = text.as_bytes().first();
-        let Some(&(p, class)) = m.prefixes.iter().find(|(p, _)| (p.is_empty() || p.as_bytes().first() == first) && text.get(..p.len()).is_some_and(|t| same(t, p))) else {
+        let Some(&(p, class)) = m.prefixes.iter().find(|(p, _)| text.get(..p.len()).is_some_and(|t| same(t, p))) else {
             return RegName::default();
         };
         let digits = &text.as_bytes()[p.len()..];

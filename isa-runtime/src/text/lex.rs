@@ -374,11 +374,9 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
     let mut depth = 0i32;
     let mut start = 0usize;
     let mut pieces: List<(usize, &str), { MAX_OPERANDS + 1 }> = List::default();
-    for (i, &c) in rest.as_bytes().iter().enumerate() {
-        // Most bytes are none of these: one table lookup passes them.
-        if !SPLIT[c as usize] {
-            continue;
-        }
+    let r = rest.as_bytes();
+    let mut i = next_split(r, 0);
+    while let Some(&c) = r.get(i) {
         match c {
             b'[' | b'(' => depth += 1,
             b']' | b')' => depth -= 1,
@@ -390,6 +388,7 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
             }
             _ => {}
         }
+        i = next_split(r, i + 1);
     }
     if depth != 0 {
         return Err((pos + start, "unbalanced brackets".into()));
