@@ -296,26 +296,45 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
 fn disasm(spec: &[PathBuf], file: &std::path::Path, color: bool) -> ExitCode {
     let Some(fe) = load_clean(spec, color) else { return ExitCode::from(1) };
     let Some(bytes) = read_input(file) else { return ExitCode::from(1) };
-    let words = match isa_codegen::asm::read_words(&bytes) {
-        Ok(w) => w,
+    let name = file.display().to_string();
+    // Errors point into the file when it is hex text.
+    let mut sources = isa_dsl::SourceMap::new();
+    let mut diags = isa_dsl::Diagnostics::default();
+    let is_text = std::str::from_utf8(&bytes).is_ok();
+    if is_text {
+        isa_dsl::add_source(&mut sources, &name, &bytes, &mut diags);
+    }
+    let mut failed = false;
+    let mut error = |code: isa_dsl::Code, span: Option<(usize, usize)>, message: String| {
+        failed = true;
+        match span.filter(|_| is_text) {
+            Some((at, len)) => diags.push(isa_dsl::Diagnostic::new(code, isa_dsl::Span::new(isa_dsl::FileId(0), at, at + len), message).with_label(code.title())),
+            None => eprintln!("error[{}]: {name}: {message}", code.as_str()),
+        }
+    };
+    let (words, spans) = match isa_codegen::asm::read_words(&bytes) {
+        Ok(w) => (w.words, w.spans),
         Err(e) => {
-            eprintln!("error: {}: {e}", file.display());
-            return ExitCode::from(1);
+            error(isa_dsl::Code::WordsFile, e.span, e.message);
+            (Vec::new(), None)
         }
     };
     let asm = isa_codegen::asm::Assembler::new(&fe.isa);
     let mut out = String::new();
-    let mut failed = 0;
     for (k, w) in words.iter().enumerate() {
         match asm.disassemble(*w) {
             Ok(t) => out.push_str(&format!("{t} ;\n")),
             Err(e) => {
-                failed += 1;
-                eprintln!("error[E041]: {}: word {k} ({w:#034x}) does not decode: {e}", file.display());
+                let span = spans.as_ref().and_then(|s| s.get(k).copied());
+                let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
+                error(isa_dsl::Code::DisasmError, span, format!("{place}{w:#034x} does not decode: {e}"));
                 out.push_str(&format!("// {w:#034x}: {e}\n"));
             }
         }
     }
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
-    if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if !diags.is_empty() {
+        eprint!("{}", diags.render(&sources, color));
+    }
+    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }

@@ -138,3 +138,46 @@ fn diff_of_two_extensions_over_a_shared_base() {
     let same = bin().args(["diff", "spec/", "spec/"]).output().unwrap();
     assert_eq!(String::from_utf8(same.stdout).unwrap(), "no differences between spec/ and spec/\n");
 }
+
+#[test]
+fn asm_and_disasm_round_trip_and_point_at_bad_input() {
+    let dir = temp_dir("asm");
+    let src = dir.join("prog.s");
+    std::fs::write(&src, "FFMA R1, R2, R3, R4 ;\n@!P1 FADD.FTZ R5, -R6, 0.5 ;\n").unwrap();
+    let out = bin().args(["asm", "--spec", "spec/"]).arg(&src).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let hex = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(hex.lines().count(), 2);
+    assert!(hex.starts_with("00000000000000040000000302017912\n"), "{hex}");
+    let hex_file = dir.join("prog.hex");
+    std::fs::write(&hex_file, &hex).unwrap();
+    let bin_file = dir.join("prog.bin");
+    assert_eq!(bin().args(["asm", "--spec", "spec/"]).arg(&src).arg("-o").arg(&bin_file).status().unwrap().code(), Some(0));
+    assert_eq!(std::fs::read(&bin_file).unwrap().len(), 32);
+    for words in [&hex_file, &bin_file] {
+        let out = bin().args(["disasm", "--spec", "spec/"]).arg(words).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), std::fs::read_to_string(&src).unwrap());
+    }
+    // A bad hex line: E042 at its place.
+    std::fs::write(&hex_file, "0000000000000001\n  0x12z4\n").unwrap();
+    let out = bin().args(["disasm", "--spec", "spec/", "--color", "never"]).arg(&hex_file).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("error[E042]") && err.contains("prog.hex:2:3") && err.contains("`0x12z4` is not a hex word"), "{err}");
+    // A word that does not decode: E041 at its line.
+    std::fs::write(&hex_file, format!("{}\nffffffffffffffffffffffffffffffff\n", hex.lines().next().unwrap())).unwrap();
+    let out = bin().args(["disasm", "--spec", "spec/", "--color", "never"]).arg(&hex_file).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "FFMA R1, R2, R3, R4 ;\n// 0xffffffffffffffffffffffffffffffff: unknown opcode\n");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("error[E041]") && err.contains("prog.hex:2:1"), "{err}");
+    // Binary words that do not decode: by index and byte range.
+    std::fs::write(&bin_file, [0xFFu8; 16]).unwrap();
+    let out = bin().args(["disasm", "--spec", "spec/"]).arg(&bin_file).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("word 0 (bytes 0..16), 0xffffffffffffffffffffffffffffffff does not decode"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

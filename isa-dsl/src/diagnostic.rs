@@ -71,12 +71,13 @@ codes! {
     DuplicateValue = "E036", Error, "two values of one type share a name or an encoding";
     WidthMismatch = "E037", Error, "field width does not match its type";
     MissingIsa = "E038", Error, "no __DefIsa declaration, or more than one";
-    // --- simulation -------------------------------------------------------
-    UnknownHookName = "E050", Error, "simulation hook names an unknown optype, operand or field";
-    KernelSignature = "E051", Error, "one kernel called with different argument types";
     // --- assembly -----------------------------------------------------------
     AsmError = "E040", Error, "assembly line does not assemble";
     DisasmError = "E041", Error, "instruction word does not decode";
+    WordsFile = "E042", Error, "a words file is neither hex words nor whole 16-byte words";
+    // --- simulation -------------------------------------------------------
+    UnknownHookName = "E050", Error, "simulation hook names an unknown optype, operand or field";
+    KernelSignature = "E051", Error, "one kernel called with different argument types";
     // --- warnings ----------------------------------------------------------
     IdenticalRedefinition = "W001", Warning, "field defined twice identically";
     UnboundModifier = "W002", Warning, "syntax modifier with no field to encode it";

@@ -108,13 +108,8 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
     };
     let (words, errors) = isa_generated::text::assemble(&text);
     if !errors.is_empty() {
-        let source = SimpleFile::new(file.display().to_string(), &text);
-        let color = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
-        let writer = StandardStream::stderr(color);
-        let config = term::Config::default();
         for (offset, len, message) in &errors {
-            let d = Diagnostic::error().with_message(message).with_labels(vec![Label::primary((), *offset..offset + len)]);
-            let _ = term::emit(&mut writer.lock(), &config, &source, &d);
+            report(file, &text, Some((*offset, *len)), message);
         }
         eprintln!("{} error(s); nothing written", errors.len());
         return ExitCode::from(1);
@@ -134,24 +129,46 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
     }
 }
 
+/// Prints an error about `file`: with its line, column and a caret when
+/// `span` (byte offset and length) points into `text`, else by name alone.
+fn report(file: &Path, text: &str, span: Option<(usize, usize)>, message: &str) {
+    let Some((at, len)) = span else {
+        eprintln!("error: {}: {message}", file.display());
+        return;
+    };
+    let source = SimpleFile::new(file.display().to_string(), text);
+    let color = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
+    let d = Diagnostic::error().with_message(message).with_labels(vec![Label::primary((), at..(at + len).min(text.len()))]);
+    let _ = term::emit(&mut StandardStream::stderr(color).lock(), &term::Config::default(), &source, &d);
+}
+
 fn disasm(file: &Path) -> ExitCode {
     let Some(bytes) = read(file) else { return ExitCode::from(1) };
+    // Errors point into the file when it is hex text.
+    let text = std::str::from_utf8(&bytes).unwrap_or_default();
     let ws = match words::read_words(&bytes) {
         Ok(w) => w,
         Err(e) => {
-            eprintln!("error: {}: {e}", file.display());
+            report(file, text, e.span, &e.message);
             return ExitCode::from(1);
         }
     };
-    let mut out = String::with_capacity(ws.len() * 48);
+    let mut out = String::with_capacity(ws.words.len() * 48);
     let mut failed = 0;
-    for (k, &w) in ws.iter().enumerate() {
+    for (k, &w) in ws.words.iter().enumerate() {
         match isa_generated::text::disassemble_into(w, &mut out) {
             Ok(()) => out.push_str(" ;\n"),
             Err(e) => {
                 failed += 1;
-                eprintln!("error: {}: word {k} ({w:#034x}) does not decode: {e}", file.display());
-                out.push_str(&format!("// {w:#034x}: {e}\n"));
+                // The message names the word once.
+                let reason = match e {
+                    isa_generated::DecodeError::UnknownOpcode { .. } => "unknown opcode".to_string(),
+                    e => e.to_string(),
+                };
+                let span = ws.spans.as_ref().and_then(|s| s.get(k).copied());
+                let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
+                report(file, text, span, &format!("{place}{w:#034x} does not decode: {reason}"));
+                out.push_str(&format!("// {w:#034x}: {reason}\n"));
             }
         }
     }

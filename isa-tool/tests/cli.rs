@@ -81,6 +81,21 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     let (code, _, err) = isa(&["disasm", src.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("not a whole number of 16-byte words"), "{err}");
+    // Hex text with a bad line: its place, even though the file's 32 bytes
+    // would make two binary words.
+    let hex = dir.join("words.hex");
+    std::fs::write(&hex, "0000000000000001\n  0x12z4 // x\n").unwrap();
+    let (code, stdout, err) = isa(&["disasm", hex.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(err.contains("words.hex:2:3") && err.contains("`0x12z4` is not a hex word"), "{err}");
+    // A word that does not decode: its line, the word named once; the
+    // other words are still printed.
+    std::fs::write(&hex, "00000000000000040000000302017912\nffffffffffffffffffffffffffffffff\n").unwrap();
+    let (code, stdout, err) = isa(&["disasm", hex.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "FFMA R1, R2, R3, R4 ;\n// 0xffffffffffffffffffffffffffffffff: unknown opcode\n");
+    assert!(err.contains("words.hex:2:1") && err.contains("0xffffffffffffffffffffffffffffffff does not decode: unknown opcode"), "{err}");
+    assert_eq!(err.matches("0xffff").count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

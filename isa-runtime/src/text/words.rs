@@ -1,36 +1,68 @@
 //! Instruction words as files: hex text (one word per line, most
 //! significant digit first, `0x` optional, `//` comments) or raw 16-byte
-//! little-endian words. Shared by `isa-codegen asm/disasm` and the `isa` tool.
+//! little-endian words. Shared by `isa-codegen asm/disasm` and the `isa` tool,
+//! which point their errors at the words' places through [`Words::spans`].
 
 use std::path::Path;
 
-/// Reads instruction words from a file: hex words one per line (`0x` optional,
-/// `//` comments allowed) if the file is text of that shape, else 16-byte
-/// little-endian words.
-pub fn read_words(bytes: &[u8]) -> Result<Vec<u128>, String> {
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        let lines: Vec<&str> = text
-            .lines()
-            .map(|l| l.split("//").next().unwrap_or("").trim())
-            .filter(|l| !l.is_empty())
-            .collect();
-        let parsed: Option<Vec<u128>> = lines
-            .iter()
-            .map(|l| {
-                let h = l.strip_prefix("0x").unwrap_or(l);
-                (h.len() <= 32 && h.bytes().all(|b| b.is_ascii_hexdigit())).then(|| u128::from_str_radix(h, 16).ok()).flatten()
-            })
-            .collect();
-        if let Some(words) = parsed {
-            if !lines.is_empty() {
-                return Ok(words);
-            }
+/// Instruction words read from a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Words {
+    pub words: Vec<u128>,
+    /// Per word, the byte range of its hex digits in the file when the
+    /// file is hex text; `None` for a binary file (word k is bytes 16k..16k+16).
+    pub spans: Option<Vec<(usize, usize)>>,
+}
+
+/// Why a file is not instruction words: the reason, and the byte range of
+/// the offending text when the file is hex text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WordsError {
+    pub message: String,
+    pub span: Option<(usize, usize)>,
+}
+
+/// Reads instruction words from a file. A file that is text (UTF-8 with no
+/// control characters but tab, CR and LF) is hex words, one per line: up to
+/// 32 hex digits, most significant first, `0x` optional, blank lines and
+/// `//` comments allowed; its first line that is not a word is the error,
+/// with its place. Any other file is 16-byte little-endian words.
+pub fn read_words(bytes: &[u8]) -> Result<Words, WordsError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) if text.chars().all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r')) => hex_words(text),
+        _ if !bytes.len().is_multiple_of(16) => Err(WordsError {
+            message: format!("{} bytes is not a whole number of 16-byte words (the file is binary: it is not text)", bytes.len()),
+            span: None,
+        }),
+        _ => Ok(Words { words: bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect(), spans: None }),
+    }
+}
+
+/// The words of a hex text.
+fn hex_words(text: &str) -> Result<Words, WordsError> {
+    let mut words = Vec::new();
+    let mut spans = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let code = line.split("//").next().unwrap_or("");
+        let start = offset + code.len() - code.trim_start().len();
+        let word = code.trim();
+        offset += line.len();
+        if word.is_empty() {
+            continue;
         }
+        let digits = word.strip_prefix("0x").or_else(|| word.strip_prefix("0X")).unwrap_or(word);
+        let bad = |message: String| WordsError { message, span: Some((start, word.len())) };
+        if let Some(c) = digits.chars().find(|c| !c.is_ascii_hexdigit()) {
+            return Err(bad(format!("`{word}` is not a hex word: `{c}` is not a hex digit (a word is up to 32 hex digits, `0x` optional)")));
+        }
+        if digits.is_empty() || digits.len() > 32 {
+            return Err(bad(format!("`{word}` has {} hex digits; a word has 1 to 32", digits.len())));
+        }
+        words.push(u128::from_str_radix(digits, 16).map_err(|e| bad(e.to_string()))?);
+        spans.push((start, word.len()));
     }
-    if !bytes.len().is_multiple_of(16) {
-        return Err(format!("{} bytes is not a whole number of 16-byte words, and the file is not hex text", bytes.len()));
-    }
-    Ok(bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect())
+    Ok(Words { words, spans: Some(spans) })
 }
 
 /// Hex text of words: 32 digits each, most significant first, one per line.
@@ -55,4 +87,68 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// What `hex_lines` and `to_bytes` write reads back, with each
+        /// hex word's place in the text.
+        #[test]
+        fn written_words_read_back(words in proptest::collection::vec(any::<u128>(), 0..20)) {
+            let text = hex_lines(&words);
+            let read = read_words(text.as_bytes()).unwrap();
+            prop_assert_eq!(&read.words, &words);
+            let spans = read.spans.unwrap();
+            for (k, &(at, len)) in spans.iter().enumerate() {
+                prop_assert_eq!((at, len), (33 * k, 32));
+            }
+            // Random words are text (UTF-8 without control bytes) all but never.
+            let bytes = to_bytes(&words);
+            let text = std::str::from_utf8(&bytes).is_ok_and(|t| t.chars().all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r')));
+            if !text {
+                prop_assert_eq!(read_words(&bytes).unwrap(), Words { words, spans: None });
+            }
+        }
+    }
+
+    #[test]
+    fn hex_text_takes_comments_prefixes_and_short_words() {
+        let text = "// header\n\n  0x1F // one\r\n0XaB\n00000000000000000000000000000001\n";
+        let read = read_words(text.as_bytes()).unwrap();
+        assert_eq!(read.words, [0x1F, 0xAB, 1]);
+        let spans = read.spans.unwrap();
+        assert_eq!(&text[spans[0].0..spans[0].0 + spans[0].1], "0x1F");
+        assert_eq!(&text[spans[1].0..spans[1].0 + spans[1].1], "0XaB");
+        assert_eq!(spans[2], (text.len() - 33, 32));
+    }
+
+    #[test]
+    fn a_bad_line_of_hex_text_is_the_error_with_its_place() {
+        // 32 bytes: a whole number of words, but text, so it is hex text and wrong.
+        let text = "0000000000000001\n  0x12z4 // bad\n";
+        let e = read_words(text.as_bytes()).unwrap_err();
+        assert_eq!(e.span, Some((19, 6)));
+        assert!(e.message.contains("`0x12z4` is not a hex word: `z`"), "{}", e.message);
+        let long = format!("{}\n", "1".repeat(33));
+        let e = read_words(long.as_bytes()).unwrap_err();
+        assert_eq!((e.span, e.message.as_str()), (Some((0, 33)), "`111111111111111111111111111111111` has 33 hex digits; a word has 1 to 32"));
+        let e = read_words(b"0x\n").unwrap_err();
+        assert!(e.message.contains("has 0 hex digits"), "{}", e.message);
+    }
+
+    #[test]
+    fn binary_is_whole_words_little_endian() {
+        let mut bytes = vec![0u8; 32];
+        bytes[0] = 0x12;
+        bytes[31] = 0x80;
+        let read = read_words(&bytes).unwrap();
+        assert_eq!(read, Words { words: vec![0x12, 0x80 << 120], spans: None });
+        let e = read_words(&bytes[..31]).unwrap_err();
+        assert_eq!(e.span, None);
+        assert!(e.message.starts_with("31 bytes is not a whole number of 16-byte words"), "{}", e.message);
+    }
 }
