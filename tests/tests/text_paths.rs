@@ -129,3 +129,25 @@ proptest! {
         }
     }
 }
+
+/// A value out of range is reported as such, on both paths, even when an
+/// earlier form of the mnemonic takes another kind of text there (the
+/// register form of `IADD` before its immediate form); a text no form can
+/// take is reported as the wrong kind.
+#[test]
+fn a_bad_value_outranks_a_wrong_kind() {
+    let asm = Assembler::new(isa());
+    let cases = [
+        ("IADD R1, R2, 0x1FFFFFFFFFF", 13, "0x1FFFFFFFFFF does not fit the 32-bit field `vb` (SImm32)"),
+        ("FFMA R1, R2, 0f, R4", 13, "`0f` is not a 32-bit float"),
+        ("FFMA R1, R2, c[0x3][0x1000000], R4", 13, "`c[0x3][0x1000000]` is out of range (bank < 32, offset < 0x20000)"),
+        ("FFMA R1, R999, R3, R4", 9, "`R999` is not a Reg register"),
+        ("FFMA R1, R2, PR, R4", 13, "`PR` is not a Reg register"),
+        ("FFMA R1, R2, R[UR2+0x1], R4", 13, "`R[UR2+0x1]` cannot be an indexed register (operand `SrcB` is a register `Rn`)"),
+    ];
+    for (line, col, message) in cases {
+        agree(&asm, line).unwrap_or_else(|e| panic!("{e}"));
+        let e = isa_runtime::text::assemble_line(&isa_generated::text::MODEL, line).unwrap_err();
+        assert_eq!((e.col, e.message.as_str()), (col, message), "{line}");
+    }
+}

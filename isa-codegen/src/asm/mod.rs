@@ -314,7 +314,9 @@ impl<'a> Assembler<'a> {
                     }
                 }
                 Err(e) => {
-                    let a = Attempt { score: (e.col, 6), error: e };
+                    // A text of the wrong kind ranks below a right kind with a bad value.
+                    let stage = if self.kind_fits(op, sop, &b.operands[k], texts[x]) { 6 } else { 5 };
+                    let a = Attempt { score: (e.col, stage), error: e };
                     if best.as_ref().is_none_or(|b| a.score > b.score) {
                         *best = Some(a);
                     }
@@ -501,6 +503,30 @@ impl<'a> Assembler<'a> {
     }
 
     /// A register or predicate by name (`R7`, `RZ`, `PT`) for field `f`.
+    /// Whether operand `sop` can take text `tok` by kind (and register
+    /// class) alone, whatever its value: `R999` fits a register operand,
+    /// `P1` and `0x10` do not.
+    fn kind_fits(&self, op: &Opcode, sop: &SyntaxOperand, ob: &OperandBinding, tok: &text::Tok) -> bool {
+        let Ok(t) = text::operand(tok.text) else { return false };
+        match (&sop.shape, &t.core) {
+            (OperandShape::Literal, Core::Name(n)) => *n == sop.name,
+            (OperandShape::Indexed { .. }, Core::Indexed { .. }) => true,
+            (OperandShape::Named, core) => {
+                let Some(f) = ob.field.as_deref().and_then(|n| Self::field_index(op, n)).map(|i| &op.fields[i]) else { return false };
+                match (&self.isa.types[f.ty].kind, core) {
+                    (TypeKind::Register { prefix, constants, .. }, Core::Name(n)) => {
+                        constants.iter().any(|c| c.name == *n) || self.registers.iter().find(|(p, _)| n.starts_with(p.as_str())).is_some_and(|(p, _)| p == prefix)
+                    }
+                    (TypeKind::Register { .. }, Core::Pair { .. }) => true,
+                    (TypeKind::Int { .. } | TypeKind::Float { .. }, Core::Number(_)) => true,
+                    (TypeKind::ConstMem { .. }, Core::CMem { .. }) => true,
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
     fn register(&self, f: &Field, text: &str) -> Option<u64> {
         let t = &self.isa.types[f.ty];
         let TypeKind::Register { prefix, constants, .. } = &t.kind else { return None };

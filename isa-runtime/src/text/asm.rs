@@ -398,7 +398,13 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
                     return Some(done);
                 }
             }
-            Err(e) => keep(best, Attempt { score: (e.col, 6), error: e }),
+            // A text of the wrong kind ranks below a right kind with a bad
+            // value (`0x1FFFFFFFFF` to a register form and to a 32-bit
+            // immediate form: the value is out of range).
+            Err(e) => {
+                let stage = if text_fits(m, sop, &pre[x]) { 6 } else { 5 };
+                keep(best, Attempt { score: (e.col, stage), error: e })
+            }
         }
     }
     if sop.optional {
