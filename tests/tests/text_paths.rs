@@ -132,7 +132,8 @@ proptest! {
 
 /// A value out of range is reported as such, on both paths, even when an
 /// earlier form of the mnemonic takes another kind of text there (the
-/// register form of `IADD` before its immediate form); a text no form can
+/// register form of `IADD` before its immediate form); so is a float
+/// literal that would round to infinity or to zero. A text no form can
 /// take is reported as the wrong kind.
 #[test]
 fn a_bad_value_outranks_a_wrong_kind() {
@@ -142,6 +143,8 @@ fn a_bad_value_outranks_a_wrong_kind() {
         ("FFMA R1, R2, 0f, R4", 13, "`0f` is not a 32-bit float"),
         ("FFMA R1, R2, c[0x3][0x1000000], R4", 13, "`c[0x3][0x1000000]` is out of range (bank < 32, offset < 0x20000)"),
         ("FFMA R1, R999, R3, R4", 9, "`R999` is not a Reg register"),
+        ("HADD2 R1, R2, 70000, 1", 14, "`70000` is out of range of a 16-bit float (the largest finite value is 65504; infinity is written `inf`)"),
+        ("FMUL R1, R2, 1e-46", 13, "`1e-46` rounds to zero in a 32-bit float (the smallest nonzero value is 1e-45)"),
         ("FFMA R1, R2, PR, R4", 13, "`PR` is not a Reg register"),
         ("FFMA R1, R2, R[UR2+0x1], R4", 13, "`R[UR2+0x1]` cannot be an indexed register (operand `SrcB` is a register `Rn`)"),
     ];

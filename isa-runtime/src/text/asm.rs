@@ -10,7 +10,7 @@
 //! matches, the failure that got furthest into the line is reported.
 
 use super::lex::{self, Core, Line, List, OperandText, Tok, MAX_CONTROLS, MAX_OPERANDS};
-use super::literal::{int, parse_float, signed};
+use super::literal::{float_error_message, int, parse_float, signed};
 use super::model::*;
 
 /// Why a line does not assemble: a byte column in the line and a reason.
@@ -503,7 +503,7 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
                 let tk = texts.get(x + lane as usize).ok_or_else(|| err(msg!(loud, "`{}` takes {lanes} values", sop.name)))?;
                 let lt = pre[x + lane as usize].read(*tk)?;
                 let Core::Number(s) = lt.core else { return Err(AsmError::at(tk.col, msg!(loud, "expected a number"))) };
-                let b = parse_float(s, fmt).ok_or_else(|| AsmError::at(tk.col, msg!(loud, "`{s}` is not a {}-bit float", fmt.width())))?;
+                let b = parse_float(s, fmt).map_err(|e| AsmError::at(tk.col, msg!(loud, "{}", float_error_message(s, fmt, e))))?;
                 let b = if lt.neg { b ^ 1 << (fmt.width() - 1) } else { b };
                 v |= b << (fmt.width() * (lanes - 1 - lane));
             }

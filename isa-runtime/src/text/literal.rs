@@ -1,6 +1,7 @@
 //! Literals in assembly text: integers (`0x1F`, `31`, `0b101`, `-0x10`) and
 //! floats: decimals (`-0.25`, `1`, `3e-5`, `inf`), or raw bits `0f` + hex
-//! digits (`0f3F800000`). Decimals are rounded to nearest-even; formats
+//! digits (`0f3F800000`). Decimals are rounded to nearest-even (one that
+//! would round to infinity or to zero is an error instead); formats
 //! narrower than f32 go through f64 first (double rounding can only happen
 //! for decimal inputs within 2^-53 of a tie, which no printed literal is).
 //! Printing gives the shortest decimal that reads back to the same bits.
@@ -48,12 +49,28 @@ pub fn signed(s: &str) -> Option<i128> {
     Some(if neg { -v } else { v })
 }
 
-/// Parses a float literal into `f`'s bits.
-pub fn parse_float(text: &str, f: FloatFormat) -> Option<u64> {
+/// Why a text is not a float of a format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatError {
+    /// Not a float literal, or raw bits wider than the format.
+    Syntax,
+    /// A finite decimal beyond the format's range: it would round to
+    /// infinity (`inf` is how infinity is written).
+    Overflow,
+    /// A nonzero decimal below half the smallest subnormal: it would round
+    /// to zero.
+    Underflow,
+}
+
+/// Parses a float literal into `f`'s bits. A decimal whose rounding would
+/// lose it whole (to infinity or to zero) is an error, not that bit
+/// pattern: an assembler that turns `70000` into an F16 infinity silently
+/// loses what the user wrote.
+pub fn parse_float(text: &str, f: FloatFormat) -> Result<u64, FloatError> {
     let t = text.trim();
     if let Some(hex) = t.strip_prefix("0f").or_else(|| t.strip_prefix("0F")) {
-        let v = u64::from_str_radix(hex, 16).ok()?;
-        return (hex.len() as u32 * 4 <= f.width().next_multiple_of(4) && v >> f.width() == 0).then_some(v);
+        let v = u64::from_str_radix(hex, 16).map_err(|_| FloatError::Syntax)?;
+        return (hex.len() as u32 * 4 <= f.width().next_multiple_of(4) && v >> f.width() == 0).then_some(v).ok_or(FloatError::Syntax);
     }
     let lower = t.to_ascii_lowercase();
     let x: f64 = match lower.as_str() {
@@ -61,21 +78,48 @@ pub fn parse_float(text: &str, f: FloatFormat) -> Option<u64> {
         "-inf" => f64::NEG_INFINITY,
         _ => {
             if !t.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.') || lower.contains("nan") {
-                return None;
+                return Err(FloatError::Syntax);
             }
             // Hex integers are integers, not floats.
             if lower.trim_start_matches(['-', '+']).starts_with("0x") {
-                return None;
+                return Err(FloatError::Syntax);
             }
-            t.parse().ok()?
+            t.parse().map_err(|_| FloatError::Syntax)?
         }
     };
-    if f == (FloatFormat { exponent: 8, mantissa: 23 }) {
+    let bits = if f == FloatFormat::F32 {
         // Rust parses straight to f32 with a single rounding.
         let y: f32 = t.parse().unwrap_or(x as f32);
-        return Some(y.to_bits() as u64);
+        y.to_bits() as u64
+    } else {
+        round_f64(x, f)
+    };
+    let magnitude = bits & !(1u64 << (f.width() - 1));
+    let unsigned = lower.trim_start_matches(['-', '+']);
+    if magnitude == ((1u64 << f.exponent) - 1) << f.mantissa && !unsigned.starts_with("inf") {
+        return Err(FloatError::Overflow);
     }
-    Some(round_f64(x, f))
+    // Nonzero: a digit other than 0 before the exponent.
+    if magnitude == 0 && unsigned.split('e').next().is_some_and(|m| m.bytes().any(|b| matches!(b, b'1'..=b'9'))) {
+        return Err(FloatError::Underflow);
+    }
+    Ok(bits)
+}
+
+/// The assembler's message for `text`, which [`parse_float`] rejected
+/// with `e` for format `f`.
+pub fn float_error_message(text: &str, f: FloatFormat, e: FloatError) -> String {
+    let w = f.width();
+    match e {
+        FloatError::Syntax => format!("`{text}` is not a {w}-bit float"),
+        FloatError::Overflow => {
+            let max = format_float((((1u64 << f.exponent) - 1) << f.mantissa) - 1, f);
+            format!("`{text}` is out of range of a {w}-bit float (the largest finite value is {max}; infinity is written `inf`)")
+        }
+        FloatError::Underflow => {
+            format!("`{text}` rounds to zero in a {w}-bit float (the smallest nonzero value is {})", format_float(1, f))
+        }
+    }
 }
 
 /// Rounds an f64 to `f`'s bits (nearest, ties to even; overflow to infinity).
@@ -345,16 +389,39 @@ mod tests {
     #[test]
     fn known_encodings() {
         // Independent facts about IEEE binary16 / bfloat16 / binary32.
-        assert_eq!(parse_float("1", F16), Some(0x3C00));
-        assert_eq!(parse_float("-1", F16), Some(0xBC00));
-        assert_eq!(parse_float("65504", F16), Some(0x7BFF));
-        assert_eq!(parse_float("65520", F16), Some(0x7C00), "rounds up to infinity");
-        assert_eq!(parse_float("5.960464477539063e-8", F16), Some(0x0001), "smallest subnormal");
-        assert_eq!(parse_float("1", BF16), Some(0x3F80));
-        assert_eq!(parse_float("-0.25", F32), Some(0xBE80_0000));
-        assert_eq!(parse_float("0f405A7EFA", F32), Some(0x405A_7EFA));
-        assert_eq!(parse_float("-0", F16), Some(0x8000));
-        assert_eq!(parse_float("0x10", F32), None);
+        assert_eq!(parse_float("1", F16), Ok(0x3C00));
+        assert_eq!(parse_float("-1", F16), Ok(0xBC00));
+        assert_eq!(parse_float("65504", F16), Ok(0x7BFF));
+        assert_eq!(parse_float("65519.99", F16), Ok(0x7BFF), "below the rounding boundary to infinity");
+        assert_eq!(parse_float("5.960464477539063e-8", F16), Ok(0x0001), "smallest subnormal");
+        assert_eq!(parse_float("2.99e-8", F16), Ok(0x0001), "just above half the smallest subnormal");
+        assert_eq!(parse_float("1", BF16), Ok(0x3F80));
+        assert_eq!(parse_float("-0.25", F32), Ok(0xBE80_0000));
+        assert_eq!(parse_float("0f405A7EFA", F32), Ok(0x405A_7EFA));
+        assert_eq!(parse_float("-0", F16), Ok(0x8000));
+        assert_eq!(parse_float("0.000e7", F32), Ok(0));
+        assert_eq!(parse_float("0x10", F32), Err(FloatError::Syntax));
+        assert_eq!(parse_float("-inf", F16), Ok(0xFC00));
+        assert_eq!(parse_float("0f7F800000", F32), Ok(0x7F80_0000), "raw bits may spell infinity");
+    }
+
+    #[test]
+    fn decimals_that_round_away_entirely_are_errors() {
+        // 65520 is the binary16 rounding boundary: it rounds to infinity.
+        assert_eq!(parse_float("65520", F16), Err(FloatError::Overflow));
+        assert_eq!(parse_float("-70000", F16), Err(FloatError::Overflow));
+        assert_eq!(parse_float("3.5e38", F32), Err(FloatError::Overflow));
+        assert_eq!(parse_float("1e999999", F32), Err(FloatError::Overflow));
+        assert_eq!(parse_float("1e39", BF16), Err(FloatError::Overflow));
+        // Half the smallest binary16 subnormal (2^-25) ties to even: zero.
+        assert_eq!(parse_float("2.98023223876953125e-8", F16), Err(FloatError::Underflow));
+        assert_eq!(parse_float("1e-46", F32), Err(FloatError::Underflow));
+        assert_eq!(parse_float("-1e-999999", F32), Err(FloatError::Underflow));
+        assert_eq!(
+            float_error_message("70000", F16, FloatError::Overflow),
+            "`70000` is out of range of a 16-bit float (the largest finite value is 65504; infinity is written `inf`)"
+        );
+        assert_eq!(float_error_message("1e-46", F32, FloatError::Underflow), "`1e-46` rounds to zero in a 32-bit float (the smallest nonzero value is 1e-45)");
     }
 
     #[test]
@@ -362,7 +429,7 @@ mod tests {
         for f in [F16, BF16] {
             for bits in 0..=0xFFFFu64 {
                 let t = format_float(bits, f);
-                assert_eq!(parse_float(&t, f), Some(bits), "{bits:#x} printed as {t}");
+                assert_eq!(parse_float(&t, f), Ok(bits), "{bits:#x} printed as {t}");
             }
         }
     }
@@ -375,7 +442,7 @@ mod tests {
             x ^= x >> 17;
             x ^= x << 5;
             let t = format_float(x as u64, F32);
-            assert_eq!(parse_float(&t, F32), Some(x as u64), "{x:#x} printed as {t}");
+            assert_eq!(parse_float(&t, F32), Ok(x as u64), "{x:#x} printed as {t}");
         }
     }
 
@@ -394,8 +461,8 @@ mod tests {
         if ours != std {
             let diff = ours.bytes().zip(std.bytes()).filter(|(a, b)| a != b).count();
             assert!(ours.len() == std.len() && diff == 1, "{f:?} {bits:#x}: {ours} vs {std}");
-            assert_eq!(parse_float(&ours, f), Some(bits), "{ours}");
-            assert_eq!(parse_float(&std, f), Some(bits), "{std}");
+            assert_eq!(parse_float(&ours, f), Ok(bits), "{ours}");
+            assert_eq!(parse_float(&std, f), Ok(bits), "{std}");
         }
     }
 
