@@ -111,7 +111,7 @@ pub fn add_source(sources: &mut SourceMap, name: &str, bytes: &[u8], diags: &mut
         diags.push(
             Diagnostic::new(Code::InvalidUtf8, Span::new(id, at, at), "file is not valid UTF-8")
                 .with_label("invalid byte sequence here")
-                .with_note("spec files must be UTF-8; the rest of the file is read with replacement characters"),
+                .with_note("files must be UTF-8; the rest of this one is read with replacement characters"),
         );
     }
 }

@@ -55,9 +55,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// Reads a text file; one that is not UTF-8 is reported at its first bad byte.
 fn read_text(path: &Path) -> Option<String> {
-    let bytes = read(path)?;
-    String::from_utf8(bytes).map_err(|_| eprintln!("error: {} is not UTF-8 text", path.display())).ok()
+    match String::from_utf8(read(path)?) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            // The text up to the bad byte is the file's own, so the place is exact.
+            let text = String::from_utf8_lossy(e.as_bytes());
+            report(path, &text, Some((at, char::REPLACEMENT_CHARACTER.len_utf8())), "file is not valid UTF-8 text");
+            None
+        }
+    }
 }
 
 fn run(program: &Path, state: Option<&Path>) -> ExitCode {
@@ -101,11 +110,7 @@ fn read(path: &Path) -> Option<Vec<u8>> {
 }
 
 fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
-    let Some(bytes) = read(file) else { return ExitCode::from(1) };
-    let Ok(text) = String::from_utf8(bytes) else {
-        eprintln!("error: {} is not UTF-8 text", file.display());
-        return ExitCode::from(1);
-    };
+    let Some(text) = read_text(file) else { return ExitCode::from(1) };
     let (words, errors) = isa_generated::text::assemble(&text);
     if !errors.is_empty() {
         for (offset, len, message) in &errors {

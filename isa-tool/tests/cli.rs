@@ -76,6 +76,12 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     assert!(err.contains("bad.s:2:14"), "{err}");
     assert!(err.contains("R999"), "{err}");
     assert!(err.contains("bad.s:3:1") && err.contains("did you mean `FMUL`"), "{err}");
+    // Not UTF-8: the place of the first bad byte.
+    std::fs::write(&src, b"FADD R1, R2, R3\nFADD R1, R2, R\xE9\n").unwrap();
+    let (code, stdout, err) = isa(&["asm", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(!out.exists());
+    assert!(err.contains("file is not valid UTF-8 text") && err.contains("bad.s:2:15"), "{err}");
     // A file that is neither hex text nor whole 16-byte words.
     std::fs::write(&src, [1u8, 2, 3]).unwrap();
     let (code, _, err) = isa(&["disasm", src.to_str().unwrap()]);
@@ -130,7 +136,7 @@ fn run_prints_the_final_state_and_rejects_bad_input() {
     std::fs::write(&state, [0xFFu8, 0xFE, 0x00, 0x12]).unwrap();
     let (code, _, err) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
     assert_eq!(code, 1);
-    assert!(err.contains("not UTF-8"), "{err}");
+    assert!(err.contains("file is not valid UTF-8 text") && err.contains("state.yaml:1:1"), "{err}");
 
     std::fs::write(&prog, "FFMA R0, R1, R2, R0 ;\nFADD R3, R0, Q1 ;\n").unwrap();
     let (code, _, err) = isa(&["run", prog.to_str().unwrap()]);
