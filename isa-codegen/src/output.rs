@@ -10,8 +10,11 @@ use std::path::{Path, PathBuf};
 /// Files to write: path relative to the output directory, and contents.
 pub type Files = Vec<(String, String)>;
 
-/// Replaces `out` with exactly `files`.
+/// Replaces `out` with exactly `files`. `out` must not exist, or be an
+/// empty directory or one this generator wrote (see [`replaceable`]);
+/// anything else is refused and left untouched.
 pub fn write_atomically(out: &Path, files: &Files) -> io::Result<()> {
+    replaceable(out, files)?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -47,6 +50,30 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<()> {
         let _ = std::fs::remove_dir_all(&tmp);
     }
     result
+}
+
+/// Whether `out` may be replaced by `files`: it does not exist, or it is a
+/// directory that is empty or holds earlier output of the generator (its
+/// `Cargo.toml` starts with the same `@generated` line as the one in
+/// `files`). A mistyped `-o` naming a file or someone's directory is an
+/// error, not a replacement.
+fn replaceable(out: &Path, files: &Files) -> io::Result<()> {
+    let meta = match std::fs::symlink_metadata(out) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        other => other?,
+    };
+    if !meta.is_dir() {
+        return Err(io::Error::other("it exists and is not a directory; nothing was written"));
+    }
+    if std::fs::read_dir(out)?.next().is_none() {
+        return Ok(());
+    }
+    let header = files.iter().find(|(rel, _)| rel == "Cargo.toml").and_then(|(_, text)| text.lines().next());
+    let theirs = std::fs::read_to_string(out.join("Cargo.toml")).unwrap_or_default();
+    match header {
+        Some(h) if theirs.lines().next() == Some(h) => Ok(()),
+        _ => Err(io::Error::other("it is a directory the generator did not write (its `Cargo.toml` lacks the `@generated` header), so it is not replaced; nothing was written")),
+    }
 }
 
 /// Differences between `out` on disk and `files`: one line per stale,
