@@ -20,6 +20,7 @@
 
 use crate::{ErrorKind, RunError};
 use isa_runtime::sim::{Warp, LANES};
+use isa_runtime::text::literal::{self, FloatFormat};
 use serde_yaml::Value;
 use std::fmt::Write;
 
@@ -62,7 +63,8 @@ fn scalar_text(v: &Value) -> String {
 }
 
 /// A 32-bit value: an integer (decimal, hex, negative), a float (its binary32
-/// bits), a boolean, or a string holding one of these.
+/// bits, rounded to nearest; one that would round to infinity or to zero is
+/// an error, as in assembly), a boolean, or a string holding one of these.
 fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
     let bad = || error(text, key, format!("`{key}`: `{}` is not a 32-bit value", scalar_text(v)));
     match v {
@@ -73,7 +75,14 @@ fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
             } else if let Some(i) = n.as_i64() {
                 i32::try_from(i).map(|i| i as u32).map_err(|_| bad())
             } else {
-                n.as_f64().map(|f| (f as f32).to_bits()).ok_or_else(bad)
+                // A float is its binary32 bits, rounded as the assembler rounds
+                // literals (YAML's `.inf` and `.nan` are taken as they are).
+                let f = n.as_f64().ok_or_else(bad)?;
+                if !f.is_finite() {
+                    return Ok((f as f32).to_bits());
+                }
+                let t = scalar_text(v);
+                literal::parse_float(&t, FloatFormat::F32).map(|b| b as u32).map_err(|e| error(text, key, format!("`{key}`: {}", literal::float_error_message(&t, FloatFormat::F32, e))))
             }
         }
         Value::String(s) => {
@@ -113,14 +122,14 @@ fn regs(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
                     return Err(error(text, &name, format!("`{name}`: {} values; a per-lane list has {LANES}", items.len())));
                 }
                 for (lane, item) in items.iter().enumerate() {
-                    let x = word(text, &name, item)?;
-                    warp.set(file, idx as u64, lane, value_for(spec.predicate, x));
+                    let x = value(text, &name, item, spec.predicate)?;
+                    warp.set(file, idx as u64, lane, x);
                 }
             }
             _ => {
-                let x = word(text, &name, v)?;
+                let x = value(text, &name, v, spec.predicate)?;
                 for lane in 0..LANES {
-                    warp.set(file, idx as u64, lane, value_for(spec.predicate, x));
+                    warp.set(file, idx as u64, lane, x);
                 }
             }
         }
@@ -128,12 +137,13 @@ fn regs(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
     Ok(())
 }
 
-fn value_for(predicate: bool, x: u32) -> u32 {
-    if predicate {
-        (x != 0) as u32
-    } else {
-        x
+/// A register's value: a [`word`], or for a predicate true/false or 1/0.
+fn value(text: &str, name: &str, v: &Value, predicate: bool) -> Result<u32, RunError> {
+    let x = word(text, name, v)?;
+    if predicate && x > 1 {
+        return Err(error(text, name, format!("`{name}`: `{}` is not a predicate value (true/false or 1/0)", scalar_text(v))));
     }
+    Ok(x)
 }
 
 /// `c[bank][offset]` with integer bank and byte offset.
@@ -227,6 +237,15 @@ mod tests {
         load(&mut again, &dumped).unwrap();
         assert_eq!(w, again);
         assert!(dumped.contains("R0: 0x3fc00000"), "{dumped}");
+        // Predicates take true/false or 1/0; floats round to binary32, YAML's
+        // infinities and NaN included.
+        load(&mut w, "regs:\n  P0: 1\n  P1: false\n  R4: .inf\n  R5: -.inf\n  R6: 0.1\n").unwrap();
+        assert_eq!((w.lane(2, 0, 7), w.lane(2, 1, 7)), (1, 0));
+        assert_eq!((w.lane(0, 4, 0), w.lane(0, 5, 0), w.lane(0, 6, 0)), (0x7F80_0000, 0xFF80_0000, 0x3DCC_CCCD));
+        let e = load(&mut new_warp(), "regs:\n  P0: 7\n").unwrap_err();
+        assert_eq!(e.message, "`P0`: `7` is not a predicate value (true/false or 1/0)");
+        let e = load(&mut new_warp(), "regs:\n  R0: 1.0e39\n").unwrap_err();
+        assert!(e.message.starts_with("`R0`: `1e39` is out of range of a 32-bit float"), "{}", e.message);
 
         for (bad, what) in [
             ("regs:\n  R999: 1\n", "R999"),
@@ -237,6 +256,9 @@ mod tests {
             ("cmem:\n  c[0x40][0]: 1\n", "c[0x40][0]"),
             ("bogus: 1\n", "bogus"),
             ("regs: [\n", ""),
+            ("regs:\n  P2: 7\n", "P2"),
+            ("regs:\n  R2: 1.0e39\n", "R2"),
+            ("regs:\n  R2: 1.0e-50\n", "R2"),
         ] {
             let e = load(&mut new_warp(), bad).unwrap_err();
             assert_eq!(e.kind, ErrorKind::State);
