@@ -151,6 +151,7 @@ fn may_fit(m: &Model, ops: &[Operand], pre: &[Pre]) -> bool {
 
 /// Whether operand `o` can take text `p`, by kind and register class:
 /// `false` only when [`operand`] must reject it.
+#[inline(always)]
 fn text_fits(m: &Model, o: &Operand, p: &Pre) -> bool {
     let Some(t) = &p.text else { return false };
     match (&t.core, &o.kind) {
@@ -401,10 +402,8 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
             // A text of the wrong kind ranks below a right kind with a bad
             // value (`0x1FFFFFFFFF` to a register form and to a 32-bit
             // immediate form: the value is out of range).
-            Err(e) => {
-                let stage = if text_fits(m, sop, &pre[x]) { 6 } else { 5 };
-                keep(best, Attempt { score: (e.col, stage), error: e })
-            }
+            // (Only the loud pass ranks failures.)
+            Err(e) => keep(best, Attempt { score: (e.col, if loud { kind_rank(m, sop, &pre[x]) } else { 6 }), error: e }),
         }
     }
     if sop.optional {
@@ -415,6 +414,18 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
         keep(best, Attempt { score: (col, 5), error: AsmError::at(col, msg!(loud, "missing operand `{}`", sop.name)) });
     }
     None
+}
+
+/// The stage an operand's failure ranks at: 6, or 5 when the text is of a
+/// kind the operand never takes (see [`place`]).
+#[cold]
+#[inline(never)]
+fn kind_rank(m: &Model, sop: &Operand, p: &Pre) -> u32 {
+    if text_fits(m, sop, p) {
+        6
+    } else {
+        5
+    }
 }
 
 fn kind_of(c: &Core) -> &'static str {
