@@ -49642,25 +49642,18 @@ static PRINT: [fn(u128, &mut ::isa_runtime::text::disasm::Line); 184] = [
 ///Prints HADD2_RR: its first syntax form that can express the word, else `.word`.
 fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174881589831535090021003494948863u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -49668,13 +49661,13 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HADD2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -49686,7 +49679,7 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -49708,7 +49701,7 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -49731,25 +49724,18 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HADD2_RU: its first syntax form that can express the word, else `.word`.
 fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174881589831535090020178861228031u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -49757,13 +49743,13 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HADD2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -49775,7 +49761,7 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -49797,7 +49783,7 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -49820,25 +49806,18 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HADD2_RI: its first syntax form that can express the word, else `.word`.
 fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174643890836900908375646964547583u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -49846,13 +49825,13 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HADD2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -49864,7 +49843,7 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -49916,25 +49895,18 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HADD2_RC: its first syntax form that can express the word, else `.word`.
 fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174881589831535108034302492803071u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -49942,13 +49914,13 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HADD2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -49960,7 +49932,7 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -49982,7 +49954,7 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50016,25 +49988,18 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HMUL2_RR: its first syntax form that can express the word, else `.word`.
 fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174881589831535090021003494948863u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50042,13 +50007,13 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMUL2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -50060,7 +50025,7 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50082,7 +50047,7 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50105,25 +50070,18 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HMUL2_RU: its first syntax form that can express the word, else `.word`.
 fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174881589831535090020178861228031u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50131,13 +50089,13 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMUL2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -50149,7 +50107,7 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50171,7 +50129,7 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50194,25 +50152,18 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HMUL2_RI: its first syntax form that can express the word, else `.word`.
 fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174643890836900908375646964547583u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50220,13 +50171,13 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMUL2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -50238,7 +50189,7 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50290,25 +50241,18 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HMUL2_RC: its first syntax form that can express the word, else `.word`.
 fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174881589831535108034302492803071u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50316,13 +50260,13 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMUL2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -50334,7 +50278,7 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50356,7 +50300,7 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50390,25 +50334,18 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HFMA2_RRR: its first syntax form that can express the word, else `.word`.
 fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174886599681503890577535155568639u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50416,16 +50353,16 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -50437,7 +50374,7 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50459,7 +50396,7 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50481,7 +50418,7 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50504,25 +50441,18 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HFMA2_RRI: its first syntax form that can express the word, else `.word`.
 fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174648857165540202805528335745023u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50530,16 +50460,16 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -50551,7 +50481,7 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50573,7 +50503,7 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50625,25 +50555,18 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HFMA2_RIR: its first syntax form that can express the word, else `.word`.
 fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174648900686869708932178625167359u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50651,16 +50574,16 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -50672,7 +50595,7 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50723,7 +50646,7 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50746,25 +50669,18 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HFMA2_RRU: its first syntax form that can express the word, else `.word`.
 fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174886599681503890576710521847807u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50772,16 +50688,16 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -50793,7 +50709,7 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50815,7 +50731,7 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50837,7 +50753,7 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50860,25 +50776,18 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HFMA2_RUR: its first syntax form that can express the word, else `.word`.
 fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174886599681503890576710521847807u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -50886,16 +50795,16 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -50907,7 +50816,7 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50929,7 +50838,7 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50951,7 +50860,7 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -50974,25 +50883,18 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HFMA2_RRC: its first syntax form that can express the word, else `.word`.
 fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174886599681503908590834153422847u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51000,16 +50902,16 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -51021,7 +50923,7 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51043,7 +50945,7 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51065,7 +50967,7 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51099,25 +51001,18 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HFMA2_RCR: its first syntax form that can express the word, else `.word`.
 fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174886599681503908590834153422847u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51125,16 +51020,16 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_4[((w >> 92) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -51146,7 +51041,7 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51168,7 +51063,7 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51201,7 +51096,7 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51224,25 +51119,18 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HMNMX2_RR: its first syntax form that can express the word, else `.word`.
 fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179635298774088336658854280429567u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51250,13 +51138,13 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMNMX2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 84) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -51268,7 +51156,7 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51290,7 +51178,7 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51318,25 +51206,18 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HMNMX2_RU: its first syntax form that can express the word, else `.word`.
 fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179635298774088336658029646708735u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51344,13 +51225,13 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMNMX2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 84) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -51362,7 +51243,7 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51384,7 +51265,7 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51412,25 +51293,18 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HMNMX2_RI: its first syntax form that can express the word, else `.word`.
 fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179397599779454155013497750028287u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51438,13 +51312,13 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMNMX2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 84) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -51456,7 +51330,7 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51513,25 +51387,18 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HMNMX2_RC: its first syntax form that can express the word, else `.word`.
 fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179635298774088354672153278283775u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51539,13 +51406,13 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMNMX2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 84) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -51557,7 +51424,7 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51579,7 +51446,7 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51618,25 +51485,18 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HSETP2_RR: its first syntax form that can express the word, else `.word`.
 fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290803718148722341205702896320511u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51644,16 +51504,16 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSETP2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_4 = w & 4753689750855860255612637020160u128
@@ -51671,7 +51531,7 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51693,7 +51553,7 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51723,25 +51583,18 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HSETP2_RU: its first syntax form that can express the word, else `.word`.
 fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290803718148722341204878262599679u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51749,16 +51602,16 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSETP2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_4 = w & 4753689750855860255612637020160u128
@@ -51776,7 +51629,7 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51798,7 +51651,7 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51828,25 +51681,18 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HSETP2_RI: its first syntax form that can express the word, else `.word`.
 fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290566019154088159560346365919231u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51854,16 +51700,16 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSETP2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_4 = w & 4753689750855860255612637020160u128
@@ -51881,7 +51727,7 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -51940,25 +51786,18 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HSETP2_RC: its first syntax form that can express the word, else `.word`.
 fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290803718148722359219001894174719u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -51966,16 +51805,16 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSETP2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_4 = w & 4753689750855860255612637020160u128
@@ -51993,7 +51832,7 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -52015,7 +51854,7 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -52056,25 +51895,18 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HSET2_RR: its first syntax form that can express the word, else `.word`.
 fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179637735968540679751270488080383u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52082,19 +51914,19 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSET2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
@@ -52108,7 +51940,7 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -52130,7 +51962,7 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -52160,25 +51992,18 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HSET2_RU: its first syntax form that can express the word, else `.word`.
 fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179637735968540679750445854359551u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52186,19 +52011,19 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSET2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
@@ -52212,7 +52037,7 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -52234,7 +52059,7 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -52264,25 +52089,18 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HSET2_RI: its first syntax form that can express the word, else `.word`.
 fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179400036973906498105913957679103u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52290,19 +52108,19 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSET2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
@@ -52316,7 +52134,7 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -52375,25 +52193,18 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints HSET2_RC: its first syntax form that can express the word, else `.word`.
 fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179637735968540697764569485934591u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52401,19 +52212,19 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSET2");
-        if !out.piece(&PIECES_0[((w >> 94) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
@@ -52427,7 +52238,7 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 80) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -52449,7 +52260,7 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_3[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_7[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -52490,25 +52301,18 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FADD_RR: its first syntax form that can express the word, else `.word`.
 fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765563713594428139369398271u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52516,13 +52320,13 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FADD");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -52551,25 +52355,18 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FADD_RU: its first syntax form that can express the word, else `.word`.
 fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765563713594427314735677439u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52577,13 +52374,13 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FADD");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -52612,25 +52409,18 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FADD_RI: its first syntax form that can express the word, else `.word`.
 fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081076189248158332935471103u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52638,13 +52428,13 @@ fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FADD");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -52678,25 +52468,18 @@ fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FADD_RC: its first syntax form that can express the word, else `.word`.
 fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765563713612441438367252479u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52704,13 +52487,13 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FADD");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -52750,25 +52533,18 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FMUL_RR: its first syntax form that can express the word, else `.word`.
 fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861774026194331730543592341503u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52776,16 +52552,16 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMUL");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_10[((w >> 80) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_14[((w >> 80) as u64 & 7u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -52814,25 +52590,18 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FMUL_RU: its first syntax form that can express the word, else `.word`.
 fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861774026194331729718958620671u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52840,16 +52609,16 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMUL");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_10[((w >> 80) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_14[((w >> 80) as u64 & 7u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -52878,25 +52647,18 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FMUL_RI: its first syntax form that can express the word, else `.word`.
 fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624089538669985460737158414335u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52904,16 +52666,16 @@ fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMUL");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_10[((w >> 80) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_14[((w >> 80) as u64 & 7u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -52947,25 +52709,18 @@ fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FMUL_RC: its first syntax form that can express the word, else `.word`.
 fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861774026194349743842590195711u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -52973,16 +52728,16 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMUL");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_10[((w >> 80) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_14[((w >> 80) as u64 & 7u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -53022,25 +52777,18 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FFMA_RRR: its first syntax form that can express the word, else `.word`.
 fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765625085911961371047624703u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53048,13 +52796,13 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -53091,25 +52839,18 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FFMA_RRI: its first syntax form that can express the word, else `.word`.
 fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081137561565691564613697535u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53117,13 +52858,13 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -53165,25 +52906,18 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FFMA_RIR: its first syntax form that can express the word, else `.word`.
 fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081137561565691564613697535u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53191,13 +52925,13 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -53239,25 +52973,18 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FFMA_RRU: its first syntax form that can express the word, else `.word`.
 fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765625085911960546413903871u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53265,13 +52992,13 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -53308,25 +53035,18 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FFMA_RUR: its first syntax form that can express the word, else `.word`.
 fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765625085911960546413903871u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53334,13 +53054,13 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -53377,25 +53097,18 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FFMA_RRC: its first syntax form that can express the word, else `.word`.
 fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765625085929974670045478911u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53403,13 +53116,13 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -53457,25 +53170,18 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FFMA_RCR: its first syntax form that can express the word, else `.word`.
 fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174861765625085929974670045478911u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53483,13 +53189,13 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_2[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -53537,25 +53243,18 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FMNMX_RR: its first syntax form that can express the word, else `.word`.
 fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179615463928165919437984876199935u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53563,10 +53262,10 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMNMX");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 83) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -53600,25 +53299,18 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FMNMX_RU: its first syntax form that can express the word, else `.word`.
 fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179615463928165919437160242479103u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53626,10 +53318,10 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMNMX");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 83) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -53663,25 +53355,18 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FMNMX_RI: its first syntax form that can express the word, else `.word`.
 fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377779440641573168178442272767u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53689,10 +53374,10 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMNMX");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 83) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -53731,25 +53416,18 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FMNMX_RC: its first syntax form that can express the word, else `.word`.
 fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179615463928165937451283874054143u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53757,10 +53435,10 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMNMX");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 83) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -53805,25 +53483,18 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FSETP_RR: its first syntax form that can express the word, else `.word`.
 fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290783892974206480901866889740287u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53831,13 +53502,13 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSETP");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
@@ -53883,25 +53554,18 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FSETP_RU: its first syntax form that can express the word, else `.word`.
 fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290783892974206480901042256019455u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53909,13 +53573,13 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSETP");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
@@ -53961,25 +53625,18 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FSETP_RI: its first syntax form that can express the word, else `.word`.
 fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290546208486682134632060455813119u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -53987,13 +53644,13 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSETP");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
@@ -54044,25 +53701,18 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FSETP_RC: its first syntax form that can express the word, else `.word`.
 fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282290783892974206498915165887594495u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54070,13 +53720,13 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSETP");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
@@ -54133,25 +53783,18 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FSET_RR: its first syntax form that can express the word, else `.word`.
 fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179617910794024819447434481500159u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54159,16 +53802,16 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSET");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -54202,25 +53845,18 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FSET_RU: its first syntax form that can express the word, else `.word`.
 fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179617910794024819446609847779327u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54228,16 +53864,16 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSET");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -54271,25 +53907,18 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FSET_RI: its first syntax form that can express the word, else `.word`.
 fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179380226306500473177628047572991u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54297,16 +53926,16 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSET");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -54345,25 +53974,18 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FSET_RC: its first syntax form that can express the word, else `.word`.
 fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179617910794024837460733479354367u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54371,16 +53993,16 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSET");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_6[((w >> 86) as u64 & 15u64) as usize]) {
+        if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 84) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 90) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -54425,25 +54047,18 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FSEL_RR: its first syntax form that can express the word, else `.word`.
 fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179615454256759362520951478550527u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54451,7 +54066,7 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSEL");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -54485,25 +54100,18 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FSEL_RU: its first syntax form that can express the word, else `.word`.
 fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179615454256759362520126844829695u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54511,7 +54119,7 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSEL");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -54545,25 +54153,18 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FSEL_RI: its first syntax form that can express the word, else `.word`.
 fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769769235016251145044623359u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54571,7 +54172,7 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSEL");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -54610,25 +54211,18 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FSEL_RC: its first syntax form that can express the word, else `.word`.
 fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179615454256759380534250476404735u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54636,7 +54230,7 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSEL");
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -54681,25 +54275,18 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FCHK_RR: its first syntax form that can express the word, else `.word`.
 fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277742769233332592410409947537407999u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54733,25 +54320,18 @@ fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FCHK_RU: its first syntax form that can express the word, else `.word`.
 fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277742769233332592410409122903687167u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54785,25 +54365,18 @@ fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FCHK_RI: its first syntax form that can express the word, else `.word`.
 fn print_60(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277742531548845068064140141103480831u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54842,25 +54415,18 @@ fn print_60(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FCHK_RC: its first syntax form that can express the word, else `.word`.
 fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277742769233332592428423246535262207u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54905,25 +54471,18 @@ fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints I2F_R: its first syntax form that can express the word, else `.word`.
 fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174659686118569400847455999754239u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -54931,13 +54490,13 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2F");
-        if !out.piece(&PIECES_11[((w >> 88) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_15[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_12[((w >> 92) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_16[((w >> 92) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_17[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -54952,12 +54511,12 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 let p: &::isa_runtime::text::disasm::Piece = match (w >> 92) as u64
                     & 7u64
                 {
-                    0 => &PIECES_14[v as usize],
-                    1 => &PIECES_14[v as usize],
-                    2 => &PIECES_15[v as usize],
-                    3 => &PIECES_15[v as usize],
-                    4 => &PIECES_16[v as usize],
-                    5 => &PIECES_16[v as usize],
+                    0 => &PIECES_18[v as usize],
+                    1 => &PIECES_18[v as usize],
+                    2 => &PIECES_19[v as usize],
+                    3 => &PIECES_19[v as usize],
+                    4 => &PIECES_20[v as usize],
+                    5 => &PIECES_20[v as usize],
                     _ => return None,
                 };
                 if !::isa_runtime::text::disasm::piece_ok(p) {
@@ -54978,25 +54537,18 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints I2F_C: its first syntax form that can express the word, else `.word`.
 fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174659686118569418860754997608447u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55004,13 +54556,13 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2F");
-        if !out.piece(&PIECES_11[((w >> 88) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_15[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_12[((w >> 92) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_16[((w >> 92) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_17[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -55025,12 +54577,12 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 let p: &::isa_runtime::text::disasm::Piece = match (w >> 92) as u64
                     & 7u64
                 {
-                    0 => &PIECES_14[v as usize],
-                    1 => &PIECES_14[v as usize],
-                    2 => &PIECES_15[v as usize],
-                    3 => &PIECES_15[v as usize],
-                    4 => &PIECES_16[v as usize],
-                    5 => &PIECES_16[v as usize],
+                    0 => &PIECES_18[v as usize],
+                    1 => &PIECES_18[v as usize],
+                    2 => &PIECES_19[v as usize],
+                    3 => &PIECES_19[v as usize],
+                    4 => &PIECES_20[v as usize],
+                    5 => &PIECES_20[v as usize],
                     _ => return None,
                 };
                 if !::isa_runtime::text::disasm::piece_ok(p) {
@@ -55062,25 +54614,18 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints I2F_U: its first syntax form that can express the word, else `.word`.
 fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174659686118569400846631366033407u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55088,13 +54633,13 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2F");
-        if !out.piece(&PIECES_11[((w >> 88) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_15[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_12[((w >> 92) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_16[((w >> 92) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_17[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -55109,12 +54654,12 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 let p: &::isa_runtime::text::disasm::Piece = match (w >> 92) as u64
                     & 7u64
                 {
-                    0 => &PIECES_14[v as usize],
-                    1 => &PIECES_14[v as usize],
-                    2 => &PIECES_15[v as usize],
-                    3 => &PIECES_15[v as usize],
-                    4 => &PIECES_16[v as usize],
-                    5 => &PIECES_16[v as usize],
+                    0 => &PIECES_18[v as usize],
+                    1 => &PIECES_18[v as usize],
+                    2 => &PIECES_19[v as usize],
+                    3 => &PIECES_19[v as usize],
+                    4 => &PIECES_20[v as usize],
+                    5 => &PIECES_20[v as usize],
                     _ => return None,
                 };
                 if !::isa_runtime::text::disasm::piece_ok(p) {
@@ -55135,25 +54680,18 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2F_R: its first syntax form that can express the word, else `.word`.
 fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174877553969634934584719171387391u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55161,16 +54699,16 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2F");
-        if !out.piece(&PIECES_17[((w >> 88) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_21[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_17[((w >> 92) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_21[((w >> 92) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -55182,7 +54720,7 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -55205,25 +54743,18 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2F_U: its first syntax form that can express the word, else `.word`.
 fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174877553969634934583894537666559u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55231,16 +54762,16 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2F");
-        if !out.piece(&PIECES_17[((w >> 88) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_21[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_17[((w >> 92) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_21[((w >> 92) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -55252,7 +54783,7 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -55275,25 +54806,18 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2F_C: its first syntax form that can express the word, else `.word`.
 fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174877553969634952598018169241599u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55301,16 +54825,16 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2F");
-        if !out.piece(&PIECES_17[((w >> 88) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_21[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_17[((w >> 92) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_21[((w >> 92) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_9[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -55322,7 +54846,7 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -55356,25 +54880,18 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2I_R: its first syntax form that can express the word, else `.word`.
 fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174878792060789947416822717349887u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55382,19 +54899,19 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2I");
-        if !out.piece(&PIECES_19[((w >> 88) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_23[((w >> 88) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_17[((w >> 92) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_21[((w >> 92) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_21[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -55406,7 +54923,7 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -55429,25 +54946,18 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2I_U: its first syntax form that can express the word, else `.word`.
 fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174878792060789947415998083629055u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55455,19 +54965,19 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2I");
-        if !out.piece(&PIECES_19[((w >> 88) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_23[((w >> 88) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_17[((w >> 92) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_21[((w >> 92) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_21[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -55479,7 +54989,7 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -55502,25 +55012,18 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2I_C: its first syntax form that can express the word, else `.word`.
 fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174878792060789965430121715204095u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55528,19 +55031,19 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2I");
-        if !out.piece(&PIECES_19[((w >> 88) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_23[((w >> 88) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_17[((w >> 92) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_21[((w >> 92) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_21[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -55552,7 +55055,7 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -55586,25 +55089,18 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FRND_R: its first syntax form that can express the word, else `.word`.
 fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174862698689163510021420381896703u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55612,13 +55108,13 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FRND");
-        if !out.piece(&PIECES_22[((w >> 88) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_26[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_21[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -55630,7 +55126,7 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -55653,25 +55149,18 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FRND_U: its first syntax form that can express the word, else `.word`.
 fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174862698689163510020595748175871u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55679,13 +55168,13 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FRND");
-        if !out.piece(&PIECES_22[((w >> 88) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_26[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_21[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -55697,7 +55186,7 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -55720,25 +55209,18 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints FRND_C: its first syntax form that can express the word, else `.word`.
 fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174862698689163528034719379750911u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55746,13 +55228,13 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FRND");
-        if !out.piece(&PIECES_22[((w >> 88) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_26[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_1[((w >> 76) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_21[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -55764,7 +55246,7 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 82) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -55798,21 +55280,14 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2FP_RRR: its first syntax form that can express the word, else `.word`.
 fn print_74(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174703036087544516862860121341951u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     if false {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55821,21 +55296,14 @@ fn print_74(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2FP_RUR: its first syntax form that can express the word, else `.word`.
 fn print_75(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174703036087544516862035487621119u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     if false {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55844,21 +55312,14 @@ fn print_75(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2FP_RIR: its first syntax form that can express the word, else `.word`.
 fn print_76(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174703021580453128230284222791679u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     if false {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55867,21 +55328,14 @@ fn print_76(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2FP_RCR: its first syntax form that can express the word, else `.word`.
 fn print_77(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174703036087544534876159119196159u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     if false {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55890,25 +55344,18 @@ fn print_77(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2IP_RRR: its first syntax form that can express the word, else `.word`.
 fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174639267517295756951324073132031u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55916,19 +55363,19 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2IP");
-        if !out.piece(&PIECES_23[((w >> 88) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]) {
             return None;
         }
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
         }
-        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_4[((w >> 81) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_8[((w >> 81) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_24[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_28[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -55948,7 +55395,7 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -55967,25 +55414,18 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2IP_RUR: its first syntax form that can express the word, else `.word`.
 fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174639267517295756950499439411199u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -55993,19 +55433,19 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2IP");
-        if !out.piece(&PIECES_23[((w >> 88) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]) {
             return None;
         }
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
         }
-        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_4[((w >> 81) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_8[((w >> 81) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_24[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_28[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -56025,7 +55465,7 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -56044,25 +55484,18 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2IP_RCR: its first syntax form that can express the word, else `.word`.
 fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174639267517295774964623070986239u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56070,19 +55503,19 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2IP");
-        if !out.piece(&PIECES_23[((w >> 88) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]) {
             return None;
         }
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
         }
-        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_4[((w >> 81) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_8[((w >> 81) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_24[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_28[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -56113,7 +55546,7 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -56132,25 +55565,18 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints F2IP_RIR: its first syntax form that can express the word, else `.word`.
 fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174639267517314203694298271055871u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56158,19 +55584,19 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2IP");
-        if !out.piece(&PIECES_23[((w >> 88) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]) {
             return None;
         }
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
         }
-        if !out.piece(&PIECES_20[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_4[((w >> 81) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_8[((w >> 81) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_24[((w >> 78) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_28[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -56199,7 +55625,7 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 84) as u64 & 1u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_18[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_22[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -56218,14 +55644,10 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IADD_RR: its first syntax form that can express the word, else `.word`.
 fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443694987047137088141680181247u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56236,12 +55658,9 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56318,14 +55737,10 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IADD_RU: its first syntax form that can express the word, else `.word`.
 fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443694987047137087317046460415u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56336,12 +55751,9 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56418,14 +55830,10 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IADD_RI: its first syntax form that can express the word, else `.word`.
 fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238662037055155928790204415u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56436,12 +55844,9 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56528,14 +55933,10 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IADD_RC: its first syntax form that can express the word, else `.word`.
 fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443694987047155101440678035455u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56546,12 +55947,9 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56650,14 +56048,10 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_RRR: its first syntax form that can express the word, else `.word`.
 fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238869784286915145272131583u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56668,12 +56062,9 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56688,7 +56079,7 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -56730,7 +56121,7 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -56774,14 +56165,10 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_RRI: its first syntax form that can express the word, else `.word`.
 fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238850913267726640889200639u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56792,12 +56179,9 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56812,7 +56196,7 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -56859,7 +56243,7 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -56908,14 +56292,10 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_RIR: its first syntax form that can express the word, else `.word`.
 fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238869802733658119470055423u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -56926,12 +56306,9 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -56946,7 +56323,7 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -56995,7 +56372,7 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57046,14 +56423,10 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_RRC: its first syntax form that can express the word, else `.word`.
 fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443695175923367672152777031679u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57064,12 +56437,9 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57084,7 +56454,7 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57137,7 +56507,7 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57192,14 +56562,10 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_RCR: its first syntax form that can express the word, else `.word`.
 fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238869784304928444269985791u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57210,12 +56576,9 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57230,7 +56593,7 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57283,7 +56646,7 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57338,14 +56701,10 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_RRU: its first syntax form that can express the word, else `.word`.
 fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443695175923349658029145456639u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57356,12 +56715,9 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57376,7 +56732,7 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57418,7 +56774,7 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57462,14 +56818,10 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_RUR: its first syntax form that can express the word, else `.word`.
 fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238869784286914320638410751u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57480,12 +56832,9 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57500,7 +56849,7 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57542,7 +56891,7 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57586,14 +56935,10 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_WIDE_RRR: its first syntax form that can express the word, else `.word`.
 fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238832005355052188110422015u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57604,12 +56949,9 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57622,7 +56964,7 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57661,7 +57003,7 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57705,14 +57047,10 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_WIDE_RIR: its first syntax form that can express the word, else `.word`.
 fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238832023801795162308345855u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57723,12 +57061,9 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57741,7 +57076,7 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57787,7 +57122,7 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57838,14 +57173,10 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_WIDE_RRC: its first syntax form that can express the word, else `.word`.
 fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443695138144435809195615322111u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57856,12 +57187,9 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -57874,7 +57202,7 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57924,7 +57252,7 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -57979,14 +57307,10 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_WIDE_RCR: its first syntax form that can express the word, else `.word`.
 fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238832005373065487108276223u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -57997,12 +57321,9 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58015,7 +57336,7 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58065,7 +57386,7 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58120,14 +57441,10 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_WIDE_RRU: its first syntax form that can express the word, else `.word`.
 fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443695138144417795071983747071u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58138,12 +57455,9 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58156,7 +57470,7 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58195,7 +57509,7 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58239,14 +57553,10 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMAD_WIDE_RUR: its first syntax form that can express the word, else `.word`.
 fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285238832005355051363476701183u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -58257,12 +57567,9 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58275,7 +57582,7 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58314,7 +57621,7 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58358,25 +57665,18 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP2A_RRR: its first syntax form that can express the word, else `.word`.
 fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077568412161409661534207u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58385,13 +57685,13 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58433,25 +57733,18 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP2A_RRI: its first syntax form that can express the word, else `.word`.
 fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077586858904383859458047u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58460,13 +57753,13 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58515,25 +57808,18 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP2A_RIR: its first syntax form that can express the word, else `.word`.
 fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077586858904383859458047u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58542,13 +57828,13 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58597,25 +57883,18 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP2A_RRC: its first syntax form that can express the word, else `.word`.
 fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077568430174708659388415u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58624,13 +57903,13 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58683,25 +57962,18 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP2A_RCR: its first syntax form that can express the word, else `.word`.
 fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077568430174708659388415u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58710,13 +57982,13 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58769,25 +58041,18 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP2A_RRU: its first syntax form that can express the word, else `.word`.
 fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077568412160585027813375u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58796,13 +58061,13 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58844,25 +58109,18 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP2A_RUR: its first syntax form that can express the word, else `.word`.
 fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239077568412160585027813375u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58871,13 +58129,13 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_28[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58919,25 +58177,18 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP4A_RRR: its first syntax form that can express the word, else `.word`.
 fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039789480298452499824639u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -58946,10 +58197,10 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -58991,25 +58242,18 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP4A_RRI: its first syntax form that can express the word, else `.word`.
 fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039807927041426697748479u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59018,10 +58262,10 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -59070,25 +58314,18 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP4A_RIR: its first syntax form that can express the word, else `.word`.
 fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039807927041426697748479u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59097,10 +58334,10 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -59149,25 +58386,18 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP4A_RRC: its first syntax form that can express the word, else `.word`.
 fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039789498311751497678847u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59176,10 +58406,10 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -59232,25 +58462,18 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP4A_RCR: its first syntax form that can express the word, else `.word`.
 fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039789498311751497678847u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59259,10 +58482,10 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -59315,25 +58538,18 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP4A_RRU: its first syntax form that can express the word, else `.word`.
 fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039789480297627866103807u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59342,10 +58558,10 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -59387,25 +58603,18 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IDP4A_RUR: its first syntax form that can express the word, else `.word`.
 fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285239039789480297627866103807u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59414,10 +58623,10 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_23[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_23[((w >> 78) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 567907468902246771870523036008448u128
@@ -59459,25 +58668,18 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMUL_RR: its first syntax form that can express the word, else `.word`.
 fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080136419871324299340021759u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59485,10 +58687,10 @@ fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMUL");
-        if !out.piece(&PIECES_29[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -59510,25 +58712,18 @@ fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMUL_RU: its first syntax form that can express the word, else `.word`.
 fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174782536442558934067183213346815u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59536,10 +58731,10 @@ fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMUL");
-        if !out.piece(&PIECES_29[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -59561,25 +58756,18 @@ fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMUL_RI: its first syntax form that can express the word, else `.word`.
 fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080117548852135794957090815u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59587,10 +58775,10 @@ fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMUL");
-        if !out.piece(&PIECES_29[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -59618,25 +58806,18 @@ fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMUL_RC: its first syntax form that can express the word, else `.word`.
 fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174782536442558952081306844921855u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59644,10 +58825,10 @@ fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMUL");
-        if !out.piece(&PIECES_29[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -59680,25 +58861,18 @@ fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints LEA_RRR: its first syntax form that can express the word, else `.word`.
 fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443846145257440518541615824895u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_1(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59769,25 +58943,18 @@ fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints LEA_RIR: its first syntax form that can express the word, else `.word`.
 fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747285389820247358586328725848063u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_1(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59865,25 +59032,18 @@ fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints LEA_RCR: its first syntax form that can express the word, else `.word`.
 fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443846145257458531840613679103u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_1(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -59965,25 +59125,18 @@ fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints LEA_RUR: its first syntax form that can express the word, else `.word`.
 fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747443846145257440517716982104063u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_1(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60054,25 +59207,18 @@ fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IABS_R: its first syntax form that can express the word, else `.word`.
 fn print_121(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079928635746078030672429055u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60094,25 +59240,18 @@ fn print_121(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IABS_U: its first syntax form that can express the word, else `.word`.
 fn print_122(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079928635746077206038708223u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60134,25 +59273,18 @@ fn print_122(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IABS_I: its first syntax form that can express the word, else `.word`.
 fn print_123(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079928654192821004870352895u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60181,25 +59313,18 @@ fn print_123(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IABS_C: its first syntax form that can express the word, else `.word`.
 fn print_124(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079928635764091329670283263u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60232,25 +59357,18 @@ fn print_124(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMNMX_RR: its first syntax form that can express the word, else `.word`.
 fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769830607333785476234477567u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60258,7 +59376,7 @@ fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMNMX");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -60284,25 +59402,18 @@ fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMNMX_RU: its first syntax form that can express the word, else `.word`.
 fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769830607333784651600756735u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60310,7 +59421,7 @@ fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMNMX");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -60336,25 +59447,18 @@ fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMNMX_RI: its first syntax form that can express the word, else `.word`.
 fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769830625780528450432401407u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60362,7 +59466,7 @@ fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMNMX");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -60395,25 +59499,18 @@ fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints IMNMX_RC: its first syntax form that can express the word, else `.word`.
 fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769830607351798775232331775u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60421,7 +59518,7 @@ fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMNMX");
-        if !out.piece(&PIECES_26[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -60458,25 +59555,18 @@ fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints P2R_RR: its first syntax form that can express the word, else `.word`.
 fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742024475499978712678399u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60484,7 +59574,7 @@ fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("P2R");
-        if !out.piece(&PIECES_30[((w >> 79) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -60507,25 +59597,18 @@ fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints P2R_RU: its first syntax form that can express the word, else `.word`.
 fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742024475499154078957567u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60533,7 +59616,7 @@ fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("P2R");
-        if !out.piece(&PIECES_30[((w >> 79) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -60556,25 +59639,18 @@ fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints P2R_RI: its first syntax form that can express the word, else `.word`.
 fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742042922242952910602239u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60582,7 +59658,7 @@ fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("P2R");
-        if !out.piece(&PIECES_30[((w >> 79) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -60612,25 +59688,18 @@ fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints P2R_RC: its first syntax form that can express the word, else `.word`.
 fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742024493513277710532607u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60638,7 +59707,7 @@ fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("P2R");
-        if !out.piece(&PIECES_30[((w >> 79) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -60672,25 +59741,18 @@ fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints R2P_RR: its first syntax form that can express the word, else `.word`.
 fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742024475499978695966719u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60705,7 +59767,7 @@ fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 79) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_30[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_34[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -60728,25 +59790,18 @@ fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints R2P_RU: its first syntax form that can express the word, else `.word`.
 fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742024475499154062245887u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60761,7 +59816,7 @@ fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 79) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_30[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_34[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -60784,25 +59839,18 @@ fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints R2P_RI: its first syntax form that can express the word, else `.word`.
 fn print_135(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742042922242952893890559u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60817,7 +59865,7 @@ fn print_135(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 79) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_30[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_34[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -60847,25 +59895,18 @@ fn print_135(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints R2P_RC: its first syntax form that can express the word, else `.word`.
 fn print_136(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081742024493513277693820927u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60880,7 +59921,7 @@ fn print_136(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
                 let v = (w >> 79) as u64 & 3u64;
-                let p: &::isa_runtime::text::disasm::Piece = &PIECES_30[v as usize];
+                let p: &::isa_runtime::text::disasm::Piece = &PIECES_34[v as usize];
                 if !::isa_runtime::text::disasm::piece_ok(p) {
                     return None;
                 }
@@ -60914,14 +59955,10 @@ fn print_136(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints ISETP_RR: its first syntax form that can express the word, else `.word`.
 fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282366604044778430112462652265529343u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -60932,12 +59969,9 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -60950,13 +59984,13 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISETP");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
@@ -60989,13 +60023,13 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISETP");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
@@ -61042,14 +60076,10 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints ISETP_RU: its first syntax form that can express the word, else `.word`.
 fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282366604044778430112461827631808511u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61060,12 +60090,9 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61078,13 +60105,13 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISETP");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
@@ -61117,13 +60144,13 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISETP");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
@@ -61170,14 +60197,10 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints ISETP_RI: its first syntax form that can express the word, else `.word`.
 fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282366604044778448559205626463453183u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61188,12 +60211,9 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61206,13 +60226,13 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISETP");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
@@ -61252,13 +60272,13 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISETP");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
@@ -61312,14 +60332,10 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints ISETP_RC: its first syntax form that can express the word, else `.word`.
 fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340282366604044778430130475951263383551u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61330,12 +60346,9 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61348,13 +60361,13 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISETP");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_1 = w & 4543259751217974174964184288067584u128
@@ -61398,13 +60411,13 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISETP");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_7[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
@@ -61462,14 +60475,10 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints ISET_RR: its first syntax form that can express the word, else `.word`.
 fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277255436844001022279462011753463807u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61480,12 +60489,9 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61498,16 +60504,16 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISET");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
@@ -61536,16 +60542,16 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISET");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
             return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
@@ -61589,14 +60595,10 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints ISET_RU: its first syntax form that can express the word, else `.word`.
 fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277255436844001022279461187119742975u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61607,12 +60609,9 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61625,16 +60624,16 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISET");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
@@ -61663,16 +60662,16 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISET");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
             return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
@@ -61716,14 +60715,10 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints ISET_RI: its first syntax form that can express the word, else `.word`.
 fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277255436844001040726204985951387647u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61734,12 +60729,9 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61752,16 +60744,16 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISET");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
@@ -61797,16 +60789,16 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISET");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
             return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
@@ -61857,14 +60849,10 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints ISET_RC: its first syntax form that can express the word, else `.word`.
 fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277255436844001022297475310751318015u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -61875,12 +60863,9 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -61893,16 +60878,16 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str("ISET");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
             return None;
         }
         let want_3 = w & 4753689750855860255612637020160u128
@@ -61942,16 +60927,16 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("ISET");
-        if !out.piece(&PIECES_31[((w >> 79) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_32[((w >> 82) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_25[((w >> 77) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_8[((w >> 84) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
             return None;
         }
         if (w >> 76) as u64 & 1u64 != 1 {
@@ -62006,25 +60991,18 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints SEL_RR: its first syntax form that can express the word, else `.word`.
 fn print_145(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769679491606333647587639295u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62055,25 +61033,18 @@ fn print_145(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints SEL_RU: its first syntax form that can express the word, else `.word`.
 fn print_146(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769679491606332822953918463u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62104,25 +61075,18 @@ fn print_146(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints SEL_RI: its first syntax form that can express the word, else `.word`.
 fn print_147(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769679510053076621785563135u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62160,25 +61124,18 @@ fn print_147(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints SEL_RC: its first syntax form that can express the word, else `.word`.
 fn print_148(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277179377769679491624346946585493503u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62220,25 +61177,18 @@ fn print_148(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints LOP3_RRR: its first syntax form that can express the word, else `.word`.
 fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747286473504167034286668521668607u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62246,7 +61196,7 @@ fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("LOP3");
-        if !out.piece(&PIECES_33[((w >> 79) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_37[((w >> 79) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_0 = w & 567907468902246771870523036008448u128
@@ -62295,25 +61245,18 @@ fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints LOP3_RIR: its first syntax form that can express the word, else `.word`.
 fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747286473504185481029642719592447u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62321,7 +61264,7 @@ fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("LOP3");
-        if !out.piece(&PIECES_33[((w >> 79) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_37[((w >> 79) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_0 = w & 567907468902246771870523036008448u128
@@ -62377,25 +61320,18 @@ fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints LOP3_RCR: its first syntax form that can express the word, else `.word`.
 fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747286473504167052299967519522815u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62403,7 +61339,7 @@ fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("LOP3");
-        if !out.piece(&PIECES_33[((w >> 79) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_37[((w >> 79) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_0 = w & 567907468902246771870523036008448u128
@@ -62463,25 +61399,18 @@ fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints LOP3_RUR: its first syntax form that can express the word, else `.word`.
 fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277747286473504167034285843887947775u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62489,7 +61418,7 @@ fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("LOP3");
-        if !out.piece(&PIECES_33[((w >> 79) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_37[((w >> 79) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_0 = w & 567907468902246771870523036008448u128
@@ -62538,25 +61467,18 @@ fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints PLOP3_X: its first syntax form that can express the word, else `.word`.
 fn print_153(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277742532781935495226030386994806783u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62600,25 +61522,18 @@ fn print_153(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints PLOP3_U: its first syntax form that can express the word, else `.word`.
 fn print_154(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277742532781935495226030386994806783u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62662,25 +61577,18 @@ fn print_154(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints SHF_RRR: its first syntax form that can express the word, else `.word`.
 fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051243238879161512624127u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62688,16 +61596,16 @@ fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -62722,25 +61630,18 @@ fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints SHF_RRI: its first syntax form that can express the word, else `.word`.
 fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051261685622135710547967u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62748,16 +61649,16 @@ fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -62789,25 +61690,18 @@ fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints SHF_RIR: its first syntax form that can express the word, else `.word`.
 fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051261685622135710547967u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62815,16 +61709,16 @@ fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -62856,25 +61750,18 @@ fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints SHF_RRC: its first syntax form that can express the word, else `.word`.
 fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051243256892460510478335u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62882,16 +61769,16 @@ fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -62927,25 +61814,18 @@ fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints SHF_RCR: its first syntax form that can express the word, else `.word`.
 fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051243256892460510478335u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -62953,16 +61833,16 @@ fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -62998,25 +61878,18 @@ fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints SHF_RRU: its first syntax form that can express the word, else `.word`.
 fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051243238878336878903295u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63024,16 +61897,16 @@ fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -63058,25 +61931,18 @@ fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints SHF_RUR: its first syntax form that can express the word, else `.word`.
 fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624084051243238878336878903295u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63084,16 +61950,16 @@ fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_34[((w >> 81) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_27[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_35[((w >> 80) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_36[((w >> 77) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -63118,14 +61984,10 @@ fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints MOV_R: its first syntax form that can express the word, else `.word`.
 fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081137561565692659847135231u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63136,12 +61998,9 @@ fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63215,14 +62074,10 @@ fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints MOV_U: its first syntax form that can express the word, else `.word`.
 fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081137561565691835213414399u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63233,12 +62088,9 @@ fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63312,14 +62164,10 @@ fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints MOV_I: its first syntax form that can express the word, else `.word`.
 fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081137580012435634045059071u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63330,12 +62178,9 @@ fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63407,14 +62252,10 @@ fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints MOV_C: its first syntax form that can express the word, else `.word`.
 fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624081137561583705958844989439u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
@@ -63425,12 +62266,9 @@ fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             form_1(w, out).is_some()
         }
     {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63510,25 +62348,18 @@ fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints PRMT_RRR: its first syntax form that can express the word, else `.word`.
 fn print_166(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462244711898231150215167u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63536,7 +62367,7 @@ fn print_166(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -63561,25 +62392,18 @@ fn print_166(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints PRMT_RRI: its first syntax form that can express the word, else `.word`.
 fn print_167(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462263158641205348139007u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63587,7 +62411,7 @@ fn print_167(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -63619,25 +62443,18 @@ fn print_167(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints PRMT_RIR: its first syntax form that can express the word, else `.word`.
 fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462263158641205348139007u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63645,7 +62462,7 @@ fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -63677,25 +62494,18 @@ fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints PRMT_RRC: its first syntax form that can express the word, else `.word`.
 fn print_169(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462244729911530148069375u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63703,7 +62513,7 @@ fn print_169(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -63739,25 +62549,18 @@ fn print_169(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints PRMT_RCR: its first syntax form that can express the word, else `.word`.
 fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462244729911530148069375u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63765,7 +62568,7 @@ fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -63801,25 +62604,18 @@ fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints PRMT_RRU: its first syntax form that can express the word, else `.word`.
 fn print_171(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462244711897406516494335u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63827,7 +62623,7 @@ fn print_171(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -63852,25 +62648,18 @@ fn print_171(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints PRMT_RUR: its first syntax form that can express the word, else `.word`.
 fn print_172(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080462244711897406516494335u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63878,7 +62667,7 @@ fn print_172(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("PRMT");
-        if !out.piece(&PIECES_37[((w >> 76) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -63903,25 +62692,18 @@ fn print_172(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints I2I_R: its first syntax form that can express the word, else `.word`.
 fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080155309337255773642686463u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63929,7 +62711,7 @@ fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2I");
-        if !out.piece(&PIECES_38[((w >> 76) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -63946,25 +62728,18 @@ fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints I2I_U: its first syntax form that can express the word, else `.word`.
 fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080155309337254949008965631u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -63972,7 +62747,7 @@ fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2I");
-        if !out.piece(&PIECES_38[((w >> 76) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -63989,25 +62764,18 @@ fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints I2I_I: its first syntax form that can express the word, else `.word`.
 fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080155327783998747840610303u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64015,7 +62783,7 @@ fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2I");
-        if !out.piece(&PIECES_38[((w >> 76) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -64039,25 +62807,18 @@ fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints I2I_C: its first syntax form that can express the word, else `.word`.
 fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080155309355269072640540671u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64065,7 +62826,7 @@ fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2I");
-        if !out.piece(&PIECES_38[((w >> 76) as u64 & 3u64) as usize]) {
+        if !out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -64093,25 +62854,18 @@ fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints I2IP_RRR: its first syntax form that can express the word, else `.word`.
 fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080500023643761188311924735u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64119,10 +62873,10 @@ fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2IP");
-        if !out.piece(&PIECES_39[((w >> 76) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_40[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_44[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -64147,25 +62901,18 @@ fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints I2IP_RUR: its first syntax form that can express the word, else `.word`.
 fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080500023643760363678203903u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64173,10 +62920,10 @@ fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2IP");
-        if !out.piece(&PIECES_39[((w >> 76) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_40[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_44[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -64201,25 +62948,18 @@ fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints I2IP_RIR: its first syntax form that can express the word, else `.word`.
 fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080500042090504162509848575u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64227,10 +62967,10 @@ fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2IP");
-        if !out.piece(&PIECES_39[((w >> 76) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_40[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_44[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -64262,25 +63002,18 @@ fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints I2IP_RCR: its first syntax form that can express the word, else `.word`.
 fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624080500023661774487309778943u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64288,10 +63021,10 @@ fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2IP");
-        if !out.piece(&PIECES_39[((w >> 76) as u64 & 7u64) as usize]) {
+        if !out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_40[((w >> 75) as u64 & 1u64) as usize]) {
+        if !out.piece(&PIECES_44[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
         out.push_str(" ");
@@ -64327,25 +63060,18 @@ fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints R2UR_R: its first syntax form that can express the word, else `.word`.
 fn print_181(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079928635746078030659846143u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64367,25 +63093,18 @@ fn print_181(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints SETGPR_U: its first syntax form that can express the word, else `.word`.
 fn print_182(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079929797890955778147287039u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64411,25 +63130,18 @@ fn print_182(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
 ///Prints GETGPR_U: its first syntax form that can express the word, else `.word`.
 fn print_183(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     let w = w & 340277174624079929797890955773885808639u128;
-    let v = (w >> 12) as u64 & 7u64;
-    let not_on = (w >> 15) as u64 & 1u64 != 0;
-    let mark = out.mark();
-    out.push_byte(b'@');
-    out.byte_if(b'!', not_on);
-    register_2(out, v, false);
-    out.push_byte(b' ');
-    out.keep_if((v != 7) | not_on, mark);
+    out.piece(
+        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+    );
     let mark = out.mark();
     if {
         out.reset(mark);
         form_0(w, out).is_some()
     } {
-        let v = (w >> 112) as u64 & 63u64;
-        out.control(" &sched=0x", v, v != 0);
-        let v = (w >> 118) as u64 & 63u64;
-        out.control(" &req=0x", v, v != 0);
-        let v = (w >> 124) as u64 & 15u64;
-        out.control(" &wsb=0x", v, v != 0);
+        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
         ::isa_runtime::text::disasm::word(w, out);
@@ -64624,33 +63336,201 @@ fn register_3_slow(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bo
         }
     }
 }
-static PIECES_0: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_0: [::isa_runtime::text::disasm::Piece; 16] = ::isa_runtime::text::disasm::pieces([
+    Some("@P0 "),
+    Some("@P1 "),
+    Some("@P2 "),
+    Some("@P3 "),
+    Some("@P4 "),
+    Some("@P5 "),
+    Some("@P6 "),
+    Some(""),
+    Some("@!P0 "),
+    Some("@!P1 "),
+    Some("@!P2 "),
+    Some("@!P3 "),
+    Some("@!P4 "),
+    Some("@!P5 "),
+    Some("@!P6 "),
+    Some("@!PT "),
+]);
+static PIECES_1: [::isa_runtime::text::disasm::Piece; 64] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(" &sched=0x1"),
+    Some(" &sched=0x2"),
+    Some(" &sched=0x3"),
+    Some(" &sched=0x4"),
+    Some(" &sched=0x5"),
+    Some(" &sched=0x6"),
+    Some(" &sched=0x7"),
+    Some(" &sched=0x8"),
+    Some(" &sched=0x9"),
+    Some(" &sched=0xa"),
+    Some(" &sched=0xb"),
+    Some(" &sched=0xc"),
+    Some(" &sched=0xd"),
+    Some(" &sched=0xe"),
+    Some(" &sched=0xf"),
+    Some(" &sched=0x10"),
+    Some(" &sched=0x11"),
+    Some(" &sched=0x12"),
+    Some(" &sched=0x13"),
+    Some(" &sched=0x14"),
+    Some(" &sched=0x15"),
+    Some(" &sched=0x16"),
+    Some(" &sched=0x17"),
+    Some(" &sched=0x18"),
+    Some(" &sched=0x19"),
+    Some(" &sched=0x1a"),
+    Some(" &sched=0x1b"),
+    Some(" &sched=0x1c"),
+    Some(" &sched=0x1d"),
+    Some(" &sched=0x1e"),
+    Some(" &sched=0x1f"),
+    Some(" &sched=0x20"),
+    Some(" &sched=0x21"),
+    Some(" &sched=0x22"),
+    Some(" &sched=0x23"),
+    Some(" &sched=0x24"),
+    Some(" &sched=0x25"),
+    Some(" &sched=0x26"),
+    Some(" &sched=0x27"),
+    Some(" &sched=0x28"),
+    Some(" &sched=0x29"),
+    Some(" &sched=0x2a"),
+    Some(" &sched=0x2b"),
+    Some(" &sched=0x2c"),
+    Some(" &sched=0x2d"),
+    Some(" &sched=0x2e"),
+    Some(" &sched=0x2f"),
+    Some(" &sched=0x30"),
+    Some(" &sched=0x31"),
+    Some(" &sched=0x32"),
+    Some(" &sched=0x33"),
+    Some(" &sched=0x34"),
+    Some(" &sched=0x35"),
+    Some(" &sched=0x36"),
+    Some(" &sched=0x37"),
+    Some(" &sched=0x38"),
+    Some(" &sched=0x39"),
+    Some(" &sched=0x3a"),
+    Some(" &sched=0x3b"),
+    Some(" &sched=0x3c"),
+    Some(" &sched=0x3d"),
+    Some(" &sched=0x3e"),
+    Some(" &sched=0x3f"),
+]);
+static PIECES_2: [::isa_runtime::text::disasm::Piece; 64] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(" &req=0x1"),
+    Some(" &req=0x2"),
+    Some(" &req=0x3"),
+    Some(" &req=0x4"),
+    Some(" &req=0x5"),
+    Some(" &req=0x6"),
+    Some(" &req=0x7"),
+    Some(" &req=0x8"),
+    Some(" &req=0x9"),
+    Some(" &req=0xa"),
+    Some(" &req=0xb"),
+    Some(" &req=0xc"),
+    Some(" &req=0xd"),
+    Some(" &req=0xe"),
+    Some(" &req=0xf"),
+    Some(" &req=0x10"),
+    Some(" &req=0x11"),
+    Some(" &req=0x12"),
+    Some(" &req=0x13"),
+    Some(" &req=0x14"),
+    Some(" &req=0x15"),
+    Some(" &req=0x16"),
+    Some(" &req=0x17"),
+    Some(" &req=0x18"),
+    Some(" &req=0x19"),
+    Some(" &req=0x1a"),
+    Some(" &req=0x1b"),
+    Some(" &req=0x1c"),
+    Some(" &req=0x1d"),
+    Some(" &req=0x1e"),
+    Some(" &req=0x1f"),
+    Some(" &req=0x20"),
+    Some(" &req=0x21"),
+    Some(" &req=0x22"),
+    Some(" &req=0x23"),
+    Some(" &req=0x24"),
+    Some(" &req=0x25"),
+    Some(" &req=0x26"),
+    Some(" &req=0x27"),
+    Some(" &req=0x28"),
+    Some(" &req=0x29"),
+    Some(" &req=0x2a"),
+    Some(" &req=0x2b"),
+    Some(" &req=0x2c"),
+    Some(" &req=0x2d"),
+    Some(" &req=0x2e"),
+    Some(" &req=0x2f"),
+    Some(" &req=0x30"),
+    Some(" &req=0x31"),
+    Some(" &req=0x32"),
+    Some(" &req=0x33"),
+    Some(" &req=0x34"),
+    Some(" &req=0x35"),
+    Some(" &req=0x36"),
+    Some(" &req=0x37"),
+    Some(" &req=0x38"),
+    Some(" &req=0x39"),
+    Some(" &req=0x3a"),
+    Some(" &req=0x3b"),
+    Some(" &req=0x3c"),
+    Some(" &req=0x3d"),
+    Some(" &req=0x3e"),
+    Some(" &req=0x3f"),
+]);
+static PIECES_3: [::isa_runtime::text::disasm::Piece; 16] = ::isa_runtime::text::disasm::pieces([
+    Some(""),
+    Some(" &wsb=0x1"),
+    Some(" &wsb=0x2"),
+    Some(" &wsb=0x3"),
+    Some(" &wsb=0x4"),
+    Some(" &wsb=0x5"),
+    Some(" &wsb=0x6"),
+    Some(" &wsb=0x7"),
+    Some(" &wsb=0x8"),
+    Some(" &wsb=0x9"),
+    Some(" &wsb=0xa"),
+    Some(" &wsb=0xb"),
+    Some(" &wsb=0xc"),
+    Some(" &wsb=0xd"),
+    Some(" &wsb=0xe"),
+    Some(" &wsb=0xf"),
+]);
+static PIECES_4: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".BF16_V2"),
 ]);
-static PIECES_1: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_5: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".FTZ"),
 ]);
-static PIECES_2: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_6: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".SAT"),
 ]);
-static PIECES_3: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_7: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".H0_H0"),
     Some(".H1_H1"),
     None,
 ]);
-static PIECES_4: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_8: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".RELU"),
 ]);
-static PIECES_5: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_9: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".NAN"),
 ]);
-static PIECES_6: [::isa_runtime::text::disasm::Piece; 16] = ::isa_runtime::text::disasm::pieces([
+static PIECES_10: [::isa_runtime::text::disasm::Piece; 16] = ::isa_runtime::text::disasm::pieces([
     Some(".EQ"),
     Some(".NE"),
     Some(".LT"),
@@ -64668,23 +63548,23 @@ static PIECES_6: [::isa_runtime::text::disasm::Piece; 16] = ::isa_runtime::text:
     None,
     None,
 ]);
-static PIECES_7: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_11: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(".AND"),
     Some(".OR"),
     Some(".XOR"),
     None,
 ]);
-static PIECES_8: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_12: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".BF"),
 ]);
-static PIECES_9: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_13: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".RP"),
     Some(".RM"),
     Some(".RZ"),
 ]);
-static PIECES_10: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
+static PIECES_14: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".D2"),
     Some(".D4"),
@@ -64694,13 +63574,13 @@ static PIECES_10: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text:
     Some(".M8"),
     None,
 ]);
-static PIECES_11: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_15: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".F16"),
     Some(".BF16"),
     None,
 ]);
-static PIECES_12: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
+static PIECES_16: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
     Some(".S8"),
     Some(".U8"),
     Some(".S16"),
@@ -64710,41 +63590,41 @@ static PIECES_12: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text:
     None,
     None,
 ]);
-static PIECES_13: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_17: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(".RN"),
     Some(".RP"),
     Some(".RM"),
     Some(".RZ"),
 ]);
-static PIECES_14: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_18: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(".B0"),
     Some(".B1"),
     Some(".B2"),
     Some(".B3"),
 ]);
-static PIECES_15: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_19: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(".H0"),
     Some(".H1"),
     None,
     None,
 ]);
-static PIECES_16: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_20: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     None,
     None,
     None,
 ]);
-static PIECES_17: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_21: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(".F32"),
     Some(".F16"),
     Some(".BF16"),
     None,
 ]);
-static PIECES_18: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_22: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".H1"),
 ]);
-static PIECES_19: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
+static PIECES_23: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
     Some(".S8"),
     Some(".U8"),
     Some(".S16"),
@@ -64754,59 +63634,59 @@ static PIECES_19: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text:
     None,
     None,
 ]);
-static PIECES_20: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_24: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".NTZ"),
 ]);
-static PIECES_21: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_25: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".CEIL"),
     Some(".FLOOR"),
     Some(".TRUNC"),
 ]);
-static PIECES_22: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_26: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".F16"),
     None,
     None,
 ]);
-static PIECES_23: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_27: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(".S8"),
     Some(".U8"),
 ]);
-static PIECES_24: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_28: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     None,
     None,
     Some(".TRUNC"),
 ]);
-static PIECES_25: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_29: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".U32"),
 ]);
-static PIECES_26: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_30: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(".S32"),
     Some(".U32"),
 ]);
-static PIECES_27: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_31: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".HI"),
 ]);
-static PIECES_28: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_32: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(".S16"),
     Some(".U16"),
 ]);
-static PIECES_29: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_33: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(".LO"),
     Some(".HI"),
 ]);
-static PIECES_30: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_34: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".B1"),
     Some(".B2"),
     Some(".B3"),
 ]);
-static PIECES_31: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
+static PIECES_35: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
     Some(".EQ"),
     Some(".NE"),
     Some(".LT"),
@@ -64816,33 +63696,33 @@ static PIECES_31: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text:
     None,
     None,
 ]);
-static PIECES_32: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_36: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".OR"),
     Some(".XOR"),
     None,
 ]);
-static PIECES_33: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_37: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(".PAND"),
     Some(".POR"),
     None,
     None,
 ]);
-static PIECES_34: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_38: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(".L"),
     Some(".R"),
 ]);
-static PIECES_35: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_39: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".WRAP"),
 ]);
-static PIECES_36: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_40: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(".S64"),
     Some(".U64"),
     Some(""),
     Some(".U32"),
 ]);
-static PIECES_37: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
+static PIECES_41: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
     Some(""),
     Some(".F4E"),
     Some(".B4E"),
@@ -64852,13 +63732,13 @@ static PIECES_37: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text:
     Some(".RC16"),
     None,
 ]);
-static PIECES_38: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
+static PIECES_42: [::isa_runtime::text::disasm::Piece; 4] = ::isa_runtime::text::disasm::pieces([
     Some(".S8"),
     Some(".U8"),
     Some(".S16"),
     Some(".U16"),
 ]);
-static PIECES_39: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
+static PIECES_43: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text::disasm::pieces([
     Some(".S2"),
     Some(".U2"),
     Some(".S4"),
@@ -64868,7 +63748,7 @@ static PIECES_39: [::isa_runtime::text::disasm::Piece; 8] = ::isa_runtime::text:
     Some(".S16"),
     Some(".U16"),
 ]);
-static PIECES_40: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
+static PIECES_44: [::isa_runtime::text::disasm::Piece; 2] = ::isa_runtime::text::disasm::pieces([
     Some(".SAT"),
     None,
 ]);

@@ -483,22 +483,42 @@ impl Lower<'_> {
                         let get = field_get(nf);
                         let not_on = differs(get, Some(off));
                         let (on, off) = (Literal::u64_unsuffixed(on), Literal::u64_unsuffixed(off));
-                        (quote! { Some(#rt::Flag { bits: #b, on: #on, off: #off }) }, not_on)
+                        (quote! { Some(#rt::Flag { bits: #b, on: #on, off: #off }) }, Some(not_on))
                     }
-                    None => (quote! { None }, quote! { false }),
+                    None => (quote! { None }, None),
                 };
                 let get = field_get(gf);
-                let shown = differs(quote! { v }, gf.default_value());
-                let print_reg = self.register(self.class(gf), quote! { v }, None);
-                let print = quote! {
-                    let v = #get;
-                    let not_on = #not_on;
-                    let mark = out.mark();
-                    out.push_byte(b'@');
-                    out.byte_if(b'!', not_on);
-                    #print_reg;
-                    out.push_byte(b' ');
-                    out.keep_if((#shown) | not_on, mark);
+                // Every guard's text (`@!P2 `; none for the default, not
+                // negated) as a table of pieces over the register and `.not`.
+                let negations = if not_on.is_some() { 2 } else { 1 };
+                let texts = (0..negations).flat_map(|n| (0..1u64 << gf.width.min(63)).map(move |v| (n, v))).map(|(n, v)| {
+                    let text = if Some(v) == gf.default_value() && n == 0 {
+                        String::new()
+                    } else {
+                        format!("@{}{} ", if n == 1 { "!" } else { "" }, self.asm.register_text(gf, v))
+                    };
+                    (n << gf.width | v, Some(text))
+                });
+                let not_on = not_on.unwrap_or_else(|| quote! { false });
+                let print = match self.piece_table(gf.width + negations as u32 - 1, texts) {
+                    Some(table) => {
+                        let width = Literal::u32_unsuffixed(gf.width);
+                        quote! { out.piece(&#table[(#get) as usize | ((#not_on) as usize) << #width]); }
+                    }
+                    None => {
+                        let shown = differs(quote! { v }, gf.default_value());
+                        let print_reg = self.register(self.class(gf), quote! { v }, None);
+                        quote! {
+                            let v = #get;
+                            let not_on = #not_on;
+                            let mark = out.mark();
+                            out.push_byte(b'@');
+                            out.byte_if(b'!', not_on);
+                            #print_reg;
+                            out.push_byte(b' ');
+                            out.keep_if((#shown) | not_on, mark);
+                        }
+                    }
                 };
                 (quote! { Some(#rt::Guard { reg: #reg, class: #class, not: #not }) }, print)
             }
@@ -513,9 +533,14 @@ impl Lower<'_> {
             controls.push(quote! { #rt::Control { name: #c, index: #index, field: #fr } });
             let (get, shown) = (field_get(f), differs(quote! { v }, f.default_value()));
             let text = format!(" &{c}=0x");
-            print_controls.push(quote! {
-                let v = #get;
-                out.control(#text, v, #shown);
+            // A narrow field's every text, the default's empty, is a table of pieces.
+            let texts = (0..1u64 << f.width.min(63)).map(|v| (v, Some(if Some(v) == f.default_value() { String::new() } else { format!("{text}{v:x}") })));
+            print_controls.push(match self.piece_table(f.width, texts) {
+                Some(table) => quote! { out.piece(&#table[(#get) as usize]); },
+                None => quote! {
+                    let v = #get;
+                    out.control(#text, v, #shown);
+                },
             });
         }
         let (forms, form_prints): (Vec<TokenStream>, Vec<Print>) = op.forms.iter().map(|b| self.form(oc, op, b)).unzip();

@@ -853,7 +853,8 @@ impl<'a> Assembler<'a> {
         t.enum_name(v).map(str::to_string)
     }
 
-    fn register_text(&self, f: &Field, v: u64) -> String {
+    /// How register `v` of field `f` prints (`R7`, `RZ`, `PT`).
+    pub(crate) fn register_text(&self, f: &Field, v: u64) -> String {
         match &self.isa.types[f.ty].kind {
             TypeKind::Register { prefix, constants, .. } => {
                 constants.iter().find(|c| c.index == v).map_or_else(|| format!("{prefix}{v}"), |c| c.name.clone())
