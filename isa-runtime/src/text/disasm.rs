@@ -7,6 +7,7 @@
 //! disassembler of `isa-codegen` is the reference the tests compare it with.
 
 use super::literal::{push_dec, write_float, FloatFormat, Sink};
+use core::mem::MaybeUninit;
 
 /// Bytes a [`Line`] holds before it spills them into its `String`.
 const CAP: usize = 112;
@@ -20,7 +21,9 @@ pub const LINE_BYTES: usize = CAP + 16;
 /// among texts is a table lookup rather than a branch; the buffer spills
 /// into the `String` when full, and at the end of the line. Every write
 /// starts with room for 16 bytes at `pos` (`pos <= CAP`), and what lies
-/// before `pos` is whole `&str`s and ASCII, so spilled text is UTF-8.
+/// before `pos` has been written (the rest of the buffer may not have
+/// been: it is never zeroed) and is whole `&str`s and ASCII, so spilled
+/// text is UTF-8.
 pub struct Line<'a> {
     out: &'a mut String,
     /// `out.len()` when the line began.
@@ -33,7 +36,7 @@ pub struct Line<'a> {
     /// Whether every byte ever stored in `buf` is ASCII: pieces and digits
     /// are; a text or byte that is not clears it.
     ascii: bool,
-    buf: [u8; CAP + 16],
+    buf: [MaybeUninit<u8>; CAP + 16],
 }
 
 /// An ASCII text of at most 15 bytes, as a printer stores it: the bytes,
@@ -201,16 +204,25 @@ impl Line<'_> {
     fn flush(&mut self) {
         let len = self.out.len() + self.pos;
         if self.ascii {
-            // SAFETY: every byte stored in the buffer is ASCII (`ascii`; the
-            // rest is the initial zeros), so it is UTF-8. The whole buffer is
-            // copied (a copy of fixed size, no call), then cut back to the
-            // line's bytes (ASCII: a char boundary).
-            self.out.push_str(unsafe { core::str::from_utf8_unchecked(&self.buf) });
-            self.out.truncate(len);
+            // SAFETY: the bytes are only made part of the `String` up to
+            // `pos`, and those have all been written and are ASCII (`ascii`),
+            // so the `String` stays UTF-8. The whole buffer is copied (a copy
+            // of fixed size, no call) into capacity just reserved.
+            let v = unsafe { self.out.as_mut_vec() };
+            v.reserve(CAP + 16);
+            if let Some(spare) = v.spare_capacity_mut().get_mut(..CAP + 16) {
+                spare.copy_from_slice(&self.buf);
+                // SAFETY: `len - v.len()` = `pos` bytes were initialized just
+                // above and fit the capacity (`pos <= CAP + 16`).
+                unsafe { v.set_len(len) };
+            }
         } else {
             // The line's bytes are whole `&str`s, so this is UTF-8 too (but
             // not known to be without a check).
-            self.out.push_str(&String::from_utf8_lossy(self.buf.get(..self.pos).unwrap_or_default()));
+            let written = self.buf.get(..self.pos).unwrap_or_default();
+            // SAFETY: the first `pos` bytes of the buffer have been written.
+            let written = unsafe { &*(written as *const [MaybeUninit<u8>] as *const [u8]) };
+            self.out.push_str(&String::from_utf8_lossy(written));
         }
         self.spilled += self.pos;
         self.pos = 0;
@@ -240,7 +252,7 @@ impl Line<'_> {
     #[inline(always)]
     fn put(&mut self, bytes: [u8; 16], n: usize) {
         let at = self.room();
-        self.buf[at..at + 16].copy_from_slice(&bytes);
+        self.buf[at..at + 16].copy_from_slice(&bytes.map(MaybeUninit::new));
         self.pos = at + n;
     }
 
@@ -255,7 +267,7 @@ impl Line<'_> {
     pub fn byte_if(&mut self, b: u8, on: bool) {
         self.ascii &= b.is_ascii();
         let at = self.room();
-        self.buf[at] = b;
+        self.buf[at] = MaybeUninit::new(b);
         self.pos = at + on as usize;
     }
 
@@ -361,7 +373,9 @@ impl Sink for Line<'_> {
         }
         let at = self.pos;
         if let Some(dst) = self.buf.get_mut(at..at + b.len()) {
-            dst.copy_from_slice(b);
+            // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, and every
+            // `u8` is an initialized `MaybeUninit<u8>`.
+            dst.copy_from_slice(unsafe { &*(b as *const [u8] as *const [MaybeUninit<u8>]) });
         }
         self.pos = at + b.len();
     }
@@ -375,7 +389,7 @@ impl Sink for Line<'_> {
 #[inline(always)]
 pub fn write_with(print: impl Fn(u128, &mut Line), w: u128, out: &mut String) {
     let start = out.len();
-    let mut line = Line { out, start, spilled: 0, pos: 0, ascii: true, buf: [0; CAP + 16] };
+    let mut line = Line { out, start, spilled: 0, pos: 0, ascii: true, buf: [MaybeUninit::uninit(); CAP + 16] };
     print(w, &mut line);
     line.flush();
 }
