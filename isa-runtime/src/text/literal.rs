@@ -30,13 +30,28 @@ impl FloatFormat {
 
 /// `0x1F`, `31`, `0b101`: a non-negative integer.
 pub fn int(s: &str) -> Option<u64> {
-    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        u64::from_str_radix(h, 16).ok()
+    if let [b'0', b'x' | b'X', h @ ..] = s.as_bytes() {
+        hex(h)
     } else if let Some(b) = s.strip_prefix("0b") {
         u64::from_str_radix(b, 2).ok()
     } else {
         s.parse().ok()
     }
+}
+
+/// Hex digits as a number, a digit at a time: the assembler reads a few
+/// per line (controls, immediates), and `from_str_radix` costs several
+/// times more for them (it also takes a sign, which no hex literal has).
+fn hex(h: &[u8]) -> Option<u64> {
+    let mut v: u64 = 0;
+    for &c in h {
+        let d = (c as char).to_digit(16)?;
+        if v >> 60 != 0 {
+            return None;
+        }
+        v = v << 4 | d as u64;
+    }
+    (!h.is_empty()).then_some(v)
 }
 
 /// A signed integer literal (`-0x114514`, `+3`, `7`).
@@ -385,6 +400,26 @@ mod tests {
     const F16: FloatFormat = FloatFormat { exponent: 5, mantissa: 10 };
     const BF16: FloatFormat = FloatFormat { exponent: 8, mantissa: 7 };
     const F32: FloatFormat = FloatFormat { exponent: 8, mantissa: 23 };
+
+    proptest::proptest! {
+        /// Hex literals read as `std` prints them, any case, leading zeros
+        /// included; past 64 bits they do not read.
+        #[test]
+        fn hex_literals_read_back(v: u64, zeros in 0usize..20, upper: bool) {
+            let digits = if upper { format!("{v:X}") } else { format!("{v:x}") };
+            let text = format!("0x{}{digits}", "0".repeat(zeros));
+            proptest::prop_assert_eq!(int(&text), Some(v));
+            proptest::prop_assert_eq!(int(&format!("0x1{:016x}", v)), None);
+        }
+    }
+
+    #[test]
+    fn malformed_hex_is_not_an_integer() {
+        for bad in ["0x", "0x+1", "0x-1", "0x1g", "0x 1", "0x1_0", "0xé"] {
+            assert_eq!(int(bad), None, "{bad}");
+        }
+        assert_eq!(int("0XfF"), Some(255));
+    }
 
     #[test]
     fn known_encodings() {
