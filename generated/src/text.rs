@@ -49661,15 +49661,9 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HADD2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -49743,15 +49737,9 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HADD2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -49825,15 +49813,9 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HADD2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -49914,15 +49896,9 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HADD2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -50007,15 +49983,9 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMUL2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -50089,15 +50059,9 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMUL2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -50171,15 +50135,9 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMUL2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -50260,15 +50218,9 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMUL2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -50353,18 +50305,10 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -50460,18 +50404,10 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -50574,18 +50510,10 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -50688,18 +50616,10 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -50795,18 +50715,10 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -50902,18 +50814,10 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -51020,18 +50924,10 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HFMA2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -51138,15 +51034,9 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMNMX2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -51225,15 +51115,9 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMNMX2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -51312,15 +51196,9 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMNMX2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -51406,15 +51284,9 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HMNMX2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -51504,12 +51376,8 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSETP2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
@@ -51602,12 +51470,8 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSETP2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
@@ -51700,12 +51564,8 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSETP2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
@@ -51805,12 +51665,8 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSETP2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
@@ -51914,21 +51770,15 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSET2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
         if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
@@ -52011,21 +51861,15 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSET2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
         if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
@@ -52108,21 +51952,15 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSET2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
         if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
@@ -52212,21 +52050,15 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("HSET2");
-        if !out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
         if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
         out.push_str(" ");
@@ -52320,15 +52152,9 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FADD");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -52374,15 +52200,9 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FADD");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -52428,15 +52248,9 @@ fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FADD");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -52487,15 +52301,9 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FADD");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -52552,15 +52360,9 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMUL");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         if !out.piece(&PIECES_14[((w >> 80) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -52609,15 +52411,9 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMUL");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         if !out.piece(&PIECES_14[((w >> 80) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -52666,15 +52462,9 @@ fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMUL");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         if !out.piece(&PIECES_14[((w >> 80) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -52728,15 +52518,9 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMUL");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         if !out.piece(&PIECES_14[((w >> 80) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -52796,15 +52580,9 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -52858,15 +52636,9 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -52925,15 +52697,9 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -52992,15 +52758,9 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -53054,15 +52814,9 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -53116,15 +52870,9 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -53189,15 +52937,9 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FFMA");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -53262,12 +53004,8 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMNMX");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -53318,12 +53056,8 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMNMX");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -53374,12 +53108,8 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMNMX");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -53435,12 +53165,8 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FMNMX");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -53502,9 +53228,7 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSETP");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
@@ -53573,9 +53297,7 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSETP");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
@@ -53644,9 +53366,7 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSETP");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
@@ -53720,9 +53440,7 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSETP");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
@@ -53802,18 +53520,14 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSET");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
         if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -53864,18 +53578,14 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSET");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
         if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -53926,18 +53636,14 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSET");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
         if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -53993,18 +53699,14 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSET");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
         }
         if !out.piece(&PIECES_11[((w >> 84) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -54066,9 +53768,7 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSEL");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -54119,9 +53819,7 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSEL");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -54172,9 +53870,7 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSEL");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -54230,9 +53926,7 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("FSEL");
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -54496,9 +54190,7 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_16[((w >> 92) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_17[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_17[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -54562,9 +54254,7 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_16[((w >> 92) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_17[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_17[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -54639,9 +54329,7 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_16[((w >> 92) as u64 & 7u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_17[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_17[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -54705,12 +54393,8 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_21[((w >> 92) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -54768,12 +54452,8 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_21[((w >> 92) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -54831,12 +54511,8 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_21[((w >> 92) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -54905,15 +54581,9 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_21[((w >> 92) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -54971,15 +54641,9 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_21[((w >> 92) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -55037,15 +54701,9 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_21[((w >> 92) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -55111,12 +54769,8 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_26[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -55171,12 +54825,8 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_26[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -55231,12 +54881,8 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_26[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -55363,18 +55009,12 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2IP");
-        if !out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]);
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
         }
-        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_8[((w >> 81) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_8[((w >> 81) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_28[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
@@ -55433,18 +55073,12 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2IP");
-        if !out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]);
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
         }
-        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_8[((w >> 81) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_8[((w >> 81) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_28[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
@@ -55503,18 +55137,12 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2IP");
-        if !out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]);
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
         }
-        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_8[((w >> 81) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_8[((w >> 81) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_28[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
@@ -55584,18 +55212,12 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("F2IP");
-        if !out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]);
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
         }
-        if !out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_8[((w >> 81) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_8[((w >> 81) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_28[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
@@ -56079,9 +55701,7 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -56121,9 +55741,7 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -56196,9 +55814,7 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -56243,9 +55859,7 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -56323,9 +55937,7 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -56372,9 +55984,7 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -56454,9 +56064,7 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -56507,9 +56115,7 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -56593,9 +56199,7 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -56646,9 +56250,7 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -56732,9 +56334,7 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -56774,9 +56374,7 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -56849,9 +56447,7 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -56891,9 +56487,7 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -56964,9 +56558,7 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -57003,9 +56595,7 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -57076,9 +56666,7 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -57122,9 +56710,7 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -57202,9 +56788,7 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -57252,9 +56836,7 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -57336,9 +56918,7 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -57386,9 +56966,7 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -57470,9 +57048,7 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -57509,9 +57085,7 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -57582,9 +57156,7 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.push_str("IMAD");
         out.push_str(".WIDE");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         out.push_str(" ");
@@ -57621,9 +57193,7 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.push_str(".X");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -57685,15 +57255,9 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -57753,15 +57317,9 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -57828,15 +57386,9 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -57903,15 +57455,9 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -57982,15 +57528,9 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -58061,15 +57601,9 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -58129,15 +57663,9 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".2A");
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -58197,12 +57725,8 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -58262,12 +57786,8 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -58334,12 +57854,8 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -58406,12 +57922,8 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -58482,12 +57994,8 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -58558,12 +58066,8 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -58623,12 +58127,8 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IDP");
         out.push_str(".4A");
-        if !out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
@@ -58687,12 +58187,8 @@ fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMUL");
-        if !out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -58731,12 +58227,8 @@ fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMUL");
-        if !out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -58775,12 +58267,8 @@ fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMUL");
-        if !out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -58825,12 +58313,8 @@ fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMUL");
-        if !out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -59376,9 +58860,7 @@ fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMNMX");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -59421,9 +58903,7 @@ fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMNMX");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -59466,9 +58946,7 @@ fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMNMX");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -59518,9 +58996,7 @@ fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("IMNMX");
-        if !out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -59574,9 +59050,7 @@ fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("P2R");
-        if !out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -59616,9 +59090,7 @@ fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("P2R");
-        if !out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -59658,9 +59130,7 @@ fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("P2R");
-        if !out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -59707,9 +59177,7 @@ fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("P2R");
-        if !out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -59990,9 +59458,7 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
         out.push_str(" ");
@@ -60029,9 +59495,7 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
@@ -60111,9 +59575,7 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
         out.push_str(" ");
@@ -60150,9 +59612,7 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
@@ -60232,9 +59692,7 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
         out.push_str(" ");
@@ -60278,9 +59736,7 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
@@ -60367,9 +59823,7 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
         out.push_str(" ");
@@ -60417,9 +59871,7 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_11[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
@@ -60510,12 +59962,8 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
@@ -60548,12 +59996,8 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]);
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
@@ -60630,12 +60074,8 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
@@ -60668,12 +60108,8 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]);
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
@@ -60750,12 +60186,8 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
@@ -60795,12 +60227,8 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]);
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
@@ -60884,12 +60312,8 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
         out.push_str(" ");
@@ -60933,12 +60357,8 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_36[((w >> 82) as u64 & 3u64) as usize]) {
             return None;
         }
-        if !out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]);
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
@@ -61596,18 +61016,10 @@ fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -61649,18 +61061,10 @@ fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -61709,18 +61113,10 @@ fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -61769,18 +61165,10 @@ fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -61833,18 +61221,10 @@ fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -61897,18 +61277,10 @@ fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -61950,18 +61322,10 @@ fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("SHF");
-        if !out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]) {
-            return None;
-        }
-        if !out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
+        out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -62711,9 +62075,7 @@ fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2I");
-        if !out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -62747,9 +62109,7 @@ fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2I");
-        if !out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -62783,9 +62143,7 @@ fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2I");
-        if !out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -62826,9 +62184,7 @@ fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2I");
-        if !out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]);
         out.push_str(" ");
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
@@ -62873,9 +62229,7 @@ fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2IP");
-        if !out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]);
         if !out.piece(&PIECES_44[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
@@ -62920,9 +62274,7 @@ fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2IP");
-        if !out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]);
         if !out.piece(&PIECES_44[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
@@ -62967,9 +62319,7 @@ fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2IP");
-        if !out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]);
         if !out.piece(&PIECES_44[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
@@ -63021,9 +62371,7 @@ fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         out.push_str("I2IP");
-        if !out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]) {
-            return None;
-        }
+        out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]);
         if !out.piece(&PIECES_44[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }

@@ -403,12 +403,25 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
     }
 }
 
+/// A registered table of pieces (`PIECES_k`); it interpolates as its name.
+struct PieceTable {
+    ident: proc_macro2::Ident,
+    /// Every entry has a text (no value makes the form fail).
+    total: bool,
+}
+
+impl quote::ToTokens for PieceTable {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        self.ident.to_tokens(tokens);
+    }
+}
+
 impl Lower<'_> {
     /// `PIECES_k[v]` for a field of `width` bits whose value `v` prints as the
     /// first text `entries` give it (`None` there, and values it omits: the
     /// form cannot print): the table, registered once. `None` when the field
     /// is too wide for a table or a text too long for a piece (or not ASCII).
-    fn piece_table(&self, width: u32, entries: impl IntoIterator<Item = (u64, Option<String>)>) -> Option<proc_macro2::Ident> {
+    fn piece_table(&self, width: u32, entries: impl IntoIterator<Item = (u64, Option<String>)>) -> Option<PieceTable> {
         if width > TABLE_WIDTH {
             return None;
         }
@@ -422,6 +435,7 @@ impl Lower<'_> {
         if table.iter().flatten().any(|t| t.len() > PIECE_MAX || !t.is_ascii()) {
             return None;
         }
+        let total = table.iter().all(Option::is_some);
         let mut tables = self.tables.borrow_mut();
         let k = match tables.iter().position(|t| *t == table) {
             Some(k) => k,
@@ -430,7 +444,17 @@ impl Lower<'_> {
                 tables.len() - 1
             }
         };
-        Some(format_ident!("PIECES_{}", k))
+        Some(PieceTable { ident: format_ident!("PIECES_{}", k), total })
+    }
+
+    /// Prints entry `index` of piece table `table`; the form fails at an
+    /// entry that has no text, unless the table has none such.
+    fn print_piece(&self, table: &PieceTable, index: TokenStream) -> TokenStream {
+        if table.total {
+            quote! { out.piece(&#table[#index]); }
+        } else {
+            quote! { if !out.piece(&#table[#index]) { return None; } }
+        }
     }
 
     fn class(&self, f: &Field) -> u16 {
@@ -711,7 +735,7 @@ impl Lower<'_> {
                         // At its default the modifier is omitted; any other value but its own fails.
                         (true, Some(d)) if d == *value => quote! { if #get != #v { return None; } },
                         (true, Some(d)) => match self.piece_table(f.width, [(*value, Some(dotted.clone())), (d, Some(String::new()))]) {
-                            Some(t) => quote! { if !out.piece(&#t[(#get) as usize]) { return None; } },
+                            Some(t) => self.print_piece(&t, quote! { (#get) as usize }),
                             None => {
                                 let d = Literal::u64_unsuffixed(d);
                                 quote! {
@@ -746,7 +770,7 @@ impl Lower<'_> {
                     let get = field_get(f);
                     let entries = default.map(|d| (d, Some(String::new()))).into_iter().chain(values.iter().map(|c| (c.value, Some(format!(".{}", c.spelling)))));
                     let print = match self.piece_table(f.width, entries) {
-                        Some(t) => quote! { if !out.piece(&#t[(#get) as usize]) { return None; } },
+                        Some(t) => self.print_piece(&t, quote! { (#get) as usize }),
                         None => quote! {
                             match #get {
                                 #omit
