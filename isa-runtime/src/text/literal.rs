@@ -39,9 +39,8 @@ pub fn int(s: &str) -> Option<u64> {
     }
 }
 
-/// Hex digits as a number, a digit at a time: the assembler reads a few
-/// per line (controls, immediates), and `from_str_radix` costs several
-/// times more for them (it also takes a sign, which no hex literal has).
+/// Hex digits as a number, a digit at a time (`from_str_radix` would also
+/// take a sign, which no hex literal has); `None` past 64 bits.
 fn hex(h: &[u8]) -> Option<u64> {
     let mut v: u64 = 0;
     for &c in h {
