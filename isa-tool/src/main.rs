@@ -14,7 +14,7 @@
 use clap::{Parser, Subcommand};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::files::SimpleFile;
-use codespan_reporting::term::{self, termcolor::{ColorChoice, StandardStream}};
+use codespan_reporting::term::{self, termcolor::{BufferedStandardStream, ColorChoice}};
 use isa_runtime::text::words;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -84,21 +84,12 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(errors) => {
-            let color = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
-            let writer = StandardStream::stderr(color);
-            let config = term::Config::default();
             for e in &errors {
-                let (name, text) = match e.kind {
-                    isa_sim::ErrorKind::Program => (program.display().to_string(), code.as_str()),
-                    isa_sim::ErrorKind::State => (state.map(|p| p.display().to_string()).unwrap_or_default(), state_text.as_str()),
+                let (path, text) = match e.kind {
+                    isa_sim::ErrorKind::Program => (program, code.as_str()),
+                    isa_sim::ErrorKind::State => (state.unwrap_or(program), state_text.as_str()),
                 };
-                let source = SimpleFile::new(name.clone(), text);
-                let mut d = Diagnostic::error().with_message(&e.message);
-                match e.span {
-                    Some((at, len)) => d = d.with_labels(vec![Label::primary((), at..(at + len).min(text.len()))]),
-                    None => d = d.with_notes(vec![format!("in {name}")]),
-                }
-                let _ = term::emit(&mut writer.lock(), &config, &source, &d);
+                report(path, text, e.span, &e.message);
             }
             ExitCode::from(1)
         }
@@ -144,7 +135,11 @@ fn report(file: &Path, text: &str, span: Option<(usize, usize)>, message: &str) 
     let source = SimpleFile::new(file.display().to_string(), text);
     let color = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
     let d = Diagnostic::error().with_message(message).with_labels(vec![Label::primary((), at..(at + len).min(text.len()))]);
-    let _ = term::emit(&mut StandardStream::stderr(color).lock(), &term::Config::default(), &source, &d);
+    // Buffered: the renderer writes a character at a time, which unbuffered
+    // is a system call each (seconds for a line of a megabyte).
+    let mut err = BufferedStandardStream::stderr(color);
+    let _ = term::emit(&mut err, &term::Config::default(), &source, &d);
+    let _ = err.flush();
 }
 
 fn disasm(file: &Path) -> ExitCode {
