@@ -13,7 +13,7 @@ use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::ir::*;
 use crate::parser::parse_int;
 use crate::source::{SourceMap, Span};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Resolves everything but the opcodes: the ISA declaration, the types, the
 /// class hierarchy, every class's own fields, the optypes (with their ids for
@@ -167,6 +167,10 @@ impl<'a> Resolver<'a> {
         let max = max_value(width);
         let mut values: Vec<EnumValue> = Vec::new();
         let mut spans: Vec<Span> = Vec::new();
+        // The first value of each name and of each encoding (a search per
+        // value would make a long list quadratic).
+        let mut by_name: HashMap<&str, usize> = HashMap::new();
+        let mut by_encoding: HashMap<u64, usize> = HashMap::new();
         let mut next = 0u64;
         for v in &d.values {
             let enc = v.encoding.as_ref().map_or(next, |e| e.value);
@@ -179,12 +183,12 @@ impl<'a> Resolver<'a> {
                 )
                 .label = format!("largest encoding is {max}");
             }
-            if let Some(i) = values.iter().position(|x| x.name == v.name.value) {
+            if let Some(&i) = by_name.get(v.name.value.as_str()) {
                 let prev = spans[i];
                 self.err(Code::DuplicateValue, v.name.span, format!("value `{}` is listed twice", v.name.value))
                     .secondary
                     .push(crate::diagnostic::Label { span: prev, message: "first listed here".into() });
-            } else if let Some(i) = values.iter().position(|x| x.encoding == enc) {
+            } else if let Some(&i) = by_encoding.get(&enc) {
                 let (prev, other) = (spans[i], values[i].name.clone());
                 self.err(
                     Code::DuplicateValue,
@@ -194,6 +198,8 @@ impl<'a> Resolver<'a> {
                 .secondary
                 .push(crate::diagnostic::Label { span: prev, message: format!("`{other}` is {enc}") });
             }
+            by_name.entry(&v.name.value).or_insert(values.len());
+            by_encoding.entry(enc).or_insert(values.len());
             values.push(EnumValue { name: v.name.value.clone(), encoding: enc });
             spans.push(v.name.span);
             next = enc.wrapping_add(1);
