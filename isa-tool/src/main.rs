@@ -63,7 +63,7 @@ fn read_text(path: &Path) -> Option<String> {
             let at = e.utf8_error().valid_up_to();
             // The text up to the bad byte is the file's own, so the place is exact.
             let text = String::from_utf8_lossy(e.as_bytes());
-            report(path, &text, Some((at, char::REPLACEMENT_CHARACTER.len_utf8())), "file is not valid UTF-8 text");
+            Report::new(path, &text).error(Some((at, char::REPLACEMENT_CHARACTER.len_utf8())), "file is not valid UTF-8 text");
             None
         }
     }
@@ -84,12 +84,13 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(errors) => {
+            let mut program_errors = Report::new(program, &code);
+            let mut state_errors = Report::new(state.unwrap_or(program), &state_text);
             for e in &errors {
-                let (path, text) = match e.kind {
-                    isa_sim::ErrorKind::Program => (program, code.as_str()),
-                    isa_sim::ErrorKind::State => (state.unwrap_or(program), state_text.as_str()),
-                };
-                report(path, text, e.span, &e.message);
+                match e.kind {
+                    isa_sim::ErrorKind::Program => program_errors.error(e.span, &e.message),
+                    isa_sim::ErrorKind::State => state_errors.error(e.span, &e.message),
+                }
             }
             ExitCode::from(1)
         }
@@ -104,9 +105,11 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
     let Some(text) = read_text(file) else { return ExitCode::from(1) };
     let (words, errors) = isa_generated::text::assemble(&text);
     if !errors.is_empty() {
+        let mut report = Report::new(file, &text);
         for (offset, len, message) in &errors {
-            report(file, &text, Some((*offset, *len)), message);
+            report.error(Some((*offset, *len)), message);
         }
+        drop(report);
         eprintln!("{} error(s); nothing written", errors.len());
         return ExitCode::from(1);
     }
@@ -125,31 +128,50 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
     }
 }
 
-/// Prints an error about `file`: with its line, column and a caret when
-/// `span` (byte offset and length) points into `text`, else by name alone.
-fn report(file: &Path, text: &str, span: Option<(usize, usize)>, message: &str) {
-    let Some((at, len)) = span else {
-        eprintln!("error: {}: {message}", file.display());
-        return;
-    };
-    let source = SimpleFile::new(file.display().to_string(), text);
-    let color = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
-    let d = Diagnostic::error().with_message(message).with_labels(vec![Label::primary((), at..(at + len).min(text.len()))]);
-    // Buffered: the renderer writes a character at a time, which unbuffered
-    // is a system call each (seconds for a line of a megabyte).
-    let mut err = BufferedStandardStream::stderr(color);
-    let _ = term::emit(&mut err, &term::Config::default(), &source, &d);
-    let _ = err.flush();
+/// Prints errors about one file: with the line, column and a caret when an
+/// error has a span (byte offset and length) into the file's text, else by
+/// the file's name alone. The text's line index is built once, whatever the
+/// number of errors.
+struct Report<'t> {
+    file: &'t Path,
+    source: SimpleFile<String, &'t str>,
+    /// Buffered: the renderer writes a character at a time, which unbuffered
+    /// is a system call each (seconds for a line of a megabyte).
+    err: BufferedStandardStream,
+}
+
+impl<'t> Report<'t> {
+    fn new(file: &'t Path, text: &'t str) -> Report<'t> {
+        let color = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
+        Report { file, source: SimpleFile::new(file.display().to_string(), text), err: BufferedStandardStream::stderr(color) }
+    }
+
+    fn error(&mut self, span: Option<(usize, usize)>, message: &str) {
+        let Some((at, len)) = span else {
+            let _ = writeln!(self.err, "error: {}: {message}", self.file.display());
+            return;
+        };
+        let end = (at + len).min(self.source.source().len());
+        let d = Diagnostic::error().with_message(message).with_labels(vec![Label::primary((), at..end)]);
+        let _ = term::emit(&mut self.err, &term::Config::default(), &self.source, &d);
+    }
+}
+
+impl Drop for Report<'_> {
+    fn drop(&mut self) {
+        let _ = self.err.flush();
+    }
 }
 
 fn disasm(file: &Path) -> ExitCode {
     let Some(bytes) = read(file) else { return ExitCode::from(1) };
     // Errors point into the file when it is hex text.
     let text = std::str::from_utf8(&bytes).unwrap_or_default();
+    let mut report = Report::new(file, text);
     let ws = match words::read_words(&bytes) {
         Ok(w) => w,
         Err(e) => {
-            report(file, text, e.span, &e.message);
+            report.error(e.span, &e.message);
             return ExitCode::from(1);
         }
     };
@@ -167,11 +189,12 @@ fn disasm(file: &Path) -> ExitCode {
                 };
                 let span = ws.spans.as_ref().and_then(|s| s.get(k).copied());
                 let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
-                report(file, text, span, &format!("{place}{w:#034x} does not decode: {reason}"));
+                report.error(span, &format!("{place}{w:#034x} does not decode: {reason}"));
                 out.push_str(&format!("// {w:#034x}: {reason}\n"));
             }
         }
     }
+    drop(report);
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
     if failed > 0 {
         ExitCode::from(1)
