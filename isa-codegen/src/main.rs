@@ -296,13 +296,15 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
 fn disasm(spec: &[PathBuf], file: &std::path::Path, color: bool) -> ExitCode {
     let Some(fe) = load_clean(spec, color) else { return ExitCode::from(1) };
     let Some(bytes) = read_input(file) else { return ExitCode::from(1) };
+    // Without its byte-order mark, as the source map keeps text files.
+    let bytes = bytes.strip_prefix(isa_dsl::source::BOM).unwrap_or(&bytes);
     let name = file.display().to_string();
     // Errors point into the file when it is hex text.
     let mut sources = isa_dsl::SourceMap::new();
     let mut diags = isa_dsl::Diagnostics::default();
-    let is_text = std::str::from_utf8(&bytes).is_ok();
+    let is_text = std::str::from_utf8(bytes).is_ok();
     if is_text {
-        isa_dsl::add_source(&mut sources, &name, &bytes, &mut diags);
+        isa_dsl::add_source(&mut sources, &name, bytes, &mut diags);
     }
     let mut failed = false;
     let mut error = |code: isa_dsl::Code, span: Option<(usize, usize)>, message: String| {
@@ -312,7 +314,7 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, color: bool) -> ExitCode {
             None => eprintln!("error[{}]: {name}: {message}", code.as_str()),
         }
     };
-    let (words, spans) = match isa_codegen::asm::read_words(&bytes) {
+    let (words, spans) = match isa_codegen::asm::read_words(bytes) {
         Ok(w) => (w.words, w.spans),
         Err(e) => {
             error(isa_dsl::Code::WordsFile, e.span, e.message);

@@ -159,6 +159,14 @@ fn asm_and_disasm_round_trip_and_point_at_bad_input() {
         assert_eq!(out.status.code(), Some(0));
         assert_eq!(String::from_utf8(out.stdout).unwrap(), std::fs::read_to_string(&src).unwrap());
     }
+    // A byte-order mark starts neither a line of assembly nor a hex word.
+    std::fs::write(&src, "\u{feff}FFMA R1, R2, R3, R4 ;\n").unwrap();
+    let out = bin().args(["asm", "--spec", "spec/"]).arg(&src).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    std::fs::write(&hex_file, format!("\u{feff}{}\nzz\n", hex.lines().next().unwrap())).unwrap();
+    let out = bin().args(["disasm", "--spec", "spec/", "--color", "never"]).arg(&hex_file).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("prog.hex:2:1") && err.contains("`zz` is not a hex word"), "{err}");
     // A bad hex line: E042 at its place.
     std::fs::write(&hex_file, "0000000000000001\n  0x12z4\n").unwrap();
     let out = bin().args(["disasm", "--spec", "spec/", "--color", "never"]).arg(&hex_file).output().unwrap();

@@ -91,6 +91,8 @@ impl SourceMap {
     /// byte offset of the first invalid sequence is returned so the caller can
     /// report it.
     pub fn add_bytes(&mut self, name: impl Into<String>, bytes: &[u8]) -> (FileId, Option<usize>) {
+        // A byte-order mark (editors on Windows write one) is not text.
+        let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
         match std::str::from_utf8(bytes) {
             Ok(s) => (self.add(name, s), None),
             Err(e) => {
@@ -126,5 +128,23 @@ impl SourceMap {
         let f = self.get(span.file);
         let (l, c) = f.line_col(span.start);
         format!("{}:{}:{}", f.name, l, c)
+    }
+}
+
+/// The UTF-8 byte-order mark, skipped at the start of a file.
+pub const BOM: &[u8] = "\u{feff}".as_bytes();
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_byte_order_mark_is_not_text() {
+        let mut m = SourceMap::new();
+        let (id, bad) = m.add_bytes("a.txt", "\u{feff}__DefGroup A : [ALL]\n".as_bytes());
+        assert_eq!((m.get(id).text.as_str(), bad), ("__DefGroup A : [ALL]\n", None));
+        // Elsewhere it is a character like any other.
+        let (id, _) = m.add_bytes("b.txt", "x\u{feff}".as_bytes());
+        assert_eq!(m.get(id).text, "x\u{feff}");
     }
 }

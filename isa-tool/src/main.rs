@@ -58,7 +58,11 @@ fn main() -> ExitCode {
 /// Reads a text file; one that is not UTF-8 is reported at its first bad byte.
 fn read_text(path: &Path) -> Option<String> {
     match String::from_utf8(read(path)?) {
-        Ok(text) => Some(text),
+        // A byte-order mark (editors on Windows write one) is not text.
+        Ok(text) => Some(match text.strip_prefix('\u{feff}') {
+            Some(body) => body.to_string(),
+            None => text,
+        }),
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
             // The text up to the bad byte is the file's own, so the place is exact.

@@ -76,6 +76,14 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     assert!(err.contains("bad.s:2:14"), "{err}");
     assert!(err.contains("R999"), "{err}");
     assert!(err.contains("bad.s:3:1") && err.contains("did you mean `FMUL`"), "{err}");
+    // A byte-order mark is not text (editors on Windows write one), nor CRLF.
+    std::fs::write(&src, "\u{feff}FADD R1, R2, R3\r\n").unwrap();
+    let (code, stdout, err) = isa(&["asm", src.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let hex = dir.join("bom.hex");
+    std::fs::write(&hex, format!("\u{feff}{stdout}")).unwrap();
+    let (code, text, err) = isa(&["disasm", hex.to_str().unwrap()]);
+    assert_eq!((code, text.as_str()), (0, "FADD R1, R2, R3 ;\n"), "{err}");
     // Not UTF-8: the place of the first bad byte.
     std::fs::write(&src, b"FADD R1, R2, R3\nFADD R1, R2, R\xE9\n").unwrap();
     let (code, stdout, err) = isa(&["asm", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);

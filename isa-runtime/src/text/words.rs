@@ -42,8 +42,10 @@ pub fn read_words(bytes: &[u8]) -> Result<Words, WordsError> {
 fn hex_words(text: &str) -> Result<Words, WordsError> {
     let mut words = Vec::new();
     let mut spans = Vec::new();
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
+    // A byte-order mark (editors on Windows write one) is not text.
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut offset = text.len() - body.len();
+    for line in body.split_inclusive('\n') {
         let code = line.split("//").next().unwrap_or("");
         let start = offset + code.len() - code.trim_start().len();
         let word = code.trim();
@@ -138,6 +140,14 @@ mod tests {
         assert_eq!((e.span, e.message.as_str()), (Some((0, 33)), "`111111111111111111111111111111111` has 33 hex digits; a word has 1 to 32"));
         let e = read_words(b"0x\n").unwrap_err();
         assert!(e.message.contains("has 0 hex digits"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_text() {
+        let text = "\u{feff}0x1F\r\n2\r\n";
+        let read = read_words(text.as_bytes()).unwrap();
+        assert_eq!(read.words, [0x1F, 2]);
+        assert_eq!(read.spans.unwrap()[0], (3, 4));
     }
 
     #[test]
