@@ -222,3 +222,23 @@ fn output_that_is_not_ours_is_never_replaced() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A spec file reached twice is read once: given twice, inside a directory
+/// also given, or through a symbolic link back up the tree (which used to
+/// read every file 16 times, to the nesting limit, and report each type as
+/// defined twice).
+#[cfg(unix)]
+#[test]
+fn a_file_reached_twice_is_read_once() {
+    let dir = temp_dir("twice");
+    for f in ["isa.txt", "operands.txt", "enums.txt"] {
+        std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/base").join(f), dir.join(f)).unwrap();
+    }
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::os::unix::fs::symlink(&dir, dir.join("sub/back")).unwrap();
+    let out = bin().arg("check").arg(&dir).arg(dir.join("isa.txt")).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("3 files:") && stdout.contains("0 errors"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

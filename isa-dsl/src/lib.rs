@@ -55,16 +55,24 @@ impl Frontend {
 }
 
 /// Spec files found under `paths`: files as given, directories searched
-/// recursively for `*.txt`, each directory's entries in name order.
+/// recursively for `*.txt`, each directory's entries in name order. A file
+/// or directory reached twice (given twice, inside another one given, or
+/// through a symbolic link back up the tree) is read once.
 pub fn collect_spec_files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<PathBuf> {
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for p in paths {
-        collect(p, &mut out, diags, 0);
+        collect(p, &mut out, &mut seen, diags, 0);
     }
     out
 }
 
-fn collect(p: &Path, out: &mut Vec<PathBuf>, diags: &mut Diagnostics, depth: usize) {
+fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSet<PathBuf>, diags: &mut Diagnostics, depth: usize) {
+    if let Ok(real) = std::fs::canonicalize(p) {
+        if !seen.insert(real) {
+            return;
+        }
+    }
     if p.is_dir() {
         if depth > 32 {
             diags.push(Diagnostic::new(Code::Io, None, format!("{}: directories nested too deeply", p.display())));
@@ -81,7 +89,7 @@ fn collect(p: &Path, out: &mut Vec<PathBuf>, diags: &mut Diagnostics, depth: usi
         entries.sort();
         for e in entries {
             if e.is_dir() || e.extension().is_some_and(|x| x == "txt") {
-                collect(&e, out, diags, depth + 1);
+                collect(&e, out, seen, diags, depth + 1);
             }
         }
     } else if p.exists() {
