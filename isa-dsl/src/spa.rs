@@ -26,6 +26,9 @@ pub fn is_spa(text: &str) -> bool {
 struct Form {
     start: Span,
     lines: Vec<String>,
+    /// Index in `lines` of the operand line, where operands written on a
+    /// line before the form (`{{-}{|}#Immfp10H1{|}}, ...`) belong.
+    operand_line: Option<usize>,
     mnemonic: Option<(String, Span)>,
     modifiers: Vec<SyntaxModifier>,
     operands: Vec<SyntaxOperand>,
@@ -46,6 +49,7 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
     let mut prose_start: Option<Span> = None;
     let mut examples: Vec<(String, Example)> = Vec::new();
     let mut pending: Vec<SyntaxOperand> = Vec::new();
+    let mut pending_text: Option<String> = None;
     let mut current: Option<Form> = None;
     let mut offset = 0usize;
     let mut seen_header = false;
@@ -71,6 +75,14 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
             if let Ok(mut p) = SpaParser::parse(Rule::form_end, line) {
                 let comment = p.next().and_then(|p| p.into_inner().find(|i| i.as_rule() == Rule::rest)).map(|r| r.as_str().trim().to_string());
                 form.comment = comment.filter(|c| !c.is_empty());
+                if !pending.is_empty() {
+                    // Operands written before the form end its operand list.
+                    if let (Some(k), Some(text)) = (form.operand_line, pending_text.take()) {
+                        let l = &mut form.lines[k];
+                        l.push_str(if l.trim_end().ends_with(',') { " " } else { ", " });
+                        l.push_str(&text);
+                    }
+                }
                 form.operands.append(&mut pending);
                 let f = current.take().expect("in a form");
                 match f.mnemonic {
@@ -118,6 +130,7 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
             }
             match SpaParser::parse(Rule::operand_line, line) {
                 Ok(mut p) => {
+                    form.operand_line = Some(form.lines.len() - 1);
                     for o in p.next().map(|p| p.into_inner()).into_iter().flatten().filter(|o| o.as_rule() == Rule::operand) {
                         form.operands.push(operand(o, span, &loc));
                     }
@@ -130,6 +143,7 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
             current = Some(Form {
                 start: span,
                 lines: vec![line.trim().to_string()],
+                operand_line: None,
                 mnemonic: None,
                 modifiers: Vec::new(),
                 operands: Vec::new(),
@@ -148,6 +162,7 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
                     .filter(|o| o.as_rule() == Rule::operand)
                     .map(|o| operand(o, span, &loc))
                     .collect();
+                pending_text = Some(line.trim().to_string());
                 continue;
             }
         }
@@ -160,8 +175,16 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
             }
         }
         prose_start.get_or_insert(span);
-        prose.push_str(line);
-        prose.push_str("\n\n");
+        // The prose is hard-wrapped: a line continues the paragraph before
+        // it unless it starts a definition (`.FTZ: ...`, `< NULL >: ...`) or
+        // a new sentence after one that ended.
+        let t = line.trim();
+        let ended = prose.trim_end().ends_with(['.', ':', ')']);
+        let starts = t.starts_with(['.', '<']) || (ended && t.starts_with(|c: char| c.is_uppercase()));
+        if !prose.is_empty() {
+            prose.push_str(if starts { "\n\n" } else { "\n" });
+        }
+        prose.push_str(t);
     }
     if let Some(f) = current {
         diags.push(Diagnostic::new(Code::MalformedSyntax, f.start, "SPA form is never closed").with_label("expected a `;` line"));
