@@ -27,6 +27,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("md/insn.md", include_str!("../../templates/md/insn.md")),
     ("md/type.md", include_str!("../../templates/md/type.md")),
     ("md/diagnostics.md", include_str!("../../templates/md/diagnostics.md")),
+    ("md/book.toml", include_str!("../../templates/md/book.toml")),
 ];
 
 /// Static files copied as they are.
@@ -62,6 +63,7 @@ pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
         opcode_count: isa.opcodes.len(),
         width: isa.width,
     };
+    let controls = control_rows(isa);
     let groups = index_groups(isa);
     let types: Vec<TypeEntry> = isa.types.iter().map(|t| TypeEntry { name: t.name.clone(), kind: type_kind(t) }).collect();
     let legacy: Vec<LegacyLink> = isa
@@ -73,25 +75,27 @@ pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
             md: format!("insn/{}.md", legacy_page(l)),
         })
         .collect();
+    let owners = diagnostic_pages(input);
     let mut out = Vec::new();
     for (path, text) in STATIC {
         out.push((format!("docs/{path}"), text.to_string()));
     }
     out.push((
         "docs/html/index.html".into(),
-        render("html/index.html", merge(context! { root => "", groups => v(&groups), types => v(&types), legacy => v(&legacy) }, &(), &base))?,
+        render("html/index.html", merge(context! { root => "", groups => v(&groups), types => v(&types), legacy => v(&legacy), controls => v(&controls), guard => isa.guard.clone() }, &(), &base))?,
     ));
     out.push(("docs/html/search-index.js".into(), render("html/search-index.js", context! { entries => v(&search_index(input)) })?));
+    out.push(("docs/md/book.toml".into(), render("md/book.toml", merge(context! {}, &(), &base))?));
     out.push(("docs/md/SUMMARY.md".into(), render("md/SUMMARY.md", context! { groups => v(&groups), types => v(&types), legacy => v(&legacy) })?));
-    out.push(("docs/md/README.md".into(), render("md/README.md", merge(context! { groups => v(&groups) }, &(), &base))?));
+    out.push(("docs/md/README.md".into(), render("md/README.md", merge(context! { groups => v(&groups), controls => v(&controls), guard => isa.guard.clone() }, &(), &base))?));
     for (ot, o) in isa.optypes.iter().enumerate() {
-        let page = insn_page(input, o, Some(ot));
+        let page = insn_page(input, o, Some(ot), &owners);
         let ctx = merge(context! { root => minijinja::Value::from_safe_string("../".into()) }, &page, &base);
         out.push((format!("docs/html/insn/{}.html", o.name), render("html/insn.html", ctx.clone())?));
         out.push((format!("docs/md/insn/{}.md", o.name), render("md/insn.md", ctx)?));
     }
     for o in &isa.legacy {
-        let page = insn_page(input, o, None);
+        let page = insn_page(input, o, None, &owners);
         let ctx = merge(context! { root => minijinja::Value::from_safe_string("../".into()) }, &page, &base);
         out.push((format!("docs/html/insn/{}.html", legacy_page(o)), render("html/insn.html", ctx.clone())?));
         out.push((format!("docs/md/insn/{}.md", legacy_page(o)), render("md/insn.md", ctx)?));
@@ -102,7 +106,7 @@ pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
         out.push((format!("docs/html/types/{}.html", t.name), render("html/type.html", ctx.clone())?));
         out.push((format!("docs/md/types/{}.md", t.name), render("md/type.md", ctx)?));
     }
-    let diags = diagnostics_page(input);
+    let diags = diagnostics_page(input, &owners);
     let ctx = merge(context! { root => "" }, &diags, &base);
     out.push(("docs/html/diagnostics.html".into(), render("html/diagnostics.html", ctx.clone())?));
     out.push(("docs/md/diagnostics.md".into(), render("md/diagnostics.md", ctx)?));
@@ -130,6 +134,26 @@ struct Base {
     optype_count: usize,
     opcode_count: usize,
     width: u32,
+}
+
+/// A control field (`$sched` in templates), for the index's reading guide.
+#[derive(Serialize)]
+struct ControlRow {
+    name: String,
+    ty: String,
+    bits: String,
+    default: String,
+}
+
+fn control_rows(isa: &Isa) -> Vec<ControlRow> {
+    isa.control_fields
+        .iter()
+        .filter_map(|name| {
+            let f = isa.opcodes.iter().find_map(|op| op.field(name))?;
+            let t = &isa.types[f.ty];
+            Some(ControlRow { name: name.clone(), ty: t.name.clone(), bits: bits_text(f.start, f.width), default: f.default_value().map_or("—".into(), |v| t.value_text(v)) })
+        })
+        .collect()
 }
 
 #[derive(Serialize, Clone)]
@@ -216,11 +240,12 @@ struct SearchEntry {
 }
 
 fn search_index(input: &DocsInput) -> Vec<SearchEntry> {
-    input
-        .isa
-        .optypes
+    let isa = input.isa;
+    isa.optypes
         .iter()
-        .map(|o| {
+        .map(|o| (o, o.name.clone(), format!("insn/{}.html", o.name)))
+        .chain(isa.legacy.iter().map(|o| (o, format!("{} ({})", o.name, o.notation.as_deref().unwrap_or("legacy")), format!("insn/{}.html", legacy_page(o)))))
+        .map(|(o, name, href)| {
             let mut terms = vec![o.name.clone(), summary(o)];
             for f in &o.syntax {
                 terms.push(f.text.clone());
@@ -228,7 +253,7 @@ fn search_index(input: &DocsInput) -> Vec<SearchEntry> {
             for l in &o.value_lists {
                 terms.extend(l.items.iter().map(|i| format!(".{}", i.spelling)));
             }
-            SearchEntry { name: o.name.clone(), href: format!("insn/{}.html", o.name), summary: summary(o), terms: terms.join(" ") }
+            SearchEntry { name, href, summary: summary(o), terms: terms.join(" ") }
         })
         .collect()
 }
@@ -249,6 +274,8 @@ struct InsnPage {
     opcodes: Vec<OpcodeView>,
     legacy: Vec<LegacyLink>,
     notation: Option<String>,
+    /// What `check` reports inside this instruction's declarations.
+    defects: Vec<DiagRow>,
 }
 
 #[derive(Serialize)]
@@ -256,15 +283,41 @@ struct ModRow {
     written: String,
     optional: bool,
     values: Vec<ModValue>,
+    /// What omitting the modifier means (`.RN`); `None` when it must be written.
     default: Option<String>,
-    field: Option<String>,
+    /// Why a mandatory modifier has no default although the spec marks one (W006).
+    default_note: Option<String>,
+    /// The fields it sets (several for an operand suffix over operand forms).
+    fields: Vec<FieldRef>,
+}
+
+#[derive(Serialize)]
+struct FieldRef {
+    name: String,
     bits: String,
 }
 
 #[derive(Serialize)]
 struct ModValue {
-    spelling: String,
+    /// As written: `.FTZ`, or `(none)` for the empty value of a legacy list.
+    text: String,
     encoding: String,
+}
+
+impl ModValue {
+    fn new(spelling: &str, encoding: String) -> ModValue {
+        ModValue { text: if spelling.is_empty() { "(none)".into() } else { format!(".{spelling}") }, encoding }
+    }
+}
+
+/// The Default column of a modifier row: a mandatory modifier has none (the
+/// assembler requires it), even where the spec marks one (W006).
+fn default_cell(optional: bool, marked: Option<String>) -> (Option<String>, Option<String>) {
+    match (optional, marked) {
+        (true, d) => (d, None),
+        (false, Some(d)) => (None, Some(format!("must be written: the template makes it mandatory, though the spec gives it the default `{d}` (W006)"))),
+        (false, None) => (None, None),
+    }
 }
 
 #[derive(Serialize)]
@@ -353,19 +406,33 @@ fn bits_text(start: u32, width: u32) -> String {
 }
 
 
-fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>) -> InsnPage {
+fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>, owners: &[Option<String>]) -> InsnPage {
     let isa = input.isa;
+    let page = match ot {
+        Some(_) => o.name.clone(),
+        None => legacy_page(o),
+    };
+    let defects: Vec<DiagRow> = input
+        .diagnostics
+        .items
+        .iter()
+        .zip(owners)
+        .filter(|(_, p)| p.as_deref() == Some(page.as_str()))
+        .map(|(d, p)| diag_row(input, d, p))
+        .collect();
     let mut sections = Vec::new();
-    for (id, title, prose) in [
-        ("description", "Description", &o.docs.description),
-        ("operands", "Operands", &o.docs.operand_info),
-        ("modifier-info", "Modifier details", &o.docs.modifier_info),
-        ("semantics", "Semantics", &o.docs.semantics),
-        ("exception-notes", "Exceptions", &o.docs.exception),
+    // Directives and exception rules are shown as tables, not as prose.
+    for (id, title, prose, rules) in [
+        ("description", "Description", &o.docs.description, false),
+        ("operands", "Operands", &o.docs.operand_info, true),
+        ("modifier-info", "Modifier details", &o.docs.modifier_info, false),
+        ("semantics", "Semantics", &o.docs.semantics, false),
+        ("exception-notes", "Exceptions", &o.docs.exception, true),
     ] {
         if let Some(p) = prose {
-            if !p.text.trim().is_empty() {
-                sections.push(section(isa, id, title, &p.text));
+            let text = prose_text(&p.text, rules);
+            if !text.trim().is_empty() {
+                sections.push(section(isa, id, title, &text));
             }
         }
     }
@@ -384,13 +451,19 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>) -> InsnPage {
             }
         }
     }
-    let legacy_examples = o.examples.iter().map(|e| ExampleRow {
-        text: e.text.trim().to_string(),
-        loc: format!("{}:{}", isa.files.get(e.loc.file as usize).map_or("", |s| s.as_str()), e.loc.line),
-        ok: true,
-        word: "—".into(),
-        disasm: format!("({} describes no encodings)", o.notation.as_deref().unwrap_or("")),
-        reason: String::new(),
+    // A legacy example is checked against its notation's forms only (W014).
+    let legacy_examples = o.examples.iter().map(|e| {
+        let fails = input.diagnostics.items.iter().find(|d| {
+            d.code == isa_dsl::Code::BadExample && d.span.zip(e.loc.span).is_some_and(|(d, e)| d.file == e.file && (e.start..=e.end).contains(&d.start))
+        });
+        ExampleRow {
+            text: e.text.trim().to_string(),
+            loc: format!("{}:{}", isa.files.get(e.loc.file as usize).map_or("", |s| s.as_str()), e.loc.line),
+            ok: fails.is_none(),
+            word: "—".into(),
+            disasm: format!("(matches a form; {} describes no encodings)", o.notation.as_deref().unwrap_or("")),
+            reason: fails.map_or(String::new(), |d| format!("does not match the {} forms: {}", o.notation.as_deref().unwrap_or("legacy"), d.label)),
+        }
     });
     let examples: Vec<ExampleRow> = if ot.is_none() { legacy_examples.collect() } else { input
         .examples
@@ -400,7 +473,7 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>) -> InsnPage {
             let loc = format!("{}:{}", isa.files.get(e.loc.file as usize).map_or("", |s| s.as_str()), e.loc.line);
             match &e.result {
                 Ok((w, d)) => ExampleRow { text: e.text.clone(), loc, ok: true, word: format!("{w:032x}"), disasm: d.clone(), reason: String::new() },
-                Err(r) => ExampleRow { text: e.text.clone(), loc, ok: false, word: String::new(), disasm: String::new(), reason: r.clone() },
+                Err(r) => ExampleRow { text: e.text.clone(), loc, ok: false, word: String::new(), disasm: String::new(), reason: format!("does not assemble: {r}") },
             }
         })
         .collect() };
@@ -409,7 +482,14 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>) -> InsnPage {
         groups: o.groups.clone(),
         summary: summary(o),
         syntax: o.syntax.iter().map(|f| f.text.trim().to_string()).collect(),
-        modifiers: if ot.is_some() { modifier_rows(isa, o) } else { legacy_modifier_rows(o) },
+        modifiers: match ot {
+            Some(ot) => {
+                let mut rows = modifier_rows(isa, o);
+                rows.extend(suffix_rows(input, ot));
+                rows
+            }
+            None => legacy_modifier_rows(o),
+        },
         sections,
         exceptions,
         simulation: o.effective_hook().map(|s| s.text()),
@@ -417,6 +497,7 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>) -> InsnPage {
         opcodes: o.opcodes.iter().map(|&oc| opcode_view(isa, &isa.opcodes[oc])).collect(),
         legacy: if ot.is_some() { legacy_links(isa, &o.name) } else { Vec::new() },
         notation: o.notation.clone(),
+        defects,
     }
 }
 
@@ -441,18 +522,83 @@ fn legacy_page(o: &Optype) -> String {
 fn legacy_modifier_rows(o: &Optype) -> Vec<ModRow> {
     let mut rows: Vec<ModRow> = Vec::new();
     for f in &o.syntax {
-        for m in &f.modifiers {
-            let written = if m.optional { format!("{{.{}}}", m.name) } else { format!(".{}", m.name) };
+        // Modifiers, then operand suffixes (`Ra{.iswz}`).
+        let suffixes = f.operands.iter().flat_map(|op| op.suffixes.iter().map(move |d| (op.name.as_str(), d.name.as_str(), d.optional)));
+        for (operand, name, optional) in f.modifiers.iter().map(|m| ("", m.name.as_str(), m.optional)).chain(suffixes) {
+            let written = if optional { format!("{operand}{{.{name}}}") } else { format!("{operand}.{name}") };
             if rows.iter().any(|r| r.written == written) {
                 continue;
             }
-            let list = o.value_lists.iter().find(|l| l.name == m.name);
+            let list = o.value_lists.iter().find(|l| l.name == name);
             let values = match list {
-                Some(l) => l.items.iter().map(|i| ModValue { spelling: if i.spelling.is_empty() { "(none)".into() } else { i.spelling.clone() }, encoding: "—".into() }).collect(),
-                None => vec![ModValue { spelling: m.name.clone(), encoding: "—".into() }],
+                Some(l) => l.items.iter().map(|i| ModValue::new(&i.spelling, "—".into())).collect(),
+                None => vec![ModValue::new(name, "—".into())],
             };
-            let default = list.and_then(|l| l.items.iter().find(|i| i.is_default)).map(|i| if i.spelling.is_empty() { "(none)".into() } else { i.spelling.clone() });
-            rows.push(ModRow { written, optional: m.optional, values, default, field: None, bits: String::new() });
+            let marked = list.and_then(|l| l.items.iter().find(|i| i.is_default)).map(|i| ModValue::new(&i.spelling, String::new()).text);
+            let (default, default_note) = default_cell(optional, marked);
+            rows.push(ModRow { written, optional, values, default, default_note, fields: Vec::new() });
+        }
+    }
+    rows
+}
+
+/// Rows for operand suffixes (`Ra.hsel2`): the values of their lists, the
+/// fields they set over the optype's opcodes, and each value's encoding
+/// (from the list or the field's enum, or by the source width where an
+/// `AsmFormat` hook such as `CvtVSel` spells it).
+fn suffix_rows(input: &DocsInput, ot: usize) -> Vec<ModRow> {
+    let isa = input.isa;
+    let o = &isa.optypes[ot];
+    let mut rows: Vec<ModRow> = Vec::new();
+    for (fi, form) in o.syntax.iter().enumerate() {
+        for (k, sop) in form.operands.iter().enumerate() {
+            for (di, d) in sop.suffixes.iter().enumerate() {
+                let written = if d.optional { format!("{}{{.{}}}", sop.name, d.name) } else { format!("{}.{}", sop.name, d.name) };
+                if rows.iter().any(|r| r.written == written) {
+                    continue;
+                }
+                // The fields it sets, over the opcodes.
+                let mut fields: Vec<&Field> = Vec::new();
+                let mut first: Option<(&Opcode, &Field)> = None;
+                for &oc in &o.opcodes {
+                    let op = &isa.opcodes[oc];
+                    let bound = op.forms.get(fi).and_then(|b| b.operands.get(k)).and_then(|ob| ob.decorations.get(sop.prefixes.len() + di)).cloned().flatten();
+                    if let Some(f) = bound.as_deref().and_then(|n| op.field(n)) {
+                        first.get_or_insert((op, f));
+                        if !fields.iter().any(|x| x.name == f.name && x.start == f.start) {
+                            fields.push(f);
+                        }
+                    }
+                }
+                let list = o.value_lists.iter().find(|l| l.name == d.name);
+                let encoding = |sfx: &str| -> String {
+                    let Some((op, f)) = first else { return "—".into() };
+                    let w = f.width as usize + 2;
+                    match input.asm.suffix_hook(op, f) {
+                        Some(h) => {
+                            let by = h.args.get(1).map_or("", |a| a.as_str());
+                            [8u32, 16, 32]
+                                .iter()
+                                .filter_map(|&bits| {
+                                    let v = input.asm.vsel_value(f, bits, sfx)?;
+                                    let name = isa.types[f.ty].enum_name(v).map_or(String::new(), |n| format!(" `{n}`"));
+                                    Some(format!("{v:#0w$b}{name} (`{by}` of {bits} bits)"))
+                                })
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        }
+                        None => input.asm.suffix_static_value(ot, f, &d.name, sfx).map_or("—".into(), |v| format!("{v:#0w$b}")),
+                    }
+                };
+                let values: Vec<ModValue> = match list {
+                    Some(l) => l.items.iter().map(|i| ModValue::new(&i.spelling, encoding(&i.spelling))).collect(),
+                    None => Vec::new(),
+                };
+                let marked = list.and_then(|l| l.items.iter().find(|i| i.is_default)).map(|i| format!(".{}", i.spelling));
+                let (default, default_note) = default_cell(d.optional, marked);
+                let fields = fields.iter().map(|f| FieldRef { name: f.name.to_string(), bits: bits_text(f.start, f.width) }).collect();
+                rows.push(ModRow { written, optional: d.optional, values, default, default_note, fields });
+            }
         }
     }
     rows
@@ -474,34 +620,35 @@ fn modifier_rows(isa: &Isa, o: &Optype) -> Vec<ModRow> {
                 ModifierBinding::Value { field: f, spelling, value, .. } => {
                     let fd = field(f);
                     let enc = fd.map_or(String::new(), |fd| format!("{value:#0w$b}", w = fd.width as usize + 2));
-                    (vec![ModValue { spelling: spelling.clone(), encoding: enc }], None, Some(f.clone()))
+                    (vec![ModValue::new(spelling, enc)], None, Some(f.clone()))
                 }
                 ModifierBinding::Choice { field: f, values, .. } => {
                     let fd = field(f);
                     let w = fd.map_or(1, |fd| fd.width as usize);
-                    let vals = values
-                        .iter()
-                        .map(|v| ModValue { spelling: v.spelling.clone(), encoding: format!("{:#0w$b}", v.value, w = w + 2) })
-                        .collect();
+                    let vals = values.iter().map(|v| ModValue::new(&v.spelling, format!("{:#0w$b}", v.value, w = w + 2))).collect();
+                    // Omitted, the field keeps its default (a `*` in the list must agree, W006).
                     let default = values
                         .iter()
                         .find(|v| v.is_default)
                         .or_else(|| values.iter().find(|v| fd.and_then(|fd| fd.default_value()) == Some(v.value)))
-                        .map(|v| v.spelling.clone());
+                        .map(|v| format!(".{}", v.spelling));
                     (vals, default, Some(f.clone()))
                 }
                 ModifierBinding::Unbound { text } => {
-                    let vals = o
-                        .value_lists
-                        .iter()
-                        .find(|l| l.name == *text)
-                        .map(|l| l.items.iter().map(|i| ModValue { spelling: i.spelling.clone(), encoding: "—".into() }).collect())
-                        .unwrap_or_else(|| vec![ModValue { spelling: text.clone(), encoding: "—".into() }]);
-                    (vals, None, None)
+                    let list = o.value_lists.iter().find(|l| l.name == *text);
+                    let vals = list
+                        .map(|l| l.items.iter().map(|i| ModValue::new(&i.spelling, "—".into())).collect())
+                        .unwrap_or_else(|| vec![ModValue::new(text, "—".into())]);
+                    let default = list.and_then(|l| l.items.iter().find(|i| i.is_default)).map(|i| format!(".{}", i.spelling));
+                    (vals, default, None)
                 }
             };
-            let bits = fname.as_deref().and_then(field).map_or(String::new(), |f| bits_text(f.start, f.width));
-            rows.push(ModRow { written, optional: m.optional, values, default, field: fname, bits });
+            let (default, default_note) = default_cell(m.optional, default);
+            let fields = fname
+                .map(|n| FieldRef { bits: field(&n).map_or(String::new(), |f| bits_text(f.start, f.width)), name: n })
+                .into_iter()
+                .collect();
+            rows.push(ModRow { written, optional: m.optional, values, default, default_note, fields });
         }
     }
     rows
@@ -599,6 +746,35 @@ fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
         })
         .collect();
     OpcodeView { name: op.name.clone(), constants, rows, operands, fields }
+}
+
+/// A prose section as the manual shows it: without the lines the front end
+/// reads as directives or exception rules (when `rules`), and with its
+/// headings two levels down, under the page's own `##` sections.
+fn prose_text(text: &str, rules: bool) -> String {
+    let mut out = String::new();
+    let mut in_fence = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") {
+            in_fence = !in_fence;
+        } else if !in_fence {
+            if rules && isa_dsl::parser::is_rule_line(line) {
+                continue;
+            }
+            let level = t.bytes().take_while(|&b| b == b'#').count();
+            let is_heading = (1..=6).contains(&level) && line.len() - t.len() <= 3 && t[level..].chars().next().is_none_or(char::is_whitespace);
+            if is_heading {
+                out.push_str(&"#".repeat((level + 2).min(6)));
+                out.push_str(&t[level..]);
+                out.push('\n');
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// Splits prose into Markdown blocks and fenced code blocks.
@@ -771,15 +947,23 @@ struct TypeUser {
 
 fn type_page(isa: &Isa, t: &Type, sources: &isa_dsl::SourceMap) -> TypePage {
     let description = match &t.kind {
-        TypeKind::Register { prefix, constants, predicate, .. } => format!(
-            "{} {}0..{}{} ({} bits){}.",
-            if *predicate { "Predicates" } else { "Registers" },
-            prefix,
-            prefix,
-            crate::plan::mask64(t.width),
-            t.width,
-            constants.iter().map(|c| format!("; {} = {prefix}{}", c.name, c.index)).collect::<String>()
-        ),
+        TypeKind::Register { prefix, constants, predicate, .. } => {
+            // Named registers at the top of the range (RZ = 255) are written by name.
+            let max = crate::plan::mask64(t.width);
+            let mut top = max;
+            while constants.iter().any(|c| c.index == top) && top > 0 {
+                top -= 1;
+            }
+            format!(
+                "{} {prefix}0..{prefix}{top} ({} bits){}.",
+                if *predicate { "Predicates" } else { "Registers" },
+                t.width,
+                constants
+                    .iter()
+                    .map(|c| format!("; {} is number {} (the assembler also reads `{prefix}{}` as it, the disassembler prints `{}`)", c.name, c.index, c.index, c.name))
+                    .collect::<String>()
+            )
+        }
         TypeKind::Float { exponent, mantissa, lanes } => {
             format!("{lanes} IEEE-style float lane(s) of 1 sign, {exponent} exponent and {mantissa} mantissa bits; lane 0 in the low bits.")
         }
@@ -829,6 +1013,69 @@ struct DiagRow {
     message: String,
     message_md: String,
     notes: String,
+    /// The instruction page whose declarations contain it (file stem under `insn/`).
+    page: Option<String>,
+}
+
+/// For each diagnostic, the instruction page whose declarations contain its
+/// place: the nearest declaration (type, group, optype, opcode, simulation
+/// hook) starting at or before it in its file decides; types and groups
+/// belong to no page.
+fn diagnostic_pages(input: &DocsInput) -> Vec<Option<String>> {
+    let isa = input.isa;
+    // (file, start offset, page)
+    let mut decls: Vec<(u32, u32, Option<String>)> = Vec::new();
+    let mut add = |loc: &Loc, page: Option<String>| {
+        if let Some(s) = loc.span {
+            decls.push((s.file.0, s.start, page));
+        }
+    };
+    for t in &isa.types {
+        add(&t.loc, None);
+    }
+    for g in &isa.groups {
+        add(&g.loc, None);
+    }
+    for o in &isa.optypes {
+        add(&o.loc, Some(o.name.clone()));
+        if let Some(h) = &o.hook {
+            add(&h.loc, Some(o.name.clone()));
+        }
+    }
+    for op in &isa.opcodes {
+        add(&op.loc, Some(isa.optypes[op.optype].name.clone()));
+    }
+    for o in &isa.legacy {
+        for f in &o.syntax {
+            add(&f.loc, Some(legacy_page(o)));
+        }
+        for e in &o.examples {
+            add(&e.loc, Some(legacy_page(o)));
+        }
+    }
+    decls.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    input
+        .diagnostics
+        .items
+        .iter()
+        .map(|d| {
+            let s = d.span?;
+            let k = decls.partition_point(|x| (x.0, x.1) <= (s.file.0, s.start));
+            decls[..k].last().filter(|x| x.0 == s.file.0).and_then(|x| x.2.clone())
+        })
+        .collect()
+}
+
+fn diag_row(input: &DocsInput, d: &isa_dsl::Diagnostic, page: &Option<String>) -> DiagRow {
+    DiagRow {
+        code: d.code.as_str().to_string(),
+        severity: if d.is_error() { "error" } else { "warning" },
+        loc: d.span.map_or(String::new(), |s| input.sources.location(s)),
+        message: d.message.clone(),
+        message_md: d.message.replace('|', "\\|"),
+        notes: d.notes.join("; "),
+        page: page.clone(),
+    }
 }
 
 #[derive(Serialize)]
@@ -837,20 +1084,8 @@ struct CodeRow {
     title: &'static str,
 }
 
-fn diagnostics_page(input: &DocsInput) -> DiagnosticsPage {
-    let diagnostics = input
-        .diagnostics
-        .items
-        .iter()
-        .map(|d| DiagRow {
-            code: d.code.as_str().to_string(),
-            severity: if d.is_error() { "error" } else { "warning" },
-            loc: d.span.map_or(String::new(), |s| input.sources.location(s)),
-            message: d.message.clone(),
-            message_md: d.message.replace('|', "\\|"),
-            notes: d.notes.join("; "),
-        })
-        .collect();
+fn diagnostics_page(input: &DocsInput, owners: &[Option<String>]) -> DiagnosticsPage {
+    let diagnostics = input.diagnostics.items.iter().zip(owners).map(|(d, p)| diag_row(input, d, p)).collect();
     let codes = isa_dsl::Code::ALL.iter().map(|c| CodeRow { code: c.as_str(), title: c.title() }).collect();
     DiagnosticsPage { summary: input.diagnostics.summary(), diagnostics, codes }
 }

@@ -1150,6 +1150,13 @@ fn string_body(p: &Pair<Rule>) -> String {
     p.clone().into_inner().next().map(|b| b.as_str().to_string()).unwrap_or_default()
 }
 
+/// Whether a line of an `__OperandInfo` or `__Exception` section (outside
+/// code fences) is read as a directive or exception rule rather than prose:
+/// the reference manual shows those rules in tables, not as text.
+pub fn is_rule_line(s: &str) -> bool {
+    looks_like_directive(s)
+}
+
 /// Cheap pre-check for `Name<`, so prose lines never pay for a failed parse.
 /// Whether a line starts like a directive or exception rule: exactly the
 /// pattern `[ \t]* ident [ \t]* "<"`, checked by hand

@@ -170,3 +170,131 @@ fn browser_renders_the_ffma_page() {
     assert!(shot.is_file(), "no screenshot: {}", String::from_utf8_lossy(&out.stderr));
     assert!(std::fs::metadata(&shot).unwrap().len() > 20_000, "screenshot looks empty");
 }
+
+fn book_pages() -> Vec<(PathBuf, String)> {
+    let mut pages = Vec::new();
+    files(&root().join("generated/docs/md/insn"), "md", &mut pages);
+    pages.sort();
+    pages.into_iter().map(|p| (p.clone(), std::fs::read_to_string(&p).unwrap())).collect()
+}
+
+/// The cells of a Markdown table row (`| a | b |`), `\|` kept inside cells.
+fn cells(row: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut chars = row.trim().trim_start_matches('|').chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&'|') => out.last_mut().unwrap().push(chars.next().unwrap()),
+            '|' => out.push(String::new()),
+            c => out.last_mut().unwrap().push(c),
+        }
+    }
+    out.pop();
+    out.iter().map(|c| c.trim().to_string()).collect()
+}
+
+/// A modifier the template writes without braces must be written, so the
+/// manual never offers a default for it, even where the spec marks one (the
+/// seeds do for `I2F ... .rnd` with `.RN*`); such a page then says why under
+/// "Spec defects".
+#[test]
+fn mandatory_modifiers_have_no_default() {
+    let mut mandatory = 0;
+    for (path, page) in book_pages() {
+        let Some(table) = page.split("## Modifiers\n").nth(1) else { continue };
+        for row in table.lines().skip(3).take_while(|l| l.starts_with('|')) {
+            let c = cells(row);
+            let written = c[0].trim_matches('`');
+            if written.contains('{') {
+                continue;
+            }
+            mandatory += 1;
+            assert!(c[2].starts_with('—'), "{}: mandatory `{written}` shows default {}", path.display(), c[2]);
+            if c[2].contains("W006") {
+                assert!(page.contains("## Spec defects") && page.contains("`W006`"), "{}: W006 not listed", path.display());
+            }
+        }
+    }
+    assert!(mandatory > 20, "only {mandatory} mandatory modifiers seen");
+    // The seed's own case, read from the spec text: `.rnd` is mandatory in
+    // I2F's template and its list marks `.RN*`.
+    let spec = std::fs::read_to_string(root().join("spec/002_cvt.txt")).unwrap();
+    assert!(spec.contains("I2F{.ftype}{.itype}.rnd Rd") && spec.contains(".rnd = {.RN*"));
+    let i2f = std::fs::read_to_string(root().join("generated/docs/md/insn/I2F.md")).unwrap();
+    let row = i2f.lines().find(|l| l.starts_with("| `.rnd` |")).expect("I2F .rnd row");
+    assert!(cells(row)[2].contains("must be written") && cells(row)[2].contains(".RN"), "{row}");
+}
+
+/// Every diagnostic inside an instruction's declarations is shown on that
+/// instruction's page, and the diagnostics page links to it.
+#[test]
+fn pages_list_their_spec_defects() {
+    let book = root().join("generated/docs/md");
+    let diags = std::fs::read_to_string(book.join("diagnostics.md")).unwrap();
+    let mut linked = 0;
+    // The diagnostics table (the codes table after it has two columns).
+    for row in diags.lines().filter(|l| l.starts_with("| `")) {
+        let c = cells(row);
+        if c.len() < 4 {
+            continue;
+        }
+        let loc = &c[1];
+        let Some(link) = c[2].split("](").nth(1) else { continue };
+        let target = link.trim_end_matches(')').split('#').next().unwrap();
+        let page = std::fs::read_to_string(book.join(target)).unwrap_or_else(|_| panic!("{target} missing"));
+        let defects = page.split("## Spec defects").nth(1).unwrap_or_else(|| panic!("{target} has no Spec defects section"));
+        assert!(defects.contains(&format!("{} {loc}:", c[0])), "{target} does not list {} at {loc}", c[0]);
+        linked += 1;
+    }
+    // Each W006/W003/W005 of the seeds sits inside an instruction.
+    assert!(linked >= 70, "only {linked} diagnostics linked to pages");
+}
+
+/// The SPA 5.3 file writes a form's immediate operands on the line before the
+/// form (`{{-}{|}#Immfp10H1{|}}, ...`); the manual's syntax lines keep them,
+/// and its example that `check` rejects (W014) is shown as rejected.
+#[test]
+fn legacy_pages_keep_what_the_notation_writes() {
+    let spec = std::fs::read_to_string(root().join("spec/legacy/003_hmul2_spa53.txt")).unwrap();
+    let pages: String = book_pages().into_iter().filter(|(p, _)| p.to_string_lossy().contains(".spa53.")).map(|(_, t)| t).collect();
+    let imm_lines: Vec<&str> = spec.lines().filter(|l| l.trim_start().starts_with("{{") && l.contains("#Imm")).collect();
+    assert_eq!(imm_lines.len(), 2);
+    for l in imm_lines {
+        assert!(pages.lines().any(|s| s.starts_with("{@{!}Pg}") && s.contains(l.trim())), "no syntax line carries `{l}`");
+    }
+    let html = std::fs::read_to_string(site().join("insn/HMUL2.spa53.html")).unwrap();
+    let bad = spec.lines().find(|l| l.contains(".H0_H1")).expect("the seed's bad example");
+    let row = html.split("<tr class=").find(|r| r.contains(bad.trim())).expect("example row");
+    assert!(row.starts_with("\"bad\""), "W014 example shown as fine: {row}");
+}
+
+/// Directives and exception rules (`ModiOrder<...>`, `EncodingError<...>`)
+/// appear as tables, not as prose; prose headings sit under the page's own.
+#[test]
+fn prose_holds_only_prose() {
+    for (path, page) in book_pages() {
+        let mut fence = false;
+        for (k, line) in page.lines().enumerate() {
+            if line.trim_start().starts_with("```") {
+                fence = !fence;
+                continue;
+            }
+            if fence {
+                continue;
+            }
+            let t = line.trim_start();
+            for kw in ["ModiOrder", "AsmFormat", "EncodingError", "Bitwidth", "InList", "OutList"] {
+                assert!(!(t.starts_with(kw) && t[kw.len()..].trim_start().starts_with('<')), "{}:{}: rule as prose: {line}", path.display(), k + 1);
+            }
+            assert!(k == 0 || !line.starts_with("# "), "{}:{}: second top-level heading: {line}", path.display(), k + 1);
+        }
+    }
+}
+
+/// `mdbook build generated/docs/md` finds its configuration and chapters.
+#[test]
+fn book_has_its_configuration() {
+    let toml = std::fs::read_to_string(root().join("generated/docs/md/book.toml")).unwrap();
+    assert!(toml.contains("src = \".\""), "{toml}");
+    assert!(root().join("generated/docs/md/SUMMARY.md").is_file());
+}

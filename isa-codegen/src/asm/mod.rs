@@ -576,13 +576,31 @@ impl<'a> Assembler<'a> {
 
     /// The encoding of suffix `sfx` for field `f` (value list, hook, or enum names).
     fn suffix_value(&self, ot: usize, op: &Opcode, raw: &RawInstruction, f: &Field, list: &str, sfx: &str) -> Option<u64> {
-        let t = &self.isa.types[f.ty];
-        if let Some(h) = self.hook(op, Some(&f.name), "CvtVSel").or_else(|| self.hook(op, Some(&f.name), "CvtVPSel")) {
+        if let Some(h) = self.suffix_hook(op, f) {
             let ai = Self::field_index(op, h.args.get(1)?)?;
             let bits = hooks::value_bits(self.isa.types[op.fields[ai].ty].enum_name(raw.values[ai])?)?;
-            let k = hooks::vsel_spellings(bits).iter().position(|s| *s == sfx)?;
-            return t.enum_value(&format!("S{k}")).map(|v| v.encoding).or(Some(k as u64));
+            return self.vsel_value(f, bits, sfx);
         }
+        self.suffix_static_value(ot, f, list, sfx)
+    }
+
+    /// The `AsmFormat` hook (`CvtVSel`, `CvtVPSel`) that spells field `f`'s
+    /// suffix from another field's type, if any: its second argument names that field.
+    pub fn suffix_hook<'b>(&self, op: &'b Opcode, f: &Field) -> Option<&'b AsmFormat> {
+        self.hook(op, Some(&f.name), "CvtVSel").or_else(|| self.hook(op, Some(&f.name), "CvtVPSel"))
+    }
+
+    /// The encoding in field `f` of a selector suffix `sfx` (`.B2`, `.H1`)
+    /// of a `bits`-bit source, as a [`Self::suffix_hook`] spells it.
+    pub fn vsel_value(&self, f: &Field, bits: u32, sfx: &str) -> Option<u64> {
+        let k = hooks::vsel_spellings(bits).iter().position(|s| *s == sfx)?;
+        self.isa.types[f.ty].enum_value(&format!("S{k}")).map(|v| v.encoding).or(Some(k as u64))
+    }
+
+    /// The encoding in field `f` of suffix `sfx` of value list `list`, when no
+    /// hook decides it: by the list's position or the field's enum names.
+    pub fn suffix_static_value(&self, ot: usize, f: &Field, list: &str, sfx: &str) -> Option<u64> {
+        let t = &self.isa.types[f.ty];
         if let Some(l) = self.value_list(ot, list) {
             if let Some(k) = l.items.iter().position(|i| i.spelling == sfx) {
                 // The list may spell values differently; map like the binder does.
