@@ -121,11 +121,27 @@ fn sign_mods(x: u64, f: Format, neg: SignModi, abs: SignModi) -> u64 {
 /// `-x` (two's complement), or `~x` under `.X` (IADD, IMAD, LEA: with `.X`
 /// the prefix is `~`, see the assembler's CvtINegX).
 fn int_neg(x: u32, neg: SignModi, ext: IExt) -> u32 {
+    addend(x, neg, ext) as u32
+}
+
+/// An adder input as the adder sees it (33 bits): `-x` is `~x + 1`, so `-0`
+/// is 2^32 and carries out. That carry is what lets `-c` in the low word and
+/// `~c` with the carry in the high word subtract a 64-bit value (the spec's
+/// `IMAD R0, P0, R2, R3, -R4` / `IMAD.HI.X R1, R2, R3, ~R5, P0`, also when R4
+/// is 0). Under `.X` the prefix is `~` and the carry in supplies the `+ 1`.
+fn addend(x: u32, neg: SignModi, ext: IExt) -> u64 {
     match (neg, ext) {
-        (SignModi::False, _) => x,
-        (SignModi::True, IExt::X) => !x,
-        (SignModi::True, IExt::NoX) => x.wrapping_neg(),
+        (SignModi::False, _) => x as u64,
+        (SignModi::True, IExt::X) => !x as u64,
+        (SignModi::True, IExt::NoX) => !x as u64 + 1,
     }
+}
+
+/// `a + b + carry_in` over adder inputs ([`addend`]): the low word and whether
+/// the sum carries out of it.
+fn add33(a: u64, b: u64, carry_in: bool) -> (u32, bool) {
+    let t = a + b + carry_in as u64;
+    (t as u32, t >> 32 != 0)
 }
 
 /// `-x` on every float lane whose sign bit is in `signs`, when `m` is set.
@@ -341,31 +357,30 @@ impl Kernels for Reference {
     // --- integers --------------------------------------------------------------
 
     fn iadd(&self, a: u32, a_neg: SignModi, b: u32, b_neg: SignModi, pp: bool, ext: IExt) -> (u32, bool) {
-        let (a, b) = (int_neg(a, a_neg, ext), int_neg(b, b_neg, ext));
-        int::iadd_x(a, b, ext == IExt::X && pp)
+        add33(addend(a, a_neg, ext), addend(b, b_neg, ext), ext == IExt::X && pp)
     }
     fn imad(&self, a: u32, b: u32, c: u32, c_neg: SignModi, pp: bool, lohi: LOHI, ext: IExt, it: IType) -> (u32, bool) {
-        let (c, signed, cin) = (int_neg(c, c_neg, ext), it == IType::S32, ext == IExt::X && pp);
-        let p = int::mul_wide(a, b, signed);
+        let p = int::mul_wide(a, b, it == IType::S32);
         let part = if lohi == LOHI::HI { (p >> 32) as u32 } else { p as u32 };
-        int::iadd_x(part, c, cin)
+        add33(part as u64, addend(c, c_neg, ext), ext == IExt::X && pp)
     }
     fn imad_wide(&self, a: u32, b: u32, c: u64, c_neg: SignModi, pp: bool, ext: IExt, it: IType) -> (u64, bool) {
-        let c = match (c_neg, ext) {
-            (SignModi::False, _) => c,
-            (SignModi::True, IExt::X) => !c,
-            (SignModi::True, IExt::NoX) => c.wrapping_neg(),
+        // As [`addend`], on 64 bits: `-c` is `~c` plus a carry in, so `-0` carries out.
+        let (c, carry_in) = match (c_neg, ext) {
+            (SignModi::False, _) => (c, ext == IExt::X && pp),
+            (SignModi::True, IExt::X) => (!c, pp),
+            (SignModi::True, IExt::NoX) => (!c, true),
         };
-        int::imad_wide(a, b, c, it == IType::S32, ext == IExt::X && pp)
+        int::imad_wide(a, b, c, it == IType::S32, carry_in)
     }
-    // IDP's Order names pp, but its semantics add no carry in (docs/semantics.md).
-    fn idp2a(&self, a: u32, b: u32, c: u32, _pp: bool, lohi: LOHI, af: I16Type, bf: I8Type) -> (u32, bool) {
+    // `d = SrcC + pp;` (IDP's `__Semantics`).
+    fn idp2a(&self, a: u32, b: u32, c: u32, pp: bool, lohi: LOHI, af: I16Type, bf: I8Type) -> (u32, bool) {
         let m = Idp { a_bits: 16, a_signed: af == I16Type::S16, b_signed: bf == I8Type::S8, b_high: lohi == LOHI::HI };
-        int::idp(a, b, c, false, m)
+        int::idp(a, b, c, pp, m)
     }
-    fn idp4a(&self, a: u32, b: u32, c: u32, _pp: bool, af: I8Type, bf: I8Type) -> (u32, bool) {
+    fn idp4a(&self, a: u32, b: u32, c: u32, pp: bool, af: I8Type, bf: I8Type) -> (u32, bool) {
         let m = Idp { a_bits: 8, a_signed: af == I8Type::S8, b_signed: bf == I8Type::S8, b_high: false };
-        int::idp(a, b, c, false, m)
+        int::idp(a, b, c, pp, m)
     }
     fn imul(&self, a: u32, b: u32, lohi: LOHI, it: IType) -> u32 {
         int::imul(a, b, it == IType::S32, lohi == LOHI::HI)
@@ -383,7 +398,12 @@ impl Kernels for Reference {
                 }
             }
             LOHI::HI => {
-                let hi = if sx32 == LEASX32::SX32 { int::sign_word(a) } else { c };
+                // `~Ra` inverts the 64-bit {Rc, Ra} under `.HI.X`, and Ra
+                // before its sign extension under `.SX32` (LEA's `__OperandInfo`).
+                let hi = match sx32 {
+                    LEASX32::SX32 => int::sign_word(a),
+                    _ => int_neg(c, a_neg, ext),
+                };
                 int::lea_hi(a, hi, b, shift, cin)
             }
         }
