@@ -481,7 +481,8 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>, owners: &[Option<
         name: o.name.clone(),
         groups: o.groups.clone(),
         summary: summary(o),
-        syntax: o.syntax.iter().map(|f| f.text.trim().to_string()).collect(),
+        // Each form with the spec's label for it (`// 扩展位宽模式`), if any.
+        syntax: o.syntax.iter().map(|f| syntax_line(f)).collect(),
         modifiers: match ot {
             Some(ot) => {
                 let mut rows = modifier_rows(isa, o);
@@ -498,6 +499,15 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>, owners: &[Option<
         legacy: if ot.is_some() { legacy_links(isa, &o.name) } else { Vec::new() },
         notation: o.notation.clone(),
         defects,
+    }
+}
+
+/// A template as the manual shows it: its text, then its comment.
+fn syntax_line(f: &SyntaxForm) -> String {
+    let text = f.text.trim();
+    match f.comment.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+        Some(c) if !text.contains(c) => format!("{text} // {c}"),
+        _ => text.to_string(),
     }
 }
 
