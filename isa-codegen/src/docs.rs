@@ -482,7 +482,7 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>, owners: &[Option<
         groups: o.groups.clone(),
         summary: summary(o),
         // Each form with the spec's label for it (`// 扩展位宽模式`), if any.
-        syntax: o.syntax.iter().map(|f| syntax_line(f)).collect(),
+        syntax: o.syntax.iter().map(syntax_line).collect(),
         modifiers: match ot {
             Some(ot) => {
                 let mut rows = modifier_rows(isa, o);
@@ -1063,7 +1063,7 @@ fn diagnostic_pages(input: &DocsInput) -> Vec<Option<String>> {
             add(&e.loc, Some(legacy_page(o)));
         }
     }
-    decls.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    decls.sort_by_key(|d| (d.0, d.1));
     input
         .diagnostics
         .items
