@@ -78,11 +78,35 @@ impl fmt::Display for Fault {
 impl std::error::Error for Fault {}
 
 /// Constant memory: banks of bytes, read as little-endian words at any byte
-/// offset; unwritten bytes read 0.
+/// offset; unwritten bytes read 0. At most [`ConstBanks::MAX_BANKS`] banks of
+/// [`ConstBanks::MAX_BANK_BYTES`] bytes can be written (far more than an
+/// instruction's bank and offset fields address).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ConstBanks {
     banks: Vec<Vec<u8>>,
 }
+
+/// A constant-memory write outside what [`ConstBanks`] stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CMemRangeError {
+    pub bank: u64,
+    pub offset: u64,
+}
+
+impl fmt::Display for CMemRangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "c[{:#x}][{:#x}] is outside constant memory (at most {} banks of {:#x} bytes)",
+            self.bank,
+            self.offset,
+            ConstBanks::MAX_BANKS,
+            ConstBanks::MAX_BANK_BYTES
+        )
+    }
+}
+
+impl std::error::Error for CMemRangeError {}
 
 impl ConstBanks {
     /// The 32-bit word at byte `offset` of `bank`.
@@ -91,12 +115,21 @@ impl ConstBanks {
         let Some(b) = self.banks.get(bank as usize) else { return 0 };
         let mut bytes = [0u8; 4];
         for (i, byte) in bytes.iter_mut().enumerate() {
-            *byte = b.get(offset as usize + i).copied().unwrap_or(0);
+            *byte = (offset as usize).checked_add(i).and_then(|at| b.get(at)).copied().unwrap_or(0);
         }
         u32::from_le_bytes(bytes)
     }
-    /// Stores a 32-bit word at byte `offset` of `bank`.
-    pub fn write(&mut self, bank: u64, offset: u64, value: u32) {
+    /// Most banks a warp's constant memory holds.
+    pub const MAX_BANKS: u64 = 1 << 8;
+    /// Most bytes one bank holds.
+    pub const MAX_BANK_BYTES: u64 = 1 << 24;
+
+    /// Stores a 32-bit word at byte `offset` of `bank`; an error (nothing
+    /// written) past [`Self::MAX_BANKS`] or [`Self::MAX_BANK_BYTES`].
+    pub fn write(&mut self, bank: u64, offset: u64, value: u32) -> Result<(), CMemRangeError> {
+        if bank >= Self::MAX_BANKS || offset.checked_add(4).is_none_or(|end| end > Self::MAX_BANK_BYTES) {
+            return Err(CMemRangeError { bank, offset });
+        }
         let (bank, offset) = (bank as usize, offset as usize);
         if self.banks.len() <= bank {
             self.banks.resize(bank + 1, Vec::new());
@@ -106,6 +139,7 @@ impl ConstBanks {
             b.resize(offset + 4, 0);
         }
         b[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+        Ok(())
     }
     /// Every non-zero aligned word: `(bank, offset, value)`.
     pub fn words(&self) -> Vec<(u64, u64, u32)> {
@@ -161,37 +195,47 @@ impl Warp {
         self.files.iter().map(|f| f.spec)
     }
 
+    // Register access. A file, register or lane outside the warp reads 0
+    // and a write to it is dropped, as a write to a constant register is.
+
+    /// The slot of register `idx` in `lane` of file `file`'s data, if any.
+    #[inline]
+    fn slot(&self, file: usize, idx: u64, lane: usize) -> Option<usize> {
+        let f = self.files.get(file)?;
+        let per = if f.spec.warp { 1 } else { LANES };
+        (lane < per && idx < f.spec.count as u64).then(|| idx as usize * per + lane)
+    }
     /// Register `idx` of per-lane file `file` in `lane`.
     #[inline]
     pub fn lane(&self, file: usize, idx: u64, lane: usize) -> u32 {
-        self.files[file].data.get(idx as usize * LANES + lane).copied().unwrap_or(0)
+        self.slot(file, idx, lane).map_or(0, |at| self.files[file].data[at])
     }
     /// Writes register `idx` of per-lane file `file` in `lane` (dropped for constants).
     #[inline]
     pub fn set_lane(&mut self, file: usize, idx: u64, lane: usize, v: u32) {
-        let f = &mut self.files[file];
-        if idx < u32::MAX as u64 && f.spec.is_writable(idx as u32) {
-            f.data[idx as usize * LANES + lane] = v;
+        if let Some(at) = self.slot(file, idx, lane) {
+            let f = &mut self.files[file];
+            if f.spec.is_writable(idx as u32) {
+                f.data[at] = v;
+            }
         }
     }
     /// Register `idx` of per-warp file `file`.
     #[inline]
     pub fn warp(&self, file: usize, idx: u64) -> u32 {
-        self.files[file].data.get(idx as usize).copied().unwrap_or(0)
+        self.slot(file, idx, 0).map_or(0, |at| self.files[file].data[at])
     }
     /// Writes register `idx` of per-warp file `file` (dropped for constants).
     #[inline]
     pub fn set_warp(&mut self, file: usize, idx: u64, v: u32) {
-        let f = &mut self.files[file];
-        if idx < u32::MAX as u64 && f.spec.is_writable(idx as u32) {
-            f.data[idx as usize] = v;
-        }
+        self.set_lane(file, idx, 0, v)
     }
     /// Register `idx` of per-lane file `file` in every lane (zeros past the file).
     #[inline]
     pub fn lanes(&self, file: usize, idx: u64) -> [u32; LANES] {
+        let Some(f) = self.files.get(file) else { return [0; LANES] };
         let at = idx as usize * LANES;
-        match self.files[file].data.get(at..at + LANES) {
+        match f.data.get(at..at + LANES) {
             Some(s) => s.try_into().unwrap_or([0; LANES]),
             None => [0; LANES],
         }
@@ -200,7 +244,7 @@ impl Warp {
     /// (dropped for constants).
     #[inline]
     pub fn set_lanes(&mut self, file: usize, idx: u64, mask: u32, v: &[u32; LANES]) {
-        let f = &mut self.files[file];
+        let Some(f) = self.files.get_mut(file) else { return };
         if idx >= u32::MAX as u64 || !f.spec.is_writable(idx as u32) {
             return;
         }
@@ -233,7 +277,7 @@ impl Warp {
     /// Reads a register of either scope.
     #[inline]
     pub fn get(&self, file: usize, idx: u64, lane: usize) -> u32 {
-        if self.files[file].spec.warp {
+        if self.files.get(file).is_some_and(|f| f.spec.warp) {
             self.warp(file, idx)
         } else {
             self.lane(file, idx, lane)
@@ -242,7 +286,7 @@ impl Warp {
     /// Writes a register of either scope.
     #[inline]
     pub fn set(&mut self, file: usize, idx: u64, lane: usize, v: u32) {
-        if self.files[file].spec.warp {
+        if self.files.get(file).is_some_and(|f| f.spec.warp) {
             self.set_warp(file, idx, v)
         } else {
             self.set_lane(file, idx, lane, v)
@@ -263,13 +307,13 @@ impl Warp {
     /// first 32 registers.
     #[inline]
     pub fn mask(&self, file: usize, lane: usize) -> u32 {
-        let n = self.files[file].spec.count.min(32) as u64;
+        let n = self.files.get(file).map_or(0, |f| f.spec.count.min(32)) as u64;
         (0..n).fold(0u32, |m, i| m | ((self.get(file, i, lane) != 0) as u32) << i)
     }
     /// Sets every writable register of a file from a bit mask.
     #[inline]
     pub fn set_mask(&mut self, file: usize, lane: usize, mask: u32) {
-        let n = self.files[file].spec.count.min(32) as u64;
+        let n = self.files.get(file).map_or(0, |f| f.spec.count.min(32)) as u64;
         for i in 0..n {
             self.set(file, i, lane, (mask >> i) & 1);
         }
@@ -277,7 +321,7 @@ impl Warp {
     /// Register `idx` computed at run time: an error when outside the file.
     #[inline]
     pub fn checked_index(&self, file: usize, idx: i64) -> Result<u64, String> {
-        let spec = self.files[file].spec;
+        let Some(spec) = self.files.get(file).map(|f| f.spec) else { return Err(format!("no register file {file}")) };
         if (0..spec.count as i64).contains(&idx) {
             Ok(idx as u64)
         } else {
@@ -371,10 +415,40 @@ mod tests {
     #[test]
     fn const_banks_read_unaligned_words() {
         let mut c = ConstBanks::default();
-        c.write(3, 0x10, 0x4433_2211);
+        c.write(3, 0x10, 0x4433_2211).unwrap();
         assert_eq!(c.read(3, 0x10), 0x4433_2211);
         assert_eq!(c.read(3, 0x11), 0x0044_3322);
         assert_eq!(c.read(9, 0), 0);
         assert_eq!(c.words(), vec![(3, 0x10, 0x4433_2211)]);
+        // Past the limits: an error and nothing written (no panic, no huge allocation).
+        for (bank, offset) in [(u64::MAX, 0), (0, u64::MAX - 1), (ConstBanks::MAX_BANKS, 0), (0, ConstBanks::MAX_BANK_BYTES - 3)] {
+            assert_eq!(c.write(bank, offset, 1), Err(CMemRangeError { bank, offset }));
+        }
+        assert_eq!(c.read(0, u64::MAX), 0);
+        assert_eq!(c.words(), vec![(3, 0x10, 0x4433_2211)]);
+        c.write(ConstBanks::MAX_BANKS - 1, ConstBanks::MAX_BANK_BYTES - 4, 9).unwrap();
+        assert_eq!(c.read(ConstBanks::MAX_BANKS - 1, ConstBanks::MAX_BANK_BYTES - 4), 9);
+    }
+
+    /// A lane, register or file outside the warp reads 0, and writing it
+    /// changes nothing (it used to land in another register, or panic).
+    #[test]
+    fn accesses_outside_the_warp_are_dropped() {
+        let mut w = Warp::new(&FILES);
+        let before = w.clone();
+        // A per-warp file has one lane (`get`/`set` ignore the lane for it).
+        w.set_lane(1, 0, 1, 7);
+        assert_eq!(w.lane(1, 0, 1), 0);
+        for (file, idx, lane) in [(0, 0, LANES), (0, 254, LANES + 1), (0, 254, 64), (0, 256, 0), (0, u64::MAX, 0), (1, 8, 0), (2, 0, 0), (usize::MAX, 3, 3)] {
+            w.set_lane(file, idx, lane, 7);
+            w.set(file, idx, lane, 7);
+            assert_eq!(w.lane(file, idx, lane), 0, "file {file} R{idx} lane {lane}");
+            assert_eq!(w.get(file, idx, lane), 0);
+        }
+        w.set_lanes(2, 0, u32::MAX, &[1; LANES]);
+        w.set_mask(5, 0, u32::MAX);
+        assert_eq!(w, before);
+        assert_eq!(w.lanes(7, 0), [0; LANES]);
+        assert!(w.checked_index(9, 0).is_err());
     }
 }

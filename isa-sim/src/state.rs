@@ -170,7 +170,7 @@ fn cmem(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
             return Err(error(text, &name, format!("`{name}` is not `c[bank][offset]` (bank < 32, byte offset < 0x20000)")));
         };
         let x = word(text, &name, v)?;
-        warp.cmem.write(bank, offset, x);
+        warp.cmem.write(bank, offset, x).map_err(|e| error(text, &name, e.to_string()))?;
     }
     Ok(())
 }
