@@ -612,19 +612,30 @@ pub fn operand(text: &str) -> Result<OperandText<'_>, String> {
 fn decorated(text: &str) -> Result<OperandText<'_>, String> {
     let mut op = OperandText { neg: false, not: false, inv: false, abs: false, core: Core::Name(""), suffix: None };
     let mut s = trim(text).1;
+    // Each prefix at most once: `--R1` is not `R1`, and not `-R1` either.
+    let twice = |c: char| Err(format!("`{text}`: `{c}` is written twice"));
     loop {
-        match s.as_bytes().first() {
-            Some(b'!') => op.not = true,
-            Some(b'~') => op.inv = true,
-            Some(b'-') if !trim_start(&s[1..]).as_bytes().first().is_some_and(|&c| c.is_ascii_digit() || c == b'.') => op.neg = true,
+        let flag = match s.as_bytes().first() {
+            Some(b'!') => &mut op.not,
+            Some(b'~') => &mut op.inv,
+            Some(b'-') if !starts_number(&s[1..]) => &mut op.neg,
+            // `--1`: a `-` before a negative number.
+            Some(b'-') if op.neg => return twice('-'),
             _ => break,
+        };
+        if *flag {
+            return twice(s.as_bytes()[0] as char);
         }
+        *flag = true;
         s = trim_start(&s[1..]);
     }
     if let Some(r) = s.strip_prefix('|') {
         let Some(inner) = r[..trim_end_len(r)].strip_suffix('|') else { return Err(format!("`{text}`: `|` is not closed")) };
         op.abs = true;
         s = trim(inner).1;
+        if s.starts_with(['!', '~']) || (s.starts_with('-') && !starts_number(&s[1..])) {
+            return Err(format!("`{text}`: prefixes are written before `|`, not inside it"));
+        }
     }
     // Suffix: `.NAME` after a register-like core (not inside a number).
     let core_text;
@@ -649,6 +660,11 @@ fn decorated(text: &str) -> Result<OperandText<'_>, String> {
 }
 
 use super::literal::int;
+
+/// Whether `s` (after a `-`) starts a number, so the `-` is its sign.
+fn starts_number(s: &str) -> bool {
+    trim_start(s).as_bytes().first().is_some_and(|&c| c.is_ascii_digit() || c == b'.')
+}
 
 /// A name that [`operand`] reads as [`Core::Name`] with no decoration: a
 /// letter or `_`, then letters, digits and `_`, and not `inf` or `nan`
@@ -722,6 +738,13 @@ mod tests {
         assert_eq!(operand("c[0x3][0x18]").unwrap().core, Core::CMem { bank: 3, offset: 0x18 });
         assert!(operand("!PT").unwrap().not);
         assert!(operand("|R1").is_err());
+        // A prefix written twice is an error, not the same prefix once.
+        for t in ["--R1", "- -R1", "!!P0", "~~R[6:7]", "-!-P0", "--1.5", "-|-R1|", "|!P0|", "|~R1|"] {
+            assert!(operand(t).is_err(), "{t} accepted");
+        }
+        assert_eq!(operand("-1.5").unwrap().core, Core::Number("-1.5"));
+        let o = operand("-|-1.5|").unwrap();
+        assert!(o.neg && o.abs && o.core == Core::Number("-1.5"));
     }
 
     // The byte scans against the `str` methods they stand for, on text
