@@ -204,8 +204,11 @@ impl<'a> Assembler<'a> {
                         ModifierBinding::Value { spelling, .. } => format!("`.{spelling}`"),
                         ModifierBinding::Unbound { text } => format!("`.{text}`"),
                     };
+                    // Every written part found its slot: this reaches the
+                    // end of the dotted parts, past a form that rejects one.
                     let col = l.mnemonic.as_ref().map_or(0, |m| m.col);
-                    return Err(fail(3, col, format!("missing modifier `.{}`: expected {what}", modifier.name)));
+                    let reach = l.parts.last().map_or(col, |p| p.col + p.text.len());
+                    return Err(Attempt { score: (reach, 3), error: AsmError::at(col, format!("missing modifier `.{}`: expected {what}", modifier.name)) });
                 }
                 continue;
             };

@@ -327,7 +327,10 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
                     ModifierKind::Unbound { text, .. } => msg!(loud, "`.{text}`"),
                     ModifierKind::Broken => return Err(fail(3, mn_col, msg!(loud, "modifier `.{}` has no field (spec defect)", slot.name))),
                 };
-                return Err(fail(3, mn_col, msg!(loud, "missing modifier `.{}`: expected {what}", slot.name)));
+                // Every written part found its slot: this reaches the end of
+                // the dotted parts, past a form that rejects one.
+                let reach = l.parts.last().map_or(mn_col, |p| p.col + p.text.len());
+                return Err(Attempt { score: (reach, 3), error: AsmError::at(mn_col, msg!(loud, "missing modifier `.{}`: expected {what}", slot.name)) });
             }
             continue;
         };
