@@ -3098,10 +3098,15 @@ impl SImm32 {
     pub const fn to_raw(self) -> u64 {
         (self.0 as i64 as u64) & 4294967295
     }
-    /// Sign-extends the field's bits.
+    /// The value whose field bits are `raw` (sign-extended);
+    /// `None` when `raw` has bits above the field, as for every type.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
-        Some(SImm32((((raw & 4294967295) << 32) as i64 >> 32) as i32))
+        if raw <= 4294967295 {
+            Some(SImm32(((raw << 32) as i64 >> 32) as i32))
+        } else {
+            None
+        }
     }
 }
 /// Signed 9-bit immediate.
@@ -3127,10 +3132,11 @@ impl SImm9 {
     pub const fn to_raw(self) -> u64 {
         (self.0 as i64 as u64) & 511
     }
-    /// Sign-extends the field's bits.
+    /// The value whose field bits are `raw` (sign-extended);
+    /// `None` when `raw` has bits above the field, as for every type.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
-        Some(SImm9((((raw & 511) << 55) as i64 >> 55) as i16))
+        if raw <= 511 { Some(SImm9(((raw << 55) as i64 >> 55) as i16)) } else { None }
     }
 }
 /// Unsigned 5-bit immediate.

@@ -250,10 +250,11 @@ fn gen_int(t: &Type, signed: bool) -> TokenStream {
                 pub const fn value(self) -> i64 { self.0 as i64 }
                 #[inline]
                 pub const fn to_raw(self) -> u64 { (self.0 as i64 as u64) & #mask }
-                /// Sign-extends the field's bits.
+                /// The value whose field bits are `raw` (sign-extended);
+                /// `None` when `raw` has bits above the field, as for every type.
                 #[inline]
                 pub const fn from_raw(raw: u64) -> Option<Self> {
-                    Some(#name((((raw & #mask) << #shift) as i64 >> #shift) as #repr))
+                    if raw <= #mask { Some(#name(((raw << #shift) as i64 >> #shift) as #repr)) } else { None }
                 }
             }
         }

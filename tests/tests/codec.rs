@@ -181,6 +181,12 @@ fn operand_types_are_range_checked() {
     assert_eq!(isa_generated::Reg::RZ.index(), 255);
     assert_eq!(isa_generated::Pred::PT.index(), 7);
     assert_eq!(isa_generated::SImm9::from_raw(0x1FF).unwrap().value(), -1);
+    // Bits above the field: `None` for every type, signed ones too (SImm32
+    // used to drop them: `from_raw(0x1_0000_0005)` gave 5).
+    assert_eq!(isa_generated::SImm9::from_raw(0x200), None);
+    assert_eq!(isa_generated::SImm32::from_raw(0x1_0000_0005), None);
+    assert_eq!(isa_generated::SImm32::from_raw(0xFFFF_FFFF).map(|v| v.value()), Some(-1));
+    assert_eq!(isa_generated::Reg::from_raw(0x100), None);
 }
 
 #[test]
