@@ -407,7 +407,7 @@ impl<'a> Assembler<'a> {
                 self.register(f, &format!("{prefix}{lo}")).ok_or_else(|| err(format!("`{p}{lo}` does not exist")))?
             }
             (TypeKind::Int { .. }, Core::Number(s)) => {
-                let v = literal::signed(s).ok_or_else(|| err(format!("`{s}` is not an integer")))?;
+                let v = literal::signed(s).ok_or_else(|| err(literal::int_error_message(s)))?;
                 let v = if t.neg { -v } else { v };
                 literal_sign = t.neg;
                 self.int_value(f, v).ok_or_else(|| err(format!("{s} does not fit the {}-bit field `{}` ({})", f.width, f.name, ty.name)))?

@@ -10,7 +10,7 @@
 //! matches, the failure that got furthest into the line is reported.
 
 use super::lex::{self, Core, Line, List, OperandText, Tok, MAX_CONTROLS, MAX_OPERANDS};
-use super::literal::{float_error_message, int, parse_float, signed};
+use super::literal::{float_error_message, int, int_error_message, parse_float, signed};
 use super::model::*;
 
 /// Why a line does not assemble: a byte column in the line and a reason.
@@ -499,7 +499,7 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
         }
         OperandKind::Int { bits, signed: is_signed } => {
             let Core::Number(s) = t.core else { return Err(mismatch(tok, &t.core, sop, loud)) };
-            let v = signed(s).ok_or_else(|| err(msg!(loud, "`{s}` is not an integer")))?;
+            let v = signed(s).ok_or_else(|| err(if loud { int_error_message(s) } else { String::new() }))?;
             let v = if t.neg { -v } else { v };
             literal_sign = t.neg;
             let v = int_value(*bits, *is_signed, v).ok_or_else(|| err(msg!(loud, "{s} does not fit the {}-bit field `{}` ({})", bits.width, sop.field, sop.type_name)))?;

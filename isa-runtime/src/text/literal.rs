@@ -63,6 +63,22 @@ pub fn signed(s: &str) -> Option<i128> {
     Some(if neg { -v } else { v })
 }
 
+/// Why [`signed`] rejects `s`, worded for both assemblers: an integer
+/// written correctly but past 64 bits is too large, anything else is not an
+/// integer.
+pub fn int_error_message(s: &str) -> String {
+    let body = s.strip_prefix(['-', '+']).unwrap_or(s).trim_start();
+    let digits = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(hex) => !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+        None => !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()),
+    };
+    if digits {
+        format!("`{s}` is too large: integers are at most 64 bits")
+    } else {
+        format!("`{s}` is not an integer")
+    }
+}
+
 /// Why a text is not a float of a format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FloatError {
@@ -396,6 +412,17 @@ fn lay_out<S: Sink>(out: &mut S, d: &[u8], exp: i32, scientific: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integer_errors_say_why() {
+        for s in ["99999999999999999999999", "-0x1FFFFFFFFFFFFFFFFF", "0X10000000000000000"] {
+            assert!(signed(s).is_none());
+            assert!(int_error_message(s).contains("too large"), "{s}");
+        }
+        for s in ["12a", "0x", "-", "1.5", "0xG"] {
+            assert!(int_error_message(s).ends_with("is not an integer"), "{s}");
+        }
+    }
     const F16: FloatFormat = FloatFormat { exponent: 5, mantissa: 10 };
     const BF16: FloatFormat = FloatFormat { exponent: 8, mantissa: 7 };
     const F32: FloatFormat = FloatFormat { exponent: 8, mantissa: 23 };
