@@ -63146,11 +63146,11 @@ impl core::str::FromStr for Instruction {
     }
 }
 impl core::fmt::Display for Instruction {
-    /// The canonical assembly text.
+    /// The canonical assembly text (width and alignment apply: `{:<60}`).
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let mut s = String::with_capacity(::isa_runtime::text::disasm::LINE_BYTES);
         self.write_text(&mut s);
-        f.write_str(&s)
+        f.pad(&s)
     }
 }
 /// Assembles a whole text: the words, and every bad line as

@@ -86,6 +86,12 @@ fn disassemble_from_the_word_matches_decode_then_display() {
         let expected = Instruction::decode(w).map(|i| i.to_string());
         let got = isa_generated::text::disassemble(w);
         assert_eq!(got, expected, "{w:#034x}");
+        // `Display` honours width and alignment like any string.
+        if let (Ok(i), Ok(t)) = (Instruction::decode(w), &got) {
+            if k % 101 == 0 {
+                assert_eq!(format!("{i:>90}|{i:<90}|"), format!("{t:>90}|{t:<90}|"));
+            }
+        }
         stray += usize::from(k % 3 == 1 && w != valid);
         words_printed += usize::from(got.as_ref().is_ok_and(|t| t.starts_with(".word")));
         rejected += usize::from(got.is_err());

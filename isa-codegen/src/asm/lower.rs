@@ -370,11 +370,11 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         }
 
         impl core::fmt::Display for Instruction {
-            /// The canonical assembly text.
+            /// The canonical assembly text (width and alignment apply: `{:<60}`).
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 let mut s = String::with_capacity(#dis::LINE_BYTES);
                 self.write_text(&mut s);
-                f.write_str(&s)
+                f.pad(&s)
             }
         }
 
