@@ -400,9 +400,10 @@ impl Kernels for Reference {
             LOHI::HI => {
                 // `~Ra` inverts the 64-bit {Rc, Ra} under `.HI.X`, and Ra
                 // before its sign extension under `.SX32` (LEA's `__OperandInfo`).
-                let hi = match sx32 {
-                    LEASX32::SX32 => int::sign_word(a),
-                    _ => int_neg(c, a_neg, ext),
+                let hi = match (sx32, a_neg) {
+                    (LEASX32::SX32, _) => int::sign_word(a),
+                    (_, SignModi::True) => !c,
+                    (_, SignModi::False) => c,
                 };
                 int::lea_hi(a, hi, b, shift, cin)
             }
