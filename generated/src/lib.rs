@@ -17,6 +17,21 @@
 //! Bit i of the spec is bit i of the `u128` word (bit 0 = least significant); [`Instruction::to_le_bytes`] gives the 16 bytes in memory order.
 //!
 //! Bits that no field of the decoded opcode covers are ignored by [`Instruction::decode`] (and encode as zero); [`Instruction::decode_strict`] rejects words where they are not zero.
+//!
+//! # Example
+//!
+//! ```
+//! use isa_generated::{Instruction, HADD2_RR};
+//!
+//! // `HADD2_RR` with every field at the spec's default.
+//! let inst = Instruction::from(HADD2_RR::default());
+//! let word = inst.encode()?;
+//! assert_eq!(word, 0x00000000000000000000000000007500);
+//! assert_eq!(Instruction::decode(word)?, inst);
+//! assert_eq!(inst.to_string(), "HADD2 R0, R0, R0");
+//! assert_eq!("HADD2 R0, R0, R0".parse::<Instruction>()?, inst);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![allow(non_camel_case_types, clippy::all)]
 #![forbid(unsafe_code)]
 pub use opcodes::*;

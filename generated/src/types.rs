@@ -96,6 +96,12 @@ impl FullITypes {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for FullITypes {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `FullITypesNoI64` (3 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -165,6 +171,12 @@ impl FullITypesNoI64 {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for FullITypesNoI64 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `I8Types` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -205,6 +217,12 @@ impl I8Types {
             "U8" => Some(I8Types::U8),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for I8Types {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `FTypes` (2 bits).
@@ -264,6 +282,12 @@ impl FTypes {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for FTypes {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `FTypesNoF64` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -313,6 +337,12 @@ impl FTypesNoF64 {
             "BF16" => Some(FTypesNoF64::BF16),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for FTypesNoF64 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `F2IRnd` (2 bits).
@@ -372,6 +402,12 @@ impl F2IRnd {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for F2IRnd {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `F2INTZ` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -412,6 +448,12 @@ impl F2INTZ {
             "NTZ" => Some(F2INTZ::NTZ),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for F2INTZ {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `F64F32F16` (2 bits).
@@ -465,6 +507,12 @@ impl F64F32F16 {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for F64F32F16 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `F32F16` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -507,6 +555,12 @@ impl F32F16 {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for F32F16 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `F64Only` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -542,6 +596,12 @@ impl F64Only {
             "F64" => Some(F64Only::F64),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for F64Only {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `VSel` (2 bits).
@@ -594,6 +654,12 @@ impl VSel {
             "S3" => Some(VSel::S3),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for VSel {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `F2FPSrcType` (4 bits).
@@ -683,6 +749,12 @@ impl F2FPSrcType {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for F2FPSrcType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `F2FPDstType` (4 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -770,6 +842,12 @@ impl F2FPDstType {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for F2FPDstType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `SATFINITE` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -810,6 +888,12 @@ impl SATFINITE {
             "SATFINITE" => Some(SATFINITE::SATFINITE),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for SATFINITE {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `IExt` (1 bit).
@@ -854,6 +938,12 @@ impl IExt {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for IExt {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `I8Type` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -894,6 +984,12 @@ impl I8Type {
             "U8" => Some(I8Type::U8),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for I8Type {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `I16Type` (1 bit).
@@ -938,6 +1034,12 @@ impl I16Type {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for I16Type {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `IType` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -978,6 +1080,12 @@ impl IType {
             "U32" => Some(IType::U32),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for IType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `IXType` (1 bit).
@@ -1022,6 +1130,12 @@ impl IXType {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for IXType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `LEASX32` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1062,6 +1176,12 @@ impl LEASX32 {
             "SX32" => Some(LEASX32::SX32),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for LEASX32 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `BSel` (2 bits).
@@ -1116,6 +1236,12 @@ impl BSel {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for BSel {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `CWMode` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1158,6 +1284,12 @@ impl CWMode {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for CWMode {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `LOHI` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1198,6 +1330,12 @@ impl LOHI {
             "HI" => Some(LOHI::HI),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for LOHI {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `CompOp` (3 bits).
@@ -1269,6 +1407,12 @@ impl CompOp {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for CompOp {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `BoolOp` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1316,6 +1460,12 @@ impl BoolOp {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for BoolOp {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `BMBF` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1358,6 +1508,12 @@ impl BMBF {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for BMBF {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `EXBool` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1398,6 +1554,12 @@ impl EXBool {
             "POR" => Some(EXBool::POR),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for EXBool {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `SHFDType` (2 bits).
@@ -1455,6 +1617,12 @@ impl SHFDType {
             "U32" => Some(SHFDType::U32),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for SHFDType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `PRMTMode` (3 bits).
@@ -1532,6 +1700,12 @@ impl PRMTMode {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for PRMTMode {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `I2IDType` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1589,6 +1763,12 @@ impl I2IDType {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for I2IDType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `SATRelu` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1629,6 +1809,12 @@ impl SATRelu {
             "SATRELU" => Some(SATRelu::SATRELU),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for SATRelu {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `I2IPDType` (3 bits).
@@ -1712,6 +1898,12 @@ impl I2IPDType {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for I2IPDType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `SHFDir` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1754,6 +1946,12 @@ impl SHFDir {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for SHFDir {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `MOVW` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1794,6 +1992,12 @@ impl MOVW {
             "64" => Some(MOVW::V64),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for MOVW {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `Optype` (8 bits).
@@ -2093,6 +2297,12 @@ impl Optype {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for Optype {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `SType` (4 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2222,6 +2432,12 @@ impl SType {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for SType {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `FCMPOp` (4 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2339,6 +2555,12 @@ impl FCMPOp {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for FCMPOp {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `LOPOp` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2384,6 +2606,12 @@ impl LOPOp {
             "XOR" => Some(LOPOp::XOR),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for LOPOp {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `FPRound` (2 bits).
@@ -2441,6 +2669,12 @@ impl FPRound {
             "RZ" => Some(FPRound::RZ),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for FPRound {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `FMULScale` (3 bits).
@@ -2518,6 +2752,12 @@ impl FMULScale {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for FMULScale {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `FPFtz` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2558,6 +2798,12 @@ impl FPFtz {
             "FTZ" => Some(FPFtz::FTZ),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for FPFtz {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `FPSat` (1 bit).
@@ -2602,6 +2848,12 @@ impl FPSat {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for FPSat {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `NAN` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2642,6 +2894,12 @@ impl NAN {
             "NAN" => Some(NAN::NAN),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for NAN {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `RELU` (1 bit).
@@ -2686,6 +2944,12 @@ impl RELU {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for RELU {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `HFmtV2` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2726,6 +2990,12 @@ impl HFmtV2 {
             "BF16_V2" => Some(HFmtV2::BF16_V2),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for HFmtV2 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `BVal` (1 bit).
@@ -2770,6 +3040,12 @@ impl BVal {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for BVal {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `HSel` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2810,6 +3086,12 @@ impl HSel {
             "H1" => Some(HSel::H1),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for HSel {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `HSel2` (2 bits).
@@ -2859,6 +3141,12 @@ impl HSel2 {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for HSel2 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Bit-field type `PModi` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2899,6 +3187,12 @@ impl PModi {
             "True" => Some(PModi::True),
             _ => None,
         }
+    }
+}
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for PModi {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
     }
 }
 /// Bit-field type `SignModi` (1 bit).
@@ -2943,9 +3237,32 @@ impl SignModi {
         }
     }
 }
+/// The value's name in the spec ([`Self::name`]).
+impl core::fmt::Display for SignModi {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(self.name())
+    }
+}
 /// Register `RN` (8 bits), `RZ` = R255.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Reg(pub(crate) u8);
+/// The assembly name: a named register's name, else the prefix and
+/// the number (`R7`); a 64-bit operand's pair (`R[4:5]`) is the
+/// instruction text's business.
+impl core::fmt::Display for Reg {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0 {
+            255 => f.pad("RZ"),
+            n => f.pad(&format!("{}{}", Self::PREFIX, n)),
+        }
+    }
+}
+/// As [`Display`](core::fmt::Display): `R7`, `RZ`.
+impl core::fmt::Debug for Reg {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Display::fmt(self, f)
+    }
+}
 impl Reg {
     /// `RZ` (R255).
     pub const RZ: Reg = Reg(255);
@@ -2977,8 +3294,25 @@ impl Reg {
     }
 }
 /// Register `URN` (6 bits), `URZ` = UR63.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct UReg(pub(crate) u8);
+/// The assembly name: a named register's name, else the prefix and
+/// the number (`R7`); a 64-bit operand's pair (`R[4:5]`) is the
+/// instruction text's business.
+impl core::fmt::Display for UReg {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0 {
+            63 => f.pad("URZ"),
+            n => f.pad(&format!("{}{}", Self::PREFIX, n)),
+        }
+    }
+}
+/// As [`Display`](core::fmt::Display): `R7`, `RZ`.
+impl core::fmt::Debug for UReg {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Display::fmt(self, f)
+    }
+}
 impl UReg {
     /// `URZ` (UR63).
     pub const URZ: UReg = UReg(63);
@@ -3010,8 +3344,25 @@ impl UReg {
     }
 }
 /// Predicate `PN` (3 bits), `PT` = P7.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Pred(pub(crate) u8);
+/// The assembly name: a named register's name, else the prefix and
+/// the number (`R7`); a 64-bit operand's pair (`R[4:5]`) is the
+/// instruction text's business.
+impl core::fmt::Display for Pred {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0 {
+            7 => f.pad("PT"),
+            n => f.pad(&format!("{}{}", Self::PREFIX, n)),
+        }
+    }
+}
+/// As [`Display`](core::fmt::Display): `R7`, `RZ`.
+impl core::fmt::Debug for Pred {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Display::fmt(self, f)
+    }
+}
 impl Pred {
     /// `PT` (P7).
     pub const PT: Pred = Pred(7);
@@ -3043,8 +3394,25 @@ impl Pred {
     }
 }
 /// Predicate `UPN` (3 bits), `UPT` = UP7.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct UPred(pub(crate) u8);
+/// The assembly name: a named register's name, else the prefix and
+/// the number (`R7`); a 64-bit operand's pair (`R[4:5]`) is the
+/// instruction text's business.
+impl core::fmt::Display for UPred {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.0 {
+            7 => f.pad("UPT"),
+            n => f.pad(&format!("{}{}", Self::PREFIX, n)),
+        }
+    }
+}
+/// As [`Display`](core::fmt::Display): `R7`, `RZ`.
+impl core::fmt::Debug for UPred {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Display::fmt(self, f)
+    }
+}
 impl UPred {
     /// `UPT` (UP7).
     pub const UPT: UPred = UPred(7);
@@ -3109,6 +3477,13 @@ impl SImm32 {
         }
     }
 }
+/// As the assembler prints it: `0x1F`, `-0x10`.
+impl core::fmt::Display for SImm32 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let v = self.value();
+        f.pad(&format!("{}0x{:X}", if v < 0 { "-" } else { "" }, v.unsigned_abs()))
+    }
+}
 /// Signed 9-bit immediate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct SImm9(pub(crate) i16);
@@ -3139,6 +3514,13 @@ impl SImm9 {
         if raw <= 511 { Some(SImm9(((raw << 55) as i64 >> 55) as i16)) } else { None }
     }
 }
+/// As the assembler prints it: `0x1F`, `-0x10`.
+impl core::fmt::Display for SImm9 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let v = self.value();
+        f.pad(&format!("{}0x{:X}", if v < 0 { "-" } else { "" }, v.unsigned_abs()))
+    }
+}
 /// Unsigned 5-bit immediate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct UImm5(pub(crate) u8);
@@ -3165,6 +3547,12 @@ impl UImm5 {
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 31 { Some(UImm5(raw as u8)) } else { None }
+    }
+}
+/// As the assembler prints it: `0x1F`.
+impl core::fmt::Display for UImm5 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(&format!("0x{:X}", self.value()))
     }
 }
 /// Unsigned 8-bit immediate.
@@ -3195,6 +3583,12 @@ impl UImm8 {
         if raw <= 255 { Some(UImm8(raw as u8)) } else { None }
     }
 }
+/// As the assembler prints it: `0x1F`.
+impl core::fmt::Display for UImm8 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(&format!("0x{:X}", self.value()))
+    }
+}
 /// 1 float lane of 1+8+23 bits (lane 0 in the low bits), stored as raw bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct F32Imm(pub(crate) u32);
@@ -3222,6 +3616,48 @@ impl F32Imm {
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 4294967295 { Some(F32Imm(raw as u32)) } else { None }
+    }
+    /// The raw bits of lane `lane` (lane 0 in the low bits); `None`
+    /// past the last lane.
+    pub const fn lane_bits(self, lane: u32) -> Option<u64> {
+        if lane < 1 { Some((self.0 as u64 >> (lane * 32)) & 4294967295) } else { None }
+    }
+    /// The exact value of lane `lane` read as this type's format
+    /// (an instruction may read the bits in another format, as its
+    /// text shows); `None` past the last lane.
+    pub fn lane_f64(self, lane: u32) -> Option<f64> {
+        match self.lane_bits(lane) {
+            Some(b) => Some(::isa_runtime::text::literal::to_f64(b, Self::FORMAT)),
+            None => None,
+        }
+    }
+    /// The lanes' format.
+    pub const FORMAT: ::isa_runtime::text::literal::FloatFormat = ::isa_runtime::text::literal::FloatFormat {
+        exponent: 8,
+        mantissa: 23,
+    };
+    /// The value with the bits of `x`.
+    pub const fn from_f32(x: f32) -> Self {
+        F32Imm(x.to_bits())
+    }
+    /// The value as an `f32` (the same bits).
+    pub const fn to_f32(self) -> f32 {
+        f32::from_bits(self.0)
+    }
+}
+/// As the assembler prints it, in the type's own format: the
+/// shortest decimal of each lane that reads back to its bits, the
+/// highest lane first, separated by `, ` (`-1, 1`).
+impl core::fmt::Display for F32Imm {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut s = String::new();
+        ::isa_runtime::text::literal::write_float_lanes(
+            &mut s,
+            self.0 as u64,
+            1,
+            Self::FORMAT,
+        );
+        f.pad(&s)
     }
 }
 /// 2 float lanes of 1+5+10 bits (lane 0 in the low bits), stored as raw bits.
@@ -3251,6 +3687,40 @@ impl F16ImmX2 {
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 4294967295 { Some(F16ImmX2(raw as u32)) } else { None }
+    }
+    /// The raw bits of lane `lane` (lane 0 in the low bits); `None`
+    /// past the last lane.
+    pub const fn lane_bits(self, lane: u32) -> Option<u64> {
+        if lane < 2 { Some((self.0 as u64 >> (lane * 16)) & 65535) } else { None }
+    }
+    /// The exact value of lane `lane` read as this type's format
+    /// (an instruction may read the bits in another format, as its
+    /// text shows); `None` past the last lane.
+    pub fn lane_f64(self, lane: u32) -> Option<f64> {
+        match self.lane_bits(lane) {
+            Some(b) => Some(::isa_runtime::text::literal::to_f64(b, Self::FORMAT)),
+            None => None,
+        }
+    }
+    /// The lanes' format.
+    pub const FORMAT: ::isa_runtime::text::literal::FloatFormat = ::isa_runtime::text::literal::FloatFormat {
+        exponent: 5,
+        mantissa: 10,
+    };
+}
+/// As the assembler prints it, in the type's own format: the
+/// shortest decimal of each lane that reads back to its bits, the
+/// highest lane first, separated by `, ` (`-1, 1`).
+impl core::fmt::Display for F16ImmX2 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut s = String::new();
+        ::isa_runtime::text::literal::write_float_lanes(
+            &mut s,
+            self.0 as u64,
+            2,
+            Self::FORMAT,
+        );
+        f.pad(&s)
     }
 }
 /// Constant-memory reference `c[bank][offset]`: bank in bits 17..21, offset in bits 0..16 of the field.
@@ -3302,6 +3772,12 @@ impl CMem {
         })
     }
 }
+/// As the assembler prints it: `c[0x3][0x18]`.
+impl core::fmt::Display for CMem {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(&format!("c[{:#x}][{:#x}]", self.bank, self.offset))
+    }
+}
 /// Unsigned 6-bit immediate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Sched(pub(crate) u8);
@@ -3328,6 +3804,12 @@ impl Sched {
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 63 { Some(Sched(raw as u8)) } else { None }
+    }
+}
+/// As the assembler prints it: `0x1F`.
+impl core::fmt::Display for Sched {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(&format!("0x{:X}", self.value()))
     }
 }
 /// Unsigned 6-bit immediate.
@@ -3358,6 +3840,12 @@ impl ReqMask {
         if raw <= 63 { Some(ReqMask(raw as u8)) } else { None }
     }
 }
+/// As the assembler prints it: `0x1F`.
+impl core::fmt::Display for ReqMask {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(&format!("0x{:X}", self.value()))
+    }
+}
 /// Unsigned 4-bit immediate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct WriteSB(pub(crate) u8);
@@ -3384,5 +3872,11 @@ impl WriteSB {
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 15 { Some(WriteSB(raw as u8)) } else { None }
+    }
+}
+/// As the assembler prints it: `0x1F`.
+impl core::fmt::Display for WriteSB {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.pad(&format!("0x{:X}", self.value()))
     }
 }

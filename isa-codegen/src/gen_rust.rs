@@ -30,9 +30,51 @@ pub struct CrateTokens {
 
 /// Generates the crate's tokens.
 pub fn crate_tokens(isa: &Isa) -> CrateTokens {
+    crate_tokens_with(isa, None)
+}
+
+/// [`crate_tokens`], with a usage example (a doctest) in the root's
+/// documentation when the crate's name is known (files on disk, not the
+/// `isa!` macro, whose module a doctest could not name).
+fn crate_tokens_with(isa: &Isa, crate_name: Option<&str>) -> CrateTokens {
     let plan = DecodePlan::new(isa);
+    let example = crate_name.and_then(|c| usage_example(isa, c)).unwrap_or_default();
     let modules = vec![("types", gen_types(isa)), ("opcodes", gen_opcodes(isa)), ("text", crate::asm::lower::gen_text(isa)), ("sim", crate::gen_sim::gen_sim(isa))];
-    CrateTokens { root: gen_lib(isa, &plan), modules }
+    CrateTokens { root: gen_lib(isa, &plan, &example), modules }
+}
+
+/// A `# Example` section for the crate's documentation: the first opcode,
+/// in spec order, whose all-defaults instruction encodes and prints as
+/// text that assembles back, built, encoded, decoded, printed and parsed.
+/// The expected word and text come from the interpreted codec and
+/// assembler, so the doctest checks the generated code against them.
+/// `None` when no opcode qualifies.
+fn usage_example(isa: &Isa, crate_name: &str) -> Option<String> {
+    let asm = crate::asm::Assembler::new(isa);
+    let (op, word, text) = (0..isa.opcodes.len()).find_map(|i| {
+        let raw = asm.codec().default_instruction(i)?;
+        let word = asm.codec().encode(&raw).ok()?;
+        let text = asm.render(&raw);
+        let back = asm.assemble_line(&text).ok()??;
+        (back.word == word && !text.starts_with('.')).then(|| (&isa.opcodes[i], word, text))
+    })?;
+    let krate = crate_name.replace('-', "_");
+    let name = crate::names::ident_text(&op.name);
+    Some(format!(
+        "\n\n# Example\n\n\
+         ```\n\
+         use {krate}::{{Instruction, {name}}};\n\n\
+         // `{op_name}` with every field at the spec's default.\n\
+         let inst = Instruction::from({name}::default());\n\
+         let word = inst.encode()?;\n\
+         assert_eq!(word, {word:#034x});\n\
+         assert_eq!(Instruction::decode(word)?, inst);\n\
+         assert_eq!(inst.to_string(), {text:?});\n\
+         assert_eq!({text:?}.parse::<Instruction>()?, inst);\n\
+         # Ok::<(), Box<dyn std::error::Error>>(())\n\
+         ```",
+        op_name = op.name,
+    ))
 }
 
 impl CrateTokens {
@@ -50,7 +92,7 @@ impl CrateTokens {
 /// Generates every file of the crate.
 pub fn generate_crate(isa: &Isa, options: &crate::Options) -> Vec<GenFile> {
     let header = header(isa);
-    let tokens = crate_tokens(isa);
+    let tokens = crate_tokens_with(isa, Some(&options.crate_name));
     let root = &tokens.root;
     let decls = tokens.modules.iter().map(|(name, _)| format_ident!("{}", name));
     let lib = quote! { #root #( pub mod #decls; )* };
@@ -182,6 +224,10 @@ fn gen_enum(t: &Type) -> TokenStream {
                 match name { #( #names => Some(#name::#variants), )* _ => None }
             }
         }
+        /// The value's name in the spec ([`Self::name`]).
+        impl core::fmt::Display for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.pad(self.name()) }
+        }
     }
 }
 
@@ -202,10 +248,27 @@ fn gen_register(t: &Type) -> TokenStream {
         let d = docs(&format!("`{}` ({prefix}{}).", c.name, c.index));
         quote! { #d pub const #cn: #name = #name(#v); }
     });
+    let named = constants.iter().map(|c| {
+        let v = Literal::u64_unsuffixed(c.index);
+        let text = &c.name;
+        quote! { #v => f.pad(#text), }
+    });
     quote! {
         #doc
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
         pub struct #name(pub(crate) #repr);
+        /// The assembly name: a named register's name, else the prefix and
+        /// the number (`R7`); a 64-bit operand's pair (`R[4:5]`) is the
+        /// instruction text's business.
+        impl core::fmt::Display for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.0 { #( #named )* n => f.pad(&format!("{}{}", Self::PREFIX, n)) }
+            }
+        }
+        /// As [`Display`](core::fmt::Display): `R7`, `RZ`.
+        impl core::fmt::Debug for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { core::fmt::Display::fmt(self, f) }
+        }
         impl #name {
             #( #consts )*
             /// Assembly prefix of this register file.
@@ -257,6 +320,13 @@ fn gen_int(t: &Type, signed: bool) -> TokenStream {
                     if raw <= #mask { Some(#name(((raw << #shift) as i64 >> #shift) as #repr)) } else { None }
                 }
             }
+            /// As the assembler prints it: `0x1F`, `-0x10`.
+            impl core::fmt::Display for #name {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    let v = self.value();
+                    f.pad(&format!("{}0x{:X}", if v < 0 { "-" } else { "" }, v.unsigned_abs()))
+                }
+            }
         }
     } else {
         let repr = uint(w);
@@ -279,6 +349,10 @@ fn gen_int(t: &Type, signed: bool) -> TokenStream {
                     if raw <= #mask { Some(#name(raw as #repr)) } else { None }
                 }
             }
+            /// As the assembler prints it: `0x1F`.
+            impl core::fmt::Display for #name {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.pad(&format!("0x{:X}", self.value())) }
+            }
         }
     }
 }
@@ -292,6 +366,21 @@ fn gen_float(t: &Type) -> TokenStream {
         "{lanes} float lane{} of 1+{exponent}+{mantissa} bits (lane 0 in the low bits), stored as raw bits.",
         if *lanes == 1 { "" } else { "s" }
     ));
+    let lane_width = 1 + exponent + mantissa;
+    let lane_mask = Literal::u64_unsuffixed(mask64(lane_width));
+    let lane_width = Literal::u32_unsuffixed(lane_width);
+    let (exponent, mantissa, lanes) = (Literal::u32_unsuffixed(*exponent), Literal::u32_unsuffixed(*mantissa), Literal::u32_unsuffixed(*lanes));
+    // Binary32 in one lane of a 32-bit field: `f32` in and out.
+    let f32_helpers = if kind_is_f32(&t.kind) && t.width == 32 {
+        quote! {
+            /// The value with the bits of `x`.
+            pub const fn from_f32(x: f32) -> Self { #name(x.to_bits()) }
+            /// The value as an `f32` (the same bits).
+            pub const fn to_f32(self) -> f32 { f32::from_bits(self.0) }
+        }
+    } else {
+        quote!()
+    };
     quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -309,6 +398,31 @@ fn gen_float(t: &Type) -> TokenStream {
             #[inline]
             pub const fn from_raw(raw: u64) -> Option<Self> {
                 if raw <= #mask { Some(#name(raw as #repr)) } else { None }
+            }
+            /// The raw bits of lane `lane` (lane 0 in the low bits); `None`
+            /// past the last lane.
+            pub const fn lane_bits(self, lane: u32) -> Option<u64> {
+                if lane < #lanes { Some((self.0 as u64 >> (lane * #lane_width)) & #lane_mask) } else { None }
+            }
+            /// The exact value of lane `lane` read as this type's format
+            /// (an instruction may read the bits in another format, as its
+            /// text shows); `None` past the last lane.
+            pub fn lane_f64(self, lane: u32) -> Option<f64> {
+                match self.lane_bits(lane) { Some(b) => Some(::isa_runtime::text::literal::to_f64(b, Self::FORMAT)), None => None }
+            }
+            /// The lanes' format.
+            pub const FORMAT: ::isa_runtime::text::literal::FloatFormat =
+                ::isa_runtime::text::literal::FloatFormat { exponent: #exponent, mantissa: #mantissa };
+            #f32_helpers
+        }
+        /// As the assembler prints it, in the type's own format: the
+        /// shortest decimal of each lane that reads back to its bits, the
+        /// highest lane first, separated by `, ` (`-1, 1`).
+        impl core::fmt::Display for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                let mut s = String::new();
+                ::isa_runtime::text::literal::write_float_lanes(&mut s, self.0 as u64, #lanes, Self::FORMAT);
+                f.pad(&s)
             }
         }
     }
@@ -353,7 +467,16 @@ fn gen_const_mem(t: &Type) -> TokenStream {
                 Some(#name { bank: ((raw >> #bs) & #bank_max) as #bank_ty, offset: ((raw >> #os) & #off_max) as #off_ty })
             }
         }
+        /// As the assembler prints it: `c[0x3][0x18]`.
+        impl core::fmt::Display for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.pad(&format!("c[{:#x}][{:#x}]", self.bank, self.offset)) }
+        }
     }
+}
+
+/// Whether a float type is one binary32 lane.
+fn kind_is_f32(kind: &TypeKind) -> bool {
+    matches!(kind, TypeKind::Float { exponent: 8, mantissa: 23, lanes: 1 })
 }
 
 // ---------------------------------------------------------------------------
@@ -656,14 +779,14 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
 // lib.rs
 // ---------------------------------------------------------------------------
 
-fn gen_lib(isa: &Isa, plan: &DecodePlan) -> TokenStream {
+fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
     let doc = inner_docs(&format!(
         "Encoders and decoders for the `{}` ISA: {} opcodes of {} instructions, {} bits wide.\n\n\
          Generated by `isa-codegen` from the spec; regenerate with `isa-codegen spec/ -o generated/`.\n\n\
          Bit i of the spec is bit i of the `u128` word (bit 0 = least significant); \
          [`Instruction::to_le_bytes`] gives the 16 bytes in memory order.\n\n\
          Bits that no field of the decoded opcode covers are ignored by [`Instruction::decode`] \
-         (and encode as zero); [`Instruction::decode_strict`] rejects words where they are not zero.",
+         (and encode as zero); [`Instruction::decode_strict`] rejects words where they are not zero.{example}",
         isa.name,
         isa.opcodes.len(),
         isa.optypes.len(),

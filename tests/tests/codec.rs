@@ -189,6 +189,35 @@ fn operand_types_are_range_checked() {
     assert_eq!(isa_generated::Reg::from_raw(0x100), None);
 }
 
+/// Operand values print as the assembly syntax writes them; the expected
+/// texts are the syntax's (registers, `c[..][..]`, hex immediates) and the
+/// IEEE encodings (0x3FC00000 is 1.5 in binary32, 0xBC00/0x3C00 are -1/1
+/// in binary16), not our printer's output.
+#[test]
+fn operand_values_print_as_assembly_text() {
+    use isa_generated::*;
+    assert_eq!(Reg::new(7).unwrap().to_string(), "R7");
+    assert_eq!(Reg::RZ.to_string(), "RZ");
+    assert_eq!(format!("{:?}", Reg::new(255).unwrap()), "RZ");
+    assert_eq!(UReg::URZ.to_string(), "URZ");
+    assert_eq!(Pred::PT.to_string(), "PT");
+    assert_eq!(format!("{:>4}|", Pred::new(3).unwrap()), "  P3|");
+    assert_eq!(FPRound::RZ.to_string(), "RZ");
+    assert_eq!(CMem::new(3, 0x18).unwrap().to_string(), "c[0x3][0x18]");
+    assert_eq!(SImm32::new(-16).unwrap().to_string(), "-0x10");
+    assert_eq!(UImm8::new(31).unwrap().to_string(), "0x1F");
+    assert_eq!(F32Imm::new(0x3FC0_0000).unwrap().to_f32(), 1.5);
+    assert_eq!(F32Imm::from_f32(1.5).bits(), 0x3FC0_0000);
+    assert_eq!(F32Imm::from_f32(-0.1).to_string(), "-0.1");
+    let pair = F16ImmX2::new(0xBC00_3C00).unwrap();
+    assert_eq!(pair.to_string(), "-1, 1", "the high lane first, as the syntax writes F16 pairs");
+    assert_eq!((pair.lane_f64(0), pair.lane_f64(1), pair.lane_f64(2)), (Some(1.0), Some(-1.0), None));
+    // A struct's Debug shows register names, not tuple numbers.
+    let i = FADD_RI { rd: Reg::new(4).unwrap(), ..Default::default() };
+    let dbg = format!("{i:?}");
+    assert!(dbg.contains("rd: R4") && dbg.contains("pg: PT"), "{dbg}");
+}
+
 #[test]
 fn defaults_come_from_the_spec() {
     let i = isa_generated::IADD_RR::default();

@@ -6,7 +6,7 @@
 //! optional operands printed when off their defaults); the interpreted
 //! disassembler of `isa-codegen` is the reference the tests compare it with.
 
-use super::literal::{push_dec, write_float, FloatFormat, Sink};
+use super::literal::{push_dec, write_float_lanes, FloatFormat, Sink};
 use core::mem::MaybeUninit;
 
 /// Bytes a [`Line`] holds before it spills them into its `String`.
@@ -463,14 +463,7 @@ pub fn const_mem(out: &mut Line, bank: u64, offset: u64) {
 #[inline]
 pub fn floats(out: &mut Line, v: u64, width: u8, fmt: FloatFormat, lanes: u32) {
     let lanes = if fmt.width() < width as u32 { width as u32 / fmt.width() } else { lanes.max(1) };
-    let lane_mask = if fmt.width() >= 64 { u64::MAX } else { (1u64 << fmt.width()) - 1 };
-    for lane in 0..lanes {
-        if lane > 0 {
-            out.push_str(", ");
-        }
-        let b = (v >> (fmt.width() * (lanes - 1 - lane))) & lane_mask;
-        write_float(out, b, fmt);
-    }
+    write_float_lanes(out, v, lanes, fmt);
 }
 
 #[cfg(test)]

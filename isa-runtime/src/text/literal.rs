@@ -243,6 +243,19 @@ impl Sink for String {
     }
 }
 
+/// Appends the text of `lanes` floats packed in `v` (lane 0 in the low
+/// bits), the highest lane first, separated by `, `: an F16 pair `-1, 1`.
+pub fn write_float_lanes<S: Sink>(out: &mut S, v: u64, lanes: u32, f: FloatFormat) {
+    let lane_mask = if f.width() >= 64 { u64::MAX } else { (1u64 << f.width()) - 1 };
+    for lane in (0..lanes.max(1)).rev() {
+        if lane + 1 < lanes {
+            out.push_str(", ");
+        }
+        let shift = f.width() * lane;
+        write_float(out, if shift >= 64 { 0 } else { (v >> shift) & lane_mask }, f);
+    }
+}
+
 /// Appends [`format_float`]'s text to `out`. Formats within binary32 take
 /// the shortest digits from `ryu` and lay them out as Rust's `{}` (or `{:e}`
 /// outside 1e-4..1e7) would, without allocating; wider ones use `{}`.
