@@ -69,8 +69,8 @@ impl Default for Options {
 }
 
 /// Everything `isa-codegen SPEC -o DIR` writes, as (relative path, text):
-/// the Rust crate and the reference manual (`docs/html`, `docs/md`).
-/// Refuses when the spec has errors.
+/// the Rust crate, the reference manual (`docs/html`, `docs/md`) and the
+/// list of both ([`output::MANIFEST`]). Refuses when the spec has errors.
 pub fn generate(checked: &Checked, options: &Options) -> Result<output::Files, String> {
     let fe = &checked.fe;
     if fe.has_errors() {
@@ -86,7 +86,7 @@ pub fn generate(checked: &Checked, options: &Options) -> Result<output::Files, S
         sources: &fe.sources,
     };
     files.extend(docs::generate(&input)?);
-    Ok(files)
+    Ok(output::with_manifest(files))
 }
 
 /// The generated API as one token stream (what the `isa!` macro expands to):

@@ -6,9 +6,28 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use isa_codegen::dump::{dump, Format};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// `eprintln!` that does not panic when standard error is closed or full
+/// (a diagnostic that cannot be shown must not turn into a crash; the exit
+/// code still says what happened).
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($t)*);
+    }};
+}
+
+/// `eprint!` that does not panic, as [`say!`].
+macro_rules! say_raw {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr().lock(), $($t)*);
+    }};
+}
+
 
 /// mimalloc instead of the system allocator: the front end allocates many
 /// small nodes from two threads, and glibc's malloc made a third of its time.
@@ -130,11 +149,10 @@ fn main() -> ExitCode {
         Command::Check { spec, deny_warnings } => {
             let checked = isa_codegen::check(&spec);
             let (fe, examples) = (&checked.fe, checked.example_stats);
-            eprint!("{}", fe.diagnostics.render(&fe.sources, color));
+            say_raw!("{}", fe.diagnostics.render(&fe.sources, color));
             let isa = &fe.isa;
-            let _ = writeln!(
-                std::io::stdout().lock(),
-                "{} file{}: {} groups, {} optypes, {} opcodes, {} types; {}",
+            let mut summary = format!(
+                "{} file{}: {} groups, {} optypes, {} opcodes, {} types; {}\n",
                 fe.sources.len(),
                 if fe.sources.len() == 1 { "" } else { "s" },
                 isa.groups.len(),
@@ -144,13 +162,14 @@ fn main() -> ExitCode {
                 fe.diagnostics.summary()
             );
             if examples.total > 0 {
-                let _ = writeln!(
-                    std::io::stdout().lock(),
-                    "examples: {} lines, {} assemble and round-trip, {} defective (W014)",
-                    examples.total,
-                    examples.round_trip,
-                    examples.defective
+                summary += &format!(
+                    "examples: {} lines, {} assemble and round-trip, {} defective (W014)\n",
+                    examples.total, examples.round_trip, examples.defective
                 );
+            }
+            if let Err(e) = isa_runtime::text::words::to_stdout(&summary) {
+                say!("error: cannot write the output: {e}");
+                return ExitCode::from(1);
             }
             let fail = fe.has_errors() || (deny_warnings && !fe.diagnostics.is_empty());
             if fail { ExitCode::from(1) } else { ExitCode::SUCCESS }
@@ -166,21 +185,21 @@ fn main() -> ExitCode {
                 DiffFormat::Yaml => match serde_yaml::to_string(&d) {
                     Ok(y) => y,
                     Err(e) => {
-                        eprintln!("error: {e}");
+                        say!("error: {e}");
                         return ExitCode::from(1);
                     }
                 },
             };
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            if let Err(e) = isa_runtime::text::words::to_stdout(&text) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
             ExitCode::SUCCESS
         }
         Command::Asm { spec, file, out } => asm(&spec, &file, out.as_deref(), color),
         Command::Disasm { spec, file } => disasm(&spec, &file, color),
         Command::Ir { spec, format } => {
             let fe = isa_codegen::load(&spec);
-            eprint!("{}", fe.diagnostics.render(&fe.sources, color));
+            say_raw!("{}", fe.diagnostics.render(&fe.sources, color));
             if fe.has_errors() {
-                eprintln!("{}", fe.diagnostics.summary());
+                say!("{}", fe.diagnostics.summary());
                 return ExitCode::from(1);
             }
             let format = match format {
@@ -190,11 +209,11 @@ fn main() -> ExitCode {
             match dump(&fe.isa, format) {
                 Ok(s) => {
                     // A closed pipe (`| head`) is not an error worth a panic.
-                    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), s.as_bytes());
+                    if let Err(e) = isa_runtime::text::words::to_stdout(&s) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: cannot serialise the IR: {e}");
+                    say!("error: cannot serialise the IR: {e}");
                     ExitCode::from(1)
                 }
             }
@@ -206,33 +225,46 @@ fn main() -> ExitCode {
 fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_codegen::Options, color: bool) -> ExitCode {
     let checked = isa_codegen::check(spec);
     let fe = &checked.fe;
-    eprint!("{}", fe.diagnostics.render(&fe.sources, color));
+    say_raw!("{}", fe.diagnostics.render(&fe.sources, color));
     let files = match isa_codegen::generate(&checked, options) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {e}; {} left untouched", out.display());
+            let untouched = if out.exists() { format!("; {} left untouched", out.display()) } else { String::new() };
+            say!("error: {e}{untouched}");
             return ExitCode::from(1);
         }
     };
     if check {
         let problems = isa_codegen::output::check(out, &files);
         if problems.is_empty() {
-            eprintln!("{} is up to date ({} files)", out.display(), files.len());
+            say!("{} is up to date ({} files)", out.display(), files.len());
             return ExitCode::SUCCESS;
         }
         for p in &problems {
-            eprintln!("error: {p}");
+            say!("error: {p}");
         }
-        eprintln!("{} is stale: run `isa-codegen {} -o {}`", out.display(), spec.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "), out.display());
+        say!("{} is stale: run `isa-codegen {} -o {}`", out.display(), spec.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "), out.display());
         return ExitCode::from(1);
     }
     match isa_codegen::output::write_atomically(out, &files) {
-        Ok(()) => {
-            eprintln!("wrote {} files to {} ({})", files.len(), out.display(), fe.diagnostics.summary());
+        Ok(isa_codegen::output::Written { stranded: Some(what), .. }) => {
+            say!("error: {what}");
+            ExitCode::from(1)
+        }
+        Ok(written) => {
+            say!("wrote {} files to {} ({})", files.len(), out.display(), fe.diagnostics.summary());
+            if !written.kept.is_empty() {
+                let kept: Vec<String> = written.kept.iter().map(|p| p.display().to_string()).collect();
+                say!("kept {} entr{} the generator did not write: {}", kept.len(), if kept.len() == 1 { "y" } else { "ies" }, kept.join(", "));
+            }
+            if let Some((dir, e)) = written.leftover {
+                say!("warning: the previous output could not be removed ({e}): {} may be deleted", dir.display());
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: cannot write {}: {e}", out.display());
+            let untouched = if out.exists() { format!("; {} left untouched", out.display()) } else { String::new() };
+            say!("error: cannot write {}: {e}{untouched}", out.display());
             ExitCode::from(1)
         }
     }
@@ -240,15 +272,15 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
 
 /// Reads an input file, reporting failure.
 fn read_input(file: &std::path::Path) -> Option<Vec<u8>> {
-    std::fs::read(file).map_err(|e| eprintln!("error: cannot read {}: {e}", file.display())).ok()
+    std::fs::read(file).map_err(|e| say!("error: cannot read {}: {e}", file.display())).ok()
 }
 
 /// Loads a spec for asm/disasm; prints its errors.
 fn load_clean(spec: &[PathBuf], color: bool) -> Option<isa_codegen::Frontend> {
     let fe = isa_codegen::load(spec);
     if fe.has_errors() {
-        eprint!("{}", fe.diagnostics.render(&fe.sources, color));
-        eprintln!("{}", fe.diagnostics.summary());
+        say_raw!("{}", fe.diagnostics.render(&fe.sources, color));
+        say!("{}", fe.diagnostics.summary());
         return None;
     }
     Some(fe)
@@ -271,8 +303,8 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
     }
     if diags.has_errors() {
         diags.sort();
-        eprint!("{}", diags.render(&sources, color));
-        eprintln!("{}; nothing written", diags.summary());
+        say_raw!("{}", diags.render(&sources, color));
+        say!("{}; nothing written", diags.summary());
         return ExitCode::from(1);
     }
     match out {
@@ -281,13 +313,13 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
             match isa_runtime::text::words::write_atomically(path, &bin) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("error: cannot write {}: {e}", path.display());
+                    say!("error: cannot write {}: {e}", path.display());
                     ExitCode::from(1)
                 }
             }
         }
         None => {
-            let _ = std::io::stdout().lock().write_all(isa_runtime::text::words::hex_lines(&words).as_bytes());
+            if let Err(e) = isa_runtime::text::words::to_stdout(&isa_runtime::text::words::hex_lines(&words)) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
             ExitCode::SUCCESS
         }
     }
@@ -311,7 +343,7 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, color: bool) -> ExitCode {
         failed = true;
         match span.filter(|_| is_text) {
             Some((at, len)) => diags.push(isa_dsl::Diagnostic::new(code, isa_dsl::Span::new(isa_dsl::FileId(0), at, at + len), message).with_label(code.title())),
-            None => eprintln!("error[{}]: {name}: {message}", code.as_str()),
+            None => say!("error[{}]: {name}: {message}", code.as_str()),
         }
     };
     let (words, spans) = match isa_codegen::asm::read_words(bytes) {
@@ -334,9 +366,9 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, color: bool) -> ExitCode {
             }
         }
     }
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if !diags.is_empty() {
-        eprint!("{}", diags.render(&sources, color));
+        say_raw!("{}", diags.render(&sources, color));
     }
     if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }

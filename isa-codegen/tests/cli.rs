@@ -96,15 +96,65 @@ fn generate_then_check_detects_staleness() {
     let before = std::fs::read(out.join("src/opcodes.rs")).unwrap();
     assert_eq!(bin().args(["spec/", "-o", o]).output().unwrap().status.code(), Some(0));
     assert_eq!(before, std::fs::read(out.join("src/opcodes.rs")).unwrap());
-    // A hand edit, a missing file and an extra file are all stale.
+    // A hand edit, a missing file and a file an earlier run wrote that
+    // this one would not (listed in the manifest) are all stale.
     std::fs::write(out.join("src/lib.rs"), "// edited\n").unwrap();
     std::fs::write(out.join("src/extra.rs"), "\n").unwrap();
+    let manifest = out.join(isa_codegen::output::MANIFEST);
+    let listed = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, format!("{listed}src/extra.rs\n")).unwrap();
     std::fs::remove_file(out.join("src/types.rs")).unwrap();
     let r = bin().args(["spec/", "-o", o, "--check"]).output().unwrap();
     assert_eq!(r.status.code(), Some(1));
     let err = String::from_utf8(r.stderr).unwrap();
-    assert!(err.contains("lib.rs is stale") && err.contains("types.rs is missing") && err.contains("extra.rs"), "{err}");
+    assert!(err.contains("lib.rs is stale") && err.contains("types.rs is missing") && err.contains("extra.rs is not generated"), "{err}");
+    // Regenerating removes it: it was the generator's.
+    assert_eq!(bin().args(["spec/", "-o", o]).output().unwrap().status.code(), Some(0));
+    assert!(!out.join("src/extra.rs").exists());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Regenerating never deletes what the generator did not write: notes, a
+/// copy of the spec, a build directory are moved into the new output (a
+/// review found `isa-codegen out/spec -o out` deleting the spec it read).
+#[test]
+fn regeneration_keeps_files_the_generator_did_not_write() {
+    let dir = temp_dir("kept");
+    let out = dir.join("gen");
+    let o = out.to_str().unwrap();
+    assert_eq!(bin().args(["spec/", "-o", o]).output().unwrap().status.code(), Some(0));
+    std::fs::write(out.join("NOTES.md"), "mine").unwrap();
+    std::fs::create_dir_all(out.join("target/debug")).unwrap();
+    std::fs::write(out.join("target/debug/f"), "cache").unwrap();
+    std::fs::create_dir_all(out.join("docs/mine")).unwrap();
+    std::fs::write(out.join("docs/mine/a.md"), "notes").unwrap();
+    copy_dir(std::path::Path::new("../spec"), &out.join("spec"));
+    // Foreign files are not staleness.
+    assert_eq!(bin().args(["spec/", "-o", o, "--check"]).output().unwrap().status.code(), Some(0));
+    // Generating from the copy inside the output keeps the copy.
+    let r = bin().args([out.join("spec").to_str().unwrap(), "-o", o]).output().unwrap();
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    let err = String::from_utf8(r.stderr).unwrap();
+    assert!(err.contains("kept 4 entries the generator did not write: NOTES.md, docs/mine, spec, target"), "{err}");
+    assert_eq!(std::fs::read_to_string(out.join("NOTES.md")).unwrap(), "mine");
+    assert_eq!(std::fs::read_to_string(out.join("target/debug/f")).unwrap(), "cache");
+    assert_eq!(std::fs::read_to_string(out.join("docs/mine/a.md")).unwrap(), "notes");
+    assert_eq!(std::fs::read(out.join("spec/base/isa.txt")).unwrap(), std::fs::read("../spec/base/isa.txt").unwrap());
+    // Nothing is left beside the output.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
 }
 
 #[test]

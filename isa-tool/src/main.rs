@@ -20,6 +20,18 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// `eprintln!` that does not panic when standard error is closed or full
+/// (a diagnostic that cannot be shown must not turn into a crash; the exit
+/// code still says what happened).
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($t)*);
+    }};
+}
+
+
+
 #[derive(Parser)]
 #[command(name = "isa", version, about = "Assembler, disassembler and simulator of the built-in ISA")]
 struct Cli {
@@ -84,7 +96,7 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
     };
     match isa_sim::run_program(&code, &state_text) {
         Ok(yaml) => {
-            let _ = std::io::stdout().lock().write_all(yaml.as_bytes());
+            if let Err(e) = isa_runtime::text::words::to_stdout(&yaml) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
             ExitCode::SUCCESS
         }
         Err(errors) => {
@@ -102,7 +114,7 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
 }
 
 fn read(path: &Path) -> Option<Vec<u8>> {
-    std::fs::read(path).map_err(|e| eprintln!("error: cannot read {}: {e}", path.display())).ok()
+    std::fs::read(path).map_err(|e| say!("error: cannot read {}: {e}", path.display())).ok()
 }
 
 fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
@@ -114,19 +126,19 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
             report.error(Some((*offset, *len)), message);
         }
         drop(report);
-        eprintln!("{} error(s); nothing written", errors.len());
+        say!("{} error(s); nothing written", errors.len());
         return ExitCode::from(1);
     }
     match out {
         Some(path) => match words::write_atomically(path, &words::to_bytes(&words)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                say!("error: cannot write {}: {e}", path.display());
                 ExitCode::from(1)
             }
         },
         None => {
-            let _ = std::io::stdout().lock().write_all(words::hex_lines(&words).as_bytes());
+            if let Err(e) = isa_runtime::text::words::to_stdout(&words::hex_lines(&words)) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
             ExitCode::SUCCESS
         }
     }
@@ -199,7 +211,7 @@ fn disasm(file: &Path) -> ExitCode {
         }
     }
     drop(report);
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if failed > 0 {
         ExitCode::from(1)
     } else {

@@ -81,14 +81,34 @@ pub fn to_bytes(words: &[u128]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// Writes a file all or nothing: a temporary file beside it, then a rename,
-/// so a failed write never leaves a half-written output.
+/// Writes `bytes` to `path` all or nothing: into a temporary file beside
+/// it, then renamed over it, so a failed write leaves the old file as it
+/// was. A symbolic link is followed (the file it names is replaced, the link
+/// stays); a path that exists and is not a regular file (a device, a pipe)
+/// is written to directly, as it cannot be replaced.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
-    let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path)).inspect_err(|_| {
+    let target = match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() && !m.is_dir() => return std::fs::write(path, bytes),
+        // A link to an existing file: replace that file.
+        Ok(_) => std::fs::canonicalize(path)?,
+        Err(_) => path.to_path_buf(),
+    };
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let tmp = target.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, &target)).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+/// Writes `text` to standard output and flushes it. A reader that went
+/// away (`| head`) is not an error; any other failure (a full disk) is.
+pub fn to_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
 }
 
 #[cfg(test)]
