@@ -160,3 +160,34 @@ fn a_bad_value_outranks_a_wrong_kind() {
         assert_eq!((e.col, e.message.as_str()), (col, message), "{line}");
     }
 }
+
+/// Input a review found silently accepted (wrong bits, or parts dropped),
+/// now rejected the same way on both paths. The ranges are the spec's
+/// (`R[URb+SImm9]`: -256..255, spec/base/operands.txt; `R` and `UR` files
+/// of 256 and 64 registers).
+#[test]
+fn input_that_used_to_be_dropped_or_wrapped_is_rejected() {
+    let asm = Assembler::new(isa());
+    let cases = [
+        ("SETGPR R[UR2+0x100], R0", 7, "offset 256 is out of range for `ridx` (-256..255)"),
+        ("SETGPR R[UR2+0xFFFFFFFFFFFFFFFF], R0", 7, "offset 18446744073709551615 is out of range for `ridx` (-256..255)"),
+        ("GETGPR R0, -R[UR2]", 11, "`-` is not allowed on operand `R` here"),
+        ("GETGPR R0, |R[UR2]|", 11, "`|..|` is not allowed on operand `R` here"),
+        ("GETGPR R0, R[UR2].B3", 11, "operand `R` takes no suffix"),
+        ("MOV.64 R[0:1], R[255:256]", 15, "`R256` does not exist"),
+        ("@P0 .word 0x00001c3c001518040000000302017936", 0, "`.word` takes no guard: the word holds its own"),
+        (".word 0x00001c3c001518040000000302017936 &sched=1", 41, "`.word` takes no controls: the word holds its own"),
+        ("MOV R1, R2 &sched=1 &sched=2", 20, "`&sched` is given twice (first at column 12)"),
+        ("MOV R1, R2 &sched=", 18, "`&sched=` has no value"),
+        ("MOV R1, R2 &sched=1&req=2", 19, "controls are separated by spaces: `&sched=0x1 &req=0x2`"),
+    ];
+    for (line, col, message) in cases {
+        agree(&asm, line).unwrap_or_else(|e| panic!("{e}"));
+        let e = isa_runtime::text::assemble_line(&isa_generated::text::MODEL, line).unwrap_err();
+        assert_eq!((e.col, e.message.as_str()), (col, message), "{line}");
+    }
+    // Still accepted: the extremes of the offset, and the last pair.
+    for line in ["SETGPR R[UR2-0x100], R0", "SETGPR R[UR2+0xFF], R0", "MOV.64 R[0:1], R[254:255]", "MOV R1, R2 &sched=0x1 &req=0x2"] {
+        assert!(matches!(agree(&asm, line), Ok(Some(_))), "{line}");
+    }
+}

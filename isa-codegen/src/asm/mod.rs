@@ -131,12 +131,17 @@ impl<'a> Assembler<'a> {
 
     /// `.word 0x...`: a raw instruction word, which must decode.
     fn raw_word(&self, l: &text::Line) -> Result<Assembled, AsmError> {
+        isa_runtime::text::asm::raw_word_extras(l).map_err(|e| AsmError { col: e.col, message: e.message })?;
         let Some(t) = l.operands.first().filter(|_| l.operands.len() == 1) else {
             return Err(AsmError::at(0, "`.word` takes one 128-bit number"));
         };
         let hex = t.text.strip_prefix("0x").ok_or_else(|| AsmError::at(t.col, "expected `0x` and up to 32 hex digits"))?;
         let word = u128::from_str_radix(hex, 16).map_err(|_| AsmError::at(t.col, "expected `0x` and up to 32 hex digits"))?;
-        let raw = self.codec.decode(word).map_err(|e| AsmError::at(t.col, format!("`.word` does not decode: {e}")))?;
+        let raw = self.codec.decode(word).map_err(|e| {
+            // Worded as the generated decoder's error, which names the word.
+            let e = if e == crate::interp::DecodeError::UnknownOpcode { format!("{word:#034x}: unknown opcode") } else { e.to_string() };
+            AsmError::at(t.col, format!("`.word` does not decode: {e}"))
+        })?;
         Ok(Assembled { raw, word })
     }
 
@@ -374,12 +379,19 @@ impl<'a> Assembler<'a> {
                 if b2 != base {
                     return Err(err(format!("expected `{base}[...]`")));
                 }
+                if let Some(which) = t.prefix_text() {
+                    return Err(err(format!("`{which}` is not allowed on operand `{}` here", sop.name)));
+                }
+                if t.suffix.is_some() {
+                    return Err(err(format!("operand `{}` takes no suffix", sop.name)));
+                }
                 let ii = ob.index_fields.first().and_then(|f| Self::field_index(op, f)).ok_or_else(|| err("no index field".into()))?;
                 raw.values[ii] = self.register(&op.fields[ii], index).ok_or_else(|| err(format!("`{index}` is not a valid index register")))?;
                 set[ii] = true;
                 if let Some(oi) = ob.index_fields.get(1).and_then(|f| Self::field_index(op, f)) {
                     let f = &op.fields[oi];
-                    raw.values[oi] = self.int_value(f, *offset as i128).ok_or_else(|| err(format!("offset {offset} does not fit `{}`", f.name)))?;
+                    let signed = matches!(self.isa.types[f.ty].kind, TypeKind::Int { signed: true });
+                    raw.values[oi] = isa_runtime::text::literal::offset_bits(*offset, f.width, signed, &f.name).map_err(err)?;
                     set[oi] = true;
                 } else if *offset != 0 {
                     return Err(err("this operand takes no offset".into()));
@@ -404,6 +416,7 @@ impl<'a> Assembler<'a> {
                 if self.bitwidth(op, raw, &f.name) != Some(64) {
                     return Err(err(format!("`{}` is not a 64-bit operand here", sop.name)));
                 }
+                self.register(f, &format!("{prefix}{hi}")).ok_or_else(|| err(format!("`{p}{hi}` does not exist")))?;
                 self.register(f, &format!("{prefix}{lo}")).ok_or_else(|| err(format!("`{p}{lo}` does not exist")))?
             }
             (TypeKind::Int { .. }, Core::Number(s)) => {

@@ -169,6 +169,7 @@ fn text_fits(m: &Model, o: &Operand, p: &Pre) -> bool {
 
 /// `.word 0x...`: a raw instruction word, which must decode.
 fn raw_word(m: &Model, l: &Line) -> Result<Assembled, AsmError> {
+    raw_word_extras(l)?;
     let Some(t) = l.operands.first().filter(|_| l.operands.len() == 1) else {
         return Err(AsmError::at(0, "`.word` takes one 128-bit number"));
     };
@@ -177,6 +178,18 @@ fn raw_word(m: &Model, l: &Line) -> Result<Assembled, AsmError> {
     let word = u128::from_str_radix(hex, 16).map_err(|_| bad())?;
     let opcode = (m.decode)(word).map_err(|e| AsmError::at(t.col, format!("`.word` does not decode: {e}")))?;
     Ok(Assembled { opcode, word })
+}
+
+/// A `.word` line's error when it has a guard or controls: the word holds
+/// its own (they would be silently dropped).
+pub fn raw_word_extras(l: &Line) -> Result<(), AsmError> {
+    if let Some((_, g)) = l.guard {
+        return Err(AsmError::at(g.col.saturating_sub(1), "`.word` takes no guard: the word holds its own"));
+    }
+    if let Some((name, _)) = l.controls.first() {
+        return Err(AsmError::at(name.col.saturating_sub(1), "`.word` takes no controls: the word holds its own"));
+    }
+    Ok(())
 }
 
 /// An operand text, read once per line whatever the number of candidate
@@ -461,6 +474,12 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
             let Core::Indexed { base: b2, index: idx, offset: off } = t.core else {
                 return Err(err(msg!(loud, "expected `{base}[...]`")));
             };
+            if let Some(which) = t.prefix_text() {
+                return Err(err(msg!(loud, "`{which}` is not allowed on operand `{}` here", sop.name)));
+            }
+            if t.suffix.is_some() {
+                return Err(err(msg!(loud, "operand `{}` takes no suffix", sop.name)));
+            }
             if b2 != *base {
                 return Err(err(msg!(loud, "expected `{base}[...]`")));
             }
@@ -469,7 +488,7 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
             w = ib.set(w, v);
             match offset {
                 Some((ob, signed, fname)) => {
-                    let v = int_value(*ob, *signed, off as i128).ok_or_else(|| err(msg!(loud, "offset {off} does not fit `{fname}`")))?;
+                    let v = super::literal::offset_bits(off, ob.width as u32, *signed, fname).map_err(|m| err(msg!(loud, "{m}")))?;
                     w = ob.set(w, v);
                 }
                 None if off != 0 => return Err(err(msg!(loud, "this operand takes no offset"))),
@@ -490,7 +509,8 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
                     if pair.map(|e| e.eval(w)) != Some(64) {
                         return Err(err(msg!(loud, "`{}` is not a 64-bit operand here", sop.name)));
                     }
-                    // The pair's first register by name (also when quiet: it decides).
+                    // The pair's registers by name (also when quiet: it decides).
+                    register(m, *class, *bits, &format!("{p}{hi}")).ok_or_else(|| err(msg!(loud, "`{p}{hi}` does not exist")))?;
                     register(m, *class, *bits, &format!("{p}{lo}")).ok_or_else(|| err(msg!(loud, "`{p}{lo}` does not exist")))?
                 }
                 ref c => return Err(mismatch(tok, c, sop, loud)),

@@ -279,6 +279,10 @@ fn fast<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
                 break;
             }
             let eq = ws + 1 + b[ws + 1..t].iter().position(|&c| c == b'=')?;
+            // No value, or controls run together: the careful lexer words it.
+            if eq + 1 == t || b[eq + 1..t].contains(&b'&') {
+                return None;
+            }
             if !found.push((Tok { text: &line[ws + 1..eq], col: ws + 1 }, Tok { text: &line[eq + 1..t], col: eq + 1 })) {
                 return None;
             }
@@ -291,8 +295,14 @@ fn fast<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
             }
         }
         out.controls.as_mut_slice().reverse();
+        // A control given twice, or controls after a trailing comma: the
+        // careful lexer words the error.
+        let c = &out.controls;
+        if (1..c.len()).any(|i| c[..i].iter().any(|(n, _)| n.text == c[i].0.text)) {
+            return None;
+        }
         if t == s {
-            return Some(());
+            return out.operands.is_empty().then_some(());
         }
     }
     out.operands.push(Tok { text: &line[s..t], col: s }).then_some(())
@@ -418,15 +428,28 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
                 let Some((name, value)) = w.as_bytes()[1..].iter().position(|&c| c == b'=').map(|i| (&w[1..1 + i], &w[2 + i..])) else {
                     return Err((wcol, format!("expected `&name=value`, found `{w}`")));
                 };
-                if !found.push((Tok { text: name, col: wcol + 1 }, Tok { text: value, col: wcol + 2 + name.len() })) {
+                let vcol = wcol + 2 + name.len();
+                if value.is_empty() {
+                    return Err((vcol, format!("`&{name}=` has no value")));
+                }
+                if let Some(amp) = value.find('&') {
+                    return Err((vcol + amp, "controls are separated by spaces: `&sched=0x1 &req=0x2`".into()));
+                }
+                if !found.push((Tok { text: name, col: wcol + 1 }, Tok { text: value, col: vcol })) {
                     return Err((wcol, format!("more than {MAX_CONTROLS} controls")));
                 }
                 text = &trimmed[..trim_end_len(&trimmed[..ws])];
             }
-            for c in found.iter().rev() {
+            for (i, c) in found.iter().rev().enumerate() {
+                if let Some((first, _)) = found.iter().rev().take(i).find(|(n, _)| n.text == c.0.text) {
+                    return Err((c.0.col - 1, format!("`&{}` is given twice (first at column {})", c.0.text, first.col)));
+                }
                 out.controls.push(*c);
             }
             if text.is_empty() {
+                if k > 0 {
+                    return Err((col, "empty operand after the last comma (controls follow the last operand without one)".into()));
+                }
                 break;
             }
         }
@@ -580,7 +603,7 @@ pub enum Core<'a> {
     /// `c[bank][offset]`.
     CMem { bank: u64, offset: u64 },
     /// `R[UR2+0x1]`: a register indexed by another plus an offset.
-    Indexed { base: &'a str, index: &'a str, offset: i64 },
+    Indexed { base: &'a str, index: &'a str, offset: i128 },
     /// A number as written (integer or float, sign included).
     Number(&'a str),
 }
@@ -595,6 +618,13 @@ pub struct OperandText<'a> {
     pub core: Core<'a>,
     /// `.H0_H0` after the core.
     pub suffix: Option<&'a str>,
+}
+
+impl OperandText<'_> {
+    /// The first prefix written (`-`, `|..|`, `!`, `~`), if any.
+    pub fn prefix_text(&self) -> Option<&'static str> {
+        [(self.neg, "-"), (self.abs, "|..|"), (self.not, "!"), (self.inv, "~")].into_iter().find(|(on, _)| *on).map(|(_, t)| t)
+    }
 }
 
 /// Parses an operand text. `-1` and `-0x10` stay numbers (the sign is the
@@ -698,7 +728,7 @@ fn core(s: &str) -> Option<Core<'_>> {
         }
         let (index, offset) = match inner.bytes().position(|c| c == b'+' || c == b'-') {
             Some(i) => {
-                let v = int(trim(&inner[i + 1..]).1)? as i64;
+                let v = int(trim(&inner[i + 1..]).1)? as i128;
                 (trim(&inner[..i]).1, if inner.as_bytes()[i] == b'-' { -v } else { v })
             }
             None => (inner, 0),

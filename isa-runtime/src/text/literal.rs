@@ -243,6 +243,19 @@ impl Sink for String {
     }
 }
 
+/// The bits of an index offset `v` (`R[UR2-0x10]`) in a `width`-bit
+/// field: two's complement when `signed`. The offset is a value with its
+/// own sign, so it must lie in the field's range (-256..255 for 9 signed
+/// bits; a bit pattern like `+0x1FF` is not -1); else the message.
+pub fn offset_bits(v: i128, width: u32, signed: bool, field: &str) -> Result<u64, String> {
+    let (lo, hi) = if signed { (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1) } else { (0, (1i128 << width) - 1) };
+    if (lo..=hi).contains(&v) {
+        Ok((v as u64) & ((1u128 << width) - 1) as u64)
+    } else {
+        Err(format!("offset {v} is out of range for `{field}` ({lo}..{hi})"))
+    }
+}
+
 /// Appends the text of `lanes` floats packed in `v` (lane 0 in the low
 /// bits), the highest lane first, separated by `, `: an F16 pair `-1, 1`.
 pub fn write_float_lanes<S: Sink>(out: &mut S, v: u64, lanes: u32, f: FloatFormat) {
