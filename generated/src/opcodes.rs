@@ -5,8 +5,10 @@
 //   spec/002_cvt.txt
 //   spec/004_ialu.txt
 //   spec/base/enums.txt
+//   spec/base/formats.txt
 //   spec/base/isa.txt
 //   spec/base/operands.txt
+//   spec/formats/seeds.txt
 //   spec/legacy/003_hmul2_spa53.txt
 //   spec/simulation/hooks.txt
 

@@ -208,9 +208,13 @@ fn summary(o: &Optype) -> String {
 
 fn index_groups(isa: &Isa) -> Vec<IndexGroup> {
     let mut groups: Vec<IndexGroup> = Vec::new();
+    // A root group every chain starts with says nothing; breadcrumbs leave it out.
+    let first = isa.optypes.first().and_then(|o| o.groups.first());
+    let common_root = first.filter(|r| isa.optypes.iter().all(|o| o.groups.first() == Some(*r)));
     for o in &isa.optypes {
         let name = o.groups.last().cloned().unwrap_or_default();
-        let path = o.groups.iter().filter(|g| o.groups.len() == 1 || g.as_str() != "ALL").cloned().collect::<Vec<_>>().join(" › ");
+        let skip = usize::from(o.groups.len() > 1 && o.groups.first() == common_root);
+        let path = o.groups[skip..].join(" › ");
         let entry = IndexInsn { name: o.name.clone(), opcodes: o.opcodes.len(), summary: summary(o) };
         match groups.iter_mut().find(|g| g.name == name) {
             Some(g) => g.insns.push(entry),

@@ -32,6 +32,9 @@ pub enum DeclKind {
     Opcode,
     /// `__DefSimulation Optype`: our extension, the simulation hook of an optype.
     Simulation,
+    /// `__DefValueFormat Type`: our extension, what each value of a bit-field
+    /// type denotes as data (`Float F16 = <5, 10>;`, `Bits S8 = 8;`).
+    ValueFormat,
 }
 
 impl DeclKind {
@@ -44,6 +47,7 @@ impl DeclKind {
             DeclKind::Optype => "__DefOptype",
             DeclKind::Opcode => "__DefOpcode",
             DeclKind::Simulation => "__DefSimulation",
+            DeclKind::ValueFormat => "__DefValueFormat",
         }
     }
 }
@@ -63,7 +67,7 @@ pub struct Decl {
     pub span: Span,
     /// Values of a bit-field type.
     pub values: Vec<EnumValue>,
-    /// Properties of an operand type or the ISA.
+    /// Properties of an operand type, the ISA or a value format.
     pub properties: Vec<Property>,
     /// Hook lines of a `__DefSimulation`.
     pub hooks: Vec<SimulationCall>,
@@ -263,10 +267,9 @@ pub struct TemplateDecoration {
 /// Shape of an operand in a template.
 #[derive(Clone, Debug, Serialize)]
 pub enum OperandShape {
-    /// `Rd`, `SrcB`, `pu`, `UImm5Sca`.
+    /// `Rd`, `SrcB`, `pu`, `UImm5Sca`, or a literal the ISA declares (`PR`,
+    /// `Literal PR = Pred;`), which the resolver tells apart.
     Named,
-    /// A literal register such as `PR`.
-    Literal,
     /// `R[URb{+SImm9}]`: a register indexed by another operand plus an optional offset.
     Indexed { base: Ident, index: Ident, offset: Option<Ident>, offset_optional: bool },
 }

@@ -167,7 +167,7 @@ impl Scope<'_> {
                         e.span,
                         format!("`{name}` is not a field of opcode `{}`", self.op.name),
                     );
-                    if let Some(n) = crate::resolve::nearest(name, self.op.fields.iter().map(|f| &*f.name)) {
+                    if let Some(n) = isa_runtime::spelling::nearest(name, self.op.fields.iter().map(|f| &*f.name)) {
                         d = d.with_label(format!("did you mean `{n}`?"));
                     }
                     diags.push(d);
@@ -234,7 +234,7 @@ impl Scope<'_> {
                 format!("`{v}` is not a value of `{f}` (type `{}`)", t.name),
             );
             if let TypeKind::Enum { values } = &t.kind {
-                if let Some(n) = crate::resolve::nearest(v, values.iter().map(|x| x.name.as_str())) {
+                if let Some(n) = isa_runtime::spelling::nearest(v, values.iter().map(|x| x.name.as_str())) {
                     d = d.with_label(format!("did you mean `{n}`?"));
                 }
             }
@@ -302,4 +302,65 @@ fn check_directives(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
     for m in &info.modi_order {
         check(&m.name, m.span, "ModiOrder", false);
     }
+    for a in &info.asm_formats {
+        check_asm_hook(isa, op, a, diags);
+    }
+}
+
+/// An `AsmFormat` must name a hook of the language, as `Hook(x, by)`, and the
+/// values of `by` must declare what the hook reads from them: a hook that
+/// found nothing would silently spell the field another way.
+fn check_asm_hook(isa: &Isa, op: &Opcode, a: &AsmFormat, diags: &mut Diagnostics) {
+    let at = a.function_span.or(op.loc.span);
+    let Some(hook) = asm_hook(&a.function) else {
+        let names = ASM_FORMAT_HOOKS.iter().map(|h| h.name);
+        let mut d = Diagnostic::new(Code::BadAsmHook, at, format!("unknown AsmFormat hook `{}`", a.function));
+        match isa_runtime::spelling::nearest(&a.function, names.clone()) {
+            Some(n) => d = d.with_label(format!("did you mean `{n}`?")),
+            None => d = d.with_label("not a hook of the language"),
+        }
+        let list: Vec<String> = names.map(|n| format!("`{n}`")).collect();
+        diags.push(d.with_note(format!("the hooks are {}", list.join(", "))));
+        return;
+    };
+    let [_, by] = a.args.as_slice() else {
+        diags.push(
+            Diagnostic::new(Code::BadAsmHook, at, format!("`{}` takes two arguments, not {}", hook.name, a.args.len()))
+                .with_label(format!("write `{}({}, field)`", hook.name, a.operand)),
+        );
+        return;
+    };
+    // An unknown `by` is W007's; a non-enum one has no values to read.
+    let Some(f) = op.field(by) else { return };
+    let ty = &isa.types[f.ty];
+    let by_at = a.spans.get(2).copied().or(at);
+    let TypeKind::Enum { values } = &ty.kind else {
+        diags.push(
+            Diagnostic::new(Code::BadAsmHook, by_at, format!("`{}` is decided by `{by}`, whose type `{}` has no named values", hook.name, ty.name))
+                .with_label("expected a field of a bit-field type"),
+        );
+        return;
+    };
+    let (missing, example): (Vec<&str>, &str) = match hook.needs {
+        HookNeeds::Name => return,
+        // Values without a layout keep the operand type's own format, so one is enough.
+        HookNeeds::Float if values.iter().any(|v| v.format.and_then(|f| f.float).is_some()) => return,
+        HookNeeds::Float => (Vec::new(), "Float VALUE = <exponent, mantissa>;"),
+        HookNeeds::Bits => (values.iter().filter(|v| v.format.is_none()).map(|v| v.name.as_str()).collect(), "Bits VALUE = n;"),
+    };
+    let message = if hook.needs == HookNeeds::Float {
+        format!("`{}` reads a float layout from the values of `{}`, but none declares one", hook.name, ty.name)
+    } else if missing.is_empty() {
+        return;
+    } else {
+        let list: Vec<String> = missing.iter().take(8).map(|n| format!("`{n}`")).collect();
+        let more = if missing.len() > 8 { format!(" and {} more", missing.len() - 8) } else { String::new() };
+        let verb = if missing.len() == 1 { "declares" } else { "declare" };
+        format!("`{}` reads a width from each value of `{}`, but {}{more} {verb} none", hook.name, ty.name, list.join(", "))
+    };
+    diags.push(
+        Diagnostic::new(Code::BadAsmHook, by_at, message)
+            .with_label(format!("`{by}` is a `{}`", ty.name))
+            .with_note(format!("declare it with `__DefValueFormat {}` and a line `{example}`", ty.name)),
+    );
 }

@@ -50,7 +50,7 @@ codes! {
     MalformedSyntax = "E009", Error, "malformed syntax template or value list";
     UnterminatedFence = "E010", Error, "code fence not closed before the end of its section";
     TooDeep = "E011", Error, "expression nested too deeply";
-    MalformedProperty = "E012", Error, "malformed or unknown property of an operand type or ISA";
+    MalformedProperty = "E012", Error, "malformed or unknown property of an operand type, the ISA or a value format";
     MalformedHook = "E013", Error, "malformed simulation hook";
     // --- names and inheritance --------------------------------------------
     UndefinedType = "E020", Error, "undefined type";
@@ -71,6 +71,7 @@ codes! {
     DuplicateValue = "E036", Error, "two values of one type share a name or an encoding";
     WidthMismatch = "E037", Error, "field width does not match its type";
     MissingIsa = "E038", Error, "no __DefIsa declaration, or more than one";
+    BadAsmHook = "E039", Error, "AsmFormat names an unknown hook, or the values deciding it lack the format it reads";
     // --- assembly -----------------------------------------------------------
     AsmError = "E040", Error, "assembly line does not assemble";
     DisasmError = "E041", Error, "instruction word does not decode";

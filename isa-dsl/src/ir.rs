@@ -108,6 +108,28 @@ pub enum TypeKind {
 pub struct EnumValue {
     pub name: String,
     pub encoding: u64,
+    /// What the value denotes as data, from a `__DefValueFormat` of its type
+    /// (read by the `AsmFormat` hooks, see [`ASM_FORMAT_HOOKS`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<ValueFormat>,
+}
+
+/// `__DefValueFormat`: the data a bit-field value names (`S8`: 8-bit
+/// integers; `BF16_V2`: 16-bit floats with 8 exponent and 7 mantissa bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValueFormat {
+    /// Width of one element in bits (`Bits V = n;`, or 1 + exponent + mantissa of a float).
+    pub bits: u32,
+    /// `Float V = <exponent, mantissa>;`: an IEEE-style float layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub float: Option<FloatLayout>,
+}
+
+/// Exponent and mantissa widths of an IEEE-style binary float (1 sign bit besides).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FloatLayout {
+    pub exponent: u32,
+    pub mantissa: u32,
 }
 
 /// A named register index (`RZ = 255`, `PT = 7`).
@@ -141,6 +163,13 @@ impl Type {
     }
     pub fn is_enum(&self) -> bool {
         matches!(self.kind, TypeKind::Enum { .. })
+    }
+    /// The declared data format of the enum value encoded as `enc`.
+    pub fn value_format(&self, enc: u64) -> Option<ValueFormat> {
+        match &self.kind {
+            TypeKind::Enum { values } => values.iter().find(|v| v.encoding == enc)?.format,
+            _ => None,
+        }
     }
     /// An encoded value as the spec writes it: the enum value's name, a
     /// register (`R3`, `RZ`), or hex for immediates.
@@ -568,6 +597,61 @@ pub struct AsmFormat {
     /// Spans of the operand and of each argument.
     #[serde(skip)]
     pub spans: Vec<Span>,
+    /// Span of the hook's name.
+    #[serde(skip)]
+    pub function_span: Option<Span>,
+}
+
+/// An `AsmFormat` conversion the language defines; the assembler implements
+/// each under this name. Every hook is written `Hook(x, by)`: `x` is the
+/// field it spells, `by` the field whose value decides how.
+#[derive(Clone, Copy, Debug)]
+pub struct AsmHook {
+    pub name: &'static str,
+    /// What the values of `by`'s type must declare (`__DefValueFormat`).
+    pub needs: HookNeeds,
+    /// One line on what the hook does.
+    pub summary: &'static str,
+}
+
+/// What an [`AsmHook`] reads from the values of its deciding field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HookNeeds {
+    /// Only the value's name (`CvtINegX` tests for `X`).
+    Name,
+    /// The value's float layout, where it has one (`Float V = <e, m>;`).
+    Float,
+    /// The value's element width (`Bits V = n;`, or a float's).
+    Bits,
+}
+
+/// The `AsmFormat` hooks of the language.
+pub const ASM_FORMAT_HOOKS: &[AsmHook] = &[
+    AsmHook {
+        name: "CvtINegX",
+        needs: HookNeeds::Name,
+        summary: "the `.neg` prefix is written `~` (bitwise not) when `by` is `X`, `-` otherwise",
+    },
+    AsmHook {
+        name: "CvtFImm",
+        needs: HookNeeds::Float,
+        summary: "the immediate's lanes are floats of the layout `by`'s value declares (the operand type's own when it declares none)",
+    },
+    AsmHook {
+        name: "CvtVSel",
+        needs: HookNeeds::Bits,
+        summary: "a sub-word selector: `.B0`..`.B3` when `by`'s value is 8 bits wide, `.H0`/`.H1` when 16, nothing otherwise; encoded as 0..3",
+    },
+    AsmHook {
+        name: "CvtVPSel",
+        needs: HookNeeds::Bits,
+        summary: "the same as `CvtVSel`, for packed float sources",
+    },
+];
+
+/// The hook named `name`.
+pub fn asm_hook(name: &str) -> Option<&'static AsmHook> {
+    ASM_FORMAT_HOOKS.iter().find(|h| h.name == name)
 }
 
 /// An `__Exception` rule: the instruction is invalid when `condition` holds.

@@ -576,6 +576,7 @@ impl Cx<'_> {
                         "__DefGroup" => DeclKind::Group,
                         "__DefOptype" => DeclKind::Optype,
                         "__DefSimulation" => DeclKind::Simulation,
+                        "__DefValueFormat" => DeclKind::ValueFormat,
                         _ => DeclKind::Opcode,
                     })
                 }
@@ -682,7 +683,7 @@ impl Cx<'_> {
                     decl.values.push(EnumValue { name, encoding: enc, span: trim_span(line) });
                 }
             }
-            DeclKind::OperandType | DeclKind::Isa => {
+            DeclKind::OperandType | DeclKind::Isa | DeclKind::ValueFormat => {
                 let Some(p) = self.parse_line(Rule::property_line, line, Code::MalformedProperty, "property", diags)
                 else {
                     return;
@@ -1085,11 +1086,6 @@ impl Cx<'_> {
                 }
                 Rule::operand_name => {
                     op.name = self.offset_ident(line, &c);
-                    seen_atom = true;
-                }
-                Rule::literal_operand => {
-                    op.name = self.offset_ident(line, &c);
-                    op.shape = OperandShape::Literal;
                     seen_atom = true;
                 }
                 Rule::indexed_operand => {

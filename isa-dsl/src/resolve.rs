@@ -29,6 +29,7 @@ pub fn prepare(sources: &SourceMap, files: &[ast::File], diags: &mut Diagnostics
     r.isa.files = sources.files().map(|(_, f)| f.name.clone()).collect();
     r.isa_decl(&refs);
     r.types(&refs);
+    r.value_formats(&refs);
     let classes = r.classes(&decls);
     let prepared = r.optypes_and_opcodes(&classes);
     r.simulations(&refs);
@@ -66,6 +67,12 @@ pub fn opcode(sources: &SourceMap, files: &[ast::File], prep: &Prepared, id: Opc
         })
         .collect();
     resolve_opcode(sources, &chain, *optype, diags)
+}
+
+/// One line of a `__DefValueFormat`.
+enum FormatLine {
+    Float(FloatLayout),
+    Bits(u32),
 }
 
 struct Resolver<'a> {
@@ -200,7 +207,7 @@ impl<'a> Resolver<'a> {
             }
             by_name.entry(&v.name.value).or_insert(values.len());
             by_encoding.entry(enc).or_insert(values.len());
-            values.push(EnumValue { name: v.name.value.clone(), encoding: enc });
+            values.push(EnumValue { name: v.name.value.clone(), encoding: enc, format: None });
             spans.push(v.name.span);
             next = enc.wrapping_add(1);
         }
@@ -532,6 +539,77 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// Attaches each `__DefValueFormat Type` line to the value it names.
+    fn value_formats(&mut self, decls: &[&ast::Decl]) {
+        // The line that declared each (type, value, key), for duplicates.
+        let mut seen: HashMap<(TypeId, String, &str), Span> = HashMap::new();
+        for d in decls.iter().filter(|d| d.kind == DeclKind::ValueFormat) {
+            let name = &d.name.value;
+            let Some(&t) = self.type_ids.get(name) else {
+                let near = nearest(name, self.type_ids.keys().map(String::as_str)).map(|n| format!("did you mean `{n}`?"));
+                let e = self.err(Code::UndefinedType, d.name.span, format!("`__DefValueFormat` of unknown type `{name}`"));
+                e.notes.extend(near);
+                continue;
+            };
+            if !self.isa.types[t].is_enum() {
+                self.err(Code::MalformedDecl, d.name.span, format!("`{name}` is not a `__DefBitFieldType`"))
+                    .notes
+                    .push("value formats describe the values of bit-field types".into());
+                continue;
+            }
+            for p in &d.properties {
+                let Some(value) = &p.name else {
+                    self.err(Code::MalformedProperty, p.span, "expected `Float VALUE = <exponent, mantissa>;` or `Bits VALUE = n;`");
+                    continue;
+                };
+                let key = match (p.key.value.as_str(), &p.value.value) {
+                    ("Float", PropertyValue::Range { start: e, width: m }) if (2..=15).contains(e) && *m <= 52 => {
+                        FormatLine::Float(FloatLayout { exponent: *e as u32, mantissa: *m as u32 })
+                    }
+                    ("Float", _) => {
+                        self.err(Code::MalformedProperty, p.value.span, "`Float` takes `<exponent, mantissa>` with 2..=15 exponent and 0..=52 mantissa bits");
+                        continue;
+                    }
+                    ("Bits", PropertyValue::Int(b)) if (1..=64).contains(b) => FormatLine::Bits(*b as u32),
+                    ("Bits", _) => {
+                        self.err(Code::MalformedProperty, p.value.span, "`Bits` must be a number from 1 to 64");
+                        continue;
+                    }
+                    (k, _) => {
+                        self.err(Code::MalformedProperty, p.key.span, format!("unknown value-format property `{k}`"))
+                            .notes
+                            .push("a value format takes `Float VALUE = <exponent, mantissa>;` and `Bits VALUE = n;`".into());
+                        continue;
+                    }
+                };
+                let TypeKind::Enum { values } = &mut self.isa.types[t].kind else { continue };
+                let Some(v) = values.iter_mut().find(|v| v.name == value.value) else {
+                    let near = nearest(&value.value, values.iter().map(|v| v.name.as_str())).map(|n| format!("did you mean `{n}`?"));
+                    let e = self.err(Code::MalformedProperty, value.span, format!("type `{name}` has no value `{}`", value.value));
+                    e.notes.extend(near);
+                    continue;
+                };
+                let kw = if matches!(key, FormatLine::Float(_)) { "Float" } else { "Bits" };
+                if let Some(first) = seen.insert((t, value.value.clone(), kw), p.span) {
+                    self.err(Code::DuplicateDefinition, p.span, format!("`{kw}` of `{name}.{}` is given twice", value.value))
+                        .secondary
+                        .push(crate::diagnostic::Label { span: first, message: "first given here".into() });
+                    continue;
+                }
+                let f = v.format.get_or_insert(ValueFormat { bits: 0, float: None });
+                match key {
+                    FormatLine::Float(l) => {
+                        f.float = Some(l);
+                        if f.bits == 0 {
+                            f.bits = 1 + l.exponent + l.mantissa;
+                        }
+                    }
+                    FormatLine::Bits(b) => f.bits = b,
+                }
+            }
+        }
+    }
+
     /// Attaches each `__DefSimulation Optype` hook to its optype.
     fn simulations(&mut self, decls: &[&ast::Decl]) {
         let mut seen: BTreeMap<String, Span> = BTreeMap::new();
@@ -588,8 +666,9 @@ impl<'a> Resolver<'a> {
                 .map(|o| SyntaxOperand {
                     name: o.name.value.clone(),
                     shape: match &o.shape {
+                        // `PR` where the ISA declares `Literal PR = Pred;`.
+                        ast::OperandShape::Named if self.isa.file_literals.iter().any(|l| l.name == o.name.value) => OperandShape::Literal,
                         ast::OperandShape::Named => OperandShape::Named,
-                        ast::OperandShape::Literal => OperandShape::Literal,
                         ast::OperandShape::Indexed { base, index, offset, offset_optional } => OperandShape::Indexed {
                             base: base.value.clone(),
                             index: index.value.clone(),
@@ -834,6 +913,7 @@ fn directive(d: &Directive, out: &mut OperandInfo) {
                 function: function.value.clone(),
                 args: args.iter().map(|a| a.value.clone()).collect(),
                 spans: std::iter::once(operand.span).chain(args.iter().map(|a| a.span)).collect(),
+                function_span: Some(function.span),
             })
         }
         Directive::ModiOrder(v, _) => {

@@ -7,6 +7,7 @@
 //! isa_macros::isa! {
 //!     include "spec/*.txt";
 //!     include "spec/base/*.txt";
+//!     include "spec/formats/*.txt";
 //!     module gpu;            // optional: the module to expand into (default: the ISA's name, lower case)
 //! }
 //! ```

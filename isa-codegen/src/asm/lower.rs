@@ -921,7 +921,7 @@ impl Lower<'_> {
                 // `CvtFImm`: the format is chosen by another field's value.
                 let select: Option<(&Field, Vec<(u64, hooks::FloatFormat)>)> = self.asm.hook(op, Some(&f.name), "CvtFImm").and_then(|h| op.field(h.args.get(1)?)).map(|af| {
                     let entries = match &isa.types[af.ty].kind {
-                        TypeKind::Enum { values } => values.iter().filter_map(|v| Some((v.encoding, hooks::format_named(&v.name)?))).collect(),
+                        TypeKind::Enum { values } => values.iter().filter_map(|v| Some((v.encoding, hooks::value_float(isa, af, v.encoding)?))).collect(),
                         _ => Vec::new(),
                     };
                     (af, entries)

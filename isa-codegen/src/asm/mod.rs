@@ -575,8 +575,7 @@ impl<'a> Assembler<'a> {
     fn float_format(&self, op: &Opcode, raw: &RawInstruction, f: &Field) -> Option<FloatFormat> {
         let h = self.hook(op, Some(&f.name), "CvtFImm")?;
         let ai = Self::field_index(op, h.args.get(1)?)?;
-        let name = self.isa.types[op.fields[ai].ty].enum_name(raw.values[ai])?;
-        hooks::format_named(name)
+        hooks::value_float(self.isa, &op.fields[ai], raw.values[ai])
     }
 
     /// The bit width of an operand per `Bitwidth<x>`, under the current field values.
@@ -594,7 +593,7 @@ impl<'a> Assembler<'a> {
     fn suffix_value(&self, ot: usize, op: &Opcode, raw: &RawInstruction, f: &Field, list: &str, sfx: &str) -> Option<u64> {
         if let Some(h) = self.suffix_hook(op, f) {
             let ai = Self::field_index(op, h.args.get(1)?)?;
-            let bits = hooks::value_bits(self.isa.types[op.fields[ai].ty].enum_name(raw.values[ai])?)?;
+            let bits = hooks::value_bits(self.isa, &op.fields[ai], raw.values[ai])?;
             return self.vsel_value(f, bits, sfx);
         }
         self.suffix_static_value(ot, f, list, sfx)
@@ -609,8 +608,8 @@ impl<'a> Assembler<'a> {
     /// The encoding in field `f` of a selector suffix `sfx` (`.B2`, `.H1`)
     /// of a `bits`-bit source, as a [`Self::suffix_hook`] spells it.
     pub fn vsel_value(&self, f: &Field, bits: u32, sfx: &str) -> Option<u64> {
-        let k = hooks::vsel_spellings(bits).iter().position(|s| *s == sfx)?;
-        self.isa.types[f.ty].enum_value(&format!("S{k}")).map(|v| v.encoding).or(Some(k as u64))
+        let k = hooks::vsel_spellings(bits).iter().position(|s| *s == sfx)? as u64;
+        (k <= crate::plan::mask64(f.width)).then_some(k)
     }
 
     /// The encoding in field `f` of suffix `sfx` of value list `list`, when no
@@ -867,9 +866,8 @@ impl<'a> Assembler<'a> {
         let t = &self.isa.types[f.ty];
         if let Some(h) = self.hook(op, Some(&f.name), "CvtVSel").or_else(|| self.hook(op, Some(&f.name), "CvtVPSel")) {
             let ai = Self::field_index(op, h.args.get(1)?)?;
-            let bits = hooks::value_bits(self.isa.types[op.fields[ai].ty].enum_name(raw.values[ai])?)?;
-            let name = t.enum_name(v)?;
-            let k: usize = name.strip_prefix('S')?.parse().ok()?;
+            let bits = hooks::value_bits(self.isa, &op.fields[ai], raw.values[ai])?;
+            let k = usize::try_from(v).ok()?;
             let sp = hooks::vsel_spellings(bits);
             return if sp.is_empty() && k == 0 { Some(String::new()) } else { sp.get(k).map(|s| s.to_string()) };
         }

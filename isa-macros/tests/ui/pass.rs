@@ -2,6 +2,7 @@
 isa_macros::isa! {
     include "../spec/*.txt";
     include "../spec/base/*.txt";
+    include "../spec/formats/*.txt";
     module gpu;
 }
 
