@@ -62,6 +62,40 @@ pub struct Options {
     pub runtime_path: String,
 }
 
+impl Options {
+    /// Whether the options can be written into `Cargo.toml` and Rust as they
+    /// are: the crate name must be a Cargo package name, the runtime path a
+    /// path without control characters.
+    pub fn validate(&self) -> Result<(), String> {
+        crate_name(&self.crate_name)?;
+        runtime_path(&self.runtime_path)?;
+        Ok(())
+    }
+}
+
+/// A Cargo package name: ASCII letters, digits, `-` and `_`, starting with a
+/// letter, at most 64 characters (what `cargo new` accepts, and what a Rust
+/// identifier can be made of).
+pub fn crate_name(name: &str) -> Result<String, String> {
+    let ok = name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if ok {
+        Ok(name.to_string())
+    } else {
+        Err(format!("`{}` is not a crate name: use ASCII letters, digits, `-` and `_`, starting with a letter (at most 64)", name.escape_debug()))
+    }
+}
+
+/// A path for `Cargo.toml`'s `path = "..."`: not empty, no control characters
+/// (quotes and backslashes are escaped when written).
+pub fn runtime_path(path: &str) -> Result<String, String> {
+    if path.is_empty() || path.chars().any(char::is_control) {
+        return Err(format!("`{}` is not a usable runtime path: it is empty or holds control characters", path.escape_debug()));
+    }
+    Ok(path.to_string())
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options { crate_name: "isa-generated".to_string(), runtime_path: "../isa-runtime".to_string() }
@@ -76,6 +110,7 @@ pub fn generate(checked: &Checked, options: &Options) -> Result<output::Files, S
     if fe.has_errors() {
         return Err(format!("the spec has errors ({})", fe.diagnostics.summary()));
     }
+    options.validate()?;
     let mut files = gen_rust::generate_crate(&fe.isa, options);
     let asm = asm::Assembler::new(&fe.isa);
     let input = docs::DocsInput {

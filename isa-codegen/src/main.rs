@@ -56,10 +56,10 @@ struct Cli {
     #[arg(long)]
     check: bool,
     /// Package name of the generated crate.
-    #[arg(long, default_value = "isa-generated")]
+    #[arg(long, default_value = "isa-generated", value_parser = isa_codegen::crate_name)]
     crate_name: String,
     /// Path of the `isa-runtime` crate relative to the output directory.
-    #[arg(long, default_value = "../isa-runtime")]
+    #[arg(long, default_value = "../isa-runtime", value_parser = isa_codegen::runtime_path)]
     runtime_path: String,
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]

@@ -46,6 +46,13 @@ fn usage_errors_exit_2() {
     assert_eq!(bin().args(["check"]).output().unwrap().status.code(), Some(2));
     assert_eq!(bin().args(["frobnicate"]).output().unwrap().status.code(), Some(2));
     assert_eq!(bin().args(["ir", "spec/", "--format", "xml"]).output().unwrap().status.code(), Some(2));
+    // Names that would break Cargo.toml or the generated Rust.
+    for bad in ["a\"b", "", "1st", "has space", "x]\n[y"] {
+        let out = bin().args(["spec/", "-o", "/nonexistent/never-written", "--crate-name", bad]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "--crate-name {bad:?}");
+    }
+    let out = bin().args(["spec/", "-o", "/nonexistent/never-written", "--runtime-path", "a\nb"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
@@ -83,6 +90,36 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 fn checked_in_generated_crate_is_fresh() {
     let out = bin().args(["spec/", "-o", "generated/", "--check"]).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "generated/ is stale:\n{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn the_spelling_of_the_spec_path_does_not_change_the_output() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().unwrap();
+    let absolute = root.join("spec").display().to_string();
+    for spec in ["./spec", "spec", "./spec/.", absolute.as_str()] {
+        let out = bin().current_dir(&root).args([spec, "-o", "generated/", "--check"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "`{spec}` gives other output:\n{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn an_empty_spec_directory_or_a_fifo_is_an_error_not_a_success_or_a_hang() {
+    let dir = temp_dir("empty-spec");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = bin().args(["check", dir.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no spec files"), "{}", String::from_utf8_lossy(&out.stderr));
+    #[cfg(unix)]
+    {
+        let fifo = dir.join("pipe.txt");
+        let made = Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+        if made {
+            let out = bin().args(["check", dir.to_str().unwrap()]).output().unwrap();
+            assert_eq!(out.status.code(), Some(1));
+            assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"), "{}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -64,6 +64,11 @@ pub fn collect_spec_files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<Pat
     for p in paths {
         collect(p, &mut out, &mut seen, diags, 0);
     }
+    if out.is_empty() && !diags.has_errors() {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        let d = Diagnostic::new(Code::Io, None, format!("no spec files (`*.txt`) in {}", if names.is_empty() { "the paths given".into() } else { names.join(", ") }));
+        diags.push(d.with_note("give the spec's directory, e.g. `spec/`, or its files"));
+    }
     out
 }
 
@@ -92,8 +97,11 @@ fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSe
                 collect(&e, out, seen, diags, depth + 1);
             }
         }
-    } else if p.exists() {
+    } else if p.is_file() {
         out.push(p.to_path_buf());
+    } else if p.exists() {
+        // A FIFO or device would block the read or never end.
+        diags.push(Diagnostic::new(Code::Io, None, format!("{}: not a regular file", p.display())));
     } else {
         diags.push(Diagnostic::new(Code::Io, None, format!("{}: no such file or directory", p.display())));
     }
@@ -105,11 +113,31 @@ pub fn load(paths: &[PathBuf]) -> Frontend {
     let mut sources = SourceMap::new();
     for f in collect_spec_files(paths, &mut diags) {
         match std::fs::read(&f) {
-            Ok(bytes) => add_source(&mut sources, &f.display().to_string(), &bytes, &mut diags),
+            Ok(bytes) => add_source(&mut sources, &display_name(&f), &bytes, &mut diags),
             Err(e) => diags.push(Diagnostic::new(Code::Io, None, format!("{}: {e}", f.display()))),
         }
     }
     compile(sources, diags)
+}
+
+/// The name a spec file goes by in diagnostics, generated headers and the
+/// manual: the path as given, without `.` components, and relative to the
+/// current directory when it lies below it. So `./spec`, `spec/` and
+/// `$PWD/spec` give the same output, and no absolute path of the machine
+/// that ran the generator lands in checked-in files.
+pub fn display_name(path: &Path) -> String {
+    let mut p = path;
+    let stripped;
+    if path.is_absolute() {
+        if let Ok(cwd) = std::env::current_dir() {
+            if let Ok(rel) = path.strip_prefix(&cwd) {
+                stripped = rel.to_path_buf();
+                p = &stripped;
+            }
+        }
+    }
+    let clean: PathBuf = p.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect();
+    clean.display().to_string()
 }
 
 /// Adds one file's bytes, reporting invalid UTF-8.

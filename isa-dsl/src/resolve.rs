@@ -277,7 +277,7 @@ impl<'a> Resolver<'a> {
         let range = |r: &mut Self, key: &str| -> Option<BitRange> {
             match props.get(key).map(|p| (&p.value.value, p.value.span)) {
                 Some((PropertyValue::Range { start, width: w }, span)) => {
-                    if start + w > width as u64 || *w == 0 {
+                    if *start as u128 + *w as u128 > width as u128 || *w == 0 {
                         r.err(Code::FieldOutOfRange, span, format!("`{key}` must lie inside the type's {width} bits"));
                         return None;
                     }
@@ -693,8 +693,9 @@ impl<'a> Resolver<'a> {
             self.err(Code::ZeroWidth, f.width.span, format!("field `{}` has zero width", f.name.value));
             return None;
         }
-        if f.start.value + f.width.value > isa_width {
-            let last = f.start.value + f.width.value - 1;
+        // In u128: `start + width` of two u64 numbers must not wrap.
+        if f.start.value as u128 + f.width.value as u128 > isa_width as u128 {
+            let last = f.start.value as u128 + f.width.value as u128 - 1;
             self.err(
                 Code::FieldOutOfRange,
                 f.span,
