@@ -161,12 +161,16 @@ impl Scope<'_> {
             ExprKind::Str(_) => ExprType::Value,
             ExprKind::Bool(_) => ExprType::Bool,
             ExprKind::Field(name) => {
+                if self.op.is_broken(name) {
+                    return None;
+                }
                 if self.op.field(name).is_none() {
                     let mut d = Diagnostic::new(
                         Code::UndefinedField,
                         e.span,
-                        format!("`{name}` is not a field of opcode `{}`", self.op.name),
-                    );
+                        format!("`{name}` is not a field"),
+                    )
+                    .with_note(format!("in opcode `{}`", self.op.name));
                     if let Some(n) = isa_runtime::spelling::nearest(name, self.op.fields.iter().map(|f| &*f.name)) {
                         d = d.with_label(format!("did you mean `{n}`?"));
                     }
@@ -276,7 +280,7 @@ fn check_directives(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
         ot.syntax.iter().flat_map(|f| &f.operands).any(|o| matches!(&o.shape, OperandShape::Indexed { base, .. } if base == n))
     };
     let mut check = |name: &str, at: Option<crate::Span>, what: &str, indexed: bool| {
-        let ok = op.field(name).is_some() || literal(name) || (indexed && indexed_base(name));
+        let ok = op.field(name).is_some() || op.is_broken(name) || literal(name) || (indexed && indexed_base(name));
         if !ok {
             let msg = format!("{what} names `{name}`, which is not a field of this opcode");
             diags.push(Diagnostic::new(Code::UnknownDirectiveOperand, at.or(op.loc.span), msg));

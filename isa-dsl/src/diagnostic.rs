@@ -184,7 +184,9 @@ impl Diagnostics {
         self.items.sort_by(|a, b| {
             (a.span, a.code, &a.message).cmp(&(b.span, b.code, &b.message))
         });
-        self.items.dedup();
+        // The same problem found again (an inherited field or rule, checked
+        // once per opcode) is reported once, with the first one's notes.
+        self.items.dedup_by(|b, a| a.span == b.span && a.code == b.code && a.message == b.message);
     }
 
     /// Renders all diagnostics like rustc (`error[E030]: ...`, ` --> file:line:col`,

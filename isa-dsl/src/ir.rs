@@ -391,6 +391,11 @@ pub struct Opcode {
     /// How the simulator executes it (from the optype's hook), if it can.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exec: Option<Exec>,
+    /// Fields of the chain that were written but did not resolve (an
+    /// undefined type, an overlap: already reported). Checks that would
+    /// report them again as unknown stay silent about these names.
+    #[serde(skip)]
+    pub broken: Vec<String>,
 }
 
 /// An opcode's simulation: read the arguments, call `function`, write the results.
@@ -489,6 +494,10 @@ pub struct ExecModifier {
 }
 
 impl Opcode {
+    /// Whether `name` is a field that was written but did not resolve (see [`Opcode::broken`]).
+    pub fn is_broken(&self, name: &str) -> bool {
+        self.broken.iter().any(|b| b == name)
+    }
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields.iter().find(|f| &*f.name == name)
     }

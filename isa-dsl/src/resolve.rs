@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// from the [`Prepared`] chains, independently of the others. `files` are in
 /// reading order.
 pub fn prepare(sources: &SourceMap, files: &[ast::File], diags: &mut Diagnostics) -> (Isa, Prepared) {
-    let mut r = Resolver { sources, diags, isa: Isa::default(), type_ids: BTreeMap::new() };
+    let mut r = Resolver { sources, diags, isa: Isa::default(), type_ids: BTreeMap::new(), failed_types: BTreeSet::new() };
     let decls: Vec<(&ast::Decl, (usize, usize))> =
         files.iter().enumerate().flat_map(|(fi, f)| f.decls.iter().enumerate().map(move |(di, d)| (d, (fi, di)))).collect();
     let refs: Vec<&ast::Decl> = decls.iter().map(|(d, _)| *d).collect();
@@ -80,6 +80,9 @@ struct Resolver<'a> {
     diags: &'a mut Diagnostics,
     isa: Isa,
     type_ids: BTreeMap<String, TypeId>,
+    /// Types declared with an error (already reported): fields of these
+    /// types are dropped without a second, "undefined type" diagnostic.
+    failed_types: BTreeSet<String>,
 }
 
 /// A class declaration (group, optype or opcode) and its resolved parent.
@@ -148,9 +151,14 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             first_seen.insert(d.name.value.clone(), d.name.span);
-            if let Some(t) = self.build_type(d) {
-                self.type_ids.insert(t.name.clone(), self.isa.types.len());
-                self.isa.types.push(t);
+            match self.build_type(d) {
+                Some(t) => {
+                    self.type_ids.insert(t.name.clone(), self.isa.types.len());
+                    self.isa.types.push(t);
+                }
+                None => {
+                    self.failed_types.insert(d.name.value.clone());
+                }
             }
         }
     }
@@ -546,6 +554,9 @@ impl<'a> Resolver<'a> {
         for d in decls.iter().filter(|d| d.kind == DeclKind::ValueFormat) {
             let name = &d.name.value;
             let Some(&t) = self.type_ids.get(name) else {
+                if self.failed_types.contains(name) {
+                    continue;
+                }
                 let near = nearest(name, self.type_ids.keys().map(String::as_str)).map(|n| format!("did you mean `{n}`?"));
                 let e = self.err(Code::UndefinedType, d.name.span, format!("`__DefValueFormat` of unknown type `{name}`"));
                 e.notes.extend(near);
@@ -705,6 +716,9 @@ impl<'a> Resolver<'a> {
             return None;
         }
         let Some(&ty) = self.type_ids.get(&f.ty.value) else {
+            if self.failed_types.contains(&f.ty.value) {
+                return None;
+            }
             let mut d = Diagnostic::new(Code::UndefinedType, f.ty.span, format!("undefined type `{}`", f.ty.value));
             if let Some(s) = nearest(&f.ty.value, self.type_ids.keys().map(|s| s.as_str())) {
                 d = d.with_label(format!("did you mean `{s}`?"));
@@ -779,9 +793,13 @@ fn resolve_opcode(sources: &SourceMap, chain: &[(&ast::Decl, &[Option<Field>])],
     let me = chain[chain.len() - 1].0;
     let mut fields: Vec<Field> = Vec::new();
     let mut field_spans: Vec<Span> = Vec::new();
+    let mut broken: Vec<String> = Vec::new();
     for &(d, resolved) in chain {
         for (f, field) in encoding_fields(d).zip(resolved) {
-            let Some(field) = field else { continue };
+            let Some(field) = field else {
+                broken.push(f.name.value.clone());
+                continue;
+            };
             // Overlaps and duplicates against what the chain already declared.
             let mut keep = true;
             for (k, other) in fields.iter().enumerate() {
@@ -816,6 +834,7 @@ fn resolve_opcode(sources: &SourceMap, chain: &[(&ast::Decl, &[Option<Field>])],
                         .with_secondary(prev, format!("first defined by `{}`", other.declared_in)),
                     );
                 } else {
+                    broken.push(field.name.to_string());
                     let lo = field.start.max(other.start);
                     let hi = (field.start + field.width).min(other.start + other.width) - 1;
                     let bits = if lo == hi { format!("bit {lo}") } else { format!("bits {lo}..{hi}") };
@@ -823,9 +842,10 @@ fn resolve_opcode(sources: &SourceMap, chain: &[(&ast::Decl, &[Option<Field>])],
                         Diagnostic::new(
                             Code::FieldOverlap,
                             f.span,
-                            format!("field `{}` overlaps `{}` at {bits} in opcode `{}`", field.name, other.name, me.name.value),
+                            format!("field `{}` overlaps `{}` at {bits}", field.name, other.name),
                         )
-                        .with_secondary(prev, format!("`{}` is defined here", other.name)),
+                        .with_secondary(prev, format!("`{}` is defined here", other.name))
+                        .with_note(format!("in opcode `{}`", me.name.value)),
                     );
                 }
                 keep = false;
@@ -874,6 +894,7 @@ fn resolve_opcode(sources: &SourceMap, chain: &[(&ast::Decl, &[Option<Field>])],
         exceptions,
         forms: Vec::new(),
         exec: None,
+        broken,
     }
 }
 
