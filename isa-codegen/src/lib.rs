@@ -42,7 +42,7 @@ pub fn check_frontend(mut fe: Frontend) -> Checked {
         fe.diagnostics.extend(diags);
         (examples, stats)
     };
-    fe.diagnostics.extend(links::check(&fe.isa));
+    fe.diagnostics.extend(links::check(&fe.isa, &fe.sources));
     fe.diagnostics.sort();
     Checked { fe, examples, example_stats: stats }
 }

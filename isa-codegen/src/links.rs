@@ -73,24 +73,40 @@ pub fn scan(isa: &Isa, text: &str) -> Vec<ProseLink> {
 }
 
 /// W010 for every unresolved link in every optype's prose.
-pub fn check(isa: &Isa) -> Vec<Diagnostic> {
+pub fn check(isa: &Isa, sources: &isa_dsl::SourceMap) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for ot in &isa.optypes {
         let d = &ot.docs;
         for prose in [&d.description, &d.operand_info, &d.modifier_info, &d.semantics, &d.exception].into_iter().flatten() {
-            out.extend(check_prose(isa, prose));
+            out.extend(check_prose(isa, sources, prose));
         }
     }
     out
 }
 
-fn check_prose(isa: &Isa, prose: &Prose) -> Vec<Diagnostic> {
+/// The file offset of offset `k` of `prose`, which is the file's text from
+/// `start` with each line ending read as `\n` (a CRLF file has one byte more per line).
+fn file_offset(file: &str, start: usize, prose: &str, k: usize) -> usize {
+    let (fb, pb) = (file.as_bytes(), prose.as_bytes());
+    let (mut i, mut j) = (start, 0);
+    while j < k && i < fb.len() {
+        if !(fb[i] == b'\r' && pb.get(j) == Some(&b'\n')) {
+            j += 1;
+        }
+        i += 1;
+    }
+    i
+}
+
+fn check_prose(isa: &Isa, sources: &isa_dsl::SourceMap, prose: &Prose) -> Vec<Diagnostic> {
     let Some(span) = prose.loc.span else { return Vec::new() };
+    let file = (span.file.0 < sources.len() as u32).then(|| sources.get(span.file).text.as_str()).unwrap_or("");
     scan(isa, &prose.text)
         .into_iter()
         .filter_map(|l| match l.target {
             LinkTarget::Unresolved(dest) => {
-                let at = Span::new(span.file, span.start as usize + l.range.start, span.start as usize + l.range.end);
+                let at = |k: usize| file_offset(file, span.start as usize, &prose.text, k);
+                let at = Span::new(span.file, at(l.range.start), at(l.range.end));
                 let what = if dest.starts_with("[[") { "instruction" } else { "document" };
                 Some(
                     Diagnostic::new(Code::UnresolvedLink, at, format!("link to `{dest}`: the spec contains no such {what}"))
@@ -100,4 +116,40 @@ fn check_prose(isa: &Isa, prose: &Prose) -> Vec<Diagnostic> {
             _ => None,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use isa_dsl::{Code, Diagnostics, SourceMap};
+
+    /// W010 locations (file:line:col and the linked text) of `spec/` with
+    /// the seed `000_halu.txt` given line endings `eol`.
+    fn w010(eol: &str) -> Vec<(String, String)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+        let mut diags = Diagnostics::default();
+        let mut sources = SourceMap::new();
+        for path in isa_dsl::collect_spec_files(&[root], &mut diags) {
+            let mut text = std::fs::read_to_string(&path).unwrap();
+            if path.ends_with("000_halu.txt") {
+                text = text.replace('\n', eol);
+            }
+            isa_dsl::add_source(&mut sources, &path.file_name().unwrap().to_string_lossy(), text.as_bytes(), &mut diags);
+        }
+        let fe = isa_dsl::compile(sources, diags);
+        super::check(&fe.isa, &fe.sources)
+            .into_iter()
+            .filter(|d| d.code == Code::UnresolvedLink)
+            .filter_map(|d| d.span)
+            .map(|s| (fe.sources.location(s), fe.sources.text(s).to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn link_locations_do_not_drift_on_crlf_files() {
+        let (lf, crlf) = (w010("\n"), w010("\r\n"));
+        assert!(lf.iter().any(|(at, _)| at.starts_with("000_halu.txt:")), "the seed has unresolved links");
+        assert_eq!(lf, crlf);
+        // Each span covers the link as written.
+        assert!(lf.iter().all(|(_, text)| text.starts_with('[') && text.ends_with(')')), "{lf:?}");
+    }
 }

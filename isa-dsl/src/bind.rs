@@ -133,6 +133,8 @@ fn choice_values(
     let positional = matched.iter().all(Option::is_none) && list.items.len() == values.len() && !hooked;
     let mut out = Vec::new();
     for (k, item) in list.items.iter().enumerate() {
+        // Diagnostics about this one value point at it.
+        let item_loc = Loc { span: item.span.or(list.loc.span), ..list.loc.clone() };
         let ev = if positional { values.get(k) } else { matched[k] };
         let Some(ev) = ev else {
             if !hooked {
@@ -175,7 +177,7 @@ fn choice_values(
         if field.is_constant() && Some(ev.encoding) != field_default {
             note(
                 agg,
-                &list.loc,
+                &item_loc,
                 Code::ValueListMismatch,
                 format!(
                     "`.{}` cannot be encoded: field `{}` is the constant `{}` in this opcode",
@@ -190,7 +192,7 @@ fn choice_values(
         if item.is_default && Some(ev.encoding) != field_default {
             note(
                 agg,
-                &list.loc,
+                &item_loc,
                 Code::ValueListMismatch,
                 format!(
                     "`.{}` is marked as the default, but field `{}` defaults to {}",

@@ -200,7 +200,7 @@ impl Diagnostics {
                 Box::new(term::termcolor::NoColor::new(&mut out))
             };
             let config = term::Config { chars: term::Chars::ascii(), ..Default::default() };
-            let files = FilesAdapter(sources);
+            let files = FilesAdapter::new(sources);
             for d in &self.items {
                 let _ = term::emit(&mut writer, &config, &files, &to_codespan(d));
             }
@@ -226,20 +226,56 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<u32> {
         Severity::Warning => cs::Diagnostic::warning(),
     }
     .with_code(d.code.as_str())
-    .with_message(&d.message)
-    .with_notes(d.notes.clone());
+    .with_message(printable(&d.message))
+    .with_notes(d.notes.iter().map(|n| printable(n).into_owned()).collect());
     let mut labels = Vec::new();
     if let Some(span) = d.span {
-        labels.push(cs::Label::primary(span.file.0, span.range()).with_message(&d.label));
+        labels.push(cs::Label::primary(span.file.0, span.range()).with_message(printable(&d.label)));
     }
     for l in &d.secondary {
-        labels.push(cs::Label::secondary(l.span.file.0, l.span.range()).with_message(&l.message));
+        labels.push(cs::Label::secondary(l.span.file.0, l.span.range()).with_message(printable(&l.message)));
     }
     out = out.with_labels(labels);
     out
 }
 
-struct FilesAdapter<'a>(&'a SourceMap);
+/// Whether `c` must not reach a terminal as it is: control characters
+/// (ESC starts colour and cursor sequences) other than tab and line ends,
+/// and the bidirectional overrides that make text read other than it runs.
+fn unprintable(c: char) -> bool {
+    (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` with each [`unprintable`] character replaced by one `?` per byte, so
+/// byte offsets (spans) stay valid; borrowed when there is none.
+fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(unprintable) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if unprintable(c) {
+            out.extend(std::iter::repeat_n('?', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// The sources as `codespan` reads them: names and text made [`printable`]
+/// (once per file, and only for files that need it).
+struct FilesAdapter<'a> {
+    sources: &'a SourceMap,
+    shown: Vec<(std::borrow::Cow<'a, str>, std::borrow::Cow<'a, str>)>,
+}
+
+impl<'a> FilesAdapter<'a> {
+    fn new(sources: &'a SourceMap) -> Self {
+        let shown = sources.files().map(|(_, f)| (printable(&f.name), printable(&f.text))).collect();
+        FilesAdapter { sources, shown }
+    }
+}
 
 impl<'a> Files<'a> for FilesAdapter<'a> {
     type FileId = u32;
@@ -247,10 +283,10 @@ impl<'a> Files<'a> for FilesAdapter<'a> {
     type Source = &'a str;
 
     fn name(&'a self, id: u32) -> Result<&'a str, FilesError> {
-        self.file(id).map(|f| f.name.as_str())
+        self.shown.get(id as usize).map(|(n, _)| n.as_ref()).ok_or(FilesError::FileMissing)
     }
     fn source(&'a self, id: u32) -> Result<&'a str, FilesError> {
-        self.file(id).map(|f| f.text.as_str())
+        self.shown.get(id as usize).map(|(_, t)| t.as_ref()).ok_or(FilesError::FileMissing)
     }
     fn line_index(&'a self, id: u32, byte_index: usize) -> Result<usize, FilesError> {
         let f = self.file(id)?;
@@ -273,8 +309,8 @@ impl<'a> Files<'a> for FilesAdapter<'a> {
 
 impl FilesAdapter<'_> {
     fn file(&self, id: u32) -> Result<&crate::source::SourceFile, FilesError> {
-        if (id as usize) < self.0.len() {
-            Ok(self.0.get(crate::source::FileId(id)))
+        if (id as usize) < self.sources.len() {
+            Ok(self.sources.get(crate::source::FileId(id)))
         } else {
             Err(FilesError::FileMissing)
         }

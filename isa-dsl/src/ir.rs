@@ -290,6 +290,9 @@ pub struct ValueListItem {
     /// The spelling users write (without the dot).
     pub spelling: String,
     pub is_default: bool,
+    /// Where the item is written (diagnostics about one value point at it).
+    #[serde(skip)]
+    pub span: Option<Span>,
 }
 
 /// One `__Syntax` template line, as written.

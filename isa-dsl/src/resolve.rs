@@ -496,7 +496,7 @@ impl<'a> Resolver<'a> {
                     items: v
                         .items
                         .iter()
-                        .map(|i| ValueListItem { spelling: i.name.value.clone(), is_default: i.is_default })
+                        .map(|i| ValueListItem { spelling: i.name.value.clone(), is_default: i.is_default, span: Some(i.name.span) })
                         .collect(),
                     loc: self.loc(v.span),
                 });

@@ -244,7 +244,7 @@ fn value_list(p: &mut pest::iterators::Pairs<Rule>, loc: Loc) -> ValueList {
                 .find(|x| matches!(x.as_rule(), Rule::value_name | Rule::null_item))
                 .map(|x| if x.as_rule() == Rule::null_item { String::new() } else { x.as_str().to_string() })
                 .unwrap_or_default();
-            ValueListItem { spelling, is_default }
+            ValueListItem { spelling, is_default, span: None }
         })
         .collect();
     ValueList { name, items, loc }
