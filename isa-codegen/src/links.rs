@@ -100,7 +100,7 @@ fn file_offset(file: &str, start: usize, prose: &str, k: usize) -> usize {
 
 fn check_prose(isa: &Isa, sources: &isa_dsl::SourceMap, prose: &Prose) -> Vec<Diagnostic> {
     let Some(span) = prose.loc.span else { return Vec::new() };
-    let file = (span.file.0 < sources.len() as u32).then(|| sources.get(span.file).text.as_str()).unwrap_or("");
+    let file = if (span.file.0 as usize) < sources.len() { sources.get(span.file).text.as_str() } else { "" };
     scan(isa, &prose.text)
         .into_iter()
         .filter_map(|l| match l.target {

@@ -134,7 +134,7 @@ fn choice_values(
     let mut out = Vec::new();
     for (k, item) in list.items.iter().enumerate() {
         // Diagnostics about this one value point at it.
-        let item_loc = Loc { span: item.span.or(list.loc.span), ..list.loc.clone() };
+        let item_loc = Loc { span: item.span.or(list.loc.span), ..list.loc };
         let ev = if positional { values.get(k) } else { matched[k] };
         let Some(ev) = ev else {
             if !hooked {
