@@ -346,16 +346,24 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, color: bool) -> ExitCode {
             None => say!("error[{}]: {name}: {message}", code.as_str()),
         }
     };
-    let (words, spans) = match isa_codegen::asm::read_words(bytes) {
-        Ok(w) => (w.words, w.spans),
+    let (words, spans, mut bad) = match isa_codegen::asm::read_words(bytes) {
+        Ok(w) => (w.words, w.spans, w.bad.into_iter().peekable()),
         Err(e) => {
             error(isa_dsl::Code::WordsFile, e.span, e.message);
-            (Vec::new(), None)
+            (Vec::new(), None, Vec::new().into_iter().peekable())
         }
     };
     let asm = isa_codegen::asm::Assembler::new(&fe.isa);
     let mut out = String::new();
+    // Lines that are not words are reported where they are, and reading goes on.
+    let mut bad_lines = |before: usize, out: &mut String, error: &mut dyn FnMut(isa_dsl::Code, Option<(usize, usize)>, String)| {
+        while let Some((_, e)) = bad.next_if(|(k, _)| *k <= before) {
+            out.push_str("// not a word\n");
+            error(isa_dsl::Code::WordsFile, e.span, e.message);
+        }
+    };
     for (k, w) in words.iter().enumerate() {
+        bad_lines(k, &mut out, &mut error);
         match asm.disassemble(*w) {
             Ok(t) => out.push_str(&format!("{t} ;\n")),
             Err(e) => {
@@ -366,6 +374,7 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, color: bool) -> ExitCode {
             }
         }
     }
+    bad_lines(usize::MAX, &mut out, &mut error);
     if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if !diags.is_empty() {
         say_raw!("{}", diags.render(&sources, color));

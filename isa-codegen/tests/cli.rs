@@ -254,13 +254,19 @@ fn asm_and_disasm_round_trip_and_point_at_bad_input() {
     let out = bin().args(["disasm", "--spec", "spec/", "--color", "never"]).arg(&hex_file).output().unwrap();
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("prog.hex:2:1") && err.contains("`zz` is not a hex word"), "{err}");
-    // A bad hex line: E042 at its place.
-    std::fs::write(&hex_file, "0000000000000001\n  0x12z4\n").unwrap();
+    // Bad hex lines: E042 at the offending character of each, and the words
+    // around them are still disassembled, in order.
+    let first = hex.lines().next().unwrap();
+    std::fs::write(&hex_file, format!("{first}\n  0x12z4\nqq\n{first}\n")).unwrap();
     let out = bin().args(["disasm", "--spec", "spec/", "--color", "never"]).arg(&hex_file).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(out.stdout.is_empty());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert!(lines[0].starts_with("FFMA") && lines[3] == lines[0] && lines[1] == "// not a word" && lines[2] == lines[1], "{stdout}");
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("error[E042]") && err.contains("prog.hex:2:3") && err.contains("`0x12z4` is not a hex word"), "{err}");
+    assert!(err.contains("error[E042]") && err.contains("prog.hex:2:7") && err.contains("`0x12z4` is not a hex word"), "{err}");
+    assert!(err.contains("prog.hex:3:1") && err.contains("`qq` is not a hex word"), "{err}");
     // A word that does not decode: E041 at its line.
     std::fs::write(&hex_file, format!("{}\nffffffffffffffffffffffffffffffff\n", hex.lines().next().unwrap())).unwrap();
     let out = bin().args(["disasm", "--spec", "spec/", "--color", "never"]).arg(&hex_file).output().unwrap();

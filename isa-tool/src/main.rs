@@ -193,7 +193,17 @@ fn disasm(file: &Path) -> ExitCode {
     };
     let mut out = String::with_capacity(ws.words.len() * 48);
     let mut failed = 0;
+    // Lines that are not words are reported where they are, and reading goes on.
+    let mut bad = ws.bad.iter().peekable();
+    let mut bad_lines = |before: usize, out: &mut String, report: &mut Report<'_>, failed: &mut usize| {
+        while let Some((_, e)) = bad.next_if(|(k, _)| *k <= before) {
+            *failed += 1;
+            out.push_str("// not a word\n");
+            report.error(e.span, &e.message);
+        }
+    };
     for (k, &w) in ws.words.iter().enumerate() {
+        bad_lines(k, &mut out, &mut report, &mut failed);
         match isa_generated::text::disassemble_into(w, &mut out) {
             Ok(()) => out.push_str(" ;\n"),
             Err(e) => {
@@ -210,6 +220,7 @@ fn disasm(file: &Path) -> ExitCode {
             }
         }
     }
+    bad_lines(usize::MAX, &mut out, &mut report, &mut failed);
     drop(report);
     if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if failed > 0 {

@@ -98,10 +98,12 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     // Hex text with a bad line: its place, even though the file's 32 bytes
     // would make two binary words.
     let hex = dir.join("words.hex");
-    std::fs::write(&hex, "0000000000000001\n  0x12z4 // x\n").unwrap();
+    // Reading goes on: every bad line is reported at its offending character.
+    std::fs::write(&hex, "00000000000000040000000302017912\n  0x12z4 // x\nqq\n").unwrap();
     let (code, stdout, err) = isa(&["disasm", hex.to_str().unwrap()]);
-    assert_eq!((code, stdout.as_str()), (1, ""));
-    assert!(err.contains("words.hex:2:3") && err.contains("`0x12z4` is not a hex word"), "{err}");
+    assert_eq!((code, stdout.as_str()), (1, "FFMA R1, R2, R3, R4 ;\n// not a word\n// not a word\n"));
+    assert!(err.contains("words.hex:2:7") && err.contains("`0x12z4` is not a hex word"), "{err}");
+    assert!(err.contains("words.hex:3:1") && err.contains("`qq` is not a hex word"), "{err}");
     // A word that does not decode: its line, the word named once; the
     // other words are still printed.
     std::fs::write(&hex, "00000000000000040000000302017912\nffffffffffffffffffffffffffffffff\n").unwrap();

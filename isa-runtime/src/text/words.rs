@@ -12,6 +12,9 @@ pub struct Words {
     /// Per word, the byte range of its hex digits in the file when the
     /// file is hex text; `None` for a binary file (word k is bytes 16k..16k+16).
     pub spans: Option<Vec<(usize, usize)>>,
+    /// Lines of hex text that are not words, each with the number of words
+    /// read before it (so a caller can report them in order and go on).
+    pub bad: Vec<(usize, WordsError)>,
 }
 
 /// Why a file is not instruction words: the reason, and the byte range of
@@ -25,7 +28,7 @@ pub struct WordsError {
 /// Reads instruction words from a file. A file that is text (UTF-8 with no
 /// control characters but tab, CR and LF) is hex words, one per line: up to
 /// 32 hex digits, most significant first, `0x` optional, blank lines and
-/// `//` comments allowed; its first line that is not a word is the error,
+/// `//` comments allowed; every line that is not a word is in [`Words::bad`],
 /// with its place. Any other file is 16-byte little-endian words.
 pub fn read_words(bytes: &[u8]) -> Result<Words, WordsError> {
     match std::str::from_utf8(bytes) {
@@ -34,7 +37,7 @@ pub fn read_words(bytes: &[u8]) -> Result<Words, WordsError> {
             message: format!("{} bytes is not a whole number of 16-byte words (the file is binary: it is not text)", bytes.len()),
             span: None,
         }),
-        _ => Ok(Words { words: bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect(), spans: None }),
+        _ => Ok(Words { words: bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect(), spans: None, bad: Vec::new() }),
     }
 }
 
@@ -42,6 +45,7 @@ pub fn read_words(bytes: &[u8]) -> Result<Words, WordsError> {
 fn hex_words(text: &str) -> Result<Words, WordsError> {
     let mut words = Vec::new();
     let mut spans = Vec::new();
+    let mut bad = Vec::new();
     // A byte-order mark (editors on Windows write one) is not text.
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut offset = text.len() - body.len();
@@ -53,18 +57,29 @@ fn hex_words(text: &str) -> Result<Words, WordsError> {
         if word.is_empty() {
             continue;
         }
-        let digits = word.strip_prefix("0x").or_else(|| word.strip_prefix("0X")).unwrap_or(word);
-        let bad = |message: String| WordsError { message, span: Some((start, word.len())) };
-        if let Some(c) = digits.chars().find(|c| !c.is_ascii_hexdigit()) {
-            return Err(bad(format!("`{word}` is not a hex word: `{c}` is not a hex digit (a word is up to 32 hex digits, `0x` optional)")));
+        let prefix = if word.starts_with("0x") || word.starts_with("0X") { 2 } else { 0 };
+        let digits = &word[prefix..];
+        let error = if let Some((i, c)) = digits.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+            // At the offending character.
+            Some(WordsError {
+                message: format!("`{word}` is not a hex word: `{c}` is not a hex digit (a word is up to 32 hex digits, `0x` optional)"),
+                span: Some((start + prefix + i, c.len_utf8())),
+            })
+        } else if digits.is_empty() || digits.len() > 32 {
+            Some(WordsError { message: format!("`{word}` has {} hex digits; a word has 1 to 32", digits.len()), span: Some((start, word.len())) })
+        } else {
+            None
+        };
+        match error {
+            Some(e) => bad.push((words.len(), e)),
+            None => {
+                // 1..=32 hex digits always fit.
+                words.push(u128::from_str_radix(digits, 16).unwrap_or_default());
+                spans.push((start, word.len()));
+            }
         }
-        if digits.is_empty() || digits.len() > 32 {
-            return Err(bad(format!("`{word}` has {} hex digits; a word has 1 to 32", digits.len())));
-        }
-        words.push(u128::from_str_radix(digits, 16).map_err(|e| bad(e.to_string()))?);
-        spans.push((start, word.len()));
     }
-    Ok(Words { words, spans: Some(spans) })
+    Ok(Words { words, spans: Some(spans), bad })
 }
 
 /// Hex text of words: 32 digits each, most significant first, one per line.
@@ -132,7 +147,7 @@ mod tests {
             let bytes = to_bytes(&words);
             let text = std::str::from_utf8(&bytes).is_ok_and(|t| t.chars().all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r')));
             if !text {
-                prop_assert_eq!(read_words(&bytes).unwrap(), Words { words, spans: None });
+                prop_assert_eq!(read_words(&bytes).unwrap(), Words { words, spans: None, bad: Vec::new() });
             }
         }
     }
@@ -149,17 +164,24 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_line_of_hex_text_is_the_error_with_its_place() {
+    fn every_bad_line_of_hex_text_is_reported_at_its_place() {
         // 32 bytes: a whole number of words, but text, so it is hex text and wrong.
         let text = "0000000000000001\n  0x12z4 // bad\n";
-        let e = read_words(text.as_bytes()).unwrap_err();
-        assert_eq!(e.span, Some((19, 6)));
+        let read = read_words(text.as_bytes()).unwrap();
+        assert_eq!(read.words, [1]);
+        let (before, e) = &read.bad[0];
+        assert_eq!((*before, e.span), (1, Some((23, 1))), "at the `z`");
         assert!(e.message.contains("`0x12z4` is not a hex word: `z`"), "{}", e.message);
-        let long = format!("{}\n", "1".repeat(33));
-        let e = read_words(long.as_bytes()).unwrap_err();
-        assert_eq!((e.span, e.message.as_str()), (Some((0, 33)), "`111111111111111111111111111111111` has 33 hex digits; a word has 1 to 32"));
-        let e = read_words(b"0x\n").unwrap_err();
-        assert!(e.message.contains("has 0 hex digits"), "{}", e.message);
+        // Reading goes on after a bad line: every one is reported, in order.
+        let text = format!("{}\n0x\n5\nxyz\n", "1".repeat(33));
+        let read = read_words(text.as_bytes()).unwrap();
+        assert_eq!(read.words, [5]);
+        type Bad<'a> = (usize, Option<(usize, usize)>, &'a str);
+        let bad: Vec<Bad> = read.bad.iter().map(|(k, e)| (*k, e.span, e.message.as_str())).collect();
+        assert_eq!(bad[0], (0, Some((0, 33)), "`111111111111111111111111111111111` has 33 hex digits; a word has 1 to 32"));
+        assert_eq!((bad[1].0, bad[1].1), (0, Some((34, 2))));
+        assert!(bad[1].2.contains("has 0 hex digits"), "{}", bad[1].2);
+        assert_eq!((bad[2].0, bad[2].1), (1, Some((39, 1))), "the `x` of `xyz`");
     }
 
     #[test]
@@ -176,7 +198,7 @@ mod tests {
         bytes[0] = 0x12;
         bytes[31] = 0x80;
         let read = read_words(&bytes).unwrap();
-        assert_eq!(read, Words { words: vec![0x12, 0x80 << 120], spans: None });
+        assert_eq!(read, Words { words: vec![0x12, 0x80 << 120], spans: None, bad: Vec::new() });
         let e = read_words(&bytes[..31]).unwrap_err();
         assert_eq!(e.span, None);
         assert!(e.message.starts_with("31 bytes is not a whole number of 16-byte words"), "{}", e.message);
