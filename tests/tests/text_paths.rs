@@ -180,6 +180,12 @@ fn input_that_used_to_be_dropped_or_wrapped_is_rejected() {
         ("MOV R1, R2 &sched=1 &sched=2", 20, "`&sched` is given twice (first at column 12)"),
         ("MOV R1, R2 &sched=", 18, "`&sched=` has no value"),
         ("MOV R1, R2 &sched=1&req=2", 19, "controls are separated by spaces: `&sched=0x1 &req=0x2`"),
+        // A modifier repeated, or two values of one modifier.
+        ("FADD.RN.RN R1, R2, R3", 8, "modifier `.RN` is given twice"),
+        ("FADD.RZ.FTZ.RM R1, R2, R3", 12, "modifier `.RM` conflicts with `.RZ`: only one of them can be given"),
+        ("ISETP.LT.AND.LT P0, PT, R1, R2, PT", 13, "modifier `.LT` is given twice"),
+        // Values that two slots share are listed once.
+        ("F2F.F32.F16.XX R1, R2", 12, "modifier `.XX` is not allowed here; `F2F` takes .F32 .F16 .BF16 .FTZ .RN .RP .RM .RZ"),
     ];
     for (line, col, message) in cases {
         agree(&asm, line).unwrap_or_else(|e| panic!("{e}"));

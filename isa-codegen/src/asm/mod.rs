@@ -191,8 +191,13 @@ impl<'a> Assembler<'a> {
             let accepts = |s: usize| filled[s].is_none() && self.slot_accepts(ot, &b.modifiers[s], part.text);
             let pick = (last..b.modifiers.len()).find(|&s| accepts(s)).or_else(|| (0..b.modifiers.len()).find(|&s| accepts(s)));
             let Some(s) = pick else {
-                let valid = self.modifier_spellings(b);
-                return Err(fail(2, part.col, format!("modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, valid)));
+                // A slot it fits is taken: the same modifier again, or another value of it.
+                let taken = (0..b.modifiers.len()).find_map(|s| filled[s].filter(|_| self.slot_accepts(ot, &b.modifiers[s], part.text)));
+                let msg = match taken {
+                    Some(prev) => isa_runtime::text::asm::repeated_modifier(part.text, prev.text),
+                    None => format!("modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, self.modifier_spellings(b)),
+                };
+                return Err(fail(2, part.col, msg));
             };
             filled[s] = Some(part);
             last = s + 1;
@@ -654,6 +659,9 @@ impl<'a> Assembler<'a> {
                 ModifierBinding::Unbound { text } => out.push(format!(".{text} (unencodable)")),
             }
         }
+        // Two slots of one type (`F2F.F16.F32`) list their values once.
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|s| seen.insert(s.clone()));
         if out.is_empty() { "no modifiers".into() } else { out.join(" ") }
     }
 

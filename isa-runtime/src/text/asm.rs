@@ -61,6 +61,16 @@ macro_rules! msg {
     };
 }
 
+/// The message for modifier `now` when the one slot it fits already holds
+/// `before` (both paths word it the same).
+pub fn repeated_modifier(now: &str, before: &str) -> String {
+    if now == before {
+        format!("modifier `.{now}` is given twice")
+    } else {
+        format!("modifier `.{now}` conflicts with `.{before}`: only one of them can be given")
+    }
+}
+
 /// Assembles one line. `Ok(None)` for blank, comment-only and label-only lines.
 pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmError> {
     let mut lexed = Line::default();
@@ -318,7 +328,14 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
         let accepts = |s: usize, filled: &[Option<&Tok>]| filled[s].is_none() && slot_accepts(&slots[s], part.text);
         let pick = (last..slots.len()).find(|&s| accepts(s, &filled)).or_else(|| (0..slots.len()).find(|&s| accepts(s, &filled)));
         let Some(s) = pick else {
-            return Err(fail(2, part.col, msg!(loud, "modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, form.spellings)));
+            // A slot it fits is taken: the same modifier again, or another value of it.
+            let taken = (0..slots.len()).find_map(|s| filled[s].filter(|_| slot_accepts(&slots[s], part.text)));
+            let msg = match taken {
+                Some(prev) if loud => repeated_modifier(part.text, prev.text),
+                Some(_) => String::new(),
+                None => msg!(loud, "modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, form.spellings),
+            };
+            return Err(fail(2, part.col, msg));
         };
         filled[s] = Some(part);
         last = s + 1;
