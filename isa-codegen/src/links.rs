@@ -90,7 +90,9 @@ fn file_offset(file: &str, start: usize, prose: &str, k: usize) -> usize {
     let (fb, pb) = (file.as_bytes(), prose.as_bytes());
     let (mut i, mut j) = (start, 0);
     while j < k && i < fb.len() {
-        if !(fb[i] == b'\r' && pb.get(j) == Some(&b'\n')) {
+        // The `\r` of a CRLF is the one byte the prose does not have (a lone
+        // `\r` is a line end of its own, read as the prose's `\n`).
+        if !(fb[i] == b'\r' && fb.get(i + 1) == Some(&b'\n') && pb.get(j) == Some(&b'\n')) {
             j += 1;
         }
         i += 1;
@@ -146,9 +148,10 @@ mod tests {
 
     #[test]
     fn link_locations_do_not_drift_on_crlf_files() {
-        let (lf, crlf) = (w010("\n"), w010("\r\n"));
+        let (lf, crlf, cr) = (w010("\n"), w010("\r\n"), w010("\r"));
         assert!(lf.iter().any(|(at, _)| at.starts_with("000_halu.txt:")), "the seed has unresolved links");
         assert_eq!(lf, crlf);
+        assert_eq!(lf, cr, "a lone CR ends a line of its own");
         // Each span covers the link as written.
         assert!(lf.iter().all(|(_, text)| text.starts_with('[') && text.ends_with(')')), "{lf:?}");
     }

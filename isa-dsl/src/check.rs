@@ -299,7 +299,8 @@ fn check_directives(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
         check(&b.operand, b.span, "Bitwidth", false);
     }
     for a in &info.asm_formats {
-        for (k, x) in std::iter::once(&a.operand).chain(&a.args).enumerate() {
+        // The deciding field (`Hook(x, by)`) is `check_asm_hook`'s: an error there.
+        for (k, x) in std::iter::once(&a.operand).chain(&a.args).enumerate().filter(|(k, _)| *k != 2 || asm_hook(&a.function).is_none()) {
             check(x, a.spans.get(k).copied(), "AsmFormat", false);
         }
     }
@@ -334,10 +335,18 @@ fn check_asm_hook(isa: &Isa, op: &Opcode, a: &AsmFormat, diags: &mut Diagnostics
         );
         return;
     };
-    // An unknown `by` is W007's; a non-enum one has no values to read.
-    let Some(f) = op.field(by) else { return };
-    let ty = &isa.types[f.ty];
     let by_at = a.spans.get(2).copied().or(at);
+    let Some(f) = op.field(by) else {
+        // A hook decided by nothing would silently do nothing.
+        if !op.is_broken(by) {
+            diags.push(
+                Diagnostic::new(Code::BadAsmHook, by_at, format!("`{}` is decided by `{by}`, which is not a field of this opcode", hook.name))
+                    .with_label("expected a field"),
+            );
+        }
+        return;
+    };
+    let ty = &isa.types[f.ty];
     let TypeKind::Enum { values } = &ty.kind else {
         diags.push(
             Diagnostic::new(Code::BadAsmHook, by_at, format!("`{}` is decided by `{by}`, whose type `{}` has no named values", hook.name, ty.name))
@@ -346,9 +355,32 @@ fn check_asm_hook(isa: &Isa, op: &Opcode, a: &AsmFormat, diags: &mut Diagnostics
         return;
     };
     let (missing, example): (Vec<&str>, &str) = match hook.needs {
-        HookNeeds::Name => return,
-        // Values without a layout keep the operand type's own format, so one is enough.
-        HookNeeds::Float if values.iter().any(|v| v.format.and_then(|f| f.float).is_some()) => return,
+        HookNeeds::Value(v) if values.iter().any(|x| x.name == v) => return,
+        HookNeeds::Value(v) => {
+            diags.push(
+                Diagnostic::new(Code::BadAsmHook, by_at, format!("`{}` tests `{by}` for the value `{v}`, which `{}` does not have", hook.name, ty.name))
+                    .with_label(format!("`{by}` is a `{}`", ty.name)),
+            );
+            return;
+        }
+        // Values without a layout keep the operand type's own format, so one
+        // is enough; each must split the immediate into whole lanes.
+        HookNeeds::Float if values.iter().any(|v| v.format.and_then(|f| f.float).is_some()) => {
+            let x = a.args.first().and_then(|x| op.field(x));
+            if let Some(x) = x.filter(|x| matches!(isa.types[x.ty].kind, TypeKind::Float { .. })) {
+                for v in values {
+                    let Some(l) = v.format.and_then(|f| f.float) else { continue };
+                    let bits = 1 + l.exponent + l.mantissa;
+                    if x.width % bits != 0 {
+                        diags.push(
+                            Diagnostic::new(Code::BadAsmHook, by_at, format!("`{}` of `{}` is a {bits}-bit float, which does not split the {}-bit `{}` into whole lanes", v.name, ty.name, x.width, x.name))
+                                .with_label(format!("`{by}` is a `{}`", ty.name)),
+                        );
+                    }
+                }
+            }
+            return;
+        }
         HookNeeds::Float => (Vec::new(), "Float VALUE = <exponent, mantissa>;"),
         HookNeeds::Bits => (values.iter().filter(|v| v.format.is_none()).map(|v| v.name.as_str()).collect(), "Bits VALUE = n;"),
     };

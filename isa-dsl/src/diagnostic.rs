@@ -239,29 +239,7 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<u32> {
     out
 }
 
-/// Whether `c` must not reach a terminal as it is: control characters
-/// (ESC starts colour and cursor sequences) other than tab and line ends,
-/// and the bidirectional overrides that make text read other than it runs.
-fn unprintable(c: char) -> bool {
-    (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
-/// `s` with each [`unprintable`] character replaced by one `?` per byte, so
-/// byte offsets (spans) stay valid; borrowed when there is none.
-fn printable(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(unprintable) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if unprintable(c) {
-            out.extend(std::iter::repeat_n('?', c.len_utf8()));
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
+use isa_runtime::shown::printable;
 
 /// The sources as `codespan` reads them: names and text made [`printable`]
 /// (once per file, and only for files that need it).

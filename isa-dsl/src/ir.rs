@@ -629,8 +629,9 @@ pub struct AsmHook {
 /// What an [`AsmHook`] reads from the values of its deciding field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HookNeeds {
-    /// Only the value's name (`CvtINegX` tests for `X`).
-    Name,
+    /// A value of this name, which the hook tests for (`CvtINegX`: `X`,
+    /// part of the hook's definition, as its name says).
+    Value(&'static str),
     /// The value's float layout, where it has one (`Float V = <e, m>;`).
     Float,
     /// The value's element width (`Bits V = n;`, or a float's).
@@ -641,7 +642,7 @@ pub enum HookNeeds {
 pub const ASM_FORMAT_HOOKS: &[AsmHook] = &[
     AsmHook {
         name: "CvtINegX",
-        needs: HookNeeds::Name,
+        needs: HookNeeds::Value("X"),
         summary: "the `.neg` prefix is written `~` (bitwise not) when `by` is `X`, `-` otherwise",
     },
     AsmHook {

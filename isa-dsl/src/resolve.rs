@@ -574,11 +574,11 @@ impl<'a> Resolver<'a> {
                     continue;
                 };
                 let key = match (p.key.value.as_str(), &p.value.value) {
-                    ("Float", PropertyValue::Range { start: e, width: m }) if (2..=15).contains(e) && *m <= 52 => {
+                    ("Float", PropertyValue::Range { start: e, width: m }) if (2..=15).contains(e) && (1..=52).contains(m) && 1 + e + m <= 64 => {
                         FormatLine::Float(FloatLayout { exponent: *e as u32, mantissa: *m as u32 })
                     }
                     ("Float", _) => {
-                        self.err(Code::MalformedProperty, p.value.span, "`Float` takes `<exponent, mantissa>` with 2..=15 exponent and 0..=52 mantissa bits");
+                        self.err(Code::MalformedProperty, p.value.span, "`Float` takes `<exponent, mantissa>`: 2..=15 exponent and 1..=52 mantissa bits, at most 64 in all");
                         continue;
                     }
                     ("Bits", PropertyValue::Int(b)) if (1..=64).contains(b) => FormatLine::Bits(*b as u32),

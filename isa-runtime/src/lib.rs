@@ -7,6 +7,7 @@
 pub mod float;
 pub mod int;
 pub mod narrow;
+pub mod shown;
 pub mod sim;
 pub mod spelling;
 pub mod text;

@@ -150,7 +150,7 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
 /// number of errors.
 struct Report<'t> {
     file: &'t Path,
-    source: SimpleFile<String, &'t str>,
+    source: SimpleFile<String, std::borrow::Cow<'t, str>>,
     /// Buffered: the renderer writes a character at a time, which unbuffered
     /// is a system call each (seconds for a line of a megabyte).
     err: BufferedStandardStream,
@@ -159,16 +159,18 @@ struct Report<'t> {
 impl<'t> Report<'t> {
     fn new(file: &'t Path, text: &'t str) -> Report<'t> {
         let color = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
-        Report { file, source: SimpleFile::new(file.display().to_string(), text), err: BufferedStandardStream::stderr(color) }
+        // Snippets and names are shown without control sequences (`?` per byte).
+        let name = isa_runtime::shown::printable(&file.display().to_string()).into_owned();
+        Report { file, source: SimpleFile::new(name, isa_runtime::shown::printable(text)), err: BufferedStandardStream::stderr(color) }
     }
 
     fn error(&mut self, span: Option<(usize, usize)>, message: &str) {
         let Some((at, len)) = span else {
-            let _ = writeln!(self.err, "error: {}: {message}", self.file.display());
+            let _ = writeln!(self.err, "error: {}: {}", isa_runtime::shown::printable(&self.file.display().to_string()), isa_runtime::shown::printable(message));
             return;
         };
         let end = (at + len).min(self.source.source().len());
-        let d = Diagnostic::error().with_message(message).with_labels(vec![Label::primary((), at..end)]);
+        let d = Diagnostic::error().with_message(isa_runtime::shown::printable(message)).with_labels(vec![Label::primary((), at..end)]);
         let _ = term::emit(&mut self.err, &term::Config::default(), &self.source, &d);
     }
 }

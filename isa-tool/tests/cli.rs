@@ -76,6 +76,11 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     assert!(err.contains("bad.s:2:14"), "{err}");
     assert!(err.contains("R999"), "{err}");
     assert!(err.contains("bad.s:3:1") && err.contains("did you mean `FMUL`"), "{err}");
+    // Control sequences and bidi overrides in the input are not echoed to the terminal.
+    std::fs::write(&src, "FOO\u{1b}[31m R0\nMOV R1, R\u{202E}2\n").unwrap();
+    let (code, _, err) = isa(&["asm", src.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{202E}') && err.contains("FOO?[31m"), "{err:?}");
     // A byte-order mark is not text (editors on Windows write one), nor CRLF.
     std::fs::write(&src, "\u{feff}FADD R1, R2, R3\r\n").unwrap();
     let (code, stdout, err) = isa(&["asm", src.to_str().unwrap()]);

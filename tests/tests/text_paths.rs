@@ -184,6 +184,7 @@ fn input_that_used_to_be_dropped_or_wrapped_is_rejected() {
         ("FADD.RN.RN R1, R2, R3", 8, "modifier `.RN` is given twice"),
         ("FADD.RZ.FTZ.RM R1, R2, R3", 12, "modifier `.RM` conflicts with `.RZ`: only one of them can be given"),
         ("ISETP.LT.AND.LT P0, PT, R1, R2, PT", 13, "modifier `.LT` is given twice"),
+        ("F2F.F16.F32.F32 R0, R1", 12, "modifier `.F32` is given twice"),
         // Values that two slots share are listed once.
         ("F2F.F32.F16.XX R1, R2", 12, "modifier `.XX` is not allowed here; `F2F` takes .F32 .F16 .BF16 .FTZ .RN .RP .RM .RZ"),
     ];

@@ -192,7 +192,9 @@ impl<'a> Assembler<'a> {
             let pick = (last..b.modifiers.len()).find(|&s| accepts(s)).or_else(|| (0..b.modifiers.len()).find(|&s| accepts(s)));
             let Some(s) = pick else {
                 // A slot it fits is taken: the same modifier again, or another value of it.
-                let taken = (0..b.modifiers.len()).find_map(|s| filled[s].filter(|_| self.slot_accepts(ot, &b.modifiers[s], part.text)));
+                let fits = |s: &usize| self.slot_accepts(ot, &b.modifiers[*s], part.text);
+                let same = (0..b.modifiers.len()).filter(fits).find_map(|s| filled[s].filter(|t| t.text == part.text));
+                let taken = same.or_else(|| (0..b.modifiers.len()).filter(fits).find_map(|s| filled[s]));
                 let msg = match taken {
                     Some(prev) => isa_runtime::text::asm::repeated_modifier(part.text, prev.text),
                     None => format!("modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, self.modifier_spellings(b)),

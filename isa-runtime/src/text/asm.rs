@@ -329,7 +329,9 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
         let pick = (last..slots.len()).find(|&s| accepts(s, &filled)).or_else(|| (0..slots.len()).find(|&s| accepts(s, &filled)));
         let Some(s) = pick else {
             // A slot it fits is taken: the same modifier again, or another value of it.
-            let taken = (0..slots.len()).find_map(|s| filled[s].filter(|_| slot_accepts(&slots[s], part.text)));
+            let fits = |s: &usize| slot_accepts(&slots[*s], part.text);
+            let same = (0..slots.len()).filter(fits).find_map(|s| filled[s].filter(|t| t.text == part.text));
+            let taken = same.or_else(|| (0..slots.len()).filter(fits).find_map(|s| filled[s]));
             let msg = match taken {
                 Some(prev) if loud => repeated_modifier(part.text, prev.text),
                 Some(_) => String::new(),
