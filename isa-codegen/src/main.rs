@@ -346,35 +346,34 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, color: bool) -> ExitCode {
             None => say!("error[{}]: {name}: {message}", code.as_str()),
         }
     };
-    let (words, spans, mut bad) = match isa_codegen::asm::read_words(bytes) {
-        Ok(w) => (w.words, w.spans, w.bad.into_iter().peekable()),
+    let words = match isa_codegen::asm::read_words(bytes) {
+        Ok(w) => w,
         Err(e) => {
             error(isa_dsl::Code::WordsFile, e.span, e.message);
-            (Vec::new(), None, Vec::new().into_iter().peekable())
+            isa_runtime::text::words::Words { words: Vec::new(), spans: None, bad: Vec::new() }
         }
     };
     let asm = isa_codegen::asm::Assembler::new(&fe.isa);
     let mut out = String::new();
     // Lines that are not words are reported where they are, and reading goes on.
-    let mut bad_lines = |before: usize, out: &mut String, error: &mut dyn FnMut(isa_dsl::Code, Option<(usize, usize)>, String)| {
-        while let Some((_, e)) = bad.next_if(|(k, _)| *k <= before) {
-            out.push_str("// not a word\n");
-            error(isa_dsl::Code::WordsFile, e.span, e.message);
-        }
-    };
-    for (k, w) in words.iter().enumerate() {
-        bad_lines(k, &mut out, &mut error);
-        match asm.disassemble(*w) {
+    for entry in words.entries() {
+        let (k, w, span) = match entry {
+            isa_runtime::text::words::Entry::Word { index, word, span } => (index, word, span),
+            isa_runtime::text::words::Entry::Bad(e) => {
+                out.push_str("// not a word\n");
+                error(isa_dsl::Code::WordsFile, e.span, e.message.clone());
+                continue;
+            }
+        };
+        match asm.disassemble(w) {
             Ok(t) => out.push_str(&format!("{t} ;\n")),
             Err(e) => {
-                let span = spans.as_ref().and_then(|s| s.get(k).copied());
                 let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
                 error(isa_dsl::Code::DisasmError, span, format!("{place}{w:#034x} does not decode: {e}"));
                 out.push_str(&format!("// {w:#034x}: {e}\n"));
             }
         }
     }
-    bad_lines(usize::MAX, &mut out, &mut error);
     if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if !diags.is_empty() {
         say_raw!("{}", diags.render(&sources, color));

@@ -196,16 +196,16 @@ fn disasm(file: &Path) -> ExitCode {
     let mut out = String::with_capacity(ws.words.len() * 48);
     let mut failed = 0;
     // Lines that are not words are reported where they are, and reading goes on.
-    let mut bad = ws.bad.iter().peekable();
-    let mut bad_lines = |before: usize, out: &mut String, report: &mut Report<'_>, failed: &mut usize| {
-        while let Some((_, e)) = bad.next_if(|(k, _)| *k <= before) {
-            *failed += 1;
-            out.push_str("// not a word\n");
-            report.error(e.span, &e.message);
-        }
-    };
-    for (k, &w) in ws.words.iter().enumerate() {
-        bad_lines(k, &mut out, &mut report, &mut failed);
+    for entry in ws.entries() {
+        let (k, w, span) = match entry {
+            words::Entry::Word { index, word, span } => (index, word, span),
+            words::Entry::Bad(e) => {
+                failed += 1;
+                out.push_str("// not a word\n");
+                report.error(e.span, &e.message);
+                continue;
+            }
+        };
         match isa_generated::text::disassemble_into(w, &mut out) {
             Ok(()) => out.push_str(" ;\n"),
             Err(e) => {
@@ -215,14 +215,12 @@ fn disasm(file: &Path) -> ExitCode {
                     isa_generated::DecodeError::UnknownOpcode { .. } => "unknown opcode".to_string(),
                     e => e.to_string(),
                 };
-                let span = ws.spans.as_ref().and_then(|s| s.get(k).copied());
                 let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
                 report.error(span, &format!("{place}{w:#034x} does not decode: {reason}"));
                 out.push_str(&format!("// {w:#034x}: {reason}\n"));
             }
         }
     }
-    bad_lines(usize::MAX, &mut out, &mut report, &mut failed);
     drop(report);
     if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if failed > 0 {

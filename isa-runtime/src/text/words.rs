@@ -17,6 +17,31 @@ pub struct Words {
     pub bad: Vec<(usize, WordsError)>,
 }
 
+/// One line of a words file, in file order: a word (its index among the
+/// words, and its place when the file is hex text) or a line that is not one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry<'a> {
+    Word { index: usize, word: u128, span: Option<(usize, usize)> },
+    Bad(&'a WordsError),
+}
+
+impl Words {
+    /// The words and the bad lines, interleaved as the file has them, so a
+    /// disassembler reports each where it is and goes on.
+    pub fn entries(&self) -> impl Iterator<Item = Entry<'_>> {
+        let mut bad = self.bad.iter().peekable();
+        let mut words = self.words.iter().enumerate().peekable();
+        std::iter::from_fn(move || {
+            let next_word = words.peek().map(|(k, _)| *k);
+            if let Some((_, e)) = bad.next_if(|(before, _)| next_word.is_none_or(|k| *before <= k)) {
+                return Some(Entry::Bad(e));
+            }
+            let (index, &word) = words.next()?;
+            Some(Entry::Word { index, word, span: self.spans.as_ref().and_then(|s| s.get(index).copied()) })
+        })
+    }
+}
+
 /// Why a file is not instruction words: the reason, and the byte range of
 /// the offending text when the file is hex text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -182,6 +207,9 @@ mod tests {
         assert_eq!((bad[1].0, bad[1].1), (0, Some((34, 2))));
         assert!(bad[1].2.contains("has 0 hex digits"), "{}", bad[1].2);
         assert_eq!((bad[2].0, bad[2].1), (1, Some((39, 1))), "the `x` of `xyz`");
+        // In file order: bad, bad, the word, bad.
+        let order: Vec<Option<u128>> = read.entries().map(|e| match e { Entry::Word { word, .. } => Some(word), Entry::Bad(_) => None }).collect();
+        assert_eq!(order, [None, None, Some(5), None]);
     }
 
     #[test]
