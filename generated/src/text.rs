@@ -49451,6 +49451,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
     prefixes: &[("UR", 1), ("UP", 3), ("R", 0), ("P", 2)],
     controls: &["sched", "req", "wsb"],
     guard: Some("pg"),
+    without_syntax: &["F2FP"],
     decode: decode_index,
     check: check_word,
 };

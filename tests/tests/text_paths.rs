@@ -111,6 +111,53 @@ fn assemble_text_reports_every_bad_line_like_the_interpreted_path() {
     assert_eq!(errors.len(), 2);
 }
 
+/// Labels are names, defined once per text, on both paths.
+#[test]
+fn a_label_defined_twice_or_not_a_name_is_an_error() {
+    let text = "loop:\n  MOV R1, R2\nloop: MOV R1, R2\n1x: MOV R1, R2\n.L2: $done: \nnext:MOV R1, R2\n";
+    let (words, errors) = isa_generated::text::assemble(text);
+    let (iw, ie) = isa_codegen::asm::assemble_text(isa(), text);
+    assert_eq!((&words, &errors), (&iw, &ie));
+    assert_eq!(words.len(), 3, "the instructions of lines with a label defined twice still assemble, and `next:MOV` is a label and an instruction");
+    let at = |line: usize, col: usize| text.split_inclusive('\n').take(line - 1).map(str::len).sum::<usize>() + col - 1;
+    assert_eq!(
+        errors,
+        [
+            (at(3, 1), 1, "label `loop` is already defined on line 1".to_string()),
+            (at(4, 1), 1, "`1x` is not a label name: a label starts with a letter, `_`, `.` or `$` and goes on with those or digits".to_string()),
+            (at(5, 6), 1, "one label per line: `$done:` follows `.L2:`".to_string()),
+        ]
+    );
+}
+
+/// Messages that used to name a symptom (a later operand, a garbled
+/// mnemonic) now name the mistake, the same on both paths.
+#[test]
+fn messages_name_the_mistake_not_a_symptom() {
+    let asm = Assembler::new(isa());
+    let cases = [
+        // The guard runs into the mnemonic.
+        ("@P0MOV R1, R2", 3, "a space is missing between the guard `P0` and `MOV`"),
+        ("@!PTMOV.64 R[0:1], R[2:3]", 4, "a space is missing between the guard `PT` and `MOV`"),
+        // An optype the spec gives no syntax (W008).
+        ("F2FP R1, R2, R3", 0, "`F2FP` cannot be assembled: the spec gives optype `F2FP` no `__Syntax`"),
+        // A mandatory part left out: the line assembles with it.
+        ("IADD R1, P0, R2, R3, P1", 9, "`P0` is a predicate `Pn`, but operand `Ra` is a register `Rn`; did you mean `IADD.X`?"),
+        // Registers of another class, out of range, or no register at all.
+        ("IADD UR1, R1, R2", 5, "`UR1` is a register `URn`, but operand `Rd` is a register `Rn`"),
+        ("IADD R256, R1, R2", 5, "`R256` is out of range: operand `Rd` is a register `Rn` with n at most 255"),
+        ("IADD FOO, R1, R2", 5, "`FOO` is not a register `Rn` (operand `Rd`)"),
+        // Pairs of the wrong class, and pairs that are not pairs.
+        ("ISETP.LE.U32.AND R[2:3], PT, R1, R2, PT", 17, "`R[2:3]` is a pair of `R` registers, but operand `pu` is a predicate `Pn`"),
+        ("MOV.64 R[2:4], R[4:5]", 7, "`R[2:4]` is not a pair: a pair is two consecutive registers `R[n:n+1]`"),
+    ];
+    for (line, col, message) in cases {
+        agree(&asm, line).unwrap_or_else(|e| panic!("{e}"));
+        let e = isa_runtime::text::assemble_line(&isa_generated::text::MODEL, line).unwrap_err();
+        assert_eq!((e.col, e.message.as_str()), (col, message), "{line}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
 
@@ -148,10 +195,10 @@ fn a_bad_value_outranks_a_wrong_kind() {
         ("IADD R1, R2, 0x1FFFFFFFFFF", 13, "0x1FFFFFFFFFF does not fit the 32-bit field `vb` (SImm32)"),
         ("FFMA R1, R2, 0f, R4", 13, "`0f` is not a 32-bit float"),
         ("FFMA R1, R2, c[0x3][0x1000000], R4", 13, "`c[0x3][0x1000000]` is out of range (bank < 32, offset < 0x20000)"),
-        ("FFMA R1, R999, R3, R4", 9, "`R999` is not a Reg register"),
+        ("FFMA R1, R999, R3, R4", 9, "`R999` is out of range: operand `Ra` is a register `Rn` with n at most 255"),
         ("HADD2 R1, R2, 70000, 1", 14, "`70000` is out of range of a 16-bit float (the largest finite value is 65504; infinity is written `inf`)"),
         ("FMUL R1, R2, 1e-46", 13, "`1e-46` rounds to zero in a 32-bit float (the smallest nonzero value is 1e-45)"),
-        ("FFMA R1, R2, PR, R4", 13, "`PR` is not a Reg register"),
+        ("FFMA R1, R2, PR, R4", 13, "`PR` is not a register `Rn` (operand `SrcB`)"),
         ("FFMA R1, R2, R[UR2+0x1], R4", 13, "`R[UR2+0x1]` cannot be an indexed register (operand `SrcB` is a register `Rn`)"),
     ];
     for (line, col, message) in cases {

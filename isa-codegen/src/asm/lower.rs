@@ -290,6 +290,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         quote! { static #name: [#dis::Piece; #n] = #dis::pieces([ #( #items ),* ]); }
     }).collect::<Vec<_>>();
     let controls = isa.control_fields.iter().map(String::as_str);
+    let without_syntax = isa.optypes.iter().filter(|o| o.syntax.is_empty()).map(|o| &*o.name);
     let guard = match &isa.guard {
         Some(g) => quote! { Some(#g) },
         None => quote! { None },
@@ -313,6 +314,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             prefixes: &[ #( #prefix_items ),* ],
             controls: &[ #( #controls ),* ],
             guard: #guard,
+            without_syntax: &[ #( #without_syntax ),* ],
             decode: decode_index,
             check: check_word,
         };

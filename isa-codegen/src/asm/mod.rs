@@ -95,15 +95,25 @@ impl<'a> Assembler<'a> {
 
     /// Assembles one line. `Ok(None)` for blank, comment-only and label-only lines.
     pub fn assemble_line(&self, line: &str) -> Result<Option<Assembled>, AsmError> {
+        self.assemble(line, true)
+    }
+
+    /// [`Self::assemble_line`]; `hint`: look for a missing fixed part
+    /// ([`isa_runtime::text::asm::fixed_parts_hint`]) when it fails.
+    fn assemble(&self, line: &str, hint: bool) -> Result<Option<Assembled>, AsmError> {
         let lexed = text::lex(line).map_err(|(c, m)| AsmError::at(c, m))?;
         let Some(mn) = &lexed.mnemonic else { return Ok(None) };
         if mn.text == ".word" {
             return self.raw_word(&lexed).map(Some);
         }
         let Some(cands) = self.forms.get(mn.text) else {
+            let glued = lexed.guard.as_ref().and_then(|(_, g)| isa_runtime::text::asm::glued_guard(g, |t| self.is_guard(t), |t| self.forms.contains_key(t)));
+            if let Some(e) = glued {
+                return Err(AsmError::at(e.col, e.message));
+            }
             let all = self.forms.keys().map(|s| s.as_str());
-            let hint = isa_runtime::spelling::nearest(mn.text, all).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
-            return Err(AsmError::at(mn.col, format!("unknown mnemonic `{}`{hint}", mn.text)));
+            let without_syntax = self.isa.optypes.iter().filter(|o| o.syntax.is_empty()).map(|o| &*o.name);
+            return Err(AsmError::at(mn.col, isa_runtime::text::asm::unknown_mnemonic(mn.text, all, without_syntax)));
         };
         let mut best: Option<Attempt> = None;
         for &(ot, fi) in cands {
@@ -126,7 +136,18 @@ impl<'a> Assembler<'a> {
                 }
             }
         }
-        Err(best.map(|b| b.error).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches")))
+        let mut e = best.map(|b| b.error).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
+        if hint {
+            let forms = cands.iter().filter_map(|&(ot, fi)| {
+                let op = &self.isa.opcodes[*self.isa.optypes[ot].opcodes.first()?];
+                Some(op.forms[fi].modifiers.iter().filter_map(|x| match x {
+                    ModifierBinding::Mnemonic { text } | ModifierBinding::Value { spelling: text, optional: false, .. } => Some(text.as_str()),
+                    _ => None,
+                }).collect())
+            });
+            e.message += &isa_runtime::text::asm::fixed_parts_hint(line, &lexed, forms, |l| matches!(self.assemble(l, false), Ok(Some(_)))).unwrap_or_default();
+        }
+        Err(e)
     }
 
     /// `.word 0x...`: a raw instruction word, which must decode.
@@ -143,6 +164,12 @@ impl<'a> Assembler<'a> {
             AsmError::at(t.col, format!("`.word` does not decode: {e}"))
         })?;
         Ok(Assembled { raw, word })
+    }
+
+    /// Whether `text` names a register some opcode's guard field can hold.
+    fn is_guard(&self, text: &str) -> bool {
+        let Some(g) = self.isa.guard.as_deref() else { return false };
+        self.isa.opcodes.iter().any(|op| Self::field_index(op, g).is_some_and(|gi| self.register(&op.fields[gi], text).is_some()))
     }
 
     fn field_index(op: &Opcode, name: &str) -> Option<usize> {
@@ -413,12 +440,10 @@ impl<'a> Assembler<'a> {
         let ty = &self.isa.types[f.ty];
         let mut literal_sign = false;
         let value = match (&ty.kind, &t.core) {
-            (TypeKind::Register { .. }, Core::Name(n)) => {
-                self.register(f, n).ok_or_else(|| err(format!("`{n}` is not a {} register", ty.name)))?
-            }
+            (TypeKind::Register { .. }, Core::Name(n)) => self.register(f, n).ok_or_else(|| err(self.why_not_register(f, n, &sop.name)))?,
             (TypeKind::Register { prefix, .. }, Core::Pair { prefix: p, lo, hi }) => {
                 if p != prefix || Some(*hi) != lo.checked_add(1) {
-                    return Err(err(format!("expected a pair `{prefix}[n:n+1]`")));
+                    return Err(err(isa_runtime::text::asm::bad_pair(&format!("{p}[{lo}:{hi}]"), p, &sop.name, &describe(ty), prefix)));
                 }
                 if self.bitwidth(op, raw, &f.name) != Some(64) {
                     return Err(err(format!("`{}` is not a 64-bit operand here", sop.name)));
@@ -567,6 +592,27 @@ impl<'a> Assembler<'a> {
         }
         let n: u64 = n.parse().ok()?;
         (n <= crate::plan::mask64(f.width)).then_some(n)
+    }
+
+    /// Why `text` is not a register field `f` (of operand `operand`) can
+    /// hold: [`isa_runtime::text::asm::not_a_register`].
+    fn why_not_register(&self, f: &Field, text: &str, operand: &str) -> String {
+        let isa = self.isa;
+        let named = |t: &&Type| matches!(&t.kind, TypeKind::Register { constants, .. } if constants.iter().any(|c| c.name == text));
+        // The type the name belongs to: a named register, else its longest prefix and a number.
+        let numbered = |(p, ty): &(String, TypeId)| {
+            let n = &text[p.len()..];
+            (text.starts_with(p.as_str()) && !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit())).then_some(*ty)
+        };
+        let by_prefix = self.registers.iter().find(|(p, _)| text.starts_with(p.as_str())).and_then(numbered);
+        let of = isa.types.iter().find(named).map(|t| &t.kind).or(by_prefix.map(|ty| &isa.types[ty].kind));
+        let TypeKind::Register { prefix: want, .. } = &isa.types[f.ty].kind else { return String::new() };
+        let other = match of {
+            Some(TypeKind::Register { prefix, predicate, .. }) if prefix != want => Some(isa_runtime::text::asm::describe_class(prefix, *predicate)),
+            _ => None,
+        };
+        let max = matches!(of, Some(TypeKind::Register { prefix, .. }) if prefix == want).then(|| crate::plan::mask64(f.width));
+        isa_runtime::text::asm::not_a_register(text, operand, &describe(&isa.types[f.ty]), other.as_deref(), max)
     }
 
     /// An integer literal for field `f`: signed types accept -2^(w-1)..2^w-1
@@ -925,8 +971,7 @@ fn kind_of(c: &Core) -> &'static str {
 
 fn describe(t: &Type) -> String {
     match &t.kind {
-        TypeKind::Register { prefix, predicate: true, .. } => format!("a predicate `{prefix}n`"),
-        TypeKind::Register { prefix, .. } => format!("a register `{prefix}n`"),
+        TypeKind::Register { prefix, predicate, .. } => isa_runtime::text::asm::describe_class(prefix, *predicate),
         TypeKind::Int { .. } => format!("a {}-bit integer", t.width),
         TypeKind::Float { .. } => "a float".to_string(),
         TypeKind::ConstMem { .. } => "`c[bank][offset]`".to_string(),
@@ -938,23 +983,9 @@ fn describe(t: &Type) -> String {
 /// text, length, message). Stops at nothing: every bad line is reported.
 pub fn assemble_text(isa: &Isa, text: &str) -> (Vec<u128>, Vec<(usize, usize, String)>) {
     let asm = Assembler::new(isa);
-    let mut words = Vec::new();
-    let mut errors = Vec::new();
-    let mut offset = 0usize;
-    for line in text.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\n', '\r']);
-        match asm.assemble_line(body) {
-            Ok(Some(a)) => words.push(a.word),
-            Ok(None) => {}
-            Err(e) => {
-                let col = e.col.min(body.len());
-                let len = body[col..].chars().next().map_or(0, char::len_utf8);
-                errors.push((offset + col, len, e.message));
-            }
-        }
-        offset += line.len();
-    }
-    (words, errors)
+    isa_runtime::text::asm::assemble_lines(text, |line| {
+        asm.assemble_line(line).map(|a| a.map(|a| a.word)).map_err(|e| isa_runtime::text::asm::AsmError::at(e.col, e.message))
+    })
 }
 
 pub use isa_runtime::text::words::read_words;

@@ -21,7 +21,8 @@ pub struct AsmError {
 }
 
 impl AsmError {
-    fn at(col: usize, message: impl Into<String>) -> AsmError {
+    /// An error at byte column `col` of the line.
+    pub fn at(col: usize, message: impl Into<String>) -> AsmError {
         AsmError { col, message: message.into() }
     }
 }
@@ -71,8 +72,49 @@ pub fn repeated_modifier(now: &str, before: &str) -> String {
     }
 }
 
+/// The error for an unknown mnemonic after a guard that runs into it
+/// (`@P0MOV`): the guard's text split where a guard `is_guard` accepts ends
+/// and a mnemonic `is_mnemonic` knows begins (the longest such guard).
+pub fn glued_guard(guard: &Tok, is_guard: impl Fn(&str) -> bool, is_mnemonic: impl Fn(&str) -> bool) -> Option<AsmError> {
+    let t = guard.text;
+    (1..t.len()).rev().filter(|&i| t.is_char_boundary(i)).find_map(|i| {
+        let (g, rest) = t.split_at(i);
+        let base = rest.split('.').next().unwrap_or(rest);
+        (is_guard(g) && is_mnemonic(base)).then(|| AsmError::at(guard.col + i, format!("a space is missing between the guard `{g}` and `{base}`")))
+    })
+}
+
+/// A hint for a line no form of its mnemonic takes: the spelling with the
+/// fixed parts (`.X`, `.WIDE`: mnemonic parts and mandatory one-value
+/// modifiers) a form requires and the line lacks, when the
+/// line with them inserted after the mnemonic `assembles` (`IADD R0, P0, ..`
+/// -> "did you mean `IADD.X`?"). `forms` lists each form's fixed parts.
+pub fn fixed_parts_hint<'a>(line: &str, lexed: &Line, forms: impl Iterator<Item = Vec<&'a str>>, assembles: impl Fn(&str) -> bool) -> Option<String> {
+    let mn = lexed.mnemonic?;
+    let at = mn.col + mn.text.len();
+    let mut tried: Vec<String> = Vec::new();
+    for parts in forms {
+        let missing: String = parts.iter().filter(|p| !lexed.parts.iter().any(|t| t.text == **p)).map(|p| format!(".{p}")).collect();
+        if missing.is_empty() || tried.contains(&missing) {
+            continue;
+        }
+        let fixed = format!("{}{missing}{}", &line[..at], &line[at..]);
+        if assembles(&fixed) {
+            let written: String = lexed.parts.iter().map(|t| format!(".{}", t.text)).collect();
+            return Some(format!("; did you mean `{}{missing}{written}`?", mn.text));
+        }
+        tried.push(missing);
+    }
+    None
+}
+
 /// Assembles one line. `Ok(None)` for blank, comment-only and label-only lines.
 pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmError> {
+    assemble(m, line, true)
+}
+
+/// [`assemble_line`]; `hint`: look for a [`fixed_parts_hint`] when it fails.
+fn assemble(m: &Model, line: &str, hint: bool) -> Result<Option<Assembled>, AsmError> {
     let mut lexed = Line::default();
     lex::lex_into(line, &mut lexed).map_err(|(c, msg)| AsmError::at(c, msg))?;
     let lexed = &lexed;
@@ -80,10 +122,11 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
     if mn.text == ".word" {
         return raw_word(m, lexed).map(Some);
     }
-    let mn_key = key(mn.text);
-    let Ok(k) = m.mnemonics.binary_search_by(|x| x.key.cmp(&mn_key).then_with(|| name_order(x.name, mn.text))) else {
-        let hint = crate::spelling::nearest(mn.text, m.mnemonics.iter().map(|x| x.name)).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
-        return Err(AsmError::at(mn.col, format!("unknown mnemonic `{}`{hint}", mn.text)));
+    let Some(k) = find_mnemonic(m, mn.text) else {
+        if let Some(e) = lexed.guard.and_then(|(_, g)| glued_guard(&g, |t| is_guard(m, t), |t| find_mnemonic(m, t).is_some())) {
+            return Err(e);
+        }
+        return Err(AsmError::at(mn.col, unknown_mnemonic(mn.text, m.mnemonics.iter().map(|x| x.name), m.without_syntax.iter().copied())));
     };
     // Each operand text is read once, whatever the number of candidates.
     let mut pre: List<Pre, MAX_OPERANDS> = List::default();
@@ -119,10 +162,71 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
             }
         }
         if loud {
-            return Err(best.map(|b| b.error).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches")));
+            let mut e = best.map(|b| b.error).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
+            if hint {
+                let forms = m.mnemonics[k].forms.iter().map(|&(oc, fi)| {
+                    let form = &m.opcodes[oc as usize].forms[fi as usize];
+                    form.modifiers.iter().filter_map(|x| match x.kind {
+                        ModifierKind::Mnemonic(t) | ModifierKind::Value { spelling: t, optional: false, .. } => Some(t),
+                        _ => None,
+                    }).collect()
+                });
+                e.message += &fixed_parts_hint(line, lexed, forms, |l| matches!(assemble(m, l, false), Ok(Some(_)))).unwrap_or_default();
+            }
+            return Err(e);
         }
     }
     Err(AsmError::at(mn.col, "no form of this instruction matches"))
+}
+
+/// The message for a mnemonic no syntax form spells: an optype the spec
+/// gives no `__Syntax`, or else the nearest known spelling (both paths
+/// word it the same).
+pub fn unknown_mnemonic<'a>(text: &str, known: impl Iterator<Item = &'a str>, without_syntax: impl Iterator<Item = &'a str>) -> String {
+    if without_syntax.into_iter().any(|o| o == text) {
+        return format!("`{text}` cannot be assembled: the spec gives optype `{text}` no `__Syntax`");
+    }
+    let hint = crate::spelling::nearest(text, known).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
+    format!("unknown mnemonic `{text}`{hint}")
+}
+
+/// How messages name a register class: "a register `URn`", "a predicate `Pn`".
+pub fn describe_class(prefix: &str, predicate: bool) -> String {
+    format!("a {} `{prefix}n`", if predicate { "predicate" } else { "register" })
+}
+
+/// The message for a name written where operand `operand` ([`Operand::describe`]
+/// says what it takes) wants a register it does not name: `other` describes
+/// the class the name belongs to when it is another one (`P0` for `Ra`);
+/// `max` is the highest number when the name is of the right class but
+/// numbered past it (`R300`). Both paths word it the same.
+pub fn not_a_register(name: &str, operand: &str, describe: &str, other: Option<&str>, max: Option<u64>) -> String {
+    match (other, max) {
+        (Some(other), _) => format!("`{name}` is {other}, but operand `{operand}` is {describe}"),
+        (None, Some(max)) => format!("`{name}` is out of range: operand `{operand}` is {describe} with n at most {max}"),
+        (None, None) => format!("`{name}` is not {describe} (operand `{operand}`)"),
+    }
+}
+
+/// The message for a register pair written where operand `operand` wants a
+/// pair of class `prefix` (or is not a pair at all when `prefix` is `None`).
+pub fn bad_pair(text: &str, written_prefix: &str, operand: &str, describe: &str, prefix: &str) -> String {
+    if written_prefix != prefix {
+        format!("`{text}` is a pair of `{written_prefix}` registers, but operand `{operand}` is {describe}")
+    } else {
+        format!("`{text}` is not a pair: a pair is two consecutive registers `{prefix}[n:n+1]`")
+    }
+}
+
+/// The index of a base mnemonic in the model.
+fn find_mnemonic(m: &Model, text: &str) -> Option<usize> {
+    let k = key(text);
+    m.mnemonics.binary_search_by(|x| x.key.cmp(&k).then_with(|| name_order(x.name, text))).ok()
+}
+
+/// Whether `text` names a register some opcode's guard can hold.
+fn is_guard(m: &Model, text: &str) -> bool {
+    m.opcodes.iter().filter_map(|o| o.guard).any(|g| register(m, g.class, g.reg.bits, text).is_some())
 }
 
 /// `a.cmp(b)` for names whose [`key`]s are equal: when both fit in a key,
@@ -262,6 +366,20 @@ impl RegName {
             return None;
         }
         self.number.filter(|&n| n <= bits.max())
+    }
+}
+
+impl RegName {
+    /// Why `text` (which this was made from) is not a register of operand
+    /// `sop` (class `class`, fitting `bits`): [`not_a_register`].
+    #[cold]
+    fn why_not(self, m: &Model, class: u16, bits: Bits, text: &str, sop: &Operand) -> String {
+        let named = |c: &RegClass| c.constants.iter().any(|(n, _)| same(n, text));
+        // The class the name belongs to: a named register, else its prefix and a number.
+        let of = m.registers.iter().position(named).map(|c| c as u16).or(self.class.filter(|_| self.number.is_some()));
+        let other = of.filter(|&c| c != class).and_then(|c| m.registers.get(c as usize)).map(|c| describe_class(c.prefix, c.predicate));
+        let max = (of == Some(class) && self.number.is_some()).then(|| bits.max());
+        not_a_register(text, sop.name, sop.describe, other.as_deref(), max)
     }
 }
 
@@ -519,11 +637,15 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
         OperandKind::Broken(fname) => return Err(err(msg!(loud, "no field `{fname}`"))),
         OperandKind::Register { bits, class, pair } => {
             let v = match t.core {
-                Core::Name(n) => pre[x].name.register(m, *class, *bits, n).ok_or_else(|| err(msg!(loud, "`{n}` is not a {} register", sop.type_name)))?,
+                Core::Name(n) => match pre[x].name.register(m, *class, *bits, n) {
+                    Some(v) => v,
+                    None if !loud => return Err(err(String::new())),
+                    None => return Err(err(pre[x].name.why_not(m, *class, *bits, n, sop))),
+                },
                 Core::Pair { prefix: p, lo, hi } => {
                     let rc = &m.registers[*class as usize];
                     if p != rc.prefix || Some(hi) != lo.checked_add(1) {
-                        return Err(err(msg!(loud, "expected a pair `{}[n:n+1]`", rc.prefix)));
+                        return Err(err(msg!(loud, "{}", bad_pair(&format!("{p}[{lo}:{hi}]"), p, sop.name, sop.describe, rc.prefix))));
                     }
                     if pair.map(|e| e.eval(w)) != Some(64) {
                         return Err(err(msg!(loud, "`{}` is not a 64-bit operand here", sop.name)));
@@ -638,21 +760,38 @@ fn mismatch(tok: Tok, core: &Core, sop: &Operand, loud: bool) -> AsmError {
 /// Assembles a whole text: the words with their opcodes, and the errors as
 /// (byte offset in the text, length, message). Every bad line is reported.
 pub fn assemble_text(m: &Model, text: &str) -> (Vec<Assembled>, Vec<(usize, usize, String)>) {
+    assemble_lines(text, |line| assemble_line(m, line))
+}
+
+/// The whole-text pass both assemblers share: splits `text` into lines
+/// (`\n`, `\r\n`), assembles each with `line`, and turns each error into
+/// (byte offset in the text, length of the character there, message).
+/// Every bad line is reported, and so is a label defined twice.
+pub fn assemble_lines<T>(text: &str, mut line: impl FnMut(&str) -> Result<Option<T>, AsmError>) -> (Vec<T>, Vec<(usize, usize, String)>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
+    // Each label and the line (1-based) that defines it.
+    let mut labels: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let mut offset = 0usize;
-    for line in text.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\n', '\r']);
-        match assemble_line(m, body) {
+    for (n, raw) in text.split_inclusive('\n').enumerate() {
+        let body = raw.trim_end_matches(['\n', '\r']);
+        let mut error = |e: AsmError| {
+            let col = e.col.min(body.len());
+            let len = body[col..].chars().next().map_or(0, char::len_utf8);
+            errors.push((offset + col, len, e.message));
+        };
+        match line(body) {
             Ok(Some(a)) => out.push(a),
             Ok(None) => {}
-            Err(e) => {
-                let col = e.col.min(body.len());
-                let len = body[col..].chars().next().map_or(0, char::len_utf8);
-                errors.push((offset + col, len, e.message));
+            Err(e) => error(e),
+        }
+        if let Some(l) = super::lex::label(body) {
+            if let Some(first) = labels.insert(l.text, n + 1) {
+                labels.insert(l.text, first);
+                error(AsmError::at(l.col, format!("label `{}` is already defined on line {first}", l.text)));
             }
         }
-        offset += line.len();
+        offset += raw.len();
     }
     (out, errors)
 }

@@ -77,6 +77,24 @@ pub struct Line<'a> {
     pub controls: List<(Tok<'a>, Tok<'a>), MAX_CONTROLS>,
 }
 
+/// Whether `s` can name a label: a letter, `_`, `.` or `$`, then those or
+/// digits (`loop`, `.L1`, `$done`).
+pub fn is_label(s: &str) -> bool {
+    let ok = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$');
+    s.bytes().next().is_some_and(|c| ok(c) && !c.is_ascii_digit()) && s.bytes().all(ok)
+}
+
+/// The label a line defines (`loop:` at its start, up to the first `:`), without lexing the
+/// rest: what a whole-file pass needs to find labels defined twice. Words
+/// it as [`lex`] does: `None` also when the label is not a name.
+pub fn label(line: &str) -> Option<Tok<'_>> {
+    let code = &line[..find_comment(line.as_bytes())];
+    let pos = skip_ws(code, 0);
+    let end = find_ws(code, pos);
+    let name = &code[pos..pos + code[pos..end].find(':')?];
+    is_label(name).then_some(Tok { text: name, col: pos })
+}
+
 /// Lexes a line. Errors carry a byte column and a reason.
 ///
 /// Whitespace is what [`char::is_whitespace`] says, as everywhere in the
@@ -199,9 +217,17 @@ fn fast<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
     let mut pos = skip_spaces(b, 0);
     let first_word = pos;
     let word_end = find_space(b, pos);
-    if word_end - pos > 1 && b[word_end - 1] == b':' {
-        out.label = Some(Tok { text: &line[pos..word_end - 1], col: pos });
-        pos = skip_spaces(b, word_end);
+    // A label ends at the first `:` of the first word (`loop:`, `loop:MOV`).
+    if let Some(c) = b[pos..word_end].iter().position(|&x| x == b':').filter(|&c| c > 0) {
+        // A label that is not a name is worded by `general`.
+        if !is_label(&line[pos..pos + c]) {
+            return None;
+        }
+        out.label = Some(Tok { text: &line[pos..pos + c], col: pos });
+        pos = skip_spaces(b, pos + c + 1);
+        if b[pos..find_space(b, pos)].contains(&b':') {
+            return None;
+        }
     }
     if pos >= b.len() {
         return Some(());
@@ -334,9 +360,18 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
     // Label: `name:` at the start.
     let first_word = pos;
     let word_end = find_ws(code, pos);
-    if code[pos..word_end].ends_with(':') && word_end - pos > 1 {
-        out.label = Some(Tok { text: &code[pos..word_end - 1], col: pos });
-        pos = skip_ws(code, word_end);
+    // A label ends at the first `:` of the first word (`loop:`, `loop:MOV`).
+    if let Some(c) = code[pos..word_end].find(':').filter(|&c| c > 0) {
+        let name = &code[pos..pos + c];
+        if !is_label(name) {
+            return Err((pos, format!("`{name}` is not a label name: a label starts with a letter, `_`, `.` or `$` and goes on with those or digits")));
+        }
+        out.label = Some(Tok { text: name, col: pos });
+        pos = skip_ws(code, pos + c + 1);
+        let next = &code[pos..find_ws(code, pos)];
+        if let Some(c) = next.find(':') {
+            return Err((pos, format!("one label per line: `{}:` follows `{name}:`", &next[..c])));
+        }
     }
     if pos >= code.len() {
         return Ok(out);

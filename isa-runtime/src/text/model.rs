@@ -90,6 +90,8 @@ pub struct Model {
     pub controls: &'static [&'static str],
     /// The guard predicate's field name, if the ISA has one.
     pub guard: Option<&'static str>,
+    /// Optypes the spec gives no `__Syntax` (so no text form), for messages.
+    pub without_syntax: &'static [&'static str],
     /// Decodes a word to its opcode index, validating it (`.word` lines).
     pub decode: fn(u128) -> Result<usize, String>,
     /// Checks an assembled word of an opcode against the spec's rules.
