@@ -49643,8 +49643,8 @@ static PRINT: [fn(u128, &mut ::isa_runtime::text::disasm::Line); 184] = [
     print_183,
 ];
 ///Prints HADD2_RR: its first syntax form that can express the word, else `.word`.
-fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174881589831535090021003494948863u128;
+fn print_0(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174881589831535090021003494948863u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -49659,7 +49659,7 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -49719,8 +49719,8 @@ fn print_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HADD2_RU: its first syntax form that can express the word, else `.word`.
-fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174881589831535090020178861228031u128;
+fn print_1(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174881589831535090020178861228031u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -49735,7 +49735,7 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -49795,8 +49795,8 @@ fn print_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HADD2_RI: its first syntax form that can express the word, else `.word`.
-fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174643890836900908375646964547583u128;
+fn print_2(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174643890836900908375646964547583u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -49811,7 +49811,7 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -49878,8 +49878,8 @@ fn print_2(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HADD2_RC: its first syntax form that can express the word, else `.word`.
-fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174881589831535108034302492803071u128;
+fn print_3(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174881589831535108034302492803071u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -49894,7 +49894,7 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -49965,8 +49965,8 @@ fn print_3(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMUL2_RR: its first syntax form that can express the word, else `.word`.
-fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174881589831535090021003494948863u128;
+fn print_4(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174881589831535090021003494948863u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -49981,7 +49981,7 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -50041,8 +50041,8 @@ fn print_4(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMUL2_RU: its first syntax form that can express the word, else `.word`.
-fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174881589831535090020178861228031u128;
+fn print_5(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174881589831535090020178861228031u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -50057,7 +50057,7 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -50117,8 +50117,8 @@ fn print_5(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMUL2_RI: its first syntax form that can express the word, else `.word`.
-fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174643890836900908375646964547583u128;
+fn print_6(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174643890836900908375646964547583u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -50133,7 +50133,7 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -50200,8 +50200,8 @@ fn print_6(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMUL2_RC: its first syntax form that can express the word, else `.word`.
-fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174881589831535108034302492803071u128;
+fn print_7(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174881589831535108034302492803071u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -50216,7 +50216,7 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -50287,8 +50287,8 @@ fn print_7(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RRR: its first syntax form that can express the word, else `.word`.
-fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174886599681503890577535155568639u128;
+fn print_8(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174886599681503890577535155568639u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -50303,7 +50303,7 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -50386,8 +50386,8 @@ fn print_8(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RRI: its first syntax form that can express the word, else `.word`.
-fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174648857165540202805528335745023u128;
+fn print_9(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174648857165540202805528335745023u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -50402,7 +50402,7 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -50492,8 +50492,8 @@ fn print_9(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RIR: its first syntax form that can express the word, else `.word`.
-fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174648900686869708932178625167359u128;
+fn print_10(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174648900686869708932178625167359u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -50508,7 +50508,7 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -50598,8 +50598,8 @@ fn print_10(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RRU: its first syntax form that can express the word, else `.word`.
-fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174886599681503890576710521847807u128;
+fn print_11(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174886599681503890576710521847807u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -50614,7 +50614,7 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -50697,8 +50697,8 @@ fn print_11(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RUR: its first syntax form that can express the word, else `.word`.
-fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174886599681503890576710521847807u128;
+fn print_12(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174886599681503890576710521847807u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -50713,7 +50713,7 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -50796,8 +50796,8 @@ fn print_12(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RRC: its first syntax form that can express the word, else `.word`.
-fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174886599681503908590834153422847u128;
+fn print_13(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174886599681503908590834153422847u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -50812,7 +50812,7 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -50906,8 +50906,8 @@ fn print_13(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RCR: its first syntax form that can express the word, else `.word`.
-fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174886599681503908590834153422847u128;
+fn print_14(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174886599681503908590834153422847u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -50922,7 +50922,7 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -51016,8 +51016,8 @@ fn print_14(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMNMX2_RR: its first syntax form that can express the word, else `.word`.
-fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179635298774088336658854280429567u128;
+fn print_15(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179635298774088336658854280429567u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -51032,7 +51032,7 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -51097,8 +51097,8 @@ fn print_15(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMNMX2_RU: its first syntax form that can express the word, else `.word`.
-fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179635298774088336658029646708735u128;
+fn print_16(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179635298774088336658029646708735u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -51113,7 +51113,7 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -51178,8 +51178,8 @@ fn print_16(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMNMX2_RI: its first syntax form that can express the word, else `.word`.
-fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179397599779454155013497750028287u128;
+fn print_17(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179397599779454155013497750028287u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -51194,7 +51194,7 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -51266,8 +51266,8 @@ fn print_17(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMNMX2_RC: its first syntax form that can express the word, else `.word`.
-fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179635298774088354672153278283775u128;
+fn print_18(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179635298774088354672153278283775u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -51282,7 +51282,7 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -51358,8 +51358,8 @@ fn print_18(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSETP2_RR: its first syntax form that can express the word, else `.word`.
-fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340282290803718148722341205702896320511u128;
+fn print_19(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340282290803718148722341205702896320511u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -51374,7 +51374,7 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -51452,8 +51452,8 @@ fn print_19(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSETP2_RU: its first syntax form that can express the word, else `.word`.
-fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340282290803718148722341204878262599679u128;
+fn print_20(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340282290803718148722341204878262599679u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -51468,7 +51468,7 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -51546,8 +51546,8 @@ fn print_20(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSETP2_RI: its first syntax form that can express the word, else `.word`.
-fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340282290566019154088159560346365919231u128;
+fn print_21(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340282290566019154088159560346365919231u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -51562,7 +51562,7 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -51647,8 +51647,8 @@ fn print_21(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSETP2_RC: its first syntax form that can express the word, else `.word`.
-fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340282290803718148722359219001894174719u128;
+fn print_22(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340282290803718148722359219001894174719u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -51663,7 +51663,7 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -51752,8 +51752,8 @@ fn print_22(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSET2_RR: its first syntax form that can express the word, else `.word`.
-fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179637735968540679751270488080383u128;
+fn print_23(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179637735968540679751270488080383u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -51768,7 +51768,7 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -51843,8 +51843,8 @@ fn print_23(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSET2_RU: its first syntax form that can express the word, else `.word`.
-fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179637735968540679750445854359551u128;
+fn print_24(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179637735968540679750445854359551u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -51859,7 +51859,7 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -51934,8 +51934,8 @@ fn print_24(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSET2_RI: its first syntax form that can express the word, else `.word`.
-fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179400036973906498105913957679103u128;
+fn print_25(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179400036973906498105913957679103u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -51950,7 +51950,7 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52032,8 +52032,8 @@ fn print_25(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSET2_RC: its first syntax form that can express the word, else `.word`.
-fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179637735968540697764569485934591u128;
+fn print_26(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179637735968540697764569485934591u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52048,7 +52048,7 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52134,8 +52134,8 @@ fn print_26(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FADD_RR: its first syntax form that can express the word, else `.word`.
-fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174861765563713594428139369398271u128;
+fn print_27(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174861765563713594428139369398271u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52150,7 +52150,7 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52182,8 +52182,8 @@ fn print_27(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FADD_RU: its first syntax form that can express the word, else `.word`.
-fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174861765563713594427314735677439u128;
+fn print_28(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174861765563713594427314735677439u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52198,7 +52198,7 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52230,8 +52230,8 @@ fn print_28(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FADD_RI: its first syntax form that can express the word, else `.word`.
-fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081076189248158332935471103u128;
+fn print_29(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081076189248158332935471103u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52246,7 +52246,7 @@ fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52283,8 +52283,8 @@ fn print_29(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FADD_RC: its first syntax form that can express the word, else `.word`.
-fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174861765563713612441438367252479u128;
+fn print_30(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174861765563713612441438367252479u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52299,7 +52299,7 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52342,8 +52342,8 @@ fn print_30(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMUL_RR: its first syntax form that can express the word, else `.word`.
-fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174861774026194331730543592341503u128;
+fn print_31(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174861774026194331730543592341503u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52358,7 +52358,7 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52393,8 +52393,8 @@ fn print_31(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMUL_RU: its first syntax form that can express the word, else `.word`.
-fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174861774026194331729718958620671u128;
+fn print_32(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174861774026194331729718958620671u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52409,7 +52409,7 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52444,8 +52444,8 @@ fn print_32(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMUL_RI: its first syntax form that can express the word, else `.word`.
-fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624089538669985460737158414335u128;
+fn print_33(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624089538669985460737158414335u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52460,7 +52460,7 @@ fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52500,8 +52500,8 @@ fn print_33(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMUL_RC: its first syntax form that can express the word, else `.word`.
-fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174861774026194349743842590195711u128;
+fn print_34(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174861774026194349743842590195711u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52516,7 +52516,7 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52562,8 +52562,8 @@ fn print_34(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RRR: its first syntax form that can express the word, else `.word`.
-fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174861765625085911961371047624703u128;
+fn print_35(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174861765625085911961371047624703u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52578,7 +52578,7 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52618,8 +52618,8 @@ fn print_35(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RRI: its first syntax form that can express the word, else `.word`.
-fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081137561565691564613697535u128;
+fn print_36(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081137561565691564613697535u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52634,7 +52634,7 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52679,8 +52679,8 @@ fn print_36(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RIR: its first syntax form that can express the word, else `.word`.
-fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081137561565691564613697535u128;
+fn print_37(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081137561565691564613697535u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52695,7 +52695,7 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52740,8 +52740,8 @@ fn print_37(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RRU: its first syntax form that can express the word, else `.word`.
-fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174861765625085911960546413903871u128;
+fn print_38(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174861765625085911960546413903871u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52756,7 +52756,7 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52796,8 +52796,8 @@ fn print_38(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RUR: its first syntax form that can express the word, else `.word`.
-fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174861765625085911960546413903871u128;
+fn print_39(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174861765625085911960546413903871u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52812,7 +52812,7 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52852,8 +52852,8 @@ fn print_39(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RRC: its first syntax form that can express the word, else `.word`.
-fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174861765625085929974670045478911u128;
+fn print_40(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174861765625085929974670045478911u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52868,7 +52868,7 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52919,8 +52919,8 @@ fn print_40(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RCR: its first syntax form that can express the word, else `.word`.
-fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174861765625085929974670045478911u128;
+fn print_41(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174861765625085929974670045478911u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -52935,7 +52935,7 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -52986,8 +52986,8 @@ fn print_41(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMNMX_RR: its first syntax form that can express the word, else `.word`.
-fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179615463928165919437984876199935u128;
+fn print_42(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179615463928165919437984876199935u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53002,7 +53002,7 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53038,8 +53038,8 @@ fn print_42(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMNMX_RU: its first syntax form that can express the word, else `.word`.
-fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179615463928165919437160242479103u128;
+fn print_43(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179615463928165919437160242479103u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53054,7 +53054,7 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53090,8 +53090,8 @@ fn print_43(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMNMX_RI: its first syntax form that can express the word, else `.word`.
-fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179377779440641573168178442272767u128;
+fn print_44(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179377779440641573168178442272767u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53106,7 +53106,7 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53147,8 +53147,8 @@ fn print_44(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMNMX_RC: its first syntax form that can express the word, else `.word`.
-fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179615463928165937451283874054143u128;
+fn print_45(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179615463928165937451283874054143u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53163,7 +53163,7 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53210,8 +53210,8 @@ fn print_45(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSETP_RR: its first syntax form that can express the word, else `.word`.
-fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340282290783892974206480901866889740287u128;
+fn print_46(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340282290783892974206480901866889740287u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53226,7 +53226,7 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53279,8 +53279,8 @@ fn print_46(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSETP_RU: its first syntax form that can express the word, else `.word`.
-fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340282290783892974206480901042256019455u128;
+fn print_47(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340282290783892974206480901042256019455u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53295,7 +53295,7 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53348,8 +53348,8 @@ fn print_47(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSETP_RI: its first syntax form that can express the word, else `.word`.
-fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340282290546208486682134632060455813119u128;
+fn print_48(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340282290546208486682134632060455813119u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53364,7 +53364,7 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53422,8 +53422,8 @@ fn print_48(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSETP_RC: its first syntax form that can express the word, else `.word`.
-fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340282290783892974206498915165887594495u128;
+fn print_49(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340282290783892974206498915165887594495u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53438,7 +53438,7 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53502,8 +53502,8 @@ fn print_49(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSET_RR: its first syntax form that can express the word, else `.word`.
-fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179617910794024819447434481500159u128;
+fn print_50(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179617910794024819447434481500159u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53518,7 +53518,7 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53560,8 +53560,8 @@ fn print_50(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSET_RU: its first syntax form that can express the word, else `.word`.
-fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179617910794024819446609847779327u128;
+fn print_51(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179617910794024819446609847779327u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53576,7 +53576,7 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53618,8 +53618,8 @@ fn print_51(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSET_RI: its first syntax form that can express the word, else `.word`.
-fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179380226306500473177628047572991u128;
+fn print_52(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179380226306500473177628047572991u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53634,7 +53634,7 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53681,8 +53681,8 @@ fn print_52(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSET_RC: its first syntax form that can express the word, else `.word`.
-fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179617910794024837460733479354367u128;
+fn print_53(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179617910794024837460733479354367u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53697,7 +53697,7 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53750,8 +53750,8 @@ fn print_53(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSEL_RR: its first syntax form that can express the word, else `.word`.
-fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179615454256759362520951478550527u128;
+fn print_54(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179615454256759362520951478550527u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53766,7 +53766,7 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53801,8 +53801,8 @@ fn print_54(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSEL_RU: its first syntax form that can express the word, else `.word`.
-fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179615454256759362520126844829695u128;
+fn print_55(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179615454256759362520126844829695u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53817,7 +53817,7 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53852,8 +53852,8 @@ fn print_55(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSEL_RI: its first syntax form that can express the word, else `.word`.
-fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179377769769235016251145044623359u128;
+fn print_56(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179377769769235016251145044623359u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53868,7 +53868,7 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53908,8 +53908,8 @@ fn print_56(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSEL_RC: its first syntax form that can express the word, else `.word`.
-fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179615454256759380534250476404735u128;
+fn print_57(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179615454256759380534250476404735u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53924,7 +53924,7 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -53970,8 +53970,8 @@ fn print_57(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FCHK_RR: its first syntax form that can express the word, else `.word`.
-fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277742769233332592410409947537407999u128;
+fn print_58(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277742769233332592410409947537407999u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -53986,7 +53986,7 @@ fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54015,8 +54015,8 @@ fn print_58(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FCHK_RU: its first syntax form that can express the word, else `.word`.
-fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277742769233332592410409122903687167u128;
+fn print_59(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277742769233332592410409122903687167u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54031,7 +54031,7 @@ fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54060,8 +54060,8 @@ fn print_59(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FCHK_RI: its first syntax form that can express the word, else `.word`.
-fn print_60(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277742531548845068064140141103480831u128;
+fn print_60(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277742531548845068064140141103480831u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54076,7 +54076,7 @@ fn print_60(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54110,8 +54110,8 @@ fn print_60(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FCHK_RC: its first syntax form that can express the word, else `.word`.
-fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277742769233332592428423246535262207u128;
+fn print_61(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277742769233332592428423246535262207u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54126,7 +54126,7 @@ fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54166,8 +54166,8 @@ fn print_61(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2F_R: its first syntax form that can express the word, else `.word`.
-fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174659686118569400847455999754239u128;
+fn print_62(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174659686118569400847455999754239u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54182,7 +54182,7 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54230,8 +54230,8 @@ fn print_62(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2F_C: its first syntax form that can express the word, else `.word`.
-fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174659686118569418860754997608447u128;
+fn print_63(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174659686118569418860754997608447u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54246,7 +54246,7 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54305,8 +54305,8 @@ fn print_63(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2F_U: its first syntax form that can express the word, else `.word`.
-fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174659686118569400846631366033407u128;
+fn print_64(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174659686118569400846631366033407u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54321,7 +54321,7 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54369,8 +54369,8 @@ fn print_64(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2F_R: its first syntax form that can express the word, else `.word`.
-fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174877553969634934584719171387391u128;
+fn print_65(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174877553969634934584719171387391u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54385,7 +54385,7 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54428,8 +54428,8 @@ fn print_65(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2F_U: its first syntax form that can express the word, else `.word`.
-fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174877553969634934583894537666559u128;
+fn print_66(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174877553969634934583894537666559u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54444,7 +54444,7 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54487,8 +54487,8 @@ fn print_66(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2F_C: its first syntax form that can express the word, else `.word`.
-fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174877553969634952598018169241599u128;
+fn print_67(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174877553969634952598018169241599u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54503,7 +54503,7 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54557,8 +54557,8 @@ fn print_67(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2I_R: its first syntax form that can express the word, else `.word`.
-fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174878792060789947416822717349887u128;
+fn print_68(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174878792060789947416822717349887u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54573,7 +54573,7 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54617,8 +54617,8 @@ fn print_68(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2I_U: its first syntax form that can express the word, else `.word`.
-fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174878792060789947415998083629055u128;
+fn print_69(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174878792060789947415998083629055u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54633,7 +54633,7 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54677,8 +54677,8 @@ fn print_69(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2I_C: its first syntax form that can express the word, else `.word`.
-fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174878792060789965430121715204095u128;
+fn print_70(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174878792060789965430121715204095u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54693,7 +54693,7 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54748,8 +54748,8 @@ fn print_70(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FRND_R: its first syntax form that can express the word, else `.word`.
-fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174862698689163510021420381896703u128;
+fn print_71(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174862698689163510021420381896703u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54764,7 +54764,7 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54804,8 +54804,8 @@ fn print_71(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FRND_U: its first syntax form that can express the word, else `.word`.
-fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174862698689163510020595748175871u128;
+fn print_72(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174862698689163510020595748175871u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54820,7 +54820,7 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54860,8 +54860,8 @@ fn print_72(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FRND_C: its first syntax form that can express the word, else `.word`.
-fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174862698689163528034719379750911u128;
+fn print_73(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174862698689163528034719379750911u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54876,7 +54876,7 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -54927,8 +54927,8 @@ fn print_73(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2FP_RRR: its first syntax form that can express the word, else `.word`.
-fn print_74(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174703036087544516862860121341951u128;
+fn print_74(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174703036087544516862860121341951u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54939,12 +54939,12 @@ fn print_74(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
 }
 ///Prints F2FP_RUR: its first syntax form that can express the word, else `.word`.
-fn print_75(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174703036087544516862035487621119u128;
+fn print_75(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174703036087544516862035487621119u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54955,12 +54955,12 @@ fn print_75(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
 }
 ///Prints F2FP_RIR: its first syntax form that can express the word, else `.word`.
-fn print_76(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174703021580453128230284222791679u128;
+fn print_76(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174703021580453128230284222791679u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54971,12 +54971,12 @@ fn print_76(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
 }
 ///Prints F2FP_RCR: its first syntax form that can express the word, else `.word`.
-fn print_77(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174703036087544534876159119196159u128;
+fn print_77(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174703036087544534876159119196159u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -54987,12 +54987,12 @@ fn print_77(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
 }
 ///Prints F2IP_RRR: its first syntax form that can express the word, else `.word`.
-fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174639267517295756951324073132031u128;
+fn print_78(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174639267517295756951324073132031u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -55007,7 +55007,7 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55055,8 +55055,8 @@ fn print_78(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2IP_RUR: its first syntax form that can express the word, else `.word`.
-fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174639267517295756950499439411199u128;
+fn print_79(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174639267517295756950499439411199u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -55071,7 +55071,7 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55119,8 +55119,8 @@ fn print_79(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2IP_RCR: its first syntax form that can express the word, else `.word`.
-fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174639267517295774964623070986239u128;
+fn print_80(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174639267517295774964623070986239u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -55135,7 +55135,7 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55194,8 +55194,8 @@ fn print_80(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2IP_RIR: its first syntax form that can express the word, else `.word`.
-fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174639267517314203694298271055871u128;
+fn print_81(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174639267517314203694298271055871u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -55210,7 +55210,7 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55267,8 +55267,8 @@ fn print_81(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IADD_RR: its first syntax form that can express the word, else `.word`.
-fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747443694987047137088141680181247u128;
+fn print_82(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747443694987047137088141680181247u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -55288,7 +55288,7 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55360,8 +55360,8 @@ fn print_82(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IADD_RU: its first syntax form that can express the word, else `.word`.
-fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747443694987047137087317046460415u128;
+fn print_83(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747443694987047137087317046460415u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -55381,7 +55381,7 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55453,8 +55453,8 @@ fn print_83(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IADD_RI: its first syntax form that can express the word, else `.word`.
-fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285238662037055155928790204415u128;
+fn print_84(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285238662037055155928790204415u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -55474,7 +55474,7 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55556,8 +55556,8 @@ fn print_84(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IADD_RC: its first syntax form that can express the word, else `.word`.
-fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747443694987047155101440678035455u128;
+fn print_85(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747443694987047155101440678035455u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -55577,7 +55577,7 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55671,8 +55671,8 @@ fn print_85(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RRR: its first syntax form that can express the word, else `.word`.
-fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285238869784286915145272131583u128;
+fn print_86(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285238869784286915145272131583u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -55692,7 +55692,7 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55784,8 +55784,8 @@ fn print_86(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RRI: its first syntax form that can express the word, else `.word`.
-fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285238850913267726640889200639u128;
+fn print_87(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285238850913267726640889200639u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -55805,7 +55805,7 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55907,8 +55907,8 @@ fn print_87(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RIR: its first syntax form that can express the word, else `.word`.
-fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285238869802733658119470055423u128;
+fn print_88(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285238869802733658119470055423u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -55928,7 +55928,7 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56034,8 +56034,8 @@ fn print_88(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RRC: its first syntax form that can express the word, else `.word`.
-fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747443695175923367672152777031679u128;
+fn print_89(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747443695175923367672152777031679u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -56055,7 +56055,7 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56169,8 +56169,8 @@ fn print_89(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RCR: its first syntax form that can express the word, else `.word`.
-fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285238869784304928444269985791u128;
+fn print_90(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285238869784304928444269985791u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -56190,7 +56190,7 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56304,8 +56304,8 @@ fn print_90(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RRU: its first syntax form that can express the word, else `.word`.
-fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747443695175923349658029145456639u128;
+fn print_91(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747443695175923349658029145456639u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -56325,7 +56325,7 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56417,8 +56417,8 @@ fn print_91(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RUR: its first syntax form that can express the word, else `.word`.
-fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285238869784286914320638410751u128;
+fn print_92(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285238869784286914320638410751u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -56438,7 +56438,7 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56530,8 +56530,8 @@ fn print_92(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_WIDE_RRR: its first syntax form that can express the word, else `.word`.
-fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285238832005355052188110422015u128;
+fn print_93(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285238832005355052188110422015u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -56551,7 +56551,7 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56638,8 +56638,8 @@ fn print_93(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_WIDE_RIR: its first syntax form that can express the word, else `.word`.
-fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285238832023801795162308345855u128;
+fn print_94(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285238832023801795162308345855u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -56659,7 +56659,7 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56760,8 +56760,8 @@ fn print_94(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_WIDE_RRC: its first syntax form that can express the word, else `.word`.
-fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747443695138144435809195615322111u128;
+fn print_95(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747443695138144435809195615322111u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -56781,7 +56781,7 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56890,8 +56890,8 @@ fn print_95(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_WIDE_RCR: its first syntax form that can express the word, else `.word`.
-fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285238832005373065487108276223u128;
+fn print_96(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285238832005373065487108276223u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -56911,7 +56911,7 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57020,8 +57020,8 @@ fn print_96(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_WIDE_RRU: its first syntax form that can express the word, else `.word`.
-fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747443695138144417795071983747071u128;
+fn print_97(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747443695138144417795071983747071u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57041,7 +57041,7 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57128,8 +57128,8 @@ fn print_97(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_WIDE_RUR: its first syntax form that can express the word, else `.word`.
-fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285238832005355051363476701183u128;
+fn print_98(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285238832005355051363476701183u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57149,7 +57149,7 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57236,8 +57236,8 @@ fn print_98(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RRR: its first syntax form that can express the word, else `.word`.
-fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239077568412161409661534207u128;
+fn print_99(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239077568412161409661534207u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57252,7 +57252,7 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57298,8 +57298,8 @@ fn print_99(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RRI: its first syntax form that can express the word, else `.word`.
-fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239077586858904383859458047u128;
+fn print_100(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239077586858904383859458047u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57314,7 +57314,7 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57367,8 +57367,8 @@ fn print_100(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RIR: its first syntax form that can express the word, else `.word`.
-fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239077586858904383859458047u128;
+fn print_101(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239077586858904383859458047u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57383,7 +57383,7 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57436,8 +57436,8 @@ fn print_101(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RRC: its first syntax form that can express the word, else `.word`.
-fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239077568430174708659388415u128;
+fn print_102(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239077568430174708659388415u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57452,7 +57452,7 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57509,8 +57509,8 @@ fn print_102(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RCR: its first syntax form that can express the word, else `.word`.
-fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239077568430174708659388415u128;
+fn print_103(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239077568430174708659388415u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57525,7 +57525,7 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57582,8 +57582,8 @@ fn print_103(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RRU: its first syntax form that can express the word, else `.word`.
-fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239077568412160585027813375u128;
+fn print_104(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239077568412160585027813375u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57598,7 +57598,7 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57644,8 +57644,8 @@ fn print_104(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RUR: its first syntax form that can express the word, else `.word`.
-fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239077568412160585027813375u128;
+fn print_105(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239077568412160585027813375u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57660,7 +57660,7 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57706,8 +57706,8 @@ fn print_105(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RRR: its first syntax form that can express the word, else `.word`.
-fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239039789480298452499824639u128;
+fn print_106(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239039789480298452499824639u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57722,7 +57722,7 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57767,8 +57767,8 @@ fn print_106(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RRI: its first syntax form that can express the word, else `.word`.
-fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239039807927041426697748479u128;
+fn print_107(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239039807927041426697748479u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57783,7 +57783,7 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57835,8 +57835,8 @@ fn print_107(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RIR: its first syntax form that can express the word, else `.word`.
-fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239039807927041426697748479u128;
+fn print_108(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239039807927041426697748479u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57851,7 +57851,7 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57903,8 +57903,8 @@ fn print_108(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RRC: its first syntax form that can express the word, else `.word`.
-fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239039789498311751497678847u128;
+fn print_109(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239039789498311751497678847u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57919,7 +57919,7 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57975,8 +57975,8 @@ fn print_109(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RCR: its first syntax form that can express the word, else `.word`.
-fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239039789498311751497678847u128;
+fn print_110(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239039789498311751497678847u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -57991,7 +57991,7 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58047,8 +58047,8 @@ fn print_110(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RRU: its first syntax form that can express the word, else `.word`.
-fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239039789480297627866103807u128;
+fn print_111(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239039789480297627866103807u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58063,7 +58063,7 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58108,8 +58108,8 @@ fn print_111(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RUR: its first syntax form that can express the word, else `.word`.
-fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285239039789480297627866103807u128;
+fn print_112(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285239039789480297627866103807u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58124,7 +58124,7 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58169,8 +58169,8 @@ fn print_112(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMUL_RR: its first syntax form that can express the word, else `.word`.
-fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080136419871324299340021759u128;
+fn print_113(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080136419871324299340021759u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58185,7 +58185,7 @@ fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58209,8 +58209,8 @@ fn print_113(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMUL_RU: its first syntax form that can express the word, else `.word`.
-fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174782536442558934067183213346815u128;
+fn print_114(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174782536442558934067183213346815u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58225,7 +58225,7 @@ fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58249,8 +58249,8 @@ fn print_114(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMUL_RI: its first syntax form that can express the word, else `.word`.
-fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080117548852135794957090815u128;
+fn print_115(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080117548852135794957090815u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58265,7 +58265,7 @@ fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58295,8 +58295,8 @@ fn print_115(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMUL_RC: its first syntax form that can express the word, else `.word`.
-fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174782536442558952081306844921855u128;
+fn print_116(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174782536442558952081306844921855u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58311,7 +58311,7 @@ fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58346,8 +58346,8 @@ fn print_116(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LEA_RRR: its first syntax form that can express the word, else `.word`.
-fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747443846145257440518541615824895u128;
+fn print_117(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747443846145257440518541615824895u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58362,7 +58362,7 @@ fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58428,8 +58428,8 @@ fn print_117(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LEA_RIR: its first syntax form that can express the word, else `.word`.
-fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747285389820247358586328725848063u128;
+fn print_118(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747285389820247358586328725848063u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58444,7 +58444,7 @@ fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58517,8 +58517,8 @@ fn print_118(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LEA_RCR: its first syntax form that can express the word, else `.word`.
-fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747443846145257458531840613679103u128;
+fn print_119(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747443846145257458531840613679103u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58533,7 +58533,7 @@ fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58610,8 +58610,8 @@ fn print_119(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LEA_RUR: its first syntax form that can express the word, else `.word`.
-fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747443846145257440517716982104063u128;
+fn print_120(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747443846145257440517716982104063u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58626,7 +58626,7 @@ fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58692,8 +58692,8 @@ fn print_120(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IABS_R: its first syntax form that can express the word, else `.word`.
-fn print_121(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624079928635746078030672429055u128;
+fn print_121(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624079928635746078030672429055u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58708,7 +58708,7 @@ fn print_121(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58725,8 +58725,8 @@ fn print_121(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IABS_U: its first syntax form that can express the word, else `.word`.
-fn print_122(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624079928635746077206038708223u128;
+fn print_122(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624079928635746077206038708223u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58741,7 +58741,7 @@ fn print_122(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58758,8 +58758,8 @@ fn print_122(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IABS_I: its first syntax form that can express the word, else `.word`.
-fn print_123(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624079928654192821004870352895u128;
+fn print_123(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624079928654192821004870352895u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58774,7 +58774,7 @@ fn print_123(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58798,8 +58798,8 @@ fn print_123(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IABS_C: its first syntax form that can express the word, else `.word`.
-fn print_124(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624079928635764091329670283263u128;
+fn print_124(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624079928635764091329670283263u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58814,7 +58814,7 @@ fn print_124(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58842,8 +58842,8 @@ fn print_124(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMNMX_RR: its first syntax form that can express the word, else `.word`.
-fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179377769830607333785476234477567u128;
+fn print_125(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179377769830607333785476234477567u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58858,7 +58858,7 @@ fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58885,8 +58885,8 @@ fn print_125(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMNMX_RU: its first syntax form that can express the word, else `.word`.
-fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179377769830607333784651600756735u128;
+fn print_126(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179377769830607333784651600756735u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58901,7 +58901,7 @@ fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58928,8 +58928,8 @@ fn print_126(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMNMX_RI: its first syntax form that can express the word, else `.word`.
-fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179377769830625780528450432401407u128;
+fn print_127(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179377769830625780528450432401407u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58944,7 +58944,7 @@ fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -58978,8 +58978,8 @@ fn print_127(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMNMX_RC: its first syntax form that can express the word, else `.word`.
-fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179377769830607351798775232331775u128;
+fn print_128(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179377769830607351798775232331775u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -58994,7 +58994,7 @@ fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59032,8 +59032,8 @@ fn print_128(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints P2R_RR: its first syntax form that can express the word, else `.word`.
-fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081742024475499978712678399u128;
+fn print_129(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081742024475499978712678399u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59048,7 +59048,7 @@ fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59072,8 +59072,8 @@ fn print_129(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints P2R_RU: its first syntax form that can express the word, else `.word`.
-fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081742024475499154078957567u128;
+fn print_130(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081742024475499154078957567u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59088,7 +59088,7 @@ fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59112,8 +59112,8 @@ fn print_130(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints P2R_RI: its first syntax form that can express the word, else `.word`.
-fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081742042922242952910602239u128;
+fn print_131(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081742042922242952910602239u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59128,7 +59128,7 @@ fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59159,8 +59159,8 @@ fn print_131(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints P2R_RC: its first syntax form that can express the word, else `.word`.
-fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081742024493513277710532607u128;
+fn print_132(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081742024493513277710532607u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59175,7 +59175,7 @@ fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59210,8 +59210,8 @@ fn print_132(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints R2P_RR: its first syntax form that can express the word, else `.word`.
-fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081742024475499978695966719u128;
+fn print_133(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081742024475499978695966719u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59226,7 +59226,7 @@ fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59259,8 +59259,8 @@ fn print_133(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints R2P_RU: its first syntax form that can express the word, else `.word`.
-fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081742024475499154062245887u128;
+fn print_134(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081742024475499154062245887u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59275,7 +59275,7 @@ fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59308,8 +59308,8 @@ fn print_134(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints R2P_RI: its first syntax form that can express the word, else `.word`.
-fn print_135(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081742042922242952893890559u128;
+fn print_135(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081742042922242952893890559u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59324,7 +59324,7 @@ fn print_135(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59364,8 +59364,8 @@ fn print_135(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints R2P_RC: its first syntax form that can express the word, else `.word`.
-fn print_136(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081742024493513277693820927u128;
+fn print_136(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081742024493513277693820927u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59380,7 +59380,7 @@ fn print_136(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59424,8 +59424,8 @@ fn print_136(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISETP_RR: its first syntax form that can express the word, else `.word`.
-fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340282366604044778430112462652265529343u128;
+fn print_137(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340282366604044778430112462652265529343u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59445,7 +59445,7 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59541,8 +59541,8 @@ fn print_137(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISETP_RU: its first syntax form that can express the word, else `.word`.
-fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340282366604044778430112461827631808511u128;
+fn print_138(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340282366604044778430112461827631808511u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59562,7 +59562,7 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59658,8 +59658,8 @@ fn print_138(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISETP_RI: its first syntax form that can express the word, else `.word`.
-fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340282366604044778448559205626463453183u128;
+fn print_139(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340282366604044778448559205626463453183u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59679,7 +59679,7 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59789,8 +59789,8 @@ fn print_139(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISETP_RC: its first syntax form that can express the word, else `.word`.
-fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340282366604044778430130475951263383551u128;
+fn print_140(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340282366604044778430130475951263383551u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59810,7 +59810,7 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59928,8 +59928,8 @@ fn print_140(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISET_RR: its first syntax form that can express the word, else `.word`.
-fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277255436844001022279462011753463807u128;
+fn print_141(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277255436844001022279462011753463807u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -59949,7 +59949,7 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60040,8 +60040,8 @@ fn print_141(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISET_RU: its first syntax form that can express the word, else `.word`.
-fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277255436844001022279461187119742975u128;
+fn print_142(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277255436844001022279461187119742975u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60061,7 +60061,7 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60152,8 +60152,8 @@ fn print_142(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISET_RI: its first syntax form that can express the word, else `.word`.
-fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277255436844001040726204985951387647u128;
+fn print_143(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277255436844001040726204985951387647u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60173,7 +60173,7 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60278,8 +60278,8 @@ fn print_143(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISET_RC: its first syntax form that can express the word, else `.word`.
-fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277255436844001022297475310751318015u128;
+fn print_144(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277255436844001022297475310751318015u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60299,7 +60299,7 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60412,8 +60412,8 @@ fn print_144(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SEL_RR: its first syntax form that can express the word, else `.word`.
-fn print_145(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179377769679491606333647587639295u128;
+fn print_145(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179377769679491606333647587639295u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60428,7 +60428,7 @@ fn print_145(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60454,8 +60454,8 @@ fn print_145(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SEL_RU: its first syntax form that can express the word, else `.word`.
-fn print_146(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179377769679491606332822953918463u128;
+fn print_146(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179377769679491606332822953918463u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60470,7 +60470,7 @@ fn print_146(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60496,8 +60496,8 @@ fn print_146(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SEL_RI: its first syntax form that can express the word, else `.word`.
-fn print_147(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179377769679510053076621785563135u128;
+fn print_147(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179377769679510053076621785563135u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60512,7 +60512,7 @@ fn print_147(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60545,8 +60545,8 @@ fn print_147(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SEL_RC: its first syntax form that can express the word, else `.word`.
-fn print_148(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277179377769679491624346946585493503u128;
+fn print_148(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277179377769679491624346946585493503u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60561,7 +60561,7 @@ fn print_148(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60598,8 +60598,8 @@ fn print_148(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LOP3_RRR: its first syntax form that can express the word, else `.word`.
-fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747286473504167034286668521668607u128;
+fn print_149(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747286473504167034286668521668607u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60614,7 +60614,7 @@ fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60666,8 +60666,8 @@ fn print_149(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LOP3_RIR: its first syntax form that can express the word, else `.word`.
-fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747286473504185481029642719592447u128;
+fn print_150(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747286473504185481029642719592447u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60682,7 +60682,7 @@ fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60741,8 +60741,8 @@ fn print_150(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LOP3_RCR: its first syntax form that can express the word, else `.word`.
-fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747286473504167052299967519522815u128;
+fn print_151(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747286473504167052299967519522815u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60757,7 +60757,7 @@ fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60820,8 +60820,8 @@ fn print_151(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LOP3_RUR: its first syntax form that can express the word, else `.word`.
-fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277747286473504167034285843887947775u128;
+fn print_152(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277747286473504167034285843887947775u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60836,7 +60836,7 @@ fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60888,8 +60888,8 @@ fn print_152(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PLOP3_X: its first syntax form that can express the word, else `.word`.
-fn print_153(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277742532781935495226030386994806783u128;
+fn print_153(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277742532781935495226030386994806783u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60904,7 +60904,7 @@ fn print_153(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60943,8 +60943,8 @@ fn print_153(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PLOP3_U: its first syntax form that can express the word, else `.word`.
-fn print_154(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277742532781935495226030386994806783u128;
+fn print_154(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277742532781935495226030386994806783u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -60959,7 +60959,7 @@ fn print_154(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60998,8 +60998,8 @@ fn print_154(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RRR: its first syntax form that can express the word, else `.word`.
-fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624084051243238879161512624127u128;
+fn print_155(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624084051243238879161512624127u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61014,7 +61014,7 @@ fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61043,8 +61043,8 @@ fn print_155(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RRI: its first syntax form that can express the word, else `.word`.
-fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624084051261685622135710547967u128;
+fn print_156(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624084051261685622135710547967u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61059,7 +61059,7 @@ fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61095,8 +61095,8 @@ fn print_156(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RIR: its first syntax form that can express the word, else `.word`.
-fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624084051261685622135710547967u128;
+fn print_157(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624084051261685622135710547967u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61111,7 +61111,7 @@ fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61147,8 +61147,8 @@ fn print_157(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RRC: its first syntax form that can express the word, else `.word`.
-fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624084051243256892460510478335u128;
+fn print_158(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624084051243256892460510478335u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61163,7 +61163,7 @@ fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61203,8 +61203,8 @@ fn print_158(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RCR: its first syntax form that can express the word, else `.word`.
-fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624084051243256892460510478335u128;
+fn print_159(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624084051243256892460510478335u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61219,7 +61219,7 @@ fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61259,8 +61259,8 @@ fn print_159(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RRU: its first syntax form that can express the word, else `.word`.
-fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624084051243238878336878903295u128;
+fn print_160(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624084051243238878336878903295u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61275,7 +61275,7 @@ fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61304,8 +61304,8 @@ fn print_160(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RUR: its first syntax form that can express the word, else `.word`.
-fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624084051243238878336878903295u128;
+fn print_161(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624084051243238878336878903295u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61320,7 +61320,7 @@ fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61349,8 +61349,8 @@ fn print_161(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints MOV_R: its first syntax form that can express the word, else `.word`.
-fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081137561565692659847135231u128;
+fn print_162(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081137561565692659847135231u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61370,7 +61370,7 @@ fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61439,8 +61439,8 @@ fn print_162(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints MOV_U: its first syntax form that can express the word, else `.word`.
-fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081137561565691835213414399u128;
+fn print_163(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081137561565691835213414399u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61460,7 +61460,7 @@ fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61529,8 +61529,8 @@ fn print_163(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints MOV_I: its first syntax form that can express the word, else `.word`.
-fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081137580012435634045059071u128;
+fn print_164(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081137580012435634045059071u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61550,7 +61550,7 @@ fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61617,8 +61617,8 @@ fn print_164(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints MOV_C: its first syntax form that can express the word, else `.word`.
-fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624081137561583705958844989439u128;
+fn print_165(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624081137561583705958844989439u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61638,7 +61638,7 @@ fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61713,8 +61713,8 @@ fn print_165(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RRR: its first syntax form that can express the word, else `.word`.
-fn print_166(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080462244711898231150215167u128;
+fn print_166(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080462244711898231150215167u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61729,7 +61729,7 @@ fn print_166(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61757,8 +61757,8 @@ fn print_166(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RRI: its first syntax form that can express the word, else `.word`.
-fn print_167(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080462263158641205348139007u128;
+fn print_167(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080462263158641205348139007u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61773,7 +61773,7 @@ fn print_167(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61808,8 +61808,8 @@ fn print_167(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RIR: its first syntax form that can express the word, else `.word`.
-fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080462263158641205348139007u128;
+fn print_168(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080462263158641205348139007u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61824,7 +61824,7 @@ fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61859,8 +61859,8 @@ fn print_168(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RRC: its first syntax form that can express the word, else `.word`.
-fn print_169(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080462244729911530148069375u128;
+fn print_169(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080462244729911530148069375u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61875,7 +61875,7 @@ fn print_169(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61914,8 +61914,8 @@ fn print_169(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RCR: its first syntax form that can express the word, else `.word`.
-fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080462244729911530148069375u128;
+fn print_170(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080462244729911530148069375u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61930,7 +61930,7 @@ fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -61969,8 +61969,8 @@ fn print_170(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RRU: its first syntax form that can express the word, else `.word`.
-fn print_171(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080462244711897406516494335u128;
+fn print_171(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080462244711897406516494335u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -61985,7 +61985,7 @@ fn print_171(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -62013,8 +62013,8 @@ fn print_171(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RUR: its first syntax form that can express the word, else `.word`.
-fn print_172(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080462244711897406516494335u128;
+fn print_172(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080462244711897406516494335u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -62029,7 +62029,7 @@ fn print_172(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -62057,8 +62057,8 @@ fn print_172(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2I_R: its first syntax form that can express the word, else `.word`.
-fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080155309337255773642686463u128;
+fn print_173(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080155309337255773642686463u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -62073,7 +62073,7 @@ fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -62091,8 +62091,8 @@ fn print_173(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2I_U: its first syntax form that can express the word, else `.word`.
-fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080155309337254949008965631u128;
+fn print_174(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080155309337254949008965631u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -62107,7 +62107,7 @@ fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -62125,8 +62125,8 @@ fn print_174(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2I_I: its first syntax form that can express the word, else `.word`.
-fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080155327783998747840610303u128;
+fn print_175(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080155327783998747840610303u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -62141,7 +62141,7 @@ fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -62166,8 +62166,8 @@ fn print_175(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2I_C: its first syntax form that can express the word, else `.word`.
-fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080155309355269072640540671u128;
+fn print_176(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080155309355269072640540671u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -62182,7 +62182,7 @@ fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -62211,8 +62211,8 @@ fn print_176(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2IP_RRR: its first syntax form that can express the word, else `.word`.
-fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080500023643761188311924735u128;
+fn print_177(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080500023643761188311924735u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -62227,7 +62227,7 @@ fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -62256,8 +62256,8 @@ fn print_177(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2IP_RUR: its first syntax form that can express the word, else `.word`.
-fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080500023643760363678203903u128;
+fn print_178(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080500023643760363678203903u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -62272,7 +62272,7 @@ fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -62301,8 +62301,8 @@ fn print_178(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2IP_RIR: its first syntax form that can express the word, else `.word`.
-fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080500042090504162509848575u128;
+fn print_179(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080500042090504162509848575u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -62317,7 +62317,7 @@ fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -62353,8 +62353,8 @@ fn print_179(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2IP_RCR: its first syntax form that can express the word, else `.word`.
-fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624080500023661774487309778943u128;
+fn print_180(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624080500023661774487309778943u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -62369,7 +62369,7 @@ fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -62409,8 +62409,8 @@ fn print_180(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints R2UR_R: its first syntax form that can express the word, else `.word`.
-fn print_181(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624079928635746078030659846143u128;
+fn print_181(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624079928635746078030659846143u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -62425,7 +62425,7 @@ fn print_181(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -62442,8 +62442,8 @@ fn print_181(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SETGPR_U: its first syntax form that can express the word, else `.word`.
-fn print_182(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624079929797890955778147287039u128;
+fn print_182(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624079929797890955778147287039u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -62458,7 +62458,7 @@ fn print_182(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -62479,8 +62479,8 @@ fn print_182(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints GETGPR_U: its first syntax form that can express the word, else `.word`.
-fn print_183(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = w & 340277174624079929797890955773885808639u128;
+fn print_183(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
+    let w = word & 340277174624079929797890955773885808639u128;
     out.piece(
         &PIECES_0[((w >> 12) as u64 & 7u64) as usize
             | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
@@ -62495,7 +62495,7 @@ fn print_183(w: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
     } else {
         out.reset(0);
-        ::isa_runtime::text::disasm::word(w, out);
+        ::isa_runtime::text::disasm::word(word, out);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -63170,7 +63170,8 @@ pub fn disassemble(word: u128) -> Result<String, DecodeError> {
 }
 /// Decodes a word and appends its text to `out`: the same text as
 /// `Instruction::decode(word)?.to_string()`, without building the
-/// typed instruction (the opcode is all the printer needs).
+/// typed instruction (the opcode is all the printer needs), except
+/// that a `.word` line shows `word` as given, stray bits included.
 pub fn disassemble_into(word: u128, out: &mut String) -> Result<(), DecodeError> {
     let d = Decoded::new(word)?;
     ::isa_runtime::text::disasm::write_with(PRINT[d.index()], d.word(), out);

@@ -396,7 +396,8 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
 
         /// Decodes a word and appends its text to `out`: the same text as
         /// `Instruction::decode(word)?.to_string()`, without building the
-        /// typed instruction (the opcode is all the printer needs).
+        /// typed instruction (the opcode is all the printer needs), except
+        /// that a `.word` line shows `word` as given, stray bits included.
         pub fn disassemble_into(word: u128, out: &mut String) -> Result<(), DecodeError> {
             let d = Decoded::new(word)?;
             #dis::write_with(PRINT[d.index()], d.word(), out);
@@ -593,16 +594,17 @@ impl Lower<'_> {
         let mark = if form_fns.is_empty() { quote! {} } else { quote! { let mark = out.mark(); } };
         let printer = quote! {
             #[doc = #doc]
-            fn #printer(w: u128, out: &mut #dis::Line) {
-                // Stray bits outside every field do not print (as after decoding).
-                let w = w & #covered;
+            fn #printer(word: u128, out: &mut #dis::Line) {
+                // Stray bits outside every field do not print (as after
+                // decoding), except in `.word`, which keeps every bit.
+                let w = word & #covered;
                 #print_guard
                 #mark
                 if #printed {
                     #( #print_controls )*
                 } else {
                     out.reset(0);
-                    #dis::word(w, out);
+                    #dis::word(word, out);
                 }
                 #( #bodies )*
             }

@@ -718,22 +718,27 @@ impl<'a> Assembler<'a> {
     /// Decodes and prints a word canonically.
     pub fn disassemble(&self, word: u128) -> Result<String, crate::interp::DecodeError> {
         let raw = self.codec.decode(word)?;
-        Ok(self.render(&raw))
+        Ok(self.render_form_or(&raw, || word))
     }
 
-    /// Prints a decoded instruction: the first form that expresses it, or `.word`.
+    /// Prints a decoded instruction: the first form that expresses it, or
+    /// `.word` and its encoding.
     pub fn render(&self, raw: &RawInstruction) -> String {
+        let op = &self.isa.opcodes[raw.opcode];
+        self.render_form_or(raw, || op.fields.iter().zip(&raw.values).fold(0u128, |w, (f, v)| w | (*v as u128) << f.start))
+    }
+
+    /// The first form that expresses `raw`, or `.word` and `word()`: a word
+    /// being disassembled is shown as given, stray bits included, since
+    /// `.word` is the one text that keeps every bit.
+    fn render_form_or(&self, raw: &RawInstruction, word: impl FnOnce() -> u128) -> String {
         let op = &self.isa.opcodes[raw.opcode];
         for b in &op.forms {
             if let Some(s) = self.render_form(raw, op, b) {
                 return s;
             }
         }
-        let mut w = 0u128;
-        for (f, v) in op.fields.iter().zip(&raw.values) {
-            w |= (*v as u128) << f.start;
-        }
-        format!(".word {w:#034x}")
+        format!(".word {:#034x}", word())
     }
 
     fn render_form(&self, raw: &RawInstruction, op: &Opcode, b: &FormBinding) -> Option<String> {
