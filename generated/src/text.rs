@@ -451,6 +451,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                         ::isa_runtime::text::model::Modifier {
@@ -459,6 +460,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "F32",
                                 accepts: &[],
+                                default: None,
                             },
                         },
                     ],
@@ -636,7 +638,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "Reg",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .rnd (unencodable) .F32 (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .RN .F32 (unencodable)",
                 },
             ],
         },
@@ -754,6 +756,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                         ::isa_runtime::text::model::Modifier {
@@ -762,6 +765,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "F32",
                                 accepts: &[],
+                                default: None,
                             },
                         },
                     ],
@@ -939,7 +943,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "UReg",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .rnd (unencodable) .F32 (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .RN .F32 (unencodable)",
                 },
             ],
         },
@@ -1057,6 +1061,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                         ::isa_runtime::text::model::Modifier {
@@ -1065,6 +1070,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "F32",
                                 accepts: &[],
+                                default: None,
                             },
                         },
                     ],
@@ -1233,7 +1239,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "F16ImmX2",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .rnd (unencodable) .F32 (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .RN .F32 (unencodable)",
                 },
             ],
         },
@@ -1351,6 +1357,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                         ::isa_runtime::text::model::Modifier {
@@ -1359,6 +1366,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "F32",
                                 accepts: &[],
+                                default: None,
                             },
                         },
                     ],
@@ -1542,7 +1550,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "CMem",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .rnd (unencodable) .F32 (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .RN .F32 (unencodable)",
                 },
             ],
         },
@@ -1660,6 +1668,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                     ],
@@ -1837,7 +1846,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "Reg",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .rnd (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .RN",
                 },
             ],
         },
@@ -1955,6 +1964,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                     ],
@@ -2132,7 +2142,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "UReg",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .rnd (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .RN",
                 },
             ],
         },
@@ -2250,6 +2260,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                     ],
@@ -2418,7 +2429,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "F16ImmX2",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .rnd (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .RN",
                 },
             ],
         },
@@ -2536,6 +2547,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                     ],
@@ -2719,7 +2731,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "CMem",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .rnd (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .SAT .RN",
                 },
             ],
         },
@@ -2853,6 +2865,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                     ],
@@ -3107,7 +3120,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "Reg",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .rnd (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .RN",
                 },
             ],
         },
@@ -3241,6 +3254,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                     ],
@@ -3486,7 +3500,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "F16ImmX2",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .rnd (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .RN",
                 },
             ],
         },
@@ -3620,6 +3634,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                     ],
@@ -3865,7 +3880,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "Reg",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .rnd (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .RN",
                 },
             ],
         },
@@ -3999,6 +4014,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                     ],
@@ -4253,7 +4269,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "UReg",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .rnd (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .RN",
                 },
             ],
         },
@@ -4387,6 +4403,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                     ],
@@ -4641,7 +4658,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "Reg",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .rnd (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .RN",
                 },
             ],
         },
@@ -4775,6 +4792,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                     ],
@@ -5035,7 +5053,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "CMem",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .rnd (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .RN",
                 },
             ],
         },
@@ -5169,6 +5187,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             kind: ::isa_runtime::text::model::ModifierKind::Unbound {
                                 text: "rnd",
                                 accepts: &["RN", "RP", "RM", "RZ"],
+                                default: Some("RN"),
                             },
                         },
                     ],
@@ -5429,7 +5448,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
                             type_name: "Reg",
                         },
                     ],
-                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .rnd (unencodable)",
+                    spellings: ".F16_V2 .BF16_V2 .FTZ .RELU .SAT .RN",
                 },
             ],
         },

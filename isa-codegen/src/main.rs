@@ -86,10 +86,10 @@ enum Command {
     /// Assemble a file: print each instruction's word (32 hex digits, most
     /// significant first), or write 16-byte little-endian words with -o.
     Asm {
-        /// Spec files or directories.
+        /// Spec files or directories (repeat `--spec` for several).
         #[arg(long, required = true)]
         spec: Vec<PathBuf>,
-        /// Assembly source.
+        /// Assembly source (`-`: standard input).
         file: PathBuf,
         /// Write binary words here instead of printing hex.
         #[arg(short = 'o')]
@@ -97,9 +97,15 @@ enum Command {
     },
     /// Disassemble a file of 16-byte little-endian words, or of hex words one per line.
     Disasm {
+        /// Spec files or directories (repeat `--spec` for several).
         #[arg(long, required = true)]
         spec: Vec<PathBuf>,
+        /// Words file (`-`: standard input).
         file: PathBuf,
+        /// How the file is written: hex words (one per line), binary
+        /// (16-byte little-endian words), or auto: hex when it reads as text.
+        #[arg(long, default_value = "auto", value_parser = isa_runtime::text::words::WordsFormat::NAMES)]
+        format: String,
     },
     /// Compare two specs (files or directories): instructions, modifiers,
     /// operand forms, encodings and prose.
@@ -194,7 +200,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Asm { spec, file, out } => asm(&spec, &file, out.as_deref(), color),
-        Command::Disasm { spec, file } => disasm(&spec, &file, color),
+        Command::Disasm { spec, file, format } => disasm(&spec, &file, format.parse().unwrap_or_default(), color),
         Command::Ir { spec, format } => {
             let fe = isa_codegen::load(&spec);
             say_raw!("{}", fe.diagnostics.render(&fe.sources, color));
@@ -272,7 +278,7 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
 
 /// Reads an input file, reporting failure.
 fn read_input(file: &std::path::Path) -> Option<Vec<u8>> {
-    std::fs::read(file).map_err(|e| say!("error: cannot read {}: {e}", file.display())).ok()
+    isa_runtime::text::words::read_input(file).map_err(|e| say!("error: cannot read {}: {e}", file.display())).ok()
 }
 
 /// Loads a spec for asm/disasm; prints its errors.
@@ -287,6 +293,10 @@ fn load_clean(spec: &[PathBuf], color: bool) -> Option<isa_codegen::Frontend> {
 }
 
 fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, color: bool) -> ExitCode {
+    if let Some(o) = out.filter(|o| isa_runtime::text::words::is_same_file(file, o)) {
+        say!("error: -o {} is the input file: writing words there would destroy the source", o.display());
+        return ExitCode::from(2);
+    }
     let Some(fe) = load_clean(spec, color) else { return ExitCode::from(1) };
     let Some(bytes) = read_input(file) else { return ExitCode::from(1) };
     let mut sources = isa_dsl::SourceMap::new();
@@ -325,7 +335,7 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
     }
 }
 
-fn disasm(spec: &[PathBuf], file: &std::path::Path, color: bool) -> ExitCode {
+fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::words::WordsFormat, color: bool) -> ExitCode {
     let Some(fe) = load_clean(spec, color) else { return ExitCode::from(1) };
     let Some(bytes) = read_input(file) else { return ExitCode::from(1) };
     // Without its byte-order mark, as the source map keeps text files.
@@ -346,7 +356,7 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, color: bool) -> ExitCode {
             None => say!("error[{}]: {name}: {message}", code.as_str()),
         }
     };
-    let words = match isa_codegen::asm::read_words(bytes) {
+    let words = match isa_runtime::text::words::read_words_as(bytes, format) {
         Ok(w) => w,
         Err(e) => {
             error(isa_dsl::Code::WordsFile, e.span, e.message);

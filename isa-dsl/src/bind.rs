@@ -275,7 +275,12 @@ fn bind_form(
                 agg,
                 &m.loc,
                 Code::UnboundModifier,
-                format!("modifier `.{name}` has no field to encode it"),
+                {
+                    // Its default may still be written: it is what the word means.
+                    let default = isa.optypes[ot].value_lists.iter().filter(|l| l.name == name).flat_map(|l| &l.items).find(|i| i.is_default);
+                    let only = default.map(|d| format!(" (only its default `.{}` may be written)", d.spelling)).unwrap_or_default();
+                    format!("modifier `.{name}` has no field to encode it{only}")
+                },
                 &op.name,
             );
             ModifierBinding::Unbound { text: name.to_string() }

@@ -49,7 +49,14 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Disassemble a file of hex words (one per line) or 16-byte little-endian words.
-    Disasm { file: PathBuf },
+    Disasm {
+        /// Words file (`-`: standard input).
+        file: PathBuf,
+        /// How the file is written: hex words (one per line), binary
+        /// (16-byte little-endian words), or auto: hex when it reads as text.
+        #[arg(long, default_value = "auto", value_parser = words::WordsFormat::NAMES)]
+        format: String,
+    },
     /// Assemble and run a program on one warp; print the final state as YAML.
     Run {
         program: PathBuf,
@@ -62,7 +69,7 @@ enum Command {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Asm { file, out } => asm(&file, out.as_deref()),
-        Command::Disasm { file } => disasm(&file),
+        Command::Disasm { file, format } => disasm(&file, format.parse().unwrap_or_default()),
         Command::Run { program, state } => run(&program, state.as_deref()),
     }
 }
@@ -114,10 +121,14 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
 }
 
 fn read(path: &Path) -> Option<Vec<u8>> {
-    std::fs::read(path).map_err(|e| say!("error: cannot read {}: {e}", path.display())).ok()
+    words::read_input(path).map_err(|e| say!("error: cannot read {}: {e}", path.display())).ok()
 }
 
 fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
+    if let Some(o) = out.filter(|o| words::is_same_file(file, o)) {
+        say!("error: -o {} is the input file: writing words there would destroy the source", o.display());
+        return ExitCode::from(2);
+    }
     let Some(text) = read_text(file) else { return ExitCode::from(1) };
     let (words, errors) = isa_generated::text::assemble(&text);
     if !errors.is_empty() {
@@ -181,12 +192,12 @@ impl Drop for Report<'_> {
     }
 }
 
-fn disasm(file: &Path) -> ExitCode {
+fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
     let Some(bytes) = read(file) else { return ExitCode::from(1) };
     // Errors point into the file when it is hex text.
     let text = std::str::from_utf8(&bytes).unwrap_or_default();
     let mut report = Report::new(file, text);
-    let ws = match words::read_words(&bytes) {
+    let ws = match words::read_words_as(&bytes, format) {
         Ok(w) => w,
         Err(e) => {
             report.error(e.span, &e.message);

@@ -41,7 +41,7 @@ fn assembles_like_the_interpreted_path_and_round_trips() {
     std::fs::write(&src, &text).unwrap();
     let (code, hex, err) = isa(&["asm", src.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(hex.lines().count(), 72);
+    assert_eq!(hex.lines().count(), 74);
     let fe = isa_dsl::load(&[root().join("spec")]);
     let (words, errors) = isa_codegen::asm::assemble_text(&fe.isa, &text);
     assert!(errors.is_empty());
@@ -158,4 +158,67 @@ fn run_prints_the_final_state_and_rejects_bad_input() {
     assert_eq!(code, 1);
     assert!(err.contains("axpy.s:2:"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Runs `isa` with `input` on standard input.
+fn isa_stdin(args: &[&str], input: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_isa"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child.stdin.take().expect("piped").write_all(input).expect("writes");
+    let out = child.wait_with_output().expect("waits");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Standard input as `-`, the words format told rather than guessed, an
+/// output that would overwrite the source refused, and a replaced output
+/// file keeping its permissions.
+#[test]
+fn stdin_formats_and_outputs_behave_as_a_user_expects() {
+    let dir = std::env::temp_dir().join(format!("isa-tool-io-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // `-` reads standard input, for both commands.
+    let (code, hex, err) = isa_stdin(&["asm", "-"], b"MOV R1, R2\n");
+    assert_eq!((code, hex.as_str()), (0, "00000000000000000000000200017041\n"), "{err}");
+    let (code, text, err) = isa_stdin(&["disasm", "-"], hex.as_bytes());
+    assert_eq!((code, text.as_str()), (0, "MOV R1, R2 ;\n"), "{err}");
+    // The same 16 bytes, as hex text or as one binary word.
+    let digits = dir.join("digits");
+    std::fs::write(&digits, "0000000200017041").unwrap();
+    let (code, text, _) = isa(&["disasm", digits.to_str().unwrap()]);
+    assert_eq!((code, text.as_str()), (0, "MOV R1, R2 ;\n"));
+    let (code, _, err) = isa(&["disasm", "--format", "binary", digits.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("0x31343037313030303230303030303030 does not decode"), "{err}");
+    // A stray byte in a hex file is reported, not read as binary.
+    let stray = dir.join("stray.hex");
+    std::fs::write(&stray, b"00000000000000000000000200017041\n\xff000000000000000000000000000000\n").unwrap();
+    let (code, _, err) = isa(&["disasm", stray.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("byte 0xff at line 2, column 1 is not text in a hex words file"), "{err}");
+    // `-o` onto the source is refused, and the source is kept.
+    let src = dir.join("p.s");
+    std::fs::write(&src, "MOV R1, R2\n").unwrap();
+    let (code, _, err) = isa(&["asm", src.to_str().unwrap(), "-o", src.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is the input file"), "{err}");
+    assert_eq!(std::fs::read_to_string(&src).unwrap(), "MOV R1, R2\n");
+    // A replaced output keeps its permissions.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let out = dir.join("p.bin");
+        std::fs::write(&out, "old").unwrap();
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o751)).unwrap();
+        let (code, _, err) = isa(&["asm", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(std::fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o751);
+        assert_eq!(std::fs::read(&out).unwrap().len(), 16);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

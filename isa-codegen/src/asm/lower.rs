@@ -638,7 +638,7 @@ impl Lower<'_> {
             None => quote! { None },
         };
         let mnemonic = form.mnemonic.as_str();
-        let spellings = self.asm.modifier_spellings(b);
+        let spellings = self.asm.modifier_spellings(ot, b);
         let (modifiers, print_modifiers): (Vec<TokenStream>, Vec<Print>) =
             b.modifiers.iter().enumerate().map(|(s, m)| self.modifier(op, ot, form.modifiers.get(s), m)).unzip();
         let operands: Vec<OperandOut> = form.operands.iter().zip(&b.operands).map(|(sop, ob)| self.operand(oc, op, ot, sop, ob)).collect();
@@ -789,7 +789,11 @@ impl Lower<'_> {
             },
             ModifierBinding::Unbound { text } => {
                 let accepts: Vec<&str> = self.asm.value_list(ot, text).map(|l| l.items.iter().map(|i| i.spelling.as_str()).collect()).unwrap_or_default();
-                (quote! { #rt::ModifierKind::Unbound { text: #text, accepts: &[ #( #accepts ),* ] } }, Some(quote! {}))
+                let default = match self.asm.unbound_default(ot, text) {
+                    Some(d) => quote! { Some(#d) },
+                    None => quote! { None },
+                };
+                (quote! { #rt::ModifierKind::Unbound { text: #text, accepts: &[ #( #accepts ),* ], default: #default } }, Some(quote! {}))
             }
         };
         (quote! { #rt::Modifier { name: #name, optional: #optional, kind: #kind } }, print)

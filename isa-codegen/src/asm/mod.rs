@@ -224,7 +224,7 @@ impl<'a> Assembler<'a> {
                 let taken = same.or_else(|| (0..b.modifiers.len()).filter(fits).find_map(|s| filled[s]));
                 let msg = match taken {
                     Some(prev) => isa_runtime::text::asm::repeated_modifier(part.text, prev.text),
-                    None => format!("modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, self.modifier_spellings(b)),
+                    None => format!("modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, self.modifier_spellings(ot, b)),
                 };
                 return Err(fail(2, part.col, msg));
             };
@@ -266,11 +266,11 @@ impl<'a> Assembler<'a> {
                     }
                 }
                 ModifierBinding::Unbound { text } => {
-                    return Err(fail(
-                        4,
-                        part.col,
-                        format!("modifier `.{}` cannot be encoded: the spec gives `.{text}` no field", part.text),
-                    ));
+                    // The default is what the word means without a field.
+                    let default = self.unbound_default(ot, text);
+                    if default != Some(part.text) {
+                        return Err(fail(4, part.col, isa_runtime::text::asm::unencodable_modifier(part.text, text, default)));
+                    }
                 }
             }
         }
@@ -697,14 +697,22 @@ impl<'a> Assembler<'a> {
         }
     }
 
-    fn modifier_spellings(&self, b: &FormBinding) -> String {
+    /// The default spelling (`.RN*`) of a value list that no field encodes.
+    pub(crate) fn unbound_default(&self, ot: usize, text: &str) -> Option<&str> {
+        self.value_list(ot, text)?.items.iter().find(|i| i.is_default).map(|i| i.spelling.as_str())
+    }
+
+    fn modifier_spellings(&self, ot: usize, b: &FormBinding) -> String {
         let mut out: Vec<String> = Vec::new();
         for m in &b.modifiers {
             match m {
                 ModifierBinding::Mnemonic { text } => out.push(format!(".{text}")),
                 ModifierBinding::Value { spelling, .. } => out.push(format!(".{spelling}")),
                 ModifierBinding::Choice { values, .. } => out.extend(values.iter().map(|v| format!(".{}", v.spelling))),
-                ModifierBinding::Unbound { text } => out.push(format!(".{text} (unencodable)")),
+                ModifierBinding::Unbound { text } => match self.unbound_default(ot, text) {
+                    Some(d) => out.push(format!(".{d}")),
+                    None => out.push(format!(".{text} (unencodable)")),
+                },
             }
         }
         // Two slots of one type (`F2F.F16.F32`) list their values once.

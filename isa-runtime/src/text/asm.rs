@@ -190,6 +190,13 @@ pub fn unknown_mnemonic<'a>(text: &str, known: impl Iterator<Item = &'a str>, wi
     format!("unknown mnemonic `{text}`{hint}")
 }
 
+/// The message for modifier `part` in a slot `text` the spec gives no field
+/// (only its value list's `default`, if any, may be written).
+pub fn unencodable_modifier(part: &str, text: &str, default: Option<&str>) -> String {
+    let only = default.map(|d| format!(" (only its default `.{d}` may be written)")).unwrap_or_default();
+    format!("modifier `.{part}` cannot be encoded: the spec gives `.{text}` no field{only}")
+}
+
 /// How messages name a register class: "a register `URn`", "a predicate `Pn`".
 pub fn describe_class(prefix: &str, predicate: bool) -> String {
     format!("a {} `{prefix}n`", if predicate { "predicate" } else { "register" })
@@ -401,7 +408,7 @@ fn slot_accepts(slot: &Modifier, part: &str) -> bool {
         ModifierKind::Mnemonic(text) => same(text, part),
         ModifierKind::Value { spelling, .. } => same(spelling, part),
         ModifierKind::Choice { values, .. } => values.iter().any(|(s, _)| same(s, part)),
-        ModifierKind::Unbound { text, accepts } => same(text, part) || accepts.iter().any(|a| same(a, part)),
+        ModifierKind::Unbound { text, accepts, .. } => same(text, part) || accepts.iter().any(|a| same(a, part)),
         ModifierKind::Broken => false,
     }
 }
@@ -492,8 +499,10 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
                     w = field.bits.set(w, v);
                 }
             }
-            ModifierKind::Unbound { text, .. } => {
-                return Err(fail(4, part.col, msg!(loud, "modifier `.{}` cannot be encoded: the spec gives `.{text}` no field", part.text)));
+            // The default is what the word means without a field.
+            ModifierKind::Unbound { default: Some(d), .. } if same(d, part.text) => {}
+            ModifierKind::Unbound { text, default, .. } => {
+                return Err(fail(4, part.col, msg!(loud, "{}", unencodable_modifier(part.text, text, *default))));
             }
         }
     }
@@ -611,14 +620,14 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
             let Core::Indexed { base: b2, index: idx, offset: off } = t.core else {
                 return Err(err(msg!(loud, "expected `{base}[...]`")));
             };
+            if b2 != *base {
+                return Err(err(msg!(loud, "expected `{base}[...]`")));
+            }
             if let Some(which) = t.prefix_text() {
                 return Err(err(msg!(loud, "`{which}` is not allowed on operand `{}` here", sop.name)));
             }
             if t.suffix.is_some() {
                 return Err(err(msg!(loud, "operand `{}` takes no suffix", sop.name)));
-            }
-            if b2 != *base {
-                return Err(err(msg!(loud, "expected `{base}[...]`")));
             }
             let (ib, ic) = index.ok_or_else(|| err(msg!(loud, "no index field")))?;
             let v = register(m, ic, ib, idx).ok_or_else(|| err(msg!(loud, "`{idx}` is not a valid index register")))?;

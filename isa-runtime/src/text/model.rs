@@ -211,7 +211,8 @@ pub enum ModifierKind {
     /// One of several spellings, each an encoding of the field.
     Choice { field: FieldRef, values: &'static [(&'static str, u64)], optional: bool },
     /// A modifier the spec gives no field (assembling it is an error).
-    Unbound { text: &'static str, accepts: &'static [&'static str] },
+    /// Its value list's default (`.RN*`) may be written: it changes nothing.
+    Unbound { text: &'static str, accepts: &'static [&'static str], default: Option<&'static str> },
     /// A slot whose field the opcode lacks: the form never matches.
     Broken,
 }

@@ -50,20 +50,89 @@ pub struct WordsError {
     pub span: Option<(usize, usize)>,
 }
 
+/// How a words file is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WordsFormat {
+    /// Hex text when the file reads as text, else binary (see [`read_words`]).
+    #[default]
+    Auto,
+    /// Hex words, one per line.
+    Hex,
+    /// 16-byte little-endian words.
+    Binary,
+}
+
+impl std::str::FromStr for WordsFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(WordsFormat::Auto),
+            "hex" => Ok(WordsFormat::Hex),
+            "binary" => Ok(WordsFormat::Binary),
+            _ => Err(format!("`{s}` is not a words format: auto, hex or binary")),
+        }
+    }
+}
+
+impl WordsFormat {
+    /// The spellings [`FromStr`](std::str::FromStr) takes, for command lines.
+    pub const NAMES: [&'static str; 3] = ["auto", "hex", "binary"];
+}
+
 /// Reads instruction words from a file. A file that is text (UTF-8 with no
 /// control characters but tab, CR and LF) is hex words, one per line: up to
 /// 32 hex digits, most significant first, `0x` optional, blank lines and
 /// `//` comments allowed; every line that is not a word is in [`Words::bad`],
-/// with its place. Any other file is 16-byte little-endian words.
+/// with its place. So is a file whose lines (16 bytes or more) read as hex
+/// words up to a first byte that is not text (a stray byte in a hex file is an error there, not
+/// a reason to read the file as binary). Any other file is 16-byte
+/// little-endian words. [`read_words_as`] settles the format instead.
 pub fn read_words(bytes: &[u8]) -> Result<Words, WordsError> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) if text.chars().all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r')) => hex_words(text),
-        _ if !bytes.len().is_multiple_of(16) => Err(WordsError {
-            message: format!("{} bytes is not a whole number of 16-byte words (the file is binary: it is not text)", bytes.len()),
-            span: None,
-        }),
-        _ => Ok(Words { words: bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect(), spans: None, bad: Vec::new() }),
+    read_words_as(bytes, WordsFormat::Auto)
+}
+
+/// [`read_words`] in a given format.
+pub fn read_words_as(bytes: &[u8], format: WordsFormat) -> Result<Words, WordsError> {
+    let text_end = text_prefix(bytes);
+    let hex = match format {
+        WordsFormat::Hex => true,
+        WordsFormat::Binary => false,
+        WordsFormat::Auto => text_end == bytes.len() || looks_like_hex_words(&bytes[..text_end]),
+    };
+    if !hex {
+        if !bytes.len().is_multiple_of(16) {
+            let why = if format == WordsFormat::Auto { " (the file is binary: it is not text)" } else { "" };
+            return Err(WordsError { message: format!("{} bytes is not a whole number of 16-byte words{why}", bytes.len()), span: None });
+        }
+        return Ok(Words { words: bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect(), spans: None, bad: Vec::new() });
     }
+    if text_end < bytes.len() {
+        let line = 1 + bytes[..text_end].iter().filter(|&&b| b == b'\n').count();
+        let col = 1 + text_end - bytes[..text_end].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let hint = if format == WordsFormat::Auto { "; the lines before it are hex words (`--format binary` reads the file as binary words)" } else { "" };
+        return Err(WordsError {
+            message: format!("byte {:#04x} at line {line}, column {col} is not text in a hex words file{hint}", bytes[text_end]),
+            span: None,
+        });
+    }
+    hex_words(std::str::from_utf8(bytes).unwrap_or_default())
+}
+
+/// The length of the longest prefix of `bytes` that is text (UTF-8 with no
+/// control characters but tab, CR and LF).
+fn text_prefix(bytes: &[u8]) -> usize {
+    let valid = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    valid.char_indices().find(|&(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r')).map_or(valid.len(), |(i, _)| i)
+}
+
+/// Whether the whole lines of a text read as hex words, at least one, over
+/// 16 bytes or more (binary words start so by chance about once in 10^16).
+fn looks_like_hex_words(text: &[u8]) -> bool {
+    let Some(end) = text.iter().rposition(|&b| b == b'\n').filter(|&e| e >= 16) else { return false };
+    std::str::from_utf8(&text[..end + 1]).ok().and_then(|t| hex_words(t).ok()).is_some_and(|w| w.bad.is_empty() && !w.words.is_empty())
 }
 
 /// The words of a hex text.
@@ -135,9 +204,30 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     };
     let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
     let tmp = target.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, &target)).inspect_err(|_| {
+    // The file replaced keeps its permissions (an executable bit, say).
+    let keep = |()| match std::fs::metadata(&target) {
+        Ok(m) => std::fs::set_permissions(&tmp, m.permissions()),
+        Err(_) => Ok(()),
+    };
+    std::fs::write(&tmp, bytes).and_then(keep).and_then(|()| std::fs::rename(&tmp, &target)).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
+}
+
+/// Reads an input file; `-` is standard input.
+pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
+        return Ok(bytes);
+    }
+    std::fs::read(path)
+}
+
+/// Whether writing `out` would replace the input file `input` (the same
+/// file, by whatever path): an assembler refuses, as the source would be lost.
+pub fn is_same_file(input: &Path, out: &Path) -> bool {
+    input.as_os_str() != "-" && matches!((std::fs::canonicalize(input), std::fs::canonicalize(out)), (Ok(a), Ok(b)) if a == b)
 }
 
 /// Writes `text` to standard output and flushes it. A reader that went
@@ -218,6 +308,26 @@ mod tests {
         let read = read_words(text.as_bytes()).unwrap();
         assert_eq!(read.words, [0x1F, 2]);
         assert_eq!(read.spans.unwrap()[0], (3, 4));
+    }
+
+    #[test]
+    fn a_stray_byte_in_hex_text_is_reported_not_read_as_binary() {
+        // 48 bytes: a binary guess would read three words of garbage.
+        let mut bytes = b"0000000000000000000000010000704\n".to_vec();
+        bytes.extend_from_slice(b"\xff00000000000000\n");
+        let e = read_words(&bytes).unwrap_err();
+        assert!(e.message.starts_with("byte 0xff at line 2, column 1 is not text in a hex words file"), "{}", e.message);
+        // Told so, the same bytes are binary words.
+        assert_eq!(read_words_as(&bytes, WordsFormat::Binary).unwrap().words.len(), 3);
+        // 16 hex digits with no newline are text unless told otherwise.
+        let digits = b"0000000100007041";
+        assert_eq!(read_words(digits).unwrap().words, [0x100007041]);
+        assert_eq!(read_words_as(digits, WordsFormat::Binary).unwrap().words, [u128::from_le_bytes(*digits)]);
+        // Binary that happens to start with a newline is still binary.
+        let mut bin = vec![b'\n'; 1];
+        bin.extend_from_slice(&[0xffu8; 31]);
+        assert_eq!(read_words(&bin).unwrap().words.len(), 2);
+        assert_eq!("binary".parse(), Ok(WordsFormat::Binary));
     }
 
     #[test]
