@@ -144,7 +144,10 @@ fn main() -> ExitCode {
     let color = match cli.color {
         Color::Always => true,
         Color::Never => false,
-        Color::Auto => std::io::stderr().is_terminal(),
+        // As most tools: https://no-color.org, and terminals that cannot.
+        Color::Auto => {
+            std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+        }
     };
     let Some(command) = cli.command else {
         let out = cli.out.unwrap_or_else(|| PathBuf::from("generated"));

@@ -119,6 +119,12 @@ fn an_empty_spec_directory_or_a_fifo_is_an_error_not_a_success_or_a_hang() {
             assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"), "{}", String::from_utf8_lossy(&out.stderr));
         }
     }
+    // Files that are all skipped as not the DSL are no spec either.
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "just notes\n").unwrap();
+    let out = bin().args(["check", notes.to_str().unwrap()]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no file of the spec is in the DSL"), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -180,6 +180,13 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
         }
         dsl.push((id, f.text.as_str()));
     }
+    // Every file skipped: there is no spec here, whatever the files are called.
+    if dsl.is_empty() && spa.is_empty() && sources.files().next().is_some() && !diags.has_errors() {
+        diags.push(
+            Diagnostic::new(Code::Io, None, "no file of the spec is in the DSL: every one was skipped (W013)")
+                .with_note("give the spec's directory, e.g. `spec/`, or its files"),
+        );
+    }
     let isa = pipeline::run(&sources, dsl, spa, &mut diags);
     diags.sort();
     Frontend { sources, isa, diagnostics: diags }

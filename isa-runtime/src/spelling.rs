@@ -1,31 +1,39 @@
 //! "Did you mean" hints: the nearest known spelling of a misspelt name. Shared
 //! by the front end's diagnostics and both assemblers, so every hint follows
-//! one rule (case-insensitive edit distance, at most a third of the name).
+//! one rule: case-insensitive edit distance counting a swap of two neighbours
+//! as one edit, at most a third of the name; ties go to a candidate the name
+//! begins or ends (`HADD` -> `HADD2`), then to the closest length.
 
 /// The candidate closest to `name` by edit distance, if reasonably close.
 pub fn nearest<'n>(name: &str, candidates: impl Iterator<Item = &'n str>) -> Option<&'n str> {
     let limit = name.len().max(2) / 3 + 1;
-    let a: Vec<char> = name.to_ascii_lowercase().chars().collect();
-    let mut best: Option<(usize, &str)> = None;
+    let lower = name.to_ascii_lowercase();
+    let a: Vec<char> = lower.chars().collect();
+    let mut best: Option<((usize, bool, usize), &str)> = None;
     for c in candidates {
-        let b: Vec<char> = c.to_ascii_lowercase().chars().collect();
+        let lc = c.to_ascii_lowercase();
+        let b: Vec<char> = lc.chars().collect();
         // The distance is at least the difference in length: a name far
         // longer or shorter than the candidate costs nothing to rule out.
         if a.len().abs_diff(b.len()) > limit {
             continue;
         }
         if let Some(d) = edit_distance(&a, &b, limit) {
-            if best.is_none_or(|(bd, bc)| (d, c) < (bd, bc)) {
-                best = Some((d, c));
+            let related = lc.starts_with(&lower) || lower.starts_with(&lc);
+            let rank = (d, !related, a.len().abs_diff(b.len()));
+            if best.is_none_or(|(br, bc)| (rank, c) < (br, bc)) {
+                best = Some((rank, c));
             }
         }
     }
     best.map(|(_, c)| c)
 }
 
-/// The edit distance of `a` and `b`, or `None` once it must exceed `limit`
-/// (every entry of a row above it: the rows never decrease).
+/// The edit distance of `a` and `b` (insertions, deletions, substitutions,
+/// and swaps of two neighbours), or `None` once it must exceed `limit`
+/// (every entry of two rows above it: no later row can come back under).
 fn edit_distance(a: &[char], b: &[char], limit: usize) -> Option<usize> {
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
     for (i, ca) in a.iter().enumerate() {
@@ -33,10 +41,14 @@ fn edit_distance(a: &[char], b: &[char], limit: usize) -> Option<usize> {
         for (j, cb) in b.iter().enumerate() {
             let sub = prev[j] + usize::from(ca != cb);
             cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            if i > 0 && j > 0 && *ca == b[j - 1] && a[i - 1] == *cb {
+                cur[j + 1] = cur[j + 1].min(before[j - 1] + 1);
+            }
         }
-        if cur.iter().all(|&d| d > limit) {
+        if cur.iter().all(|&d| d > limit) && prev.iter().all(|&d| d > limit) {
             return None;
         }
+        std::mem::swap(&mut before, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
     Some(prev[b.len()]).filter(|&d| d <= limit)
@@ -46,7 +58,8 @@ fn edit_distance(a: &[char], b: &[char], limit: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
-    /// The textbook distance, for comparison.
+    /// The textbook distance (optimal string alignment: a swap of two
+    /// neighbours is one edit), for comparison.
     fn plain(a: &str, b: &str) -> usize {
         let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
         let mut d = vec![vec![0; b.len() + 1]; a.len() + 1];
@@ -59,6 +72,9 @@ mod tests {
         for i in 1..=a.len() {
             for j in 1..=b.len() {
                 d[i][j] = (d[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1])).min(d[i - 1][j] + 1).min(d[i][j - 1] + 1);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+                }
             }
         }
         d[a.len()][b.len()]
@@ -80,6 +96,10 @@ mod tests {
         assert_eq!(nearest("FMULL", names.iter().copied()), Some("FMUL"));
         assert_eq!(nearest("ffma", names.iter().copied()), Some("FFMA"));
         assert_eq!(nearest("XYZW", names.iter().copied()), None);
+        // A swap is one edit; a name that begins a candidate wins a tie.
+        let names = ["ISET", "ISETP", "FADD", "HADD2"];
+        assert_eq!(nearest("ISTEP", names.iter().copied()), Some("ISETP"));
+        assert_eq!(nearest("HADD", names.iter().copied()), Some("HADD2"));
         // A huge name is ruled out by its length alone (this took seconds).
         let huge = "A".repeat(1 << 20);
         assert_eq!(nearest(&huge, names.iter().copied()), None);

@@ -172,7 +172,15 @@ impl<'t> Report<'t> {
         let color = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
         // Snippets and names are shown without control sequences (`?` per byte).
         let name = isa_runtime::shown::printable(&file.display().to_string()).into_owned();
-        Report { file, source: SimpleFile::new(name, isa_runtime::shown::printable(text)), err: BufferedStandardStream::stderr(color) }
+        // The renderer ends lines at `\n` only; a lone `\r` ends one too
+        // (as the assembler reads it), so it becomes `\n`: same offsets.
+        let mut shown = isa_runtime::shown::printable(text);
+        if shown.contains('\r') {
+            let b = shown.as_bytes();
+            let fixed: String = shown.char_indices().map(|(i, c)| if c == '\r' && b.get(i + 1) != Some(&b'\n') { '\n' } else { c }).collect();
+            shown = std::borrow::Cow::Owned(fixed);
+        }
+        Report { file, source: SimpleFile::new(name, shown), err: BufferedStandardStream::stderr(color) }
     }
 
     fn error(&mut self, span: Option<(usize, usize)>, message: &str) {

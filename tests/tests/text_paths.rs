@@ -138,6 +138,17 @@ fn a_label_defined_twice_or_not_a_name_is_an_error() {
     );
 }
 
+/// A long text echoed in a message is cut in the middle, on both paths.
+#[test]
+fn long_texts_in_messages_are_shortened() {
+    let text = format!("FADD R0, R1, {}\n", "x".repeat(5000));
+    let (_, errors) = isa_generated::text::assemble(&text);
+    let (_, ie) = isa_codegen::asm::assemble_text(isa(), &text);
+    assert_eq!(errors, ie);
+    let xs = "x".repeat(16);
+    assert_eq!(errors, [(13, 1, format!("`{xs}…{xs}` is not a register `Rn` (operand `SrcB`)"))]);
+}
+
 /// Messages that used to name a symptom (a later operand, a garbled
 /// mnemonic) now name the mistake, the same on both paths.
 #[test]
@@ -158,6 +169,18 @@ fn messages_name_the_mistake_not_a_symptom() {
         // Pairs of the wrong class, and pairs that are not pairs.
         ("ISETP.LE.U32.AND R[2:3], PT, R1, R2, PT", 17, "`R[2:3]` is a pair of `R` registers, but operand `pu` is a predicate `Pn`"),
         ("MOV.64 R[2:4], R[4:5]", 7, "`R[2:4]` is not a pair: a pair is two consecutive registers `R[n:n+1]`"),
+        // Lower case where the ISA spells upper case.
+        ("FFMA.ftz R0, R1, R2, R3", 5, "modifier `.ftz` is not allowed here; `FFMA` takes .FTZ .SAT .RN .RP .RM .RZ; did you mean `.FTZ`?"),
+        ("MOV r1, R2", 4, "`r1` is not a register `Rn` (operand `Rd`); did you mean `R1`?"),
+        // Swapped letters, and a name that begins a mnemonic.
+        ("ISTEP.LT.AND P0, PT, R1, R2, PT", 0, "unknown mnemonic `ISTEP`; did you mean `ISETP`?"),
+        ("HADD R0, R1, R2", 0, "unknown mnemonic `HADD`; did you mean `HADD2`?"),
+        // Brackets, `;` and controls are pointed at where they go wrong.
+        ("MOV R0, R[2:3", 9, "`[` is not closed"),
+        ("MOV R0, R1 ]", 11, "`]` closes nothing"),
+        ("MOV R0, R1; MOV R2, R3", 12, "text after `;`: one instruction per line (`MOV R2, R3` would be a second)"),
+        ("MOV R0, R1 ;;", 11, "a second `;`: one `;` ends the instruction"),
+        ("MOV R0, R1 &sched = 0x1", 11, "a control is one word, `&name=value`, without spaces"),
         // The wrong base outranks a prefix (the paths once disagreed here).
         ("GETGPR R0, !AR[UR2]", 11, "expected `R[...]`"),
         // Only the default of a modifier the spec gives no field may be written.

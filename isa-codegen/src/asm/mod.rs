@@ -224,7 +224,11 @@ impl<'a> Assembler<'a> {
                 let taken = same.or_else(|| (0..b.modifiers.len()).filter(fits).find_map(|s| filled[s]));
                 let msg = match taken {
                     Some(prev) => isa_runtime::text::asm::repeated_modifier(part.text, prev.text),
-                    None => format!("modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, self.modifier_spellings(ot, b)),
+                    None => {
+                        let upper = part.text.to_ascii_uppercase();
+                        let case = upper != part.text && b.modifiers.iter().any(|m| self.slot_accepts(ot, m, &upper));
+                        isa_runtime::text::asm::not_allowed_modifier(part.text, &form.mnemonic, &self.modifier_spellings(ot, b), case)
+                    }
                 };
                 return Err(fail(2, part.col, msg));
             };
@@ -612,7 +616,9 @@ impl<'a> Assembler<'a> {
             _ => None,
         };
         let max = matches!(of, Some(TypeKind::Register { prefix, .. }) if prefix == want).then(|| crate::plan::mask64(f.width));
-        isa_runtime::text::asm::not_a_register(text, operand, &describe(&isa.types[f.ty]), other.as_deref(), max)
+        let upper = text.to_ascii_uppercase();
+        let case = upper != text && self.register(f, &upper).is_some();
+        isa_runtime::text::asm::not_a_register(text, operand, &describe(&isa.types[f.ty]), other.as_deref(), max, case)
     }
 
     /// An integer literal for field `f`: signed types accept -2^(w-1)..2^w-1

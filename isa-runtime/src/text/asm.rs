@@ -197,6 +197,13 @@ pub fn unencodable_modifier(part: &str, text: &str, default: Option<&str>) -> St
     format!("modifier `.{part}` cannot be encoded: the spec gives `.{text}` no field{only}")
 }
 
+/// The message for a modifier no slot of a form takes; `case`: its upper
+/// case spelling would be taken (`.ftz`). Both paths word it the same.
+pub fn not_allowed_modifier(part: &str, mnemonic: &str, spellings: &str, case: bool) -> String {
+    let hint = if case { format!("; did you mean `.{}`?", part.to_ascii_uppercase()) } else { String::new() };
+    format!("modifier `.{part}` is not allowed here; `{mnemonic}` takes {spellings}{hint}")
+}
+
 /// How messages name a register class: "a register `URn`", "a predicate `Pn`".
 pub fn describe_class(prefix: &str, predicate: bool) -> String {
     format!("a {} `{prefix}n`", if predicate { "predicate" } else { "register" })
@@ -207,10 +214,12 @@ pub fn describe_class(prefix: &str, predicate: bool) -> String {
 /// the class the name belongs to when it is another one (`P0` for `Ra`);
 /// `max` is the highest number when the name is of the right class but
 /// numbered past it (`R300`). Both paths word it the same.
-pub fn not_a_register(name: &str, operand: &str, describe: &str, other: Option<&str>, max: Option<u64>) -> String {
+/// `upper`: the name in upper case would do (`r1`).
+pub fn not_a_register(name: &str, operand: &str, describe: &str, other: Option<&str>, max: Option<u64>, upper: bool) -> String {
     match (other, max) {
         (Some(other), _) => format!("`{name}` is {other}, but operand `{operand}` is {describe}"),
         (None, Some(max)) => format!("`{name}` is out of range: operand `{operand}` is {describe} with n at most {max}"),
+        (None, None) if upper => format!("`{name}` is not {describe} (operand `{operand}`); did you mean `{}`?", name.to_ascii_uppercase()),
         (None, None) => format!("`{name}` is not {describe} (operand `{operand}`)"),
     }
 }
@@ -386,7 +395,9 @@ impl RegName {
         let of = m.registers.iter().position(named).map(|c| c as u16).or(self.class.filter(|_| self.number.is_some()));
         let other = of.filter(|&c| c != class).and_then(|c| m.registers.get(c as usize)).map(|c| describe_class(c.prefix, c.predicate));
         let max = (of == Some(class) && self.number.is_some()).then(|| bits.max());
-        not_a_register(text, sop.name, sop.describe, other.as_deref(), max)
+        let upper = text.to_ascii_uppercase();
+        let case = upper != text && register(m, class, bits, &upper).is_some();
+        not_a_register(text, sop.name, sop.describe, other.as_deref(), max, case)
     }
 }
 
@@ -460,7 +471,12 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
             let msg = match taken {
                 Some(prev) if loud => repeated_modifier(part.text, prev.text),
                 Some(_) => String::new(),
-                None => msg!(loud, "modifier `.{}` is not allowed here; `{}` takes {}", part.text, form.mnemonic, form.spellings),
+                None if loud => {
+                    let upper = part.text.to_ascii_uppercase();
+                    let case = upper != part.text && slots.iter().any(|s| slot_accepts(s, &upper));
+                    not_allowed_modifier(part.text, form.mnemonic, form.spellings, case)
+                }
+                None => String::new(),
             };
             return Err(fail(2, part.col, msg));
         };
@@ -772,8 +788,29 @@ pub fn assemble_text(m: &Model, text: &str) -> (Vec<Assembled>, Vec<(usize, usiz
     assemble_lines(text, |line| assemble_line(m, line))
 }
 
+/// `message` with each `quoted` text of more than 40 characters cut to its
+/// first and last 16 around `…`: messages echo what the line wrote, and a
+/// line can be a megabyte.
+pub fn shorten_quotes(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(512));
+    for (k, piece) in message.split('`').enumerate() {
+        if k > 0 {
+            out.push('`');
+        }
+        let n = piece.chars().count();
+        if k % 2 == 1 && n > 40 {
+            out.extend(piece.chars().take(16));
+            out.push('…');
+            out.extend(piece.chars().skip(n - 16));
+        } else {
+            out.push_str(piece);
+        }
+    }
+    out
+}
+
 /// The whole-text pass both assemblers share: splits `text` into lines
-/// (`\n`, `\r\n`), assembles each with `line`, and turns each error into
+/// ([`super::lex::lines`]), assembles each with `line`, and turns each error into
 /// (byte offset in the text, length of the character there, message).
 /// Every bad line is reported, and so is a label defined twice.
 pub fn assemble_lines<T>(text: &str, mut line: impl FnMut(&str) -> Result<Option<T>, AsmError>) -> (Vec<T>, Vec<(usize, usize, String)>) {
@@ -781,13 +818,11 @@ pub fn assemble_lines<T>(text: &str, mut line: impl FnMut(&str) -> Result<Option
     let mut errors = Vec::new();
     // Each label and the line (1-based) that defines it.
     let mut labels: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut offset = 0usize;
-    for (n, raw) in text.split_inclusive('\n').enumerate() {
-        let body = raw.trim_end_matches(['\n', '\r']);
+    for (n, (offset, body)) in super::lex::lines(text).enumerate() {
         let mut error = |e: AsmError| {
             let col = e.col.min(body.len());
             let len = body[col..].chars().next().map_or(0, char::len_utf8);
-            errors.push((offset + col, len, e.message));
+            errors.push((offset + col, len, shorten_quotes(&e.message)));
         };
         match line(body) {
             Ok(Some(a)) => out.push(a),
@@ -800,7 +835,6 @@ pub fn assemble_lines<T>(text: &str, mut line: impl FnMut(&str) -> Result<Option
                 error(AsmError::at(l.col, format!("label `{}` is already defined on line {first}", l.text)));
             }
         }
-        offset += raw.len();
     }
     (out, errors)
 }

@@ -77,6 +77,22 @@ pub struct Line<'a> {
     pub controls: List<(Tok<'a>, Tok<'a>), MAX_CONTROLS>,
 }
 
+/// The lines of a text as (byte offset, line without its end): lines end
+/// at `\n`, `\r\n` or a lone `\r` (old Mac files), as editors show them.
+pub fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let b = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if at >= b.len() {
+            return None;
+        }
+        let start = at;
+        let end = b[start..].iter().position(|&c| c == b'\n' || c == b'\r').map_or(b.len(), |i| start + i);
+        at = end + if b.get(end) == Some(&b'\r') && b.get(end + 1) == Some(&b'\n') { 2 } else { 1 };
+        Some((start, &text[start..end]))
+    })
+}
+
 /// Whether `s` can name a label: a letter, `_`, `.` or `$`, then those or
 /// digits (`loop`, `.L1`, `$done`).
 pub fn is_label(s: &str) -> bool {
@@ -214,6 +230,10 @@ fn fast<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
         end -= 1;
     }
     let b = &all[..end];
+    // A `;` before the end: `general` words it.
+    if b.contains(&b';') {
+        return None;
+    }
     let mut pos = skip_spaces(b, 0);
     let first_word = pos;
     let word_end = find_space(b, pos);
@@ -274,6 +294,7 @@ fn fast<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
     while let Some(&c) = b.get(i) {
         match c {
             b'[' => depth += 1,
+            b']' if depth == 0 => return None,
             b']' => depth -= 1,
             b',' if depth == 0 => {
                 let (s, t) = trim_spaces(b, start, i);
@@ -330,6 +351,10 @@ fn fast<'a>(line: &'a str, out: &mut Line<'a>) -> Option<()> {
         if t == s {
             return out.operands.is_empty().then_some(());
         }
+        // A control with spaces in it (`&sched = 1`): `general` words it.
+        if b[s..t].contains(&b'&') {
+            return None;
+        }
     }
     out.operands.push(Tok { text: &line[s..t], col: s }).then_some(())
 }
@@ -355,6 +380,14 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
         end -= 1;
     }
     let code = &code[..end];
+    if let Some(semi) = code.find(';') {
+        let rest = skip_ws(code, semi + 1);
+        let after = code[rest..].trim_end();
+        return Err(match after.is_empty() || after.starts_with(';') {
+            true => (semi, "a second `;`: one `;` ends the instruction".into()),
+            false => (rest, format!("text after `;`: one instruction per line (`{after}` would be a second)")),
+        });
+    }
     let mut out = Line::default();
     let mut pos = skip_ws(code, 0);
     // Label: `name:` at the start.
@@ -416,15 +449,29 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
     pos = skip_ws(code, e);
     // Operands: split at commas outside brackets and bars; `&x=y` controls at the end.
     let rest = &code[pos..];
-    let mut depth = 0i32;
+    // Where each open bracket is, innermost last.
+    let mut open: Vec<usize> = Vec::new();
+    let mut depth = 0usize;
     let mut start = 0usize;
     let mut pieces: List<(usize, &str), { MAX_OPERANDS + 1 }> = List::default();
     let r = rest.as_bytes();
     let mut i = next_split(r, 0);
     while let Some(&c) = r.get(i) {
         match c {
-            b'[' | b'(' => depth += 1,
-            b']' | b')' => depth -= 1,
+            b'[' | b'(' => {
+                open.push(i);
+                depth += 1;
+            }
+            b']' | b')' => {
+                let want = if c == b']' { b'[' } else { b'(' };
+                match open.last() {
+                    Some(&o) if r[o] == want => {}
+                    Some(&o) => return Err((pos + i, format!("`{}` closes `{}` (at column {})", c as char, r[o] as char, pos + o + 1))),
+                    None => return Err((pos + i, format!("`{}` closes nothing", c as char))),
+                }
+                open.pop();
+                depth -= 1;
+            }
             b',' if depth == 0 => {
                 if !pieces.push((start, &rest[start..i])) {
                     return Err((pos + start, format!("more than {MAX_OPERANDS} operands")));
@@ -435,8 +482,8 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
         }
         i = next_split(r, i + 1);
     }
-    if depth != 0 {
-        return Err((pos + start, "unbalanced brackets".into()));
+    if let Some(&o) = open.last() {
+        return Err((pos + o, format!("`{}` is not closed", r[o] as char)));
     }
     if (!trim(&rest[start..]).1.is_empty() || !pieces.is_empty()) && !pieces.push((start, &rest[start..])) {
         return Err((pos + start, format!("more than {MAX_OPERANDS} operands")));
@@ -474,6 +521,9 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
                     return Err((wcol, format!("more than {MAX_CONTROLS} controls")));
                 }
                 text = &trimmed[..trim_end_len(&trimmed[..ws])];
+            }
+            if let Some(amp) = text.find('&') {
+                return Err((col + amp, "a control is one word, `&name=value`, without spaces".into()));
             }
             for (i, c) in found.iter().rev().enumerate() {
                 if let Some((first, _)) = found.iter().rev().take(i).find(|(n, _)| n.text == c.0.text) {
@@ -779,6 +829,14 @@ fn core(s: &str) -> Option<Core<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_lone_cr() {
+        let got: Vec<(usize, &str)> = super::lines("a\nb\r\nc\rd\r\re").collect();
+        assert_eq!(got, [(0, "a"), (2, "b"), (5, "c"), (7, "d"), (9, ""), (10, "e")]);
+        assert_eq!(super::lines("").count(), 0);
+        assert_eq!(super::lines("x\n").collect::<Vec<_>>(), [(0, "x")]);
+    }
 
     #[test]
     fn lexes_lines() {

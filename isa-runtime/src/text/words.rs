@@ -142,12 +142,11 @@ fn hex_words(text: &str) -> Result<Words, WordsError> {
     let mut bad = Vec::new();
     // A byte-order mark (editors on Windows write one) is not text.
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut offset = text.len() - body.len();
-    for line in body.split_inclusive('\n') {
+    let bom = text.len() - body.len();
+    for (offset, line) in super::lex::lines(body) {
         let code = line.split("//").next().unwrap_or("");
-        let start = offset + code.len() - code.trim_start().len();
+        let start = bom + offset + code.len() - code.trim_start().len();
         let word = code.trim();
-        offset += line.len();
         if word.is_empty() {
             continue;
         }
@@ -308,6 +307,9 @@ mod tests {
         let read = read_words(text.as_bytes()).unwrap();
         assert_eq!(read.words, [0x1F, 2]);
         assert_eq!(read.spans.unwrap()[0], (3, 4));
+        // Lone CRs end lines too.
+        let read = read_words(b"0x1F\r2\r3").unwrap();
+        assert_eq!((read.words, read.spans.unwrap()), (vec![0x1F, 2, 3], vec![(0, 4), (5, 1), (7, 1)]));
     }
 
     #[test]
