@@ -30,14 +30,18 @@ macro_rules! say {
     }};
 }
 
-
-
 #[derive(Parser)]
 #[command(name = "isa", version, about = "Assembler, disassembler and simulator of the built-in ISA")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour in diagnostics: auto (a terminal, unless NO_COLOR is set or TERM=dumb), always or never.
+    #[arg(long, global = true, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
 }
+
+/// The `--color` choice, set once in `main`.
+static COLOR: std::sync::OnceLock<ColorChoice> = std::sync::OnceLock::new();
 
 #[derive(Subcommand)]
 enum Command {
@@ -67,7 +71,15 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    let auto = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
+    let _ = COLOR.set(match cli.color.as_str() {
+        "always" => ColorChoice::Always,
+        "never" => ColorChoice::Never,
+        _ if auto => ColorChoice::Auto,
+        _ => ColorChoice::Never,
+    });
+    match cli.command {
         Command::Asm { file, out } => asm(&file, out.as_deref()),
         Command::Disasm { file, format } => disasm(&file, format.parse().unwrap_or_default()),
         Command::Run { program, state } => run(&program, state.as_deref()),
@@ -137,7 +149,7 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
             report.error(Some((*offset, *len)), message);
         }
         drop(report);
-        say!("{} error(s); nothing written", errors.len());
+        say!("{} error{}; nothing written", errors.len(), if errors.len() == 1 { "" } else { "s" });
         return ExitCode::from(1);
     }
     match out {
@@ -169,7 +181,7 @@ struct Report<'t> {
 
 impl<'t> Report<'t> {
     fn new(file: &'t Path, text: &'t str) -> Report<'t> {
-        let color = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
+        let color = COLOR.get().copied().unwrap_or(ColorChoice::Never);
         // Snippets and names are shown without control sequences (`?` per byte).
         let name = isa_runtime::shown::printable(&file.display().to_string()).into_owned();
         // The renderer ends lines at `\n` only; a lone `\r` ends one too

@@ -235,6 +235,7 @@ pub fn bad_pair(text: &str, written_prefix: &str, operand: &str, describe: &str,
 }
 
 /// The index of a base mnemonic in the model.
+#[inline]
 fn find_mnemonic(m: &Model, text: &str) -> Option<usize> {
     let k = key(text);
     m.mnemonics.binary_search_by(|x| x.key.cmp(&k).then_with(|| name_order(x.name, text))).ok()
