@@ -213,8 +213,8 @@ pub fn describe_class(prefix: &str, predicate: bool) -> String {
 /// says what it takes) wants a register it does not name: `other` describes
 /// the class the name belongs to when it is another one (`P0` for `Ra`);
 /// `max` is the highest number when the name is of the right class but
-/// numbered past it (`R300`). Both paths word it the same.
-/// `upper`: the name in upper case would do (`r1`).
+/// numbered past it (`R300`); `upper`: the name in upper case would do
+/// (`r1`). Both paths word it the same.
 pub fn not_a_register(name: &str, operand: &str, describe: &str, other: Option<&str>, max: Option<u64>, upper: bool) -> String {
     match (other, max) {
         (Some(other), _) => format!("`{name}` is {other}, but operand `{operand}` is {describe}"),
@@ -224,8 +224,9 @@ pub fn not_a_register(name: &str, operand: &str, describe: &str, other: Option<&
     }
 }
 
-/// The message for a register pair written where operand `operand` wants a
-/// pair of class `prefix` (or is not a pair at all when `prefix` is `None`).
+/// The message for a register pair `text` (of class `written_prefix`)
+/// where operand `operand` wants a pair of class `prefix`: another class,
+/// or registers that are not consecutive.
 pub fn bad_pair(text: &str, written_prefix: &str, operand: &str, describe: &str, prefix: &str) -> String {
     if written_prefix != prefix {
         format!("`{text}` is a pair of `{written_prefix}` registers, but operand `{operand}` is {describe}")
@@ -384,9 +385,7 @@ impl RegName {
         }
         self.number.filter(|&n| n <= bits.max())
     }
-}
 
-impl RegName {
     /// Why `text` (which this was made from) is not a register of operand
     /// `sop` (class `class`, fitting `bits`): [`not_a_register`].
     #[cold]
