@@ -179,6 +179,8 @@ fn messages_name_the_mistake_not_a_symptom() {
         // Pairs of the wrong class, and pairs that are not pairs.
         ("ISETP.LE.U32.AND R[2:3], PT, R1, R2, PT", 17, "`R[2:3]` is a pair of `R` registers, but operand `pu` is a predicate `Pn`"),
         ("MOV.64 R[2:4], R[4:5]", 7, "`R[2:4]` is not a pair: a pair is two consecutive registers `R[n:n+1]`"),
+        // As many texts as operands, but an optional one skipped: not "too many".
+        ("IMAD R0, R2, R3, -R4, P0", 22, "this text is left over: `IMAD` takes at most 5 operands, but one that is optional was skipped, as the text in its place is of another kind"),
         // Lower case where the ISA spells upper case.
         ("FFMA.ftz R0, R1, R2, R3", 5, "modifier `.ftz` is not allowed here; `FFMA` takes .FTZ .SAT .RN .RP .RM .RZ; did you mean `.FTZ`?"),
         ("MOV r1, R2", 4, "`r1` is not a register `Rn` (operand `Rd`); did you mean `R1`?"),

@@ -341,7 +341,7 @@ impl<'a> Assembler<'a> {
             }
             let a = Attempt {
                 score: (texts[x].col, 5),
-                error: AsmError::at(texts[x].col, format!("too many operands: `{}` takes at most {}", form.mnemonic, form.operands.len())),
+                error: AsmError::at(texts[x].col, isa_runtime::text::asm::too_many_operands(&form.mnemonic, form.operands.len(), texts.len())),
             };
             if best.as_ref().is_none_or(|b| a.score > b.score) {
                 *best = Some(a);

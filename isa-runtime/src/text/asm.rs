@@ -204,6 +204,18 @@ pub fn not_allowed_modifier(part: &str, mnemonic: &str, spellings: &str, case: b
     format!("modifier `.{part}` is not allowed here; `{mnemonic}` takes {spellings}{hint}")
 }
 
+/// The message for a text left over once a form's operands are placed:
+/// more texts than operands, or as many, but an optional operand skipped
+/// because the text in its place is of another kind (`IMAD R0, R2, ..`
+/// where `pu` would be). Both paths word it the same.
+pub fn too_many_operands(mnemonic: &str, max: usize, given: usize) -> String {
+    if given > max {
+        format!("too many operands: `{mnemonic}` takes at most {max}")
+    } else {
+        format!("this text is left over: `{mnemonic}` takes at most {max} operands, but one that is optional was skipped, as the text in its place is of another kind")
+    }
+}
+
 /// How messages name a register class: "a register `URn`", "a predicate `Pn`".
 pub fn describe_class(prefix: &str, predicate: bool) -> String {
     format!("a {} `{prefix}n`", if predicate { "predicate" } else { "register" })
@@ -564,7 +576,7 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
         if x == texts.len() {
             return Some(w);
         }
-        let msg = msg!(loud, "too many operands: `{}` takes at most {}", form.mnemonic, form.operands.len());
+        let msg = msg!(loud, "{}", too_many_operands(form.mnemonic, form.operands.len(), texts.len()));
         keep(best, Attempt { score: (texts[x].col, 5), error: AsmError::at(texts[x].col, msg) });
         return None;
     }
