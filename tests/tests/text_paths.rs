@@ -181,6 +181,9 @@ fn messages_name_the_mistake_not_a_symptom() {
         ("MOV.64 R[2:4], R[4:5]", 7, "`R[2:4]` is not a pair: a pair is two consecutive registers `R[n:n+1]`"),
         // As many texts as operands, but an optional one skipped: not "too many".
         ("IMAD R0, R2, R3, -R4, P0", 22, "this text is left over: `IMAD` takes at most 5 operands, but one that is optional was skipped, as the text in its place is of another kind"),
+        // A mnemonic every form spells with more parts: all of them are named.
+        ("IDP R0, R1, R2, R3", 0, "`IDP` is not written alone: it is `IDP.2A` or `IDP.4A`"),
+        ("IDP.U8.S8 R0, R1, R2, R3", 0, "`IDP` is not written alone: it is `IDP.2A` or `IDP.4A`; did you mean `IDP.4A.U8.S8`?"),
         // Lower case where the ISA spells upper case.
         ("FFMA.ftz R0, R1, R2, R3", 5, "modifier `.ftz` is not allowed here; `FFMA` takes .FTZ .SAT .RN .RP .RM .RZ; did you mean `.FTZ`?"),
         ("MOV r1, R2", 4, "`r1` is not a register `Rn` (operand `Rd`); did you mean `R1`?"),

@@ -138,6 +138,13 @@ impl<'a> Assembler<'a> {
         }
         let mut e = best.map(|b| b.error).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
         if hint {
+            let spelled = cands.iter().filter_map(|&(ot, fi)| {
+                let op = &self.isa.opcodes[*self.isa.optypes[ot].opcodes.first()?];
+                Some(op.forms[fi].modifiers.iter().filter_map(|x| if let ModifierBinding::Mnemonic { text } = x { Some(text.as_str()) } else { None }).collect())
+            });
+            if let Some(message) = isa_runtime::text::asm::mnemonic_needs_part(mn.text, &lexed, spelled) {
+                e = AsmError::at(mn.col, message);
+            }
             let forms = cands.iter().filter_map(|&(ot, fi)| {
                 let op = &self.isa.opcodes[*self.isa.optypes[ot].opcodes.first()?];
                 Some(op.forms[fi].modifiers.iter().filter_map(|x| match x {

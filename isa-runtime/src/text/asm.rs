@@ -108,6 +108,27 @@ pub fn fixed_parts_hint<'a>(line: &str, lexed: &Line, forms: impl Iterator<Item 
     None
 }
 
+/// The message for a line whose mnemonic every form spells with parts it
+/// lacks (`IDP` for `IDP.2A` and `IDP.4A`): the spellings, rather than the
+/// one form's complaint that got furthest. `forms` lists each form's
+/// mnemonic parts.
+pub fn mnemonic_needs_part<'a>(base: &str, lexed: &Line, forms: impl Iterator<Item = Vec<&'a str>>) -> Option<String> {
+    let mut spellings: Vec<String> = Vec::new();
+    for parts in forms {
+        if parts.iter().all(|p| lexed.parts.iter().any(|t| t.text == *p)) {
+            return None;
+        }
+        let s: String = std::iter::once(base).chain(parts).collect::<Vec<_>>().join(".");
+        if !spellings.contains(&s) {
+            spellings.push(s);
+        }
+    }
+    let list = spellings.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>();
+    let (last, rest) = list.split_last()?;
+    let either = if rest.is_empty() { last.clone() } else { format!("{} or {last}", rest.join(", ")) };
+    Some(format!("`{base}` is not written alone: it is {either}"))
+}
+
 /// Assembles one line. `Ok(None)` for blank, comment-only and label-only lines.
 pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmError> {
     assemble(m, line, true)
@@ -164,6 +185,13 @@ fn assemble(m: &Model, line: &str, hint: bool) -> Result<Option<Assembled>, AsmE
         if loud {
             let mut e = best.map(|b| b.error).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
             if hint {
+                let spelled = m.mnemonics[k].forms.iter().map(|&(oc, fi)| {
+                    let form = &m.opcodes[oc as usize].forms[fi as usize];
+                    form.modifiers.iter().filter_map(|x| if let ModifierKind::Mnemonic(t) = x.kind { Some(t) } else { None }).collect()
+                });
+                if let Some(message) = mnemonic_needs_part(mn.text, lexed, spelled) {
+                    e = AsmError::at(mn.col, message);
+                }
                 let forms = m.mnemonics[k].forms.iter().map(|&(oc, fi)| {
                     let form = &m.opcodes[oc as usize].forms[fi as usize];
                     form.modifiers.iter().filter_map(|x| match x.kind {
