@@ -150,7 +150,7 @@ pub fn pieces(text: &str, size: usize) -> Vec<std::ops::Range<usize>> {
     let mut from = size;
     while from < text.len() {
         // The first line that starts after `from` (a break is `\n`, `\r\n` or `\r`).
-        let Some(brk) = memchr2(b'\n', b'\r', &bytes[from..]).map(|i| from + i) else { break };
+        let Some(brk) = bytes[from..].iter().position(|&c| c == b'\n' || c == b'\r').map(|i| from + i) else { break };
         let start = if bytes[brk] == b'\r' && bytes.get(brk + 1) == Some(&b'\n') { brk + 2 } else { brk + 1 };
         let decl = split_lines(&text[start..]).find(|(_, line)| {
             // `__Def` after blanks is what `decl_start` needs.
@@ -1187,27 +1187,9 @@ type Line<'i> = Spanned<&'i str>;
 /// Splits a body into lines exactly as the grammar's `raw_line` does: a line
 /// ends at `\r\n`, `\n` or `\r`; a last line without a break is kept only
 /// when non-empty. Yields each line's byte offset in `text` and its text.
+/// The assembler reads lines the same way, so this is its function.
 fn split_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        if at >= bytes.len() {
-            return None;
-        }
-        let start = at;
-        let len = memchr2(b'\n', b'\r', &bytes[start..]).unwrap_or(bytes.len() - start);
-        let end = start + len;
-        at = match bytes.get(end) {
-            Some(b'\r') if bytes.get(end + 1) == Some(&b'\n') => end + 2,
-            Some(_) => end + 1,
-            None => end,
-        };
-        Some((start, &text[start..end]))
-    })
-}
-
-fn memchr2(a: u8, b: u8, s: &[u8]) -> Option<usize> {
-    s.iter().position(|&c| c == a || c == b)
+    isa_runtime::text::lex::lines(text)
 }
 
 fn section_text(file: FileId, header: Span, lines: &[Line<'_>]) -> Spanned<String> {
