@@ -287,6 +287,196 @@ pub const OPCODE_NAMES: [&str; 184usize] = [
     "SETGPR_U",
     "GETGPR_U",
 ];
+/// `COVERED` of every opcode, in spec order, as its low and high
+/// halves: a table, so that [`Instruction::covered_mask`] does not
+/// branch on the opcode, of `u64`s, so that masking a word stays in
+/// general registers.
+const COVERED_MASKS: [[u64; 2]; 184usize] = [
+    [HADD2_RR::COVERED as u64, (HADD2_RR::COVERED >> 64) as u64],
+    [HADD2_RU::COVERED as u64, (HADD2_RU::COVERED >> 64) as u64],
+    [HADD2_RI::COVERED as u64, (HADD2_RI::COVERED >> 64) as u64],
+    [HADD2_RC::COVERED as u64, (HADD2_RC::COVERED >> 64) as u64],
+    [HMUL2_RR::COVERED as u64, (HMUL2_RR::COVERED >> 64) as u64],
+    [HMUL2_RU::COVERED as u64, (HMUL2_RU::COVERED >> 64) as u64],
+    [HMUL2_RI::COVERED as u64, (HMUL2_RI::COVERED >> 64) as u64],
+    [HMUL2_RC::COVERED as u64, (HMUL2_RC::COVERED >> 64) as u64],
+    [HFMA2_RRR::COVERED as u64, (HFMA2_RRR::COVERED >> 64) as u64],
+    [HFMA2_RRI::COVERED as u64, (HFMA2_RRI::COVERED >> 64) as u64],
+    [HFMA2_RIR::COVERED as u64, (HFMA2_RIR::COVERED >> 64) as u64],
+    [HFMA2_RRU::COVERED as u64, (HFMA2_RRU::COVERED >> 64) as u64],
+    [HFMA2_RUR::COVERED as u64, (HFMA2_RUR::COVERED >> 64) as u64],
+    [HFMA2_RRC::COVERED as u64, (HFMA2_RRC::COVERED >> 64) as u64],
+    [HFMA2_RCR::COVERED as u64, (HFMA2_RCR::COVERED >> 64) as u64],
+    [HMNMX2_RR::COVERED as u64, (HMNMX2_RR::COVERED >> 64) as u64],
+    [HMNMX2_RU::COVERED as u64, (HMNMX2_RU::COVERED >> 64) as u64],
+    [HMNMX2_RI::COVERED as u64, (HMNMX2_RI::COVERED >> 64) as u64],
+    [HMNMX2_RC::COVERED as u64, (HMNMX2_RC::COVERED >> 64) as u64],
+    [HSETP2_RR::COVERED as u64, (HSETP2_RR::COVERED >> 64) as u64],
+    [HSETP2_RU::COVERED as u64, (HSETP2_RU::COVERED >> 64) as u64],
+    [HSETP2_RI::COVERED as u64, (HSETP2_RI::COVERED >> 64) as u64],
+    [HSETP2_RC::COVERED as u64, (HSETP2_RC::COVERED >> 64) as u64],
+    [HSET2_RR::COVERED as u64, (HSET2_RR::COVERED >> 64) as u64],
+    [HSET2_RU::COVERED as u64, (HSET2_RU::COVERED >> 64) as u64],
+    [HSET2_RI::COVERED as u64, (HSET2_RI::COVERED >> 64) as u64],
+    [HSET2_RC::COVERED as u64, (HSET2_RC::COVERED >> 64) as u64],
+    [FADD_RR::COVERED as u64, (FADD_RR::COVERED >> 64) as u64],
+    [FADD_RU::COVERED as u64, (FADD_RU::COVERED >> 64) as u64],
+    [FADD_RI::COVERED as u64, (FADD_RI::COVERED >> 64) as u64],
+    [FADD_RC::COVERED as u64, (FADD_RC::COVERED >> 64) as u64],
+    [FMUL_RR::COVERED as u64, (FMUL_RR::COVERED >> 64) as u64],
+    [FMUL_RU::COVERED as u64, (FMUL_RU::COVERED >> 64) as u64],
+    [FMUL_RI::COVERED as u64, (FMUL_RI::COVERED >> 64) as u64],
+    [FMUL_RC::COVERED as u64, (FMUL_RC::COVERED >> 64) as u64],
+    [FFMA_RRR::COVERED as u64, (FFMA_RRR::COVERED >> 64) as u64],
+    [FFMA_RRI::COVERED as u64, (FFMA_RRI::COVERED >> 64) as u64],
+    [FFMA_RIR::COVERED as u64, (FFMA_RIR::COVERED >> 64) as u64],
+    [FFMA_RRU::COVERED as u64, (FFMA_RRU::COVERED >> 64) as u64],
+    [FFMA_RUR::COVERED as u64, (FFMA_RUR::COVERED >> 64) as u64],
+    [FFMA_RRC::COVERED as u64, (FFMA_RRC::COVERED >> 64) as u64],
+    [FFMA_RCR::COVERED as u64, (FFMA_RCR::COVERED >> 64) as u64],
+    [FMNMX_RR::COVERED as u64, (FMNMX_RR::COVERED >> 64) as u64],
+    [FMNMX_RU::COVERED as u64, (FMNMX_RU::COVERED >> 64) as u64],
+    [FMNMX_RI::COVERED as u64, (FMNMX_RI::COVERED >> 64) as u64],
+    [FMNMX_RC::COVERED as u64, (FMNMX_RC::COVERED >> 64) as u64],
+    [FSETP_RR::COVERED as u64, (FSETP_RR::COVERED >> 64) as u64],
+    [FSETP_RU::COVERED as u64, (FSETP_RU::COVERED >> 64) as u64],
+    [FSETP_RI::COVERED as u64, (FSETP_RI::COVERED >> 64) as u64],
+    [FSETP_RC::COVERED as u64, (FSETP_RC::COVERED >> 64) as u64],
+    [FSET_RR::COVERED as u64, (FSET_RR::COVERED >> 64) as u64],
+    [FSET_RU::COVERED as u64, (FSET_RU::COVERED >> 64) as u64],
+    [FSET_RI::COVERED as u64, (FSET_RI::COVERED >> 64) as u64],
+    [FSET_RC::COVERED as u64, (FSET_RC::COVERED >> 64) as u64],
+    [FSEL_RR::COVERED as u64, (FSEL_RR::COVERED >> 64) as u64],
+    [FSEL_RU::COVERED as u64, (FSEL_RU::COVERED >> 64) as u64],
+    [FSEL_RI::COVERED as u64, (FSEL_RI::COVERED >> 64) as u64],
+    [FSEL_RC::COVERED as u64, (FSEL_RC::COVERED >> 64) as u64],
+    [FCHK_RR::COVERED as u64, (FCHK_RR::COVERED >> 64) as u64],
+    [FCHK_RU::COVERED as u64, (FCHK_RU::COVERED >> 64) as u64],
+    [FCHK_RI::COVERED as u64, (FCHK_RI::COVERED >> 64) as u64],
+    [FCHK_RC::COVERED as u64, (FCHK_RC::COVERED >> 64) as u64],
+    [I2F_R::COVERED as u64, (I2F_R::COVERED >> 64) as u64],
+    [I2F_C::COVERED as u64, (I2F_C::COVERED >> 64) as u64],
+    [I2F_U::COVERED as u64, (I2F_U::COVERED >> 64) as u64],
+    [F2F_R::COVERED as u64, (F2F_R::COVERED >> 64) as u64],
+    [F2F_U::COVERED as u64, (F2F_U::COVERED >> 64) as u64],
+    [F2F_C::COVERED as u64, (F2F_C::COVERED >> 64) as u64],
+    [F2I_R::COVERED as u64, (F2I_R::COVERED >> 64) as u64],
+    [F2I_U::COVERED as u64, (F2I_U::COVERED >> 64) as u64],
+    [F2I_C::COVERED as u64, (F2I_C::COVERED >> 64) as u64],
+    [FRND_R::COVERED as u64, (FRND_R::COVERED >> 64) as u64],
+    [FRND_U::COVERED as u64, (FRND_U::COVERED >> 64) as u64],
+    [FRND_C::COVERED as u64, (FRND_C::COVERED >> 64) as u64],
+    [F2FP_RRR::COVERED as u64, (F2FP_RRR::COVERED >> 64) as u64],
+    [F2FP_RUR::COVERED as u64, (F2FP_RUR::COVERED >> 64) as u64],
+    [F2FP_RIR::COVERED as u64, (F2FP_RIR::COVERED >> 64) as u64],
+    [F2FP_RCR::COVERED as u64, (F2FP_RCR::COVERED >> 64) as u64],
+    [F2IP_RRR::COVERED as u64, (F2IP_RRR::COVERED >> 64) as u64],
+    [F2IP_RUR::COVERED as u64, (F2IP_RUR::COVERED >> 64) as u64],
+    [F2IP_RCR::COVERED as u64, (F2IP_RCR::COVERED >> 64) as u64],
+    [F2IP_RIR::COVERED as u64, (F2IP_RIR::COVERED >> 64) as u64],
+    [IADD_RR::COVERED as u64, (IADD_RR::COVERED >> 64) as u64],
+    [IADD_RU::COVERED as u64, (IADD_RU::COVERED >> 64) as u64],
+    [IADD_RI::COVERED as u64, (IADD_RI::COVERED >> 64) as u64],
+    [IADD_RC::COVERED as u64, (IADD_RC::COVERED >> 64) as u64],
+    [IMAD_RRR::COVERED as u64, (IMAD_RRR::COVERED >> 64) as u64],
+    [IMAD_RRI::COVERED as u64, (IMAD_RRI::COVERED >> 64) as u64],
+    [IMAD_RIR::COVERED as u64, (IMAD_RIR::COVERED >> 64) as u64],
+    [IMAD_RRC::COVERED as u64, (IMAD_RRC::COVERED >> 64) as u64],
+    [IMAD_RCR::COVERED as u64, (IMAD_RCR::COVERED >> 64) as u64],
+    [IMAD_RRU::COVERED as u64, (IMAD_RRU::COVERED >> 64) as u64],
+    [IMAD_RUR::COVERED as u64, (IMAD_RUR::COVERED >> 64) as u64],
+    [IMAD_WIDE_RRR::COVERED as u64, (IMAD_WIDE_RRR::COVERED >> 64) as u64],
+    [IMAD_WIDE_RIR::COVERED as u64, (IMAD_WIDE_RIR::COVERED >> 64) as u64],
+    [IMAD_WIDE_RRC::COVERED as u64, (IMAD_WIDE_RRC::COVERED >> 64) as u64],
+    [IMAD_WIDE_RCR::COVERED as u64, (IMAD_WIDE_RCR::COVERED >> 64) as u64],
+    [IMAD_WIDE_RRU::COVERED as u64, (IMAD_WIDE_RRU::COVERED >> 64) as u64],
+    [IMAD_WIDE_RUR::COVERED as u64, (IMAD_WIDE_RUR::COVERED >> 64) as u64],
+    [IDP2A_RRR::COVERED as u64, (IDP2A_RRR::COVERED >> 64) as u64],
+    [IDP2A_RRI::COVERED as u64, (IDP2A_RRI::COVERED >> 64) as u64],
+    [IDP2A_RIR::COVERED as u64, (IDP2A_RIR::COVERED >> 64) as u64],
+    [IDP2A_RRC::COVERED as u64, (IDP2A_RRC::COVERED >> 64) as u64],
+    [IDP2A_RCR::COVERED as u64, (IDP2A_RCR::COVERED >> 64) as u64],
+    [IDP2A_RRU::COVERED as u64, (IDP2A_RRU::COVERED >> 64) as u64],
+    [IDP2A_RUR::COVERED as u64, (IDP2A_RUR::COVERED >> 64) as u64],
+    [IDP4A_RRR::COVERED as u64, (IDP4A_RRR::COVERED >> 64) as u64],
+    [IDP4A_RRI::COVERED as u64, (IDP4A_RRI::COVERED >> 64) as u64],
+    [IDP4A_RIR::COVERED as u64, (IDP4A_RIR::COVERED >> 64) as u64],
+    [IDP4A_RRC::COVERED as u64, (IDP4A_RRC::COVERED >> 64) as u64],
+    [IDP4A_RCR::COVERED as u64, (IDP4A_RCR::COVERED >> 64) as u64],
+    [IDP4A_RRU::COVERED as u64, (IDP4A_RRU::COVERED >> 64) as u64],
+    [IDP4A_RUR::COVERED as u64, (IDP4A_RUR::COVERED >> 64) as u64],
+    [IMUL_RR::COVERED as u64, (IMUL_RR::COVERED >> 64) as u64],
+    [IMUL_RU::COVERED as u64, (IMUL_RU::COVERED >> 64) as u64],
+    [IMUL_RI::COVERED as u64, (IMUL_RI::COVERED >> 64) as u64],
+    [IMUL_RC::COVERED as u64, (IMUL_RC::COVERED >> 64) as u64],
+    [LEA_RRR::COVERED as u64, (LEA_RRR::COVERED >> 64) as u64],
+    [LEA_RIR::COVERED as u64, (LEA_RIR::COVERED >> 64) as u64],
+    [LEA_RCR::COVERED as u64, (LEA_RCR::COVERED >> 64) as u64],
+    [LEA_RUR::COVERED as u64, (LEA_RUR::COVERED >> 64) as u64],
+    [IABS_R::COVERED as u64, (IABS_R::COVERED >> 64) as u64],
+    [IABS_U::COVERED as u64, (IABS_U::COVERED >> 64) as u64],
+    [IABS_I::COVERED as u64, (IABS_I::COVERED >> 64) as u64],
+    [IABS_C::COVERED as u64, (IABS_C::COVERED >> 64) as u64],
+    [IMNMX_RR::COVERED as u64, (IMNMX_RR::COVERED >> 64) as u64],
+    [IMNMX_RU::COVERED as u64, (IMNMX_RU::COVERED >> 64) as u64],
+    [IMNMX_RI::COVERED as u64, (IMNMX_RI::COVERED >> 64) as u64],
+    [IMNMX_RC::COVERED as u64, (IMNMX_RC::COVERED >> 64) as u64],
+    [P2R_RR::COVERED as u64, (P2R_RR::COVERED >> 64) as u64],
+    [P2R_RU::COVERED as u64, (P2R_RU::COVERED >> 64) as u64],
+    [P2R_RI::COVERED as u64, (P2R_RI::COVERED >> 64) as u64],
+    [P2R_RC::COVERED as u64, (P2R_RC::COVERED >> 64) as u64],
+    [R2P_RR::COVERED as u64, (R2P_RR::COVERED >> 64) as u64],
+    [R2P_RU::COVERED as u64, (R2P_RU::COVERED >> 64) as u64],
+    [R2P_RI::COVERED as u64, (R2P_RI::COVERED >> 64) as u64],
+    [R2P_RC::COVERED as u64, (R2P_RC::COVERED >> 64) as u64],
+    [ISETP_RR::COVERED as u64, (ISETP_RR::COVERED >> 64) as u64],
+    [ISETP_RU::COVERED as u64, (ISETP_RU::COVERED >> 64) as u64],
+    [ISETP_RI::COVERED as u64, (ISETP_RI::COVERED >> 64) as u64],
+    [ISETP_RC::COVERED as u64, (ISETP_RC::COVERED >> 64) as u64],
+    [ISET_RR::COVERED as u64, (ISET_RR::COVERED >> 64) as u64],
+    [ISET_RU::COVERED as u64, (ISET_RU::COVERED >> 64) as u64],
+    [ISET_RI::COVERED as u64, (ISET_RI::COVERED >> 64) as u64],
+    [ISET_RC::COVERED as u64, (ISET_RC::COVERED >> 64) as u64],
+    [SEL_RR::COVERED as u64, (SEL_RR::COVERED >> 64) as u64],
+    [SEL_RU::COVERED as u64, (SEL_RU::COVERED >> 64) as u64],
+    [SEL_RI::COVERED as u64, (SEL_RI::COVERED >> 64) as u64],
+    [SEL_RC::COVERED as u64, (SEL_RC::COVERED >> 64) as u64],
+    [LOP3_RRR::COVERED as u64, (LOP3_RRR::COVERED >> 64) as u64],
+    [LOP3_RIR::COVERED as u64, (LOP3_RIR::COVERED >> 64) as u64],
+    [LOP3_RCR::COVERED as u64, (LOP3_RCR::COVERED >> 64) as u64],
+    [LOP3_RUR::COVERED as u64, (LOP3_RUR::COVERED >> 64) as u64],
+    [PLOP3_X::COVERED as u64, (PLOP3_X::COVERED >> 64) as u64],
+    [PLOP3_U::COVERED as u64, (PLOP3_U::COVERED >> 64) as u64],
+    [SHF_RRR::COVERED as u64, (SHF_RRR::COVERED >> 64) as u64],
+    [SHF_RRI::COVERED as u64, (SHF_RRI::COVERED >> 64) as u64],
+    [SHF_RIR::COVERED as u64, (SHF_RIR::COVERED >> 64) as u64],
+    [SHF_RRC::COVERED as u64, (SHF_RRC::COVERED >> 64) as u64],
+    [SHF_RCR::COVERED as u64, (SHF_RCR::COVERED >> 64) as u64],
+    [SHF_RRU::COVERED as u64, (SHF_RRU::COVERED >> 64) as u64],
+    [SHF_RUR::COVERED as u64, (SHF_RUR::COVERED >> 64) as u64],
+    [MOV_R::COVERED as u64, (MOV_R::COVERED >> 64) as u64],
+    [MOV_U::COVERED as u64, (MOV_U::COVERED >> 64) as u64],
+    [MOV_I::COVERED as u64, (MOV_I::COVERED >> 64) as u64],
+    [MOV_C::COVERED as u64, (MOV_C::COVERED >> 64) as u64],
+    [PRMT_RRR::COVERED as u64, (PRMT_RRR::COVERED >> 64) as u64],
+    [PRMT_RRI::COVERED as u64, (PRMT_RRI::COVERED >> 64) as u64],
+    [PRMT_RIR::COVERED as u64, (PRMT_RIR::COVERED >> 64) as u64],
+    [PRMT_RRC::COVERED as u64, (PRMT_RRC::COVERED >> 64) as u64],
+    [PRMT_RCR::COVERED as u64, (PRMT_RCR::COVERED >> 64) as u64],
+    [PRMT_RRU::COVERED as u64, (PRMT_RRU::COVERED >> 64) as u64],
+    [PRMT_RUR::COVERED as u64, (PRMT_RUR::COVERED >> 64) as u64],
+    [I2I_R::COVERED as u64, (I2I_R::COVERED >> 64) as u64],
+    [I2I_U::COVERED as u64, (I2I_U::COVERED >> 64) as u64],
+    [I2I_I::COVERED as u64, (I2I_I::COVERED >> 64) as u64],
+    [I2I_C::COVERED as u64, (I2I_C::COVERED >> 64) as u64],
+    [I2IP_RRR::COVERED as u64, (I2IP_RRR::COVERED >> 64) as u64],
+    [I2IP_RUR::COVERED as u64, (I2IP_RUR::COVERED >> 64) as u64],
+    [I2IP_RIR::COVERED as u64, (I2IP_RIR::COVERED >> 64) as u64],
+    [I2IP_RCR::COVERED as u64, (I2IP_RCR::COVERED >> 64) as u64],
+    [R2UR_R::COVERED as u64, (R2UR_R::COVERED >> 64) as u64],
+    [SETGPR_U::COVERED as u64, (SETGPR_U::COVERED >> 64) as u64],
+    [GETGPR_U::COVERED as u64, (GETGPR_U::COVERED >> 64) as u64],
+];
 /// Any instruction of the ISA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Instruction {
@@ -1396,9 +1586,24 @@ impl From<GETGPR_U> for Instruction {
     }
 }
 impl Instruction {
-    /// Encodes to the instruction word.
+    /// Encodes to the instruction word: the word the instruction holds,
+    /// once its opcode's row of the check table (the `__Exception`
+    /// rules, as [`Decoded::new`] checks them) passes it. Without
+    /// branching on the opcode; opcodes whose rules need their own
+    /// check, and rejected instructions, take [`Self::encode_checked`].
     #[inline]
     pub fn encode(&self) -> Result<u128, EncodeError> {
+        let w = self.to_word();
+        match CHECKS.get(self.index()) {
+            Some(c) if c.passes(w) => Ok(w),
+            _ => self.encode_checked(),
+        }
+    }
+    /// Encodes through the opcode's own `encode`, which names the
+    /// rule an instruction violates.
+    #[cold]
+    #[inline(never)]
+    pub fn encode_checked(&self) -> Result<u128, EncodeError> {
         match self {
             Instruction::HADD2_RR(i) => i.encode(),
             Instruction::HADD2_RU(i) => i.encode(),
@@ -1586,7 +1791,7 @@ impl Instruction {
             Instruction::GETGPR_U(i) => i.encode(),
         }
     }
-    /// Packs the fields into the word without checking the `__Exception` rules.
+    /// The instruction word, without checking the `__Exception` rules.
     #[inline]
     pub fn to_word(&self) -> u128 {
         match self {
@@ -1774,6 +1979,196 @@ impl Instruction {
             Instruction::R2UR_R(i) => i.to_word(),
             Instruction::SETGPR_U(i) => i.to_word(),
             Instruction::GETGPR_U(i) => i.to_word(),
+        }
+    }
+    /// Replaces the word (one store: every opcode struct is its word).
+    #[inline]
+    fn set_word(&mut self, w: u128) {
+        match self {
+            Instruction::HADD2_RR(i) => *i = HADD2_RR::of(w),
+            Instruction::HADD2_RU(i) => *i = HADD2_RU::of(w),
+            Instruction::HADD2_RI(i) => *i = HADD2_RI::of(w),
+            Instruction::HADD2_RC(i) => *i = HADD2_RC::of(w),
+            Instruction::HMUL2_RR(i) => *i = HMUL2_RR::of(w),
+            Instruction::HMUL2_RU(i) => *i = HMUL2_RU::of(w),
+            Instruction::HMUL2_RI(i) => *i = HMUL2_RI::of(w),
+            Instruction::HMUL2_RC(i) => *i = HMUL2_RC::of(w),
+            Instruction::HFMA2_RRR(i) => *i = HFMA2_RRR::of(w),
+            Instruction::HFMA2_RRI(i) => *i = HFMA2_RRI::of(w),
+            Instruction::HFMA2_RIR(i) => *i = HFMA2_RIR::of(w),
+            Instruction::HFMA2_RRU(i) => *i = HFMA2_RRU::of(w),
+            Instruction::HFMA2_RUR(i) => *i = HFMA2_RUR::of(w),
+            Instruction::HFMA2_RRC(i) => *i = HFMA2_RRC::of(w),
+            Instruction::HFMA2_RCR(i) => *i = HFMA2_RCR::of(w),
+            Instruction::HMNMX2_RR(i) => *i = HMNMX2_RR::of(w),
+            Instruction::HMNMX2_RU(i) => *i = HMNMX2_RU::of(w),
+            Instruction::HMNMX2_RI(i) => *i = HMNMX2_RI::of(w),
+            Instruction::HMNMX2_RC(i) => *i = HMNMX2_RC::of(w),
+            Instruction::HSETP2_RR(i) => *i = HSETP2_RR::of(w),
+            Instruction::HSETP2_RU(i) => *i = HSETP2_RU::of(w),
+            Instruction::HSETP2_RI(i) => *i = HSETP2_RI::of(w),
+            Instruction::HSETP2_RC(i) => *i = HSETP2_RC::of(w),
+            Instruction::HSET2_RR(i) => *i = HSET2_RR::of(w),
+            Instruction::HSET2_RU(i) => *i = HSET2_RU::of(w),
+            Instruction::HSET2_RI(i) => *i = HSET2_RI::of(w),
+            Instruction::HSET2_RC(i) => *i = HSET2_RC::of(w),
+            Instruction::FADD_RR(i) => *i = FADD_RR::of(w),
+            Instruction::FADD_RU(i) => *i = FADD_RU::of(w),
+            Instruction::FADD_RI(i) => *i = FADD_RI::of(w),
+            Instruction::FADD_RC(i) => *i = FADD_RC::of(w),
+            Instruction::FMUL_RR(i) => *i = FMUL_RR::of(w),
+            Instruction::FMUL_RU(i) => *i = FMUL_RU::of(w),
+            Instruction::FMUL_RI(i) => *i = FMUL_RI::of(w),
+            Instruction::FMUL_RC(i) => *i = FMUL_RC::of(w),
+            Instruction::FFMA_RRR(i) => *i = FFMA_RRR::of(w),
+            Instruction::FFMA_RRI(i) => *i = FFMA_RRI::of(w),
+            Instruction::FFMA_RIR(i) => *i = FFMA_RIR::of(w),
+            Instruction::FFMA_RRU(i) => *i = FFMA_RRU::of(w),
+            Instruction::FFMA_RUR(i) => *i = FFMA_RUR::of(w),
+            Instruction::FFMA_RRC(i) => *i = FFMA_RRC::of(w),
+            Instruction::FFMA_RCR(i) => *i = FFMA_RCR::of(w),
+            Instruction::FMNMX_RR(i) => *i = FMNMX_RR::of(w),
+            Instruction::FMNMX_RU(i) => *i = FMNMX_RU::of(w),
+            Instruction::FMNMX_RI(i) => *i = FMNMX_RI::of(w),
+            Instruction::FMNMX_RC(i) => *i = FMNMX_RC::of(w),
+            Instruction::FSETP_RR(i) => *i = FSETP_RR::of(w),
+            Instruction::FSETP_RU(i) => *i = FSETP_RU::of(w),
+            Instruction::FSETP_RI(i) => *i = FSETP_RI::of(w),
+            Instruction::FSETP_RC(i) => *i = FSETP_RC::of(w),
+            Instruction::FSET_RR(i) => *i = FSET_RR::of(w),
+            Instruction::FSET_RU(i) => *i = FSET_RU::of(w),
+            Instruction::FSET_RI(i) => *i = FSET_RI::of(w),
+            Instruction::FSET_RC(i) => *i = FSET_RC::of(w),
+            Instruction::FSEL_RR(i) => *i = FSEL_RR::of(w),
+            Instruction::FSEL_RU(i) => *i = FSEL_RU::of(w),
+            Instruction::FSEL_RI(i) => *i = FSEL_RI::of(w),
+            Instruction::FSEL_RC(i) => *i = FSEL_RC::of(w),
+            Instruction::FCHK_RR(i) => *i = FCHK_RR::of(w),
+            Instruction::FCHK_RU(i) => *i = FCHK_RU::of(w),
+            Instruction::FCHK_RI(i) => *i = FCHK_RI::of(w),
+            Instruction::FCHK_RC(i) => *i = FCHK_RC::of(w),
+            Instruction::I2F_R(i) => *i = I2F_R::of(w),
+            Instruction::I2F_C(i) => *i = I2F_C::of(w),
+            Instruction::I2F_U(i) => *i = I2F_U::of(w),
+            Instruction::F2F_R(i) => *i = F2F_R::of(w),
+            Instruction::F2F_U(i) => *i = F2F_U::of(w),
+            Instruction::F2F_C(i) => *i = F2F_C::of(w),
+            Instruction::F2I_R(i) => *i = F2I_R::of(w),
+            Instruction::F2I_U(i) => *i = F2I_U::of(w),
+            Instruction::F2I_C(i) => *i = F2I_C::of(w),
+            Instruction::FRND_R(i) => *i = FRND_R::of(w),
+            Instruction::FRND_U(i) => *i = FRND_U::of(w),
+            Instruction::FRND_C(i) => *i = FRND_C::of(w),
+            Instruction::F2FP_RRR(i) => *i = F2FP_RRR::of(w),
+            Instruction::F2FP_RUR(i) => *i = F2FP_RUR::of(w),
+            Instruction::F2FP_RIR(i) => *i = F2FP_RIR::of(w),
+            Instruction::F2FP_RCR(i) => *i = F2FP_RCR::of(w),
+            Instruction::F2IP_RRR(i) => *i = F2IP_RRR::of(w),
+            Instruction::F2IP_RUR(i) => *i = F2IP_RUR::of(w),
+            Instruction::F2IP_RCR(i) => *i = F2IP_RCR::of(w),
+            Instruction::F2IP_RIR(i) => *i = F2IP_RIR::of(w),
+            Instruction::IADD_RR(i) => *i = IADD_RR::of(w),
+            Instruction::IADD_RU(i) => *i = IADD_RU::of(w),
+            Instruction::IADD_RI(i) => *i = IADD_RI::of(w),
+            Instruction::IADD_RC(i) => *i = IADD_RC::of(w),
+            Instruction::IMAD_RRR(i) => *i = IMAD_RRR::of(w),
+            Instruction::IMAD_RRI(i) => *i = IMAD_RRI::of(w),
+            Instruction::IMAD_RIR(i) => *i = IMAD_RIR::of(w),
+            Instruction::IMAD_RRC(i) => *i = IMAD_RRC::of(w),
+            Instruction::IMAD_RCR(i) => *i = IMAD_RCR::of(w),
+            Instruction::IMAD_RRU(i) => *i = IMAD_RRU::of(w),
+            Instruction::IMAD_RUR(i) => *i = IMAD_RUR::of(w),
+            Instruction::IMAD_WIDE_RRR(i) => *i = IMAD_WIDE_RRR::of(w),
+            Instruction::IMAD_WIDE_RIR(i) => *i = IMAD_WIDE_RIR::of(w),
+            Instruction::IMAD_WIDE_RRC(i) => *i = IMAD_WIDE_RRC::of(w),
+            Instruction::IMAD_WIDE_RCR(i) => *i = IMAD_WIDE_RCR::of(w),
+            Instruction::IMAD_WIDE_RRU(i) => *i = IMAD_WIDE_RRU::of(w),
+            Instruction::IMAD_WIDE_RUR(i) => *i = IMAD_WIDE_RUR::of(w),
+            Instruction::IDP2A_RRR(i) => *i = IDP2A_RRR::of(w),
+            Instruction::IDP2A_RRI(i) => *i = IDP2A_RRI::of(w),
+            Instruction::IDP2A_RIR(i) => *i = IDP2A_RIR::of(w),
+            Instruction::IDP2A_RRC(i) => *i = IDP2A_RRC::of(w),
+            Instruction::IDP2A_RCR(i) => *i = IDP2A_RCR::of(w),
+            Instruction::IDP2A_RRU(i) => *i = IDP2A_RRU::of(w),
+            Instruction::IDP2A_RUR(i) => *i = IDP2A_RUR::of(w),
+            Instruction::IDP4A_RRR(i) => *i = IDP4A_RRR::of(w),
+            Instruction::IDP4A_RRI(i) => *i = IDP4A_RRI::of(w),
+            Instruction::IDP4A_RIR(i) => *i = IDP4A_RIR::of(w),
+            Instruction::IDP4A_RRC(i) => *i = IDP4A_RRC::of(w),
+            Instruction::IDP4A_RCR(i) => *i = IDP4A_RCR::of(w),
+            Instruction::IDP4A_RRU(i) => *i = IDP4A_RRU::of(w),
+            Instruction::IDP4A_RUR(i) => *i = IDP4A_RUR::of(w),
+            Instruction::IMUL_RR(i) => *i = IMUL_RR::of(w),
+            Instruction::IMUL_RU(i) => *i = IMUL_RU::of(w),
+            Instruction::IMUL_RI(i) => *i = IMUL_RI::of(w),
+            Instruction::IMUL_RC(i) => *i = IMUL_RC::of(w),
+            Instruction::LEA_RRR(i) => *i = LEA_RRR::of(w),
+            Instruction::LEA_RIR(i) => *i = LEA_RIR::of(w),
+            Instruction::LEA_RCR(i) => *i = LEA_RCR::of(w),
+            Instruction::LEA_RUR(i) => *i = LEA_RUR::of(w),
+            Instruction::IABS_R(i) => *i = IABS_R::of(w),
+            Instruction::IABS_U(i) => *i = IABS_U::of(w),
+            Instruction::IABS_I(i) => *i = IABS_I::of(w),
+            Instruction::IABS_C(i) => *i = IABS_C::of(w),
+            Instruction::IMNMX_RR(i) => *i = IMNMX_RR::of(w),
+            Instruction::IMNMX_RU(i) => *i = IMNMX_RU::of(w),
+            Instruction::IMNMX_RI(i) => *i = IMNMX_RI::of(w),
+            Instruction::IMNMX_RC(i) => *i = IMNMX_RC::of(w),
+            Instruction::P2R_RR(i) => *i = P2R_RR::of(w),
+            Instruction::P2R_RU(i) => *i = P2R_RU::of(w),
+            Instruction::P2R_RI(i) => *i = P2R_RI::of(w),
+            Instruction::P2R_RC(i) => *i = P2R_RC::of(w),
+            Instruction::R2P_RR(i) => *i = R2P_RR::of(w),
+            Instruction::R2P_RU(i) => *i = R2P_RU::of(w),
+            Instruction::R2P_RI(i) => *i = R2P_RI::of(w),
+            Instruction::R2P_RC(i) => *i = R2P_RC::of(w),
+            Instruction::ISETP_RR(i) => *i = ISETP_RR::of(w),
+            Instruction::ISETP_RU(i) => *i = ISETP_RU::of(w),
+            Instruction::ISETP_RI(i) => *i = ISETP_RI::of(w),
+            Instruction::ISETP_RC(i) => *i = ISETP_RC::of(w),
+            Instruction::ISET_RR(i) => *i = ISET_RR::of(w),
+            Instruction::ISET_RU(i) => *i = ISET_RU::of(w),
+            Instruction::ISET_RI(i) => *i = ISET_RI::of(w),
+            Instruction::ISET_RC(i) => *i = ISET_RC::of(w),
+            Instruction::SEL_RR(i) => *i = SEL_RR::of(w),
+            Instruction::SEL_RU(i) => *i = SEL_RU::of(w),
+            Instruction::SEL_RI(i) => *i = SEL_RI::of(w),
+            Instruction::SEL_RC(i) => *i = SEL_RC::of(w),
+            Instruction::LOP3_RRR(i) => *i = LOP3_RRR::of(w),
+            Instruction::LOP3_RIR(i) => *i = LOP3_RIR::of(w),
+            Instruction::LOP3_RCR(i) => *i = LOP3_RCR::of(w),
+            Instruction::LOP3_RUR(i) => *i = LOP3_RUR::of(w),
+            Instruction::PLOP3_X(i) => *i = PLOP3_X::of(w),
+            Instruction::PLOP3_U(i) => *i = PLOP3_U::of(w),
+            Instruction::SHF_RRR(i) => *i = SHF_RRR::of(w),
+            Instruction::SHF_RRI(i) => *i = SHF_RRI::of(w),
+            Instruction::SHF_RIR(i) => *i = SHF_RIR::of(w),
+            Instruction::SHF_RRC(i) => *i = SHF_RRC::of(w),
+            Instruction::SHF_RCR(i) => *i = SHF_RCR::of(w),
+            Instruction::SHF_RRU(i) => *i = SHF_RRU::of(w),
+            Instruction::SHF_RUR(i) => *i = SHF_RUR::of(w),
+            Instruction::MOV_R(i) => *i = MOV_R::of(w),
+            Instruction::MOV_U(i) => *i = MOV_U::of(w),
+            Instruction::MOV_I(i) => *i = MOV_I::of(w),
+            Instruction::MOV_C(i) => *i = MOV_C::of(w),
+            Instruction::PRMT_RRR(i) => *i = PRMT_RRR::of(w),
+            Instruction::PRMT_RRI(i) => *i = PRMT_RRI::of(w),
+            Instruction::PRMT_RIR(i) => *i = PRMT_RIR::of(w),
+            Instruction::PRMT_RRC(i) => *i = PRMT_RRC::of(w),
+            Instruction::PRMT_RCR(i) => *i = PRMT_RCR::of(w),
+            Instruction::PRMT_RRU(i) => *i = PRMT_RRU::of(w),
+            Instruction::PRMT_RUR(i) => *i = PRMT_RUR::of(w),
+            Instruction::I2I_R(i) => *i = I2I_R::of(w),
+            Instruction::I2I_U(i) => *i = I2I_U::of(w),
+            Instruction::I2I_I(i) => *i = I2I_I::of(w),
+            Instruction::I2I_C(i) => *i = I2I_C::of(w),
+            Instruction::I2IP_RRR(i) => *i = I2IP_RRR::of(w),
+            Instruction::I2IP_RUR(i) => *i = I2IP_RUR::of(w),
+            Instruction::I2IP_RIR(i) => *i = I2IP_RIR::of(w),
+            Instruction::I2IP_RCR(i) => *i = I2IP_RCR::of(w),
+            Instruction::R2UR_R(i) => *i = R2UR_R::of(w),
+            Instruction::SETGPR_U(i) => *i = SETGPR_U::of(w),
+            Instruction::GETGPR_U(i) => *i = GETGPR_U::of(w),
         }
     }
     /// The word as 16 little-endian bytes (byte 0 holds bits 0..7).
@@ -1970,6 +2365,7 @@ impl Instruction {
         }
     }
     /// Index of the opcode in spec order.
+    #[inline]
     pub fn index(&self) -> usize {
         match self {
             Instruction::HADD2_RR(_) => HADD2_RR::INDEX,
@@ -2156,6 +2552,697 @@ impl Instruction {
             Instruction::R2UR_R(_) => R2UR_R::INDEX,
             Instruction::SETGPR_U(_) => SETGPR_U::INDEX,
             Instruction::GETGPR_U(_) => GETGPR_U::INDEX,
+        }
+    }
+    /// The instruction of opcode `index` (spec order) whose fields
+    /// hold `values` (as [`Self::raw_fields`] lists them); `None`
+    /// when there is no such opcode, the count is wrong, or a value
+    /// does not fit its field, is not one of its type or differs
+    /// from a constant.
+    pub fn from_raw_fields(index: usize, values: &[u64]) -> Option<Instruction> {
+        match index {
+            0 => {
+                HADD2_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HADD2_RR)
+            }
+            1 => {
+                HADD2_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HADD2_RU)
+            }
+            2 => {
+                HADD2_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HADD2_RI)
+            }
+            3 => {
+                HADD2_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HADD2_RC)
+            }
+            4 => {
+                HMUL2_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HMUL2_RR)
+            }
+            5 => {
+                HMUL2_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HMUL2_RU)
+            }
+            6 => {
+                HMUL2_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HMUL2_RI)
+            }
+            7 => {
+                HMUL2_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HMUL2_RC)
+            }
+            8 => {
+                HFMA2_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HFMA2_RRR)
+            }
+            9 => {
+                HFMA2_RRI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HFMA2_RRI)
+            }
+            10 => {
+                HFMA2_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HFMA2_RIR)
+            }
+            11 => {
+                HFMA2_RRU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HFMA2_RRU)
+            }
+            12 => {
+                HFMA2_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HFMA2_RUR)
+            }
+            13 => {
+                HFMA2_RRC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HFMA2_RRC)
+            }
+            14 => {
+                HFMA2_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HFMA2_RCR)
+            }
+            15 => {
+                HMNMX2_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HMNMX2_RR)
+            }
+            16 => {
+                HMNMX2_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HMNMX2_RU)
+            }
+            17 => {
+                HMNMX2_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HMNMX2_RI)
+            }
+            18 => {
+                HMNMX2_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HMNMX2_RC)
+            }
+            19 => {
+                HSETP2_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HSETP2_RR)
+            }
+            20 => {
+                HSETP2_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HSETP2_RU)
+            }
+            21 => {
+                HSETP2_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HSETP2_RI)
+            }
+            22 => {
+                HSETP2_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HSETP2_RC)
+            }
+            23 => {
+                HSET2_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HSET2_RR)
+            }
+            24 => {
+                HSET2_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HSET2_RU)
+            }
+            25 => {
+                HSET2_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HSET2_RI)
+            }
+            26 => {
+                HSET2_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::HSET2_RC)
+            }
+            27 => {
+                FADD_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FADD_RR)
+            }
+            28 => {
+                FADD_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FADD_RU)
+            }
+            29 => {
+                FADD_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FADD_RI)
+            }
+            30 => {
+                FADD_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FADD_RC)
+            }
+            31 => {
+                FMUL_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FMUL_RR)
+            }
+            32 => {
+                FMUL_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FMUL_RU)
+            }
+            33 => {
+                FMUL_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FMUL_RI)
+            }
+            34 => {
+                FMUL_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FMUL_RC)
+            }
+            35 => {
+                FFMA_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FFMA_RRR)
+            }
+            36 => {
+                FFMA_RRI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FFMA_RRI)
+            }
+            37 => {
+                FFMA_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FFMA_RIR)
+            }
+            38 => {
+                FFMA_RRU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FFMA_RRU)
+            }
+            39 => {
+                FFMA_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FFMA_RUR)
+            }
+            40 => {
+                FFMA_RRC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FFMA_RRC)
+            }
+            41 => {
+                FFMA_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FFMA_RCR)
+            }
+            42 => {
+                FMNMX_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FMNMX_RR)
+            }
+            43 => {
+                FMNMX_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FMNMX_RU)
+            }
+            44 => {
+                FMNMX_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FMNMX_RI)
+            }
+            45 => {
+                FMNMX_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FMNMX_RC)
+            }
+            46 => {
+                FSETP_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FSETP_RR)
+            }
+            47 => {
+                FSETP_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FSETP_RU)
+            }
+            48 => {
+                FSETP_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FSETP_RI)
+            }
+            49 => {
+                FSETP_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FSETP_RC)
+            }
+            50 => {
+                FSET_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FSET_RR)
+            }
+            51 => {
+                FSET_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FSET_RU)
+            }
+            52 => {
+                FSET_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FSET_RI)
+            }
+            53 => {
+                FSET_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FSET_RC)
+            }
+            54 => {
+                FSEL_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FSEL_RR)
+            }
+            55 => {
+                FSEL_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FSEL_RU)
+            }
+            56 => {
+                FSEL_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FSEL_RI)
+            }
+            57 => {
+                FSEL_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FSEL_RC)
+            }
+            58 => {
+                FCHK_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FCHK_RR)
+            }
+            59 => {
+                FCHK_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FCHK_RU)
+            }
+            60 => {
+                FCHK_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FCHK_RI)
+            }
+            61 => {
+                FCHK_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::FCHK_RC)
+            }
+            62 => I2F_R::from_raw_fields(values.try_into().ok()?).map(Instruction::I2F_R),
+            63 => I2F_C::from_raw_fields(values.try_into().ok()?).map(Instruction::I2F_C),
+            64 => I2F_U::from_raw_fields(values.try_into().ok()?).map(Instruction::I2F_U),
+            65 => F2F_R::from_raw_fields(values.try_into().ok()?).map(Instruction::F2F_R),
+            66 => F2F_U::from_raw_fields(values.try_into().ok()?).map(Instruction::F2F_U),
+            67 => F2F_C::from_raw_fields(values.try_into().ok()?).map(Instruction::F2F_C),
+            68 => F2I_R::from_raw_fields(values.try_into().ok()?).map(Instruction::F2I_R),
+            69 => F2I_U::from_raw_fields(values.try_into().ok()?).map(Instruction::F2I_U),
+            70 => F2I_C::from_raw_fields(values.try_into().ok()?).map(Instruction::F2I_C),
+            71 => {
+                FRND_R::from_raw_fields(values.try_into().ok()?).map(Instruction::FRND_R)
+            }
+            72 => {
+                FRND_U::from_raw_fields(values.try_into().ok()?).map(Instruction::FRND_U)
+            }
+            73 => {
+                FRND_C::from_raw_fields(values.try_into().ok()?).map(Instruction::FRND_C)
+            }
+            74 => {
+                F2FP_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::F2FP_RRR)
+            }
+            75 => {
+                F2FP_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::F2FP_RUR)
+            }
+            76 => {
+                F2FP_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::F2FP_RIR)
+            }
+            77 => {
+                F2FP_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::F2FP_RCR)
+            }
+            78 => {
+                F2IP_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::F2IP_RRR)
+            }
+            79 => {
+                F2IP_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::F2IP_RUR)
+            }
+            80 => {
+                F2IP_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::F2IP_RCR)
+            }
+            81 => {
+                F2IP_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::F2IP_RIR)
+            }
+            82 => {
+                IADD_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IADD_RR)
+            }
+            83 => {
+                IADD_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IADD_RU)
+            }
+            84 => {
+                IADD_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IADD_RI)
+            }
+            85 => {
+                IADD_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IADD_RC)
+            }
+            86 => {
+                IMAD_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_RRR)
+            }
+            87 => {
+                IMAD_RRI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_RRI)
+            }
+            88 => {
+                IMAD_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_RIR)
+            }
+            89 => {
+                IMAD_RRC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_RRC)
+            }
+            90 => {
+                IMAD_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_RCR)
+            }
+            91 => {
+                IMAD_RRU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_RRU)
+            }
+            92 => {
+                IMAD_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_RUR)
+            }
+            93 => {
+                IMAD_WIDE_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_WIDE_RRR)
+            }
+            94 => {
+                IMAD_WIDE_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_WIDE_RIR)
+            }
+            95 => {
+                IMAD_WIDE_RRC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_WIDE_RRC)
+            }
+            96 => {
+                IMAD_WIDE_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_WIDE_RCR)
+            }
+            97 => {
+                IMAD_WIDE_RRU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_WIDE_RRU)
+            }
+            98 => {
+                IMAD_WIDE_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMAD_WIDE_RUR)
+            }
+            99 => {
+                IDP2A_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP2A_RRR)
+            }
+            100 => {
+                IDP2A_RRI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP2A_RRI)
+            }
+            101 => {
+                IDP2A_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP2A_RIR)
+            }
+            102 => {
+                IDP2A_RRC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP2A_RRC)
+            }
+            103 => {
+                IDP2A_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP2A_RCR)
+            }
+            104 => {
+                IDP2A_RRU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP2A_RRU)
+            }
+            105 => {
+                IDP2A_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP2A_RUR)
+            }
+            106 => {
+                IDP4A_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP4A_RRR)
+            }
+            107 => {
+                IDP4A_RRI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP4A_RRI)
+            }
+            108 => {
+                IDP4A_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP4A_RIR)
+            }
+            109 => {
+                IDP4A_RRC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP4A_RRC)
+            }
+            110 => {
+                IDP4A_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP4A_RCR)
+            }
+            111 => {
+                IDP4A_RRU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP4A_RRU)
+            }
+            112 => {
+                IDP4A_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IDP4A_RUR)
+            }
+            113 => {
+                IMUL_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMUL_RR)
+            }
+            114 => {
+                IMUL_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMUL_RU)
+            }
+            115 => {
+                IMUL_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMUL_RI)
+            }
+            116 => {
+                IMUL_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMUL_RC)
+            }
+            117 => {
+                LEA_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::LEA_RRR)
+            }
+            118 => {
+                LEA_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::LEA_RIR)
+            }
+            119 => {
+                LEA_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::LEA_RCR)
+            }
+            120 => {
+                LEA_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::LEA_RUR)
+            }
+            121 => {
+                IABS_R::from_raw_fields(values.try_into().ok()?).map(Instruction::IABS_R)
+            }
+            122 => {
+                IABS_U::from_raw_fields(values.try_into().ok()?).map(Instruction::IABS_U)
+            }
+            123 => {
+                IABS_I::from_raw_fields(values.try_into().ok()?).map(Instruction::IABS_I)
+            }
+            124 => {
+                IABS_C::from_raw_fields(values.try_into().ok()?).map(Instruction::IABS_C)
+            }
+            125 => {
+                IMNMX_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMNMX_RR)
+            }
+            126 => {
+                IMNMX_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMNMX_RU)
+            }
+            127 => {
+                IMNMX_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMNMX_RI)
+            }
+            128 => {
+                IMNMX_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::IMNMX_RC)
+            }
+            129 => {
+                P2R_RR::from_raw_fields(values.try_into().ok()?).map(Instruction::P2R_RR)
+            }
+            130 => {
+                P2R_RU::from_raw_fields(values.try_into().ok()?).map(Instruction::P2R_RU)
+            }
+            131 => {
+                P2R_RI::from_raw_fields(values.try_into().ok()?).map(Instruction::P2R_RI)
+            }
+            132 => {
+                P2R_RC::from_raw_fields(values.try_into().ok()?).map(Instruction::P2R_RC)
+            }
+            133 => {
+                R2P_RR::from_raw_fields(values.try_into().ok()?).map(Instruction::R2P_RR)
+            }
+            134 => {
+                R2P_RU::from_raw_fields(values.try_into().ok()?).map(Instruction::R2P_RU)
+            }
+            135 => {
+                R2P_RI::from_raw_fields(values.try_into().ok()?).map(Instruction::R2P_RI)
+            }
+            136 => {
+                R2P_RC::from_raw_fields(values.try_into().ok()?).map(Instruction::R2P_RC)
+            }
+            137 => {
+                ISETP_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::ISETP_RR)
+            }
+            138 => {
+                ISETP_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::ISETP_RU)
+            }
+            139 => {
+                ISETP_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::ISETP_RI)
+            }
+            140 => {
+                ISETP_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::ISETP_RC)
+            }
+            141 => {
+                ISET_RR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::ISET_RR)
+            }
+            142 => {
+                ISET_RU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::ISET_RU)
+            }
+            143 => {
+                ISET_RI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::ISET_RI)
+            }
+            144 => {
+                ISET_RC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::ISET_RC)
+            }
+            145 => {
+                SEL_RR::from_raw_fields(values.try_into().ok()?).map(Instruction::SEL_RR)
+            }
+            146 => {
+                SEL_RU::from_raw_fields(values.try_into().ok()?).map(Instruction::SEL_RU)
+            }
+            147 => {
+                SEL_RI::from_raw_fields(values.try_into().ok()?).map(Instruction::SEL_RI)
+            }
+            148 => {
+                SEL_RC::from_raw_fields(values.try_into().ok()?).map(Instruction::SEL_RC)
+            }
+            149 => {
+                LOP3_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::LOP3_RRR)
+            }
+            150 => {
+                LOP3_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::LOP3_RIR)
+            }
+            151 => {
+                LOP3_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::LOP3_RCR)
+            }
+            152 => {
+                LOP3_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::LOP3_RUR)
+            }
+            153 => {
+                PLOP3_X::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::PLOP3_X)
+            }
+            154 => {
+                PLOP3_U::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::PLOP3_U)
+            }
+            155 => {
+                SHF_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::SHF_RRR)
+            }
+            156 => {
+                SHF_RRI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::SHF_RRI)
+            }
+            157 => {
+                SHF_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::SHF_RIR)
+            }
+            158 => {
+                SHF_RRC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::SHF_RRC)
+            }
+            159 => {
+                SHF_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::SHF_RCR)
+            }
+            160 => {
+                SHF_RRU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::SHF_RRU)
+            }
+            161 => {
+                SHF_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::SHF_RUR)
+            }
+            162 => {
+                MOV_R::from_raw_fields(values.try_into().ok()?).map(Instruction::MOV_R)
+            }
+            163 => {
+                MOV_U::from_raw_fields(values.try_into().ok()?).map(Instruction::MOV_U)
+            }
+            164 => {
+                MOV_I::from_raw_fields(values.try_into().ok()?).map(Instruction::MOV_I)
+            }
+            165 => {
+                MOV_C::from_raw_fields(values.try_into().ok()?).map(Instruction::MOV_C)
+            }
+            166 => {
+                PRMT_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::PRMT_RRR)
+            }
+            167 => {
+                PRMT_RRI::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::PRMT_RRI)
+            }
+            168 => {
+                PRMT_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::PRMT_RIR)
+            }
+            169 => {
+                PRMT_RRC::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::PRMT_RRC)
+            }
+            170 => {
+                PRMT_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::PRMT_RCR)
+            }
+            171 => {
+                PRMT_RRU::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::PRMT_RRU)
+            }
+            172 => {
+                PRMT_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::PRMT_RUR)
+            }
+            173 => {
+                I2I_R::from_raw_fields(values.try_into().ok()?).map(Instruction::I2I_R)
+            }
+            174 => {
+                I2I_U::from_raw_fields(values.try_into().ok()?).map(Instruction::I2I_U)
+            }
+            175 => {
+                I2I_I::from_raw_fields(values.try_into().ok()?).map(Instruction::I2I_I)
+            }
+            176 => {
+                I2I_C::from_raw_fields(values.try_into().ok()?).map(Instruction::I2I_C)
+            }
+            177 => {
+                I2IP_RRR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::I2IP_RRR)
+            }
+            178 => {
+                I2IP_RUR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::I2IP_RUR)
+            }
+            179 => {
+                I2IP_RIR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::I2IP_RIR)
+            }
+            180 => {
+                I2IP_RCR::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::I2IP_RCR)
+            }
+            181 => {
+                R2UR_R::from_raw_fields(values.try_into().ok()?).map(Instruction::R2UR_R)
+            }
+            182 => {
+                SETGPR_U::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::SETGPR_U)
+            }
+            183 => {
+                GETGPR_U::from_raw_fields(values.try_into().ok()?)
+                    .map(Instruction::GETGPR_U)
+            }
+            _ => None,
         }
     }
     /// Raw value of every field (constants included), in spec order.
@@ -2348,193 +3435,10 @@ impl Instruction {
         }
     }
     /// Bits some field of this opcode covers.
+    #[inline]
     pub fn covered_mask(&self) -> u128 {
-        match self {
-            Instruction::HADD2_RR(_) => HADD2_RR::COVERED,
-            Instruction::HADD2_RU(_) => HADD2_RU::COVERED,
-            Instruction::HADD2_RI(_) => HADD2_RI::COVERED,
-            Instruction::HADD2_RC(_) => HADD2_RC::COVERED,
-            Instruction::HMUL2_RR(_) => HMUL2_RR::COVERED,
-            Instruction::HMUL2_RU(_) => HMUL2_RU::COVERED,
-            Instruction::HMUL2_RI(_) => HMUL2_RI::COVERED,
-            Instruction::HMUL2_RC(_) => HMUL2_RC::COVERED,
-            Instruction::HFMA2_RRR(_) => HFMA2_RRR::COVERED,
-            Instruction::HFMA2_RRI(_) => HFMA2_RRI::COVERED,
-            Instruction::HFMA2_RIR(_) => HFMA2_RIR::COVERED,
-            Instruction::HFMA2_RRU(_) => HFMA2_RRU::COVERED,
-            Instruction::HFMA2_RUR(_) => HFMA2_RUR::COVERED,
-            Instruction::HFMA2_RRC(_) => HFMA2_RRC::COVERED,
-            Instruction::HFMA2_RCR(_) => HFMA2_RCR::COVERED,
-            Instruction::HMNMX2_RR(_) => HMNMX2_RR::COVERED,
-            Instruction::HMNMX2_RU(_) => HMNMX2_RU::COVERED,
-            Instruction::HMNMX2_RI(_) => HMNMX2_RI::COVERED,
-            Instruction::HMNMX2_RC(_) => HMNMX2_RC::COVERED,
-            Instruction::HSETP2_RR(_) => HSETP2_RR::COVERED,
-            Instruction::HSETP2_RU(_) => HSETP2_RU::COVERED,
-            Instruction::HSETP2_RI(_) => HSETP2_RI::COVERED,
-            Instruction::HSETP2_RC(_) => HSETP2_RC::COVERED,
-            Instruction::HSET2_RR(_) => HSET2_RR::COVERED,
-            Instruction::HSET2_RU(_) => HSET2_RU::COVERED,
-            Instruction::HSET2_RI(_) => HSET2_RI::COVERED,
-            Instruction::HSET2_RC(_) => HSET2_RC::COVERED,
-            Instruction::FADD_RR(_) => FADD_RR::COVERED,
-            Instruction::FADD_RU(_) => FADD_RU::COVERED,
-            Instruction::FADD_RI(_) => FADD_RI::COVERED,
-            Instruction::FADD_RC(_) => FADD_RC::COVERED,
-            Instruction::FMUL_RR(_) => FMUL_RR::COVERED,
-            Instruction::FMUL_RU(_) => FMUL_RU::COVERED,
-            Instruction::FMUL_RI(_) => FMUL_RI::COVERED,
-            Instruction::FMUL_RC(_) => FMUL_RC::COVERED,
-            Instruction::FFMA_RRR(_) => FFMA_RRR::COVERED,
-            Instruction::FFMA_RRI(_) => FFMA_RRI::COVERED,
-            Instruction::FFMA_RIR(_) => FFMA_RIR::COVERED,
-            Instruction::FFMA_RRU(_) => FFMA_RRU::COVERED,
-            Instruction::FFMA_RUR(_) => FFMA_RUR::COVERED,
-            Instruction::FFMA_RRC(_) => FFMA_RRC::COVERED,
-            Instruction::FFMA_RCR(_) => FFMA_RCR::COVERED,
-            Instruction::FMNMX_RR(_) => FMNMX_RR::COVERED,
-            Instruction::FMNMX_RU(_) => FMNMX_RU::COVERED,
-            Instruction::FMNMX_RI(_) => FMNMX_RI::COVERED,
-            Instruction::FMNMX_RC(_) => FMNMX_RC::COVERED,
-            Instruction::FSETP_RR(_) => FSETP_RR::COVERED,
-            Instruction::FSETP_RU(_) => FSETP_RU::COVERED,
-            Instruction::FSETP_RI(_) => FSETP_RI::COVERED,
-            Instruction::FSETP_RC(_) => FSETP_RC::COVERED,
-            Instruction::FSET_RR(_) => FSET_RR::COVERED,
-            Instruction::FSET_RU(_) => FSET_RU::COVERED,
-            Instruction::FSET_RI(_) => FSET_RI::COVERED,
-            Instruction::FSET_RC(_) => FSET_RC::COVERED,
-            Instruction::FSEL_RR(_) => FSEL_RR::COVERED,
-            Instruction::FSEL_RU(_) => FSEL_RU::COVERED,
-            Instruction::FSEL_RI(_) => FSEL_RI::COVERED,
-            Instruction::FSEL_RC(_) => FSEL_RC::COVERED,
-            Instruction::FCHK_RR(_) => FCHK_RR::COVERED,
-            Instruction::FCHK_RU(_) => FCHK_RU::COVERED,
-            Instruction::FCHK_RI(_) => FCHK_RI::COVERED,
-            Instruction::FCHK_RC(_) => FCHK_RC::COVERED,
-            Instruction::I2F_R(_) => I2F_R::COVERED,
-            Instruction::I2F_C(_) => I2F_C::COVERED,
-            Instruction::I2F_U(_) => I2F_U::COVERED,
-            Instruction::F2F_R(_) => F2F_R::COVERED,
-            Instruction::F2F_U(_) => F2F_U::COVERED,
-            Instruction::F2F_C(_) => F2F_C::COVERED,
-            Instruction::F2I_R(_) => F2I_R::COVERED,
-            Instruction::F2I_U(_) => F2I_U::COVERED,
-            Instruction::F2I_C(_) => F2I_C::COVERED,
-            Instruction::FRND_R(_) => FRND_R::COVERED,
-            Instruction::FRND_U(_) => FRND_U::COVERED,
-            Instruction::FRND_C(_) => FRND_C::COVERED,
-            Instruction::F2FP_RRR(_) => F2FP_RRR::COVERED,
-            Instruction::F2FP_RUR(_) => F2FP_RUR::COVERED,
-            Instruction::F2FP_RIR(_) => F2FP_RIR::COVERED,
-            Instruction::F2FP_RCR(_) => F2FP_RCR::COVERED,
-            Instruction::F2IP_RRR(_) => F2IP_RRR::COVERED,
-            Instruction::F2IP_RUR(_) => F2IP_RUR::COVERED,
-            Instruction::F2IP_RCR(_) => F2IP_RCR::COVERED,
-            Instruction::F2IP_RIR(_) => F2IP_RIR::COVERED,
-            Instruction::IADD_RR(_) => IADD_RR::COVERED,
-            Instruction::IADD_RU(_) => IADD_RU::COVERED,
-            Instruction::IADD_RI(_) => IADD_RI::COVERED,
-            Instruction::IADD_RC(_) => IADD_RC::COVERED,
-            Instruction::IMAD_RRR(_) => IMAD_RRR::COVERED,
-            Instruction::IMAD_RRI(_) => IMAD_RRI::COVERED,
-            Instruction::IMAD_RIR(_) => IMAD_RIR::COVERED,
-            Instruction::IMAD_RRC(_) => IMAD_RRC::COVERED,
-            Instruction::IMAD_RCR(_) => IMAD_RCR::COVERED,
-            Instruction::IMAD_RRU(_) => IMAD_RRU::COVERED,
-            Instruction::IMAD_RUR(_) => IMAD_RUR::COVERED,
-            Instruction::IMAD_WIDE_RRR(_) => IMAD_WIDE_RRR::COVERED,
-            Instruction::IMAD_WIDE_RIR(_) => IMAD_WIDE_RIR::COVERED,
-            Instruction::IMAD_WIDE_RRC(_) => IMAD_WIDE_RRC::COVERED,
-            Instruction::IMAD_WIDE_RCR(_) => IMAD_WIDE_RCR::COVERED,
-            Instruction::IMAD_WIDE_RRU(_) => IMAD_WIDE_RRU::COVERED,
-            Instruction::IMAD_WIDE_RUR(_) => IMAD_WIDE_RUR::COVERED,
-            Instruction::IDP2A_RRR(_) => IDP2A_RRR::COVERED,
-            Instruction::IDP2A_RRI(_) => IDP2A_RRI::COVERED,
-            Instruction::IDP2A_RIR(_) => IDP2A_RIR::COVERED,
-            Instruction::IDP2A_RRC(_) => IDP2A_RRC::COVERED,
-            Instruction::IDP2A_RCR(_) => IDP2A_RCR::COVERED,
-            Instruction::IDP2A_RRU(_) => IDP2A_RRU::COVERED,
-            Instruction::IDP2A_RUR(_) => IDP2A_RUR::COVERED,
-            Instruction::IDP4A_RRR(_) => IDP4A_RRR::COVERED,
-            Instruction::IDP4A_RRI(_) => IDP4A_RRI::COVERED,
-            Instruction::IDP4A_RIR(_) => IDP4A_RIR::COVERED,
-            Instruction::IDP4A_RRC(_) => IDP4A_RRC::COVERED,
-            Instruction::IDP4A_RCR(_) => IDP4A_RCR::COVERED,
-            Instruction::IDP4A_RRU(_) => IDP4A_RRU::COVERED,
-            Instruction::IDP4A_RUR(_) => IDP4A_RUR::COVERED,
-            Instruction::IMUL_RR(_) => IMUL_RR::COVERED,
-            Instruction::IMUL_RU(_) => IMUL_RU::COVERED,
-            Instruction::IMUL_RI(_) => IMUL_RI::COVERED,
-            Instruction::IMUL_RC(_) => IMUL_RC::COVERED,
-            Instruction::LEA_RRR(_) => LEA_RRR::COVERED,
-            Instruction::LEA_RIR(_) => LEA_RIR::COVERED,
-            Instruction::LEA_RCR(_) => LEA_RCR::COVERED,
-            Instruction::LEA_RUR(_) => LEA_RUR::COVERED,
-            Instruction::IABS_R(_) => IABS_R::COVERED,
-            Instruction::IABS_U(_) => IABS_U::COVERED,
-            Instruction::IABS_I(_) => IABS_I::COVERED,
-            Instruction::IABS_C(_) => IABS_C::COVERED,
-            Instruction::IMNMX_RR(_) => IMNMX_RR::COVERED,
-            Instruction::IMNMX_RU(_) => IMNMX_RU::COVERED,
-            Instruction::IMNMX_RI(_) => IMNMX_RI::COVERED,
-            Instruction::IMNMX_RC(_) => IMNMX_RC::COVERED,
-            Instruction::P2R_RR(_) => P2R_RR::COVERED,
-            Instruction::P2R_RU(_) => P2R_RU::COVERED,
-            Instruction::P2R_RI(_) => P2R_RI::COVERED,
-            Instruction::P2R_RC(_) => P2R_RC::COVERED,
-            Instruction::R2P_RR(_) => R2P_RR::COVERED,
-            Instruction::R2P_RU(_) => R2P_RU::COVERED,
-            Instruction::R2P_RI(_) => R2P_RI::COVERED,
-            Instruction::R2P_RC(_) => R2P_RC::COVERED,
-            Instruction::ISETP_RR(_) => ISETP_RR::COVERED,
-            Instruction::ISETP_RU(_) => ISETP_RU::COVERED,
-            Instruction::ISETP_RI(_) => ISETP_RI::COVERED,
-            Instruction::ISETP_RC(_) => ISETP_RC::COVERED,
-            Instruction::ISET_RR(_) => ISET_RR::COVERED,
-            Instruction::ISET_RU(_) => ISET_RU::COVERED,
-            Instruction::ISET_RI(_) => ISET_RI::COVERED,
-            Instruction::ISET_RC(_) => ISET_RC::COVERED,
-            Instruction::SEL_RR(_) => SEL_RR::COVERED,
-            Instruction::SEL_RU(_) => SEL_RU::COVERED,
-            Instruction::SEL_RI(_) => SEL_RI::COVERED,
-            Instruction::SEL_RC(_) => SEL_RC::COVERED,
-            Instruction::LOP3_RRR(_) => LOP3_RRR::COVERED,
-            Instruction::LOP3_RIR(_) => LOP3_RIR::COVERED,
-            Instruction::LOP3_RCR(_) => LOP3_RCR::COVERED,
-            Instruction::LOP3_RUR(_) => LOP3_RUR::COVERED,
-            Instruction::PLOP3_X(_) => PLOP3_X::COVERED,
-            Instruction::PLOP3_U(_) => PLOP3_U::COVERED,
-            Instruction::SHF_RRR(_) => SHF_RRR::COVERED,
-            Instruction::SHF_RRI(_) => SHF_RRI::COVERED,
-            Instruction::SHF_RIR(_) => SHF_RIR::COVERED,
-            Instruction::SHF_RRC(_) => SHF_RRC::COVERED,
-            Instruction::SHF_RCR(_) => SHF_RCR::COVERED,
-            Instruction::SHF_RRU(_) => SHF_RRU::COVERED,
-            Instruction::SHF_RUR(_) => SHF_RUR::COVERED,
-            Instruction::MOV_R(_) => MOV_R::COVERED,
-            Instruction::MOV_U(_) => MOV_U::COVERED,
-            Instruction::MOV_I(_) => MOV_I::COVERED,
-            Instruction::MOV_C(_) => MOV_C::COVERED,
-            Instruction::PRMT_RRR(_) => PRMT_RRR::COVERED,
-            Instruction::PRMT_RRI(_) => PRMT_RRI::COVERED,
-            Instruction::PRMT_RIR(_) => PRMT_RIR::COVERED,
-            Instruction::PRMT_RRC(_) => PRMT_RRC::COVERED,
-            Instruction::PRMT_RCR(_) => PRMT_RCR::COVERED,
-            Instruction::PRMT_RRU(_) => PRMT_RRU::COVERED,
-            Instruction::PRMT_RUR(_) => PRMT_RUR::COVERED,
-            Instruction::I2I_R(_) => I2I_R::COVERED,
-            Instruction::I2I_U(_) => I2I_U::COVERED,
-            Instruction::I2I_I(_) => I2I_I::COVERED,
-            Instruction::I2I_C(_) => I2I_C::COVERED,
-            Instruction::I2IP_RRR(_) => I2IP_RRR::COVERED,
-            Instruction::I2IP_RUR(_) => I2IP_RUR::COVERED,
-            Instruction::I2IP_RIR(_) => I2IP_RIR::COVERED,
-            Instruction::I2IP_RCR(_) => I2IP_RCR::COVERED,
-            Instruction::R2UR_R(_) => R2UR_R::COVERED,
-            Instruction::SETGPR_U(_) => SETGPR_U::COVERED,
-            Instruction::GETGPR_U(_) => GETGPR_U::COVERED,
-        }
+        let [lo, hi] = COVERED_MASKS[self.index()];
+        (hi as u128) << 64 | lo as u128
     }
     /// Decodes a word strictly: like [`Instruction::decode`], but bits no
     /// field covers must be zero.
@@ -3612,6 +4516,284 @@ const REJECT: Check = Check {
     mask: [0, 0, 0, 0, 0, 0, 0, 0],
     value: [0, 1, 1, 1, 1, 1, 1, 1],
 };
+impl Check {
+    /// Whether `w` holds in no lane.
+    #[inline(always)]
+    fn passes(&self, w: u128) -> bool {
+        let c = self;
+        let x = (w >> 72) as u32;
+        let mut hits = 0u32;
+        for k in 0..8 {
+            hits |= ((x & c.mask[k]) == c.value[k]) as u32;
+        }
+        hits == 0
+    }
+}
+/// Per opcode in spec order, the variant holding the opcode's
+/// `COVERED` mask as its word (not an instruction: its fields are
+/// all ones): [`Decoded::instruction`] copies it and ANDs the word in,
+/// so one table row gives both the variant and the mask.
+/// Rows past the opcodes (as many as [`CHECKS`] has, so that a
+/// dispatch entry indexes both without a bounds check) are never
+/// read: no word passes their check row.
+static TEMPLATES: [Instruction; 256] = [
+    Instruction::HADD2_RR(HADD2_RR::of(HADD2_RR::COVERED)),
+    Instruction::HADD2_RU(HADD2_RU::of(HADD2_RU::COVERED)),
+    Instruction::HADD2_RI(HADD2_RI::of(HADD2_RI::COVERED)),
+    Instruction::HADD2_RC(HADD2_RC::of(HADD2_RC::COVERED)),
+    Instruction::HMUL2_RR(HMUL2_RR::of(HMUL2_RR::COVERED)),
+    Instruction::HMUL2_RU(HMUL2_RU::of(HMUL2_RU::COVERED)),
+    Instruction::HMUL2_RI(HMUL2_RI::of(HMUL2_RI::COVERED)),
+    Instruction::HMUL2_RC(HMUL2_RC::of(HMUL2_RC::COVERED)),
+    Instruction::HFMA2_RRR(HFMA2_RRR::of(HFMA2_RRR::COVERED)),
+    Instruction::HFMA2_RRI(HFMA2_RRI::of(HFMA2_RRI::COVERED)),
+    Instruction::HFMA2_RIR(HFMA2_RIR::of(HFMA2_RIR::COVERED)),
+    Instruction::HFMA2_RRU(HFMA2_RRU::of(HFMA2_RRU::COVERED)),
+    Instruction::HFMA2_RUR(HFMA2_RUR::of(HFMA2_RUR::COVERED)),
+    Instruction::HFMA2_RRC(HFMA2_RRC::of(HFMA2_RRC::COVERED)),
+    Instruction::HFMA2_RCR(HFMA2_RCR::of(HFMA2_RCR::COVERED)),
+    Instruction::HMNMX2_RR(HMNMX2_RR::of(HMNMX2_RR::COVERED)),
+    Instruction::HMNMX2_RU(HMNMX2_RU::of(HMNMX2_RU::COVERED)),
+    Instruction::HMNMX2_RI(HMNMX2_RI::of(HMNMX2_RI::COVERED)),
+    Instruction::HMNMX2_RC(HMNMX2_RC::of(HMNMX2_RC::COVERED)),
+    Instruction::HSETP2_RR(HSETP2_RR::of(HSETP2_RR::COVERED)),
+    Instruction::HSETP2_RU(HSETP2_RU::of(HSETP2_RU::COVERED)),
+    Instruction::HSETP2_RI(HSETP2_RI::of(HSETP2_RI::COVERED)),
+    Instruction::HSETP2_RC(HSETP2_RC::of(HSETP2_RC::COVERED)),
+    Instruction::HSET2_RR(HSET2_RR::of(HSET2_RR::COVERED)),
+    Instruction::HSET2_RU(HSET2_RU::of(HSET2_RU::COVERED)),
+    Instruction::HSET2_RI(HSET2_RI::of(HSET2_RI::COVERED)),
+    Instruction::HSET2_RC(HSET2_RC::of(HSET2_RC::COVERED)),
+    Instruction::FADD_RR(FADD_RR::of(FADD_RR::COVERED)),
+    Instruction::FADD_RU(FADD_RU::of(FADD_RU::COVERED)),
+    Instruction::FADD_RI(FADD_RI::of(FADD_RI::COVERED)),
+    Instruction::FADD_RC(FADD_RC::of(FADD_RC::COVERED)),
+    Instruction::FMUL_RR(FMUL_RR::of(FMUL_RR::COVERED)),
+    Instruction::FMUL_RU(FMUL_RU::of(FMUL_RU::COVERED)),
+    Instruction::FMUL_RI(FMUL_RI::of(FMUL_RI::COVERED)),
+    Instruction::FMUL_RC(FMUL_RC::of(FMUL_RC::COVERED)),
+    Instruction::FFMA_RRR(FFMA_RRR::of(FFMA_RRR::COVERED)),
+    Instruction::FFMA_RRI(FFMA_RRI::of(FFMA_RRI::COVERED)),
+    Instruction::FFMA_RIR(FFMA_RIR::of(FFMA_RIR::COVERED)),
+    Instruction::FFMA_RRU(FFMA_RRU::of(FFMA_RRU::COVERED)),
+    Instruction::FFMA_RUR(FFMA_RUR::of(FFMA_RUR::COVERED)),
+    Instruction::FFMA_RRC(FFMA_RRC::of(FFMA_RRC::COVERED)),
+    Instruction::FFMA_RCR(FFMA_RCR::of(FFMA_RCR::COVERED)),
+    Instruction::FMNMX_RR(FMNMX_RR::of(FMNMX_RR::COVERED)),
+    Instruction::FMNMX_RU(FMNMX_RU::of(FMNMX_RU::COVERED)),
+    Instruction::FMNMX_RI(FMNMX_RI::of(FMNMX_RI::COVERED)),
+    Instruction::FMNMX_RC(FMNMX_RC::of(FMNMX_RC::COVERED)),
+    Instruction::FSETP_RR(FSETP_RR::of(FSETP_RR::COVERED)),
+    Instruction::FSETP_RU(FSETP_RU::of(FSETP_RU::COVERED)),
+    Instruction::FSETP_RI(FSETP_RI::of(FSETP_RI::COVERED)),
+    Instruction::FSETP_RC(FSETP_RC::of(FSETP_RC::COVERED)),
+    Instruction::FSET_RR(FSET_RR::of(FSET_RR::COVERED)),
+    Instruction::FSET_RU(FSET_RU::of(FSET_RU::COVERED)),
+    Instruction::FSET_RI(FSET_RI::of(FSET_RI::COVERED)),
+    Instruction::FSET_RC(FSET_RC::of(FSET_RC::COVERED)),
+    Instruction::FSEL_RR(FSEL_RR::of(FSEL_RR::COVERED)),
+    Instruction::FSEL_RU(FSEL_RU::of(FSEL_RU::COVERED)),
+    Instruction::FSEL_RI(FSEL_RI::of(FSEL_RI::COVERED)),
+    Instruction::FSEL_RC(FSEL_RC::of(FSEL_RC::COVERED)),
+    Instruction::FCHK_RR(FCHK_RR::of(FCHK_RR::COVERED)),
+    Instruction::FCHK_RU(FCHK_RU::of(FCHK_RU::COVERED)),
+    Instruction::FCHK_RI(FCHK_RI::of(FCHK_RI::COVERED)),
+    Instruction::FCHK_RC(FCHK_RC::of(FCHK_RC::COVERED)),
+    Instruction::I2F_R(I2F_R::of(I2F_R::COVERED)),
+    Instruction::I2F_C(I2F_C::of(I2F_C::COVERED)),
+    Instruction::I2F_U(I2F_U::of(I2F_U::COVERED)),
+    Instruction::F2F_R(F2F_R::of(F2F_R::COVERED)),
+    Instruction::F2F_U(F2F_U::of(F2F_U::COVERED)),
+    Instruction::F2F_C(F2F_C::of(F2F_C::COVERED)),
+    Instruction::F2I_R(F2I_R::of(F2I_R::COVERED)),
+    Instruction::F2I_U(F2I_U::of(F2I_U::COVERED)),
+    Instruction::F2I_C(F2I_C::of(F2I_C::COVERED)),
+    Instruction::FRND_R(FRND_R::of(FRND_R::COVERED)),
+    Instruction::FRND_U(FRND_U::of(FRND_U::COVERED)),
+    Instruction::FRND_C(FRND_C::of(FRND_C::COVERED)),
+    Instruction::F2FP_RRR(F2FP_RRR::of(F2FP_RRR::COVERED)),
+    Instruction::F2FP_RUR(F2FP_RUR::of(F2FP_RUR::COVERED)),
+    Instruction::F2FP_RIR(F2FP_RIR::of(F2FP_RIR::COVERED)),
+    Instruction::F2FP_RCR(F2FP_RCR::of(F2FP_RCR::COVERED)),
+    Instruction::F2IP_RRR(F2IP_RRR::of(F2IP_RRR::COVERED)),
+    Instruction::F2IP_RUR(F2IP_RUR::of(F2IP_RUR::COVERED)),
+    Instruction::F2IP_RCR(F2IP_RCR::of(F2IP_RCR::COVERED)),
+    Instruction::F2IP_RIR(F2IP_RIR::of(F2IP_RIR::COVERED)),
+    Instruction::IADD_RR(IADD_RR::of(IADD_RR::COVERED)),
+    Instruction::IADD_RU(IADD_RU::of(IADD_RU::COVERED)),
+    Instruction::IADD_RI(IADD_RI::of(IADD_RI::COVERED)),
+    Instruction::IADD_RC(IADD_RC::of(IADD_RC::COVERED)),
+    Instruction::IMAD_RRR(IMAD_RRR::of(IMAD_RRR::COVERED)),
+    Instruction::IMAD_RRI(IMAD_RRI::of(IMAD_RRI::COVERED)),
+    Instruction::IMAD_RIR(IMAD_RIR::of(IMAD_RIR::COVERED)),
+    Instruction::IMAD_RRC(IMAD_RRC::of(IMAD_RRC::COVERED)),
+    Instruction::IMAD_RCR(IMAD_RCR::of(IMAD_RCR::COVERED)),
+    Instruction::IMAD_RRU(IMAD_RRU::of(IMAD_RRU::COVERED)),
+    Instruction::IMAD_RUR(IMAD_RUR::of(IMAD_RUR::COVERED)),
+    Instruction::IMAD_WIDE_RRR(IMAD_WIDE_RRR::of(IMAD_WIDE_RRR::COVERED)),
+    Instruction::IMAD_WIDE_RIR(IMAD_WIDE_RIR::of(IMAD_WIDE_RIR::COVERED)),
+    Instruction::IMAD_WIDE_RRC(IMAD_WIDE_RRC::of(IMAD_WIDE_RRC::COVERED)),
+    Instruction::IMAD_WIDE_RCR(IMAD_WIDE_RCR::of(IMAD_WIDE_RCR::COVERED)),
+    Instruction::IMAD_WIDE_RRU(IMAD_WIDE_RRU::of(IMAD_WIDE_RRU::COVERED)),
+    Instruction::IMAD_WIDE_RUR(IMAD_WIDE_RUR::of(IMAD_WIDE_RUR::COVERED)),
+    Instruction::IDP2A_RRR(IDP2A_RRR::of(IDP2A_RRR::COVERED)),
+    Instruction::IDP2A_RRI(IDP2A_RRI::of(IDP2A_RRI::COVERED)),
+    Instruction::IDP2A_RIR(IDP2A_RIR::of(IDP2A_RIR::COVERED)),
+    Instruction::IDP2A_RRC(IDP2A_RRC::of(IDP2A_RRC::COVERED)),
+    Instruction::IDP2A_RCR(IDP2A_RCR::of(IDP2A_RCR::COVERED)),
+    Instruction::IDP2A_RRU(IDP2A_RRU::of(IDP2A_RRU::COVERED)),
+    Instruction::IDP2A_RUR(IDP2A_RUR::of(IDP2A_RUR::COVERED)),
+    Instruction::IDP4A_RRR(IDP4A_RRR::of(IDP4A_RRR::COVERED)),
+    Instruction::IDP4A_RRI(IDP4A_RRI::of(IDP4A_RRI::COVERED)),
+    Instruction::IDP4A_RIR(IDP4A_RIR::of(IDP4A_RIR::COVERED)),
+    Instruction::IDP4A_RRC(IDP4A_RRC::of(IDP4A_RRC::COVERED)),
+    Instruction::IDP4A_RCR(IDP4A_RCR::of(IDP4A_RCR::COVERED)),
+    Instruction::IDP4A_RRU(IDP4A_RRU::of(IDP4A_RRU::COVERED)),
+    Instruction::IDP4A_RUR(IDP4A_RUR::of(IDP4A_RUR::COVERED)),
+    Instruction::IMUL_RR(IMUL_RR::of(IMUL_RR::COVERED)),
+    Instruction::IMUL_RU(IMUL_RU::of(IMUL_RU::COVERED)),
+    Instruction::IMUL_RI(IMUL_RI::of(IMUL_RI::COVERED)),
+    Instruction::IMUL_RC(IMUL_RC::of(IMUL_RC::COVERED)),
+    Instruction::LEA_RRR(LEA_RRR::of(LEA_RRR::COVERED)),
+    Instruction::LEA_RIR(LEA_RIR::of(LEA_RIR::COVERED)),
+    Instruction::LEA_RCR(LEA_RCR::of(LEA_RCR::COVERED)),
+    Instruction::LEA_RUR(LEA_RUR::of(LEA_RUR::COVERED)),
+    Instruction::IABS_R(IABS_R::of(IABS_R::COVERED)),
+    Instruction::IABS_U(IABS_U::of(IABS_U::COVERED)),
+    Instruction::IABS_I(IABS_I::of(IABS_I::COVERED)),
+    Instruction::IABS_C(IABS_C::of(IABS_C::COVERED)),
+    Instruction::IMNMX_RR(IMNMX_RR::of(IMNMX_RR::COVERED)),
+    Instruction::IMNMX_RU(IMNMX_RU::of(IMNMX_RU::COVERED)),
+    Instruction::IMNMX_RI(IMNMX_RI::of(IMNMX_RI::COVERED)),
+    Instruction::IMNMX_RC(IMNMX_RC::of(IMNMX_RC::COVERED)),
+    Instruction::P2R_RR(P2R_RR::of(P2R_RR::COVERED)),
+    Instruction::P2R_RU(P2R_RU::of(P2R_RU::COVERED)),
+    Instruction::P2R_RI(P2R_RI::of(P2R_RI::COVERED)),
+    Instruction::P2R_RC(P2R_RC::of(P2R_RC::COVERED)),
+    Instruction::R2P_RR(R2P_RR::of(R2P_RR::COVERED)),
+    Instruction::R2P_RU(R2P_RU::of(R2P_RU::COVERED)),
+    Instruction::R2P_RI(R2P_RI::of(R2P_RI::COVERED)),
+    Instruction::R2P_RC(R2P_RC::of(R2P_RC::COVERED)),
+    Instruction::ISETP_RR(ISETP_RR::of(ISETP_RR::COVERED)),
+    Instruction::ISETP_RU(ISETP_RU::of(ISETP_RU::COVERED)),
+    Instruction::ISETP_RI(ISETP_RI::of(ISETP_RI::COVERED)),
+    Instruction::ISETP_RC(ISETP_RC::of(ISETP_RC::COVERED)),
+    Instruction::ISET_RR(ISET_RR::of(ISET_RR::COVERED)),
+    Instruction::ISET_RU(ISET_RU::of(ISET_RU::COVERED)),
+    Instruction::ISET_RI(ISET_RI::of(ISET_RI::COVERED)),
+    Instruction::ISET_RC(ISET_RC::of(ISET_RC::COVERED)),
+    Instruction::SEL_RR(SEL_RR::of(SEL_RR::COVERED)),
+    Instruction::SEL_RU(SEL_RU::of(SEL_RU::COVERED)),
+    Instruction::SEL_RI(SEL_RI::of(SEL_RI::COVERED)),
+    Instruction::SEL_RC(SEL_RC::of(SEL_RC::COVERED)),
+    Instruction::LOP3_RRR(LOP3_RRR::of(LOP3_RRR::COVERED)),
+    Instruction::LOP3_RIR(LOP3_RIR::of(LOP3_RIR::COVERED)),
+    Instruction::LOP3_RCR(LOP3_RCR::of(LOP3_RCR::COVERED)),
+    Instruction::LOP3_RUR(LOP3_RUR::of(LOP3_RUR::COVERED)),
+    Instruction::PLOP3_X(PLOP3_X::of(PLOP3_X::COVERED)),
+    Instruction::PLOP3_U(PLOP3_U::of(PLOP3_U::COVERED)),
+    Instruction::SHF_RRR(SHF_RRR::of(SHF_RRR::COVERED)),
+    Instruction::SHF_RRI(SHF_RRI::of(SHF_RRI::COVERED)),
+    Instruction::SHF_RIR(SHF_RIR::of(SHF_RIR::COVERED)),
+    Instruction::SHF_RRC(SHF_RRC::of(SHF_RRC::COVERED)),
+    Instruction::SHF_RCR(SHF_RCR::of(SHF_RCR::COVERED)),
+    Instruction::SHF_RRU(SHF_RRU::of(SHF_RRU::COVERED)),
+    Instruction::SHF_RUR(SHF_RUR::of(SHF_RUR::COVERED)),
+    Instruction::MOV_R(MOV_R::of(MOV_R::COVERED)),
+    Instruction::MOV_U(MOV_U::of(MOV_U::COVERED)),
+    Instruction::MOV_I(MOV_I::of(MOV_I::COVERED)),
+    Instruction::MOV_C(MOV_C::of(MOV_C::COVERED)),
+    Instruction::PRMT_RRR(PRMT_RRR::of(PRMT_RRR::COVERED)),
+    Instruction::PRMT_RRI(PRMT_RRI::of(PRMT_RRI::COVERED)),
+    Instruction::PRMT_RIR(PRMT_RIR::of(PRMT_RIR::COVERED)),
+    Instruction::PRMT_RRC(PRMT_RRC::of(PRMT_RRC::COVERED)),
+    Instruction::PRMT_RCR(PRMT_RCR::of(PRMT_RCR::COVERED)),
+    Instruction::PRMT_RRU(PRMT_RRU::of(PRMT_RRU::COVERED)),
+    Instruction::PRMT_RUR(PRMT_RUR::of(PRMT_RUR::COVERED)),
+    Instruction::I2I_R(I2I_R::of(I2I_R::COVERED)),
+    Instruction::I2I_U(I2I_U::of(I2I_U::COVERED)),
+    Instruction::I2I_I(I2I_I::of(I2I_I::COVERED)),
+    Instruction::I2I_C(I2I_C::of(I2I_C::COVERED)),
+    Instruction::I2IP_RRR(I2IP_RRR::of(I2IP_RRR::COVERED)),
+    Instruction::I2IP_RUR(I2IP_RUR::of(I2IP_RUR::COVERED)),
+    Instruction::I2IP_RIR(I2IP_RIR::of(I2IP_RIR::COVERED)),
+    Instruction::I2IP_RCR(I2IP_RCR::of(I2IP_RCR::COVERED)),
+    Instruction::R2UR_R(R2UR_R::of(R2UR_R::COVERED)),
+    Instruction::SETGPR_U(SETGPR_U::of(SETGPR_U::COVERED)),
+    Instruction::GETGPR_U(GETGPR_U::of(GETGPR_U::COVERED)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+    Instruction::HADD2_RR(HADD2_RR::of(0)),
+];
 /// A word that decodes, and its opcode; fields are extracted on demand
 /// ([`Decoded::instruction`]). Accepts and rejects exactly the words
 /// [`Instruction::decode`] does, checked with one dispatch lookup and a
@@ -3626,22 +4808,22 @@ impl Decoded {
     /// same errors.
     #[inline]
     pub fn new(w: u128) -> Result<Decoded, DecodeError> {
-        let key = (((((w as u64) >> 0) & 4095) << 0)) as usize;
-        let op = DISPATCH[key & (4096 - 1)] as usize;
-        if let Some(c) = CHECKS.get(op) {
-            let x = (w >> 72) as u32;
-            let mut hits = 0u32;
-            for k in 0..8 {
-                hits |= ((x & c.mask[k]) == c.value[k]) as u32;
-            }
-            if hits == 0 {
-                return Ok(Decoded {
+        let op = Self::lookup(w);
+        match CHECKS.get(op) {
+            Some(c) if c.passes(w) => {
+                Ok(Decoded {
                     word: w,
                     opcode: op as u16,
-                });
+                })
             }
+            _ => Self::other(op, w),
         }
-        Self::other(op, w)
+    }
+    /// The [`DISPATCH`] entry of `w`'s key bits.
+    #[inline(always)]
+    fn lookup(w: u128) -> usize {
+        let key = (((((w as u64) >> 0) & 4095) << 0)) as usize;
+        DISPATCH[key & (4096 - 1)] as usize
     }
     /// Words the table rejects: those of opcodes with their own
     /// check, then candidate lists and errors.
@@ -3670,7 +4852,7 @@ impl Decoded {
     #[cold]
     #[inline(never)]
     fn slow(w: u128) -> Result<Decoded, DecodeError> {
-        Instruction::decode(w)
+        Instruction::decode_dispatch(w)
             .map(|i| Decoded {
                 word: w,
                 opcode: i.index() as u16,
@@ -3691,208 +4873,51 @@ impl Decoded {
     pub fn name(self) -> &'static str {
         OPCODE_NAMES[self.opcode as usize]
     }
-    /// The instruction with its fields extracted.
+    /// The instruction (bits no field covers are dropped): its
+    /// opcode's template with the word stored, without branching on
+    /// the opcode.
     #[inline]
     pub fn instruction(self) -> Instruction {
-        let w = self.word;
-        match self.opcode {
-            0 => Instruction::HADD2_RR(HADD2_RR::from_word(w)),
-            1 => Instruction::HADD2_RU(HADD2_RU::from_word(w)),
-            2 => Instruction::HADD2_RI(HADD2_RI::from_word(w)),
-            3 => Instruction::HADD2_RC(HADD2_RC::from_word(w)),
-            4 => Instruction::HMUL2_RR(HMUL2_RR::from_word(w)),
-            5 => Instruction::HMUL2_RU(HMUL2_RU::from_word(w)),
-            6 => Instruction::HMUL2_RI(HMUL2_RI::from_word(w)),
-            7 => Instruction::HMUL2_RC(HMUL2_RC::from_word(w)),
-            8 => Instruction::HFMA2_RRR(HFMA2_RRR::from_word(w)),
-            9 => Instruction::HFMA2_RRI(HFMA2_RRI::from_word(w)),
-            10 => Instruction::HFMA2_RIR(HFMA2_RIR::from_word(w)),
-            11 => Instruction::HFMA2_RRU(HFMA2_RRU::from_word(w)),
-            12 => Instruction::HFMA2_RUR(HFMA2_RUR::from_word(w)),
-            13 => Instruction::HFMA2_RRC(HFMA2_RRC::from_word(w)),
-            14 => Instruction::HFMA2_RCR(HFMA2_RCR::from_word(w)),
-            15 => Instruction::HMNMX2_RR(HMNMX2_RR::from_word(w)),
-            16 => Instruction::HMNMX2_RU(HMNMX2_RU::from_word(w)),
-            17 => Instruction::HMNMX2_RI(HMNMX2_RI::from_word(w)),
-            18 => Instruction::HMNMX2_RC(HMNMX2_RC::from_word(w)),
-            19 => Instruction::HSETP2_RR(HSETP2_RR::from_word(w)),
-            20 => Instruction::HSETP2_RU(HSETP2_RU::from_word(w)),
-            21 => Instruction::HSETP2_RI(HSETP2_RI::from_word(w)),
-            22 => Instruction::HSETP2_RC(HSETP2_RC::from_word(w)),
-            23 => Instruction::HSET2_RR(HSET2_RR::from_word(w)),
-            24 => Instruction::HSET2_RU(HSET2_RU::from_word(w)),
-            25 => Instruction::HSET2_RI(HSET2_RI::from_word(w)),
-            26 => Instruction::HSET2_RC(HSET2_RC::from_word(w)),
-            27 => Instruction::FADD_RR(FADD_RR::from_word(w)),
-            28 => Instruction::FADD_RU(FADD_RU::from_word(w)),
-            29 => Instruction::FADD_RI(FADD_RI::from_word(w)),
-            30 => Instruction::FADD_RC(FADD_RC::from_word(w)),
-            31 => Instruction::FMUL_RR(FMUL_RR::from_word(w)),
-            32 => Instruction::FMUL_RU(FMUL_RU::from_word(w)),
-            33 => Instruction::FMUL_RI(FMUL_RI::from_word(w)),
-            34 => Instruction::FMUL_RC(FMUL_RC::from_word(w)),
-            35 => Instruction::FFMA_RRR(FFMA_RRR::from_word(w)),
-            36 => Instruction::FFMA_RRI(FFMA_RRI::from_word(w)),
-            37 => Instruction::FFMA_RIR(FFMA_RIR::from_word(w)),
-            38 => Instruction::FFMA_RRU(FFMA_RRU::from_word(w)),
-            39 => Instruction::FFMA_RUR(FFMA_RUR::from_word(w)),
-            40 => Instruction::FFMA_RRC(FFMA_RRC::from_word(w)),
-            41 => Instruction::FFMA_RCR(FFMA_RCR::from_word(w)),
-            42 => Instruction::FMNMX_RR(FMNMX_RR::from_word(w)),
-            43 => Instruction::FMNMX_RU(FMNMX_RU::from_word(w)),
-            44 => Instruction::FMNMX_RI(FMNMX_RI::from_word(w)),
-            45 => Instruction::FMNMX_RC(FMNMX_RC::from_word(w)),
-            46 => Instruction::FSETP_RR(FSETP_RR::from_word(w)),
-            47 => Instruction::FSETP_RU(FSETP_RU::from_word(w)),
-            48 => Instruction::FSETP_RI(FSETP_RI::from_word(w)),
-            49 => Instruction::FSETP_RC(FSETP_RC::from_word(w)),
-            50 => Instruction::FSET_RR(FSET_RR::from_word(w)),
-            51 => Instruction::FSET_RU(FSET_RU::from_word(w)),
-            52 => Instruction::FSET_RI(FSET_RI::from_word(w)),
-            53 => Instruction::FSET_RC(FSET_RC::from_word(w)),
-            54 => Instruction::FSEL_RR(FSEL_RR::from_word(w)),
-            55 => Instruction::FSEL_RU(FSEL_RU::from_word(w)),
-            56 => Instruction::FSEL_RI(FSEL_RI::from_word(w)),
-            57 => Instruction::FSEL_RC(FSEL_RC::from_word(w)),
-            58 => Instruction::FCHK_RR(FCHK_RR::from_word(w)),
-            59 => Instruction::FCHK_RU(FCHK_RU::from_word(w)),
-            60 => Instruction::FCHK_RI(FCHK_RI::from_word(w)),
-            61 => Instruction::FCHK_RC(FCHK_RC::from_word(w)),
-            62 => Instruction::I2F_R(I2F_R::from_word(w)),
-            63 => Instruction::I2F_C(I2F_C::from_word(w)),
-            64 => Instruction::I2F_U(I2F_U::from_word(w)),
-            65 => Instruction::F2F_R(F2F_R::from_word(w)),
-            66 => Instruction::F2F_U(F2F_U::from_word(w)),
-            67 => Instruction::F2F_C(F2F_C::from_word(w)),
-            68 => Instruction::F2I_R(F2I_R::from_word(w)),
-            69 => Instruction::F2I_U(F2I_U::from_word(w)),
-            70 => Instruction::F2I_C(F2I_C::from_word(w)),
-            71 => Instruction::FRND_R(FRND_R::from_word(w)),
-            72 => Instruction::FRND_U(FRND_U::from_word(w)),
-            73 => Instruction::FRND_C(FRND_C::from_word(w)),
-            74 => Instruction::F2FP_RRR(F2FP_RRR::from_word(w)),
-            75 => Instruction::F2FP_RUR(F2FP_RUR::from_word(w)),
-            76 => Instruction::F2FP_RIR(F2FP_RIR::from_word(w)),
-            77 => Instruction::F2FP_RCR(F2FP_RCR::from_word(w)),
-            78 => Instruction::F2IP_RRR(F2IP_RRR::from_word(w)),
-            79 => Instruction::F2IP_RUR(F2IP_RUR::from_word(w)),
-            80 => Instruction::F2IP_RCR(F2IP_RCR::from_word(w)),
-            81 => Instruction::F2IP_RIR(F2IP_RIR::from_word(w)),
-            82 => Instruction::IADD_RR(IADD_RR::from_word(w)),
-            83 => Instruction::IADD_RU(IADD_RU::from_word(w)),
-            84 => Instruction::IADD_RI(IADD_RI::from_word(w)),
-            85 => Instruction::IADD_RC(IADD_RC::from_word(w)),
-            86 => Instruction::IMAD_RRR(IMAD_RRR::from_word(w)),
-            87 => Instruction::IMAD_RRI(IMAD_RRI::from_word(w)),
-            88 => Instruction::IMAD_RIR(IMAD_RIR::from_word(w)),
-            89 => Instruction::IMAD_RRC(IMAD_RRC::from_word(w)),
-            90 => Instruction::IMAD_RCR(IMAD_RCR::from_word(w)),
-            91 => Instruction::IMAD_RRU(IMAD_RRU::from_word(w)),
-            92 => Instruction::IMAD_RUR(IMAD_RUR::from_word(w)),
-            93 => Instruction::IMAD_WIDE_RRR(IMAD_WIDE_RRR::from_word(w)),
-            94 => Instruction::IMAD_WIDE_RIR(IMAD_WIDE_RIR::from_word(w)),
-            95 => Instruction::IMAD_WIDE_RRC(IMAD_WIDE_RRC::from_word(w)),
-            96 => Instruction::IMAD_WIDE_RCR(IMAD_WIDE_RCR::from_word(w)),
-            97 => Instruction::IMAD_WIDE_RRU(IMAD_WIDE_RRU::from_word(w)),
-            98 => Instruction::IMAD_WIDE_RUR(IMAD_WIDE_RUR::from_word(w)),
-            99 => Instruction::IDP2A_RRR(IDP2A_RRR::from_word(w)),
-            100 => Instruction::IDP2A_RRI(IDP2A_RRI::from_word(w)),
-            101 => Instruction::IDP2A_RIR(IDP2A_RIR::from_word(w)),
-            102 => Instruction::IDP2A_RRC(IDP2A_RRC::from_word(w)),
-            103 => Instruction::IDP2A_RCR(IDP2A_RCR::from_word(w)),
-            104 => Instruction::IDP2A_RRU(IDP2A_RRU::from_word(w)),
-            105 => Instruction::IDP2A_RUR(IDP2A_RUR::from_word(w)),
-            106 => Instruction::IDP4A_RRR(IDP4A_RRR::from_word(w)),
-            107 => Instruction::IDP4A_RRI(IDP4A_RRI::from_word(w)),
-            108 => Instruction::IDP4A_RIR(IDP4A_RIR::from_word(w)),
-            109 => Instruction::IDP4A_RRC(IDP4A_RRC::from_word(w)),
-            110 => Instruction::IDP4A_RCR(IDP4A_RCR::from_word(w)),
-            111 => Instruction::IDP4A_RRU(IDP4A_RRU::from_word(w)),
-            112 => Instruction::IDP4A_RUR(IDP4A_RUR::from_word(w)),
-            113 => Instruction::IMUL_RR(IMUL_RR::from_word(w)),
-            114 => Instruction::IMUL_RU(IMUL_RU::from_word(w)),
-            115 => Instruction::IMUL_RI(IMUL_RI::from_word(w)),
-            116 => Instruction::IMUL_RC(IMUL_RC::from_word(w)),
-            117 => Instruction::LEA_RRR(LEA_RRR::from_word(w)),
-            118 => Instruction::LEA_RIR(LEA_RIR::from_word(w)),
-            119 => Instruction::LEA_RCR(LEA_RCR::from_word(w)),
-            120 => Instruction::LEA_RUR(LEA_RUR::from_word(w)),
-            121 => Instruction::IABS_R(IABS_R::from_word(w)),
-            122 => Instruction::IABS_U(IABS_U::from_word(w)),
-            123 => Instruction::IABS_I(IABS_I::from_word(w)),
-            124 => Instruction::IABS_C(IABS_C::from_word(w)),
-            125 => Instruction::IMNMX_RR(IMNMX_RR::from_word(w)),
-            126 => Instruction::IMNMX_RU(IMNMX_RU::from_word(w)),
-            127 => Instruction::IMNMX_RI(IMNMX_RI::from_word(w)),
-            128 => Instruction::IMNMX_RC(IMNMX_RC::from_word(w)),
-            129 => Instruction::P2R_RR(P2R_RR::from_word(w)),
-            130 => Instruction::P2R_RU(P2R_RU::from_word(w)),
-            131 => Instruction::P2R_RI(P2R_RI::from_word(w)),
-            132 => Instruction::P2R_RC(P2R_RC::from_word(w)),
-            133 => Instruction::R2P_RR(R2P_RR::from_word(w)),
-            134 => Instruction::R2P_RU(R2P_RU::from_word(w)),
-            135 => Instruction::R2P_RI(R2P_RI::from_word(w)),
-            136 => Instruction::R2P_RC(R2P_RC::from_word(w)),
-            137 => Instruction::ISETP_RR(ISETP_RR::from_word(w)),
-            138 => Instruction::ISETP_RU(ISETP_RU::from_word(w)),
-            139 => Instruction::ISETP_RI(ISETP_RI::from_word(w)),
-            140 => Instruction::ISETP_RC(ISETP_RC::from_word(w)),
-            141 => Instruction::ISET_RR(ISET_RR::from_word(w)),
-            142 => Instruction::ISET_RU(ISET_RU::from_word(w)),
-            143 => Instruction::ISET_RI(ISET_RI::from_word(w)),
-            144 => Instruction::ISET_RC(ISET_RC::from_word(w)),
-            145 => Instruction::SEL_RR(SEL_RR::from_word(w)),
-            146 => Instruction::SEL_RU(SEL_RU::from_word(w)),
-            147 => Instruction::SEL_RI(SEL_RI::from_word(w)),
-            148 => Instruction::SEL_RC(SEL_RC::from_word(w)),
-            149 => Instruction::LOP3_RRR(LOP3_RRR::from_word(w)),
-            150 => Instruction::LOP3_RIR(LOP3_RIR::from_word(w)),
-            151 => Instruction::LOP3_RCR(LOP3_RCR::from_word(w)),
-            152 => Instruction::LOP3_RUR(LOP3_RUR::from_word(w)),
-            153 => Instruction::PLOP3_X(PLOP3_X::from_word(w)),
-            154 => Instruction::PLOP3_U(PLOP3_U::from_word(w)),
-            155 => Instruction::SHF_RRR(SHF_RRR::from_word(w)),
-            156 => Instruction::SHF_RRI(SHF_RRI::from_word(w)),
-            157 => Instruction::SHF_RIR(SHF_RIR::from_word(w)),
-            158 => Instruction::SHF_RRC(SHF_RRC::from_word(w)),
-            159 => Instruction::SHF_RCR(SHF_RCR::from_word(w)),
-            160 => Instruction::SHF_RRU(SHF_RRU::from_word(w)),
-            161 => Instruction::SHF_RUR(SHF_RUR::from_word(w)),
-            162 => Instruction::MOV_R(MOV_R::from_word(w)),
-            163 => Instruction::MOV_U(MOV_U::from_word(w)),
-            164 => Instruction::MOV_I(MOV_I::from_word(w)),
-            165 => Instruction::MOV_C(MOV_C::from_word(w)),
-            166 => Instruction::PRMT_RRR(PRMT_RRR::from_word(w)),
-            167 => Instruction::PRMT_RRI(PRMT_RRI::from_word(w)),
-            168 => Instruction::PRMT_RIR(PRMT_RIR::from_word(w)),
-            169 => Instruction::PRMT_RRC(PRMT_RRC::from_word(w)),
-            170 => Instruction::PRMT_RCR(PRMT_RCR::from_word(w)),
-            171 => Instruction::PRMT_RRU(PRMT_RRU::from_word(w)),
-            172 => Instruction::PRMT_RUR(PRMT_RUR::from_word(w)),
-            173 => Instruction::I2I_R(I2I_R::from_word(w)),
-            174 => Instruction::I2I_U(I2I_U::from_word(w)),
-            175 => Instruction::I2I_I(I2I_I::from_word(w)),
-            176 => Instruction::I2I_C(I2I_C::from_word(w)),
-            177 => Instruction::I2IP_RRR(I2IP_RRR::from_word(w)),
-            178 => Instruction::I2IP_RUR(I2IP_RUR::from_word(w)),
-            179 => Instruction::I2IP_RIR(I2IP_RIR::from_word(w)),
-            180 => Instruction::I2IP_RCR(I2IP_RCR::from_word(w)),
-            181 => Instruction::R2UR_R(R2UR_R::from_word(w)),
-            182 => Instruction::SETGPR_U(SETGPR_U::from_word(w)),
-            183 => Instruction::GETGPR_U(GETGPR_U::from_word(w)),
-            _ => {
-                Instruction::decode(w)
-                    .unwrap_or(Instruction::HADD2_RR(HADD2_RR::DEFAULT))
+        match TEMPLATES.get(self.opcode as usize) {
+            Some(t) => {
+                let mut i = *t;
+                i.set_word(i.to_word() & self.word);
+                i
             }
+            None => Instruction::HADD2_RR(HADD2_RR::DEFAULT),
         }
     }
 }
 impl Instruction {
-    /// Decodes a word: one table lookup on the key bits, then the
-    /// opcode's own checks and field extraction (fused, so each field
-    /// is read once). Never panics.
+    /// Decodes a word: [`Decoded::new`], then
+    /// [`Decoded::instruction`]. Never panics.
     #[inline]
     pub fn decode(w: u128) -> Result<Instruction, DecodeError> {
+        let op = Decoded::lookup(w);
+        match CHECKS.get(op) {
+            Some(c) if c.passes(w) => {
+                Ok(
+                    Decoded {
+                        word: w,
+                        opcode: op as u16,
+                    }
+                        .instruction(),
+                )
+            }
+            _ => Self::decode_other(op, w),
+        }
+    }
+    /// [`Instruction::decode`] of the words its table rejects.
+    #[cold]
+    #[inline(never)]
+    fn decode_other(op: usize, w: u128) -> Result<Instruction, DecodeError> {
+        Decoded::other(op, w).map(Decoded::instruction)
+    }
+    /// Decodes a word by dispatching on its opcode: one table lookup
+    /// on the key bits, then the opcode's own checks (the words and
+    /// errors of [`Instruction::decode`], which takes this path only
+    /// for words its table does not settle).
+    pub fn decode_dispatch(w: u128) -> Result<Instruction, DecodeError> {
         let key = (((((w as u64) >> 0) & 4095) << 0)) as usize;
         match DISPATCH[key & (4096 - 1)] {
             0 => HADD2_RR::decode(w).map(Instruction::HADD2_RR),

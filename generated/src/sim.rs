@@ -1164,47 +1164,47 @@ impl HADD2_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
-        }
-        for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg());
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rb_hsel2);
+            *v = k.h2_hsel2(*v, self.rb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.rb_abs);
+            *v = k.h2_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.rb_neg);
+            *v = k.h2_neg(*v, self.rb_neg());
         }
-        let a2 = self.hfmt_v2;
-        let a3 = self.ftz;
-        let a4 = self.sat;
+        let a2 = self.hfmt_v2();
+        let a3 = self.ftz();
+        let a4 = self.sat();
         let r0 = k.HADD2_lanes(mask, &a0, &a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1216,50 +1216,50 @@ impl HADD2_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.urb_hsel2);
+            *v = k.h2_hsel2(*v, self.urb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.urb_abs);
+            *v = k.h2_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.urb_neg);
+            *v = k.h2_neg(*v, self.urb_neg());
         }
-        let a2 = self.hfmt_v2;
-        let a3 = self.ftz;
-        let a4 = self.sat;
+        let a2 = self.hfmt_v2();
+        let a3 = self.ftz();
+        let a4 = self.sat();
         let r0 = k.HADD2_lanes(mask, &a0, &a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1271,41 +1271,41 @@ impl HADD2_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let a2 = self.hfmt_v2;
-        let a3 = self.ftz;
-        let a4 = self.sat;
+        let a2 = self.hfmt_v2();
+        let a3 = self.ftz();
+        let a4 = self.sat();
         let r0 = k.HADD2_lanes(mask, &a0, &a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1317,50 +1317,50 @@ impl HADD2_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.vb_hsel2);
+            *v = k.h2_hsel2(*v, self.vb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.vb_abs);
+            *v = k.h2_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.vb_neg);
+            *v = k.h2_neg(*v, self.vb_neg());
         }
-        let a2 = self.hfmt_v2;
-        let a3 = self.ftz;
-        let a4 = self.sat;
+        let a2 = self.hfmt_v2();
+        let a3 = self.ftz();
+        let a4 = self.sat();
         let r0 = k.HADD2_lanes(mask, &a0, &a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1372,47 +1372,47 @@ impl HMUL2_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
-        }
-        for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg());
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rb_hsel2);
+            *v = k.h2_hsel2(*v, self.rb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.rb_abs);
+            *v = k.h2_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.rb_neg);
+            *v = k.h2_neg(*v, self.rb_neg());
         }
-        let a2 = self.hfmt_v2;
-        let a3 = self.ftz;
-        let a4 = self.sat;
+        let a2 = self.hfmt_v2();
+        let a3 = self.ftz();
+        let a4 = self.sat();
         let r0 = k.HMUL2_lanes(mask, &a0, &a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1424,50 +1424,50 @@ impl HMUL2_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.urb_hsel2);
+            *v = k.h2_hsel2(*v, self.urb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.urb_abs);
+            *v = k.h2_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.urb_neg);
+            *v = k.h2_neg(*v, self.urb_neg());
         }
-        let a2 = self.hfmt_v2;
-        let a3 = self.ftz;
-        let a4 = self.sat;
+        let a2 = self.hfmt_v2();
+        let a3 = self.ftz();
+        let a4 = self.sat();
         let r0 = k.HMUL2_lanes(mask, &a0, &a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1479,41 +1479,41 @@ impl HMUL2_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let a2 = self.hfmt_v2;
-        let a3 = self.ftz;
-        let a4 = self.sat;
+        let a2 = self.hfmt_v2();
+        let a3 = self.ftz();
+        let a4 = self.sat();
         let r0 = k.HMUL2_lanes(mask, &a0, &a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1525,50 +1525,50 @@ impl HMUL2_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.vb_hsel2);
+            *v = k.h2_hsel2(*v, self.vb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.vb_abs);
+            *v = k.h2_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.vb_neg);
+            *v = k.h2_neg(*v, self.vb_neg());
         }
-        let a2 = self.hfmt_v2;
-        let a3 = self.ftz;
-        let a4 = self.sat;
+        let a2 = self.hfmt_v2();
+        let a3 = self.ftz();
+        let a4 = self.sat();
         let r0 = k.HMUL2_lanes(mask, &a0, &a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1580,58 +1580,58 @@ impl HFMA2_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
-        }
-        for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg());
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rb_hsel2);
+            *v = k.h2_hsel2(*v, self.rb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.rb_abs);
+            *v = k.h2_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.rb_neg);
+            *v = k.h2_neg(*v, self.rb_neg());
         }
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         for v in a2.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rc_hsel2);
-        }
-        for v in a2.iter_mut() {
-            *v = k.h2_abs(*v, self.rc_abs);
+            *v = k.h2_hsel2(*v, self.rc_hsel2());
         }
         for v in a2.iter_mut() {
-            *v = k.h2_neg(*v, self.rc_neg);
+            *v = k.h2_abs(*v, self.rc_abs());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.relu;
-        let a6 = self.sat;
+        for v in a2.iter_mut() {
+            *v = k.h2_neg(*v, self.rc_neg());
+        }
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.relu();
+        let a6 = self.sat();
         let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1643,52 +1643,52 @@ impl HFMA2_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
-        }
-        for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg());
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rb_hsel2);
+            *v = k.h2_hsel2(*v, self.rb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.rb_abs);
+            *v = k.h2_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.rb_neg);
+            *v = k.h2_neg(*v, self.rb_neg());
         }
         let mut a2 = {
             let lane = 0usize;
-            [self.vc.to_raw() as u32; LANES]
+            [self.vc().to_raw() as u32; LANES]
         };
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.relu;
-        let a6 = self.sat;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.relu();
+        let a6 = self.sat();
         let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1700,52 +1700,52 @@ impl HFMA2_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         for v in a2.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rc_hsel2);
+            *v = k.h2_hsel2(*v, self.rc_hsel2());
         }
         for v in a2.iter_mut() {
-            *v = k.h2_abs(*v, self.rc_abs);
+            *v = k.h2_abs(*v, self.rc_abs());
         }
         for v in a2.iter_mut() {
-            *v = k.h2_neg(*v, self.rc_neg);
+            *v = k.h2_neg(*v, self.rc_neg());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.relu;
-        let a6 = self.sat;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.relu();
+        let a6 = self.sat();
         let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1757,61 +1757,61 @@ impl HFMA2_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
-        }
-        for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg());
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rb_hsel2);
+            *v = k.h2_hsel2(*v, self.rb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.rb_abs);
+            *v = k.h2_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.rb_neg);
+            *v = k.h2_neg(*v, self.rb_neg());
         }
         let mut a2 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urc().to_raw(), lane); LANES]
         };
         for v in a2.iter_mut() {
-            *v = k.h2_hsel2(*v, self.urc_hsel2);
+            *v = k.h2_hsel2(*v, self.urc_hsel2());
         }
         for v in a2.iter_mut() {
-            *v = k.h2_abs(*v, self.urc_abs);
+            *v = k.h2_abs(*v, self.urc_abs());
         }
         for v in a2.iter_mut() {
-            *v = k.h2_neg(*v, self.urc_neg);
+            *v = k.h2_neg(*v, self.urc_neg());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.relu;
-        let a6 = self.sat;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.relu();
+        let a6 = self.sat();
         let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1823,61 +1823,61 @@ impl HFMA2_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.urb_hsel2);
+            *v = k.h2_hsel2(*v, self.urb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.urb_abs);
+            *v = k.h2_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.urb_neg);
+            *v = k.h2_neg(*v, self.urb_neg());
         }
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         for v in a2.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rc_hsel2);
-        }
-        for v in a2.iter_mut() {
-            *v = k.h2_abs(*v, self.rc_abs);
+            *v = k.h2_hsel2(*v, self.rc_hsel2());
         }
         for v in a2.iter_mut() {
-            *v = k.h2_neg(*v, self.rc_neg);
+            *v = k.h2_abs(*v, self.rc_abs());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.relu;
-        let a6 = self.sat;
+        for v in a2.iter_mut() {
+            *v = k.h2_neg(*v, self.rc_neg());
+        }
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.relu();
+        let a6 = self.sat();
         let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1889,61 +1889,61 @@ impl HFMA2_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
-        }
-        for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg());
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rb_hsel2);
+            *v = k.h2_hsel2(*v, self.rb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.rb_abs);
+            *v = k.h2_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.rb_neg);
+            *v = k.h2_neg(*v, self.rb_neg());
         }
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
         };
         for v in a2.iter_mut() {
-            *v = k.h2_hsel2(*v, self.vc_hsel2);
+            *v = k.h2_hsel2(*v, self.vc_hsel2());
         }
         for v in a2.iter_mut() {
-            *v = k.h2_abs(*v, self.vc_abs);
+            *v = k.h2_abs(*v, self.vc_abs());
         }
         for v in a2.iter_mut() {
-            *v = k.h2_neg(*v, self.vc_neg);
+            *v = k.h2_neg(*v, self.vc_neg());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.relu;
-        let a6 = self.sat;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.relu();
+        let a6 = self.sat();
         let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -1955,61 +1955,61 @@ impl HFMA2_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.vb_hsel2);
+            *v = k.h2_hsel2(*v, self.vb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.vb_abs);
+            *v = k.h2_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.vb_neg);
+            *v = k.h2_neg(*v, self.vb_neg());
         }
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         for v in a2.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rc_hsel2);
-        }
-        for v in a2.iter_mut() {
-            *v = k.h2_abs(*v, self.rc_abs);
+            *v = k.h2_hsel2(*v, self.rc_hsel2());
         }
         for v in a2.iter_mut() {
-            *v = k.h2_neg(*v, self.rc_neg);
+            *v = k.h2_abs(*v, self.rc_abs());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.relu;
-        let a6 = self.sat;
+        for v in a2.iter_mut() {
+            *v = k.h2_neg(*v, self.rc_neg());
+        }
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.relu();
+        let a6 = self.sat();
         let r0 = k.HFMA2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2021,51 +2021,51 @@ impl HMNMX2_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
-        }
-        for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg());
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rb_hsel2);
+            *v = k.h2_hsel2(*v, self.rb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.rb_abs);
+            *v = k.h2_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.rb_neg);
+            *v = k.h2_neg(*v, self.rb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.nan;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.nan();
         let r0 = k.hmnmx2_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2077,54 +2077,54 @@ impl HMNMX2_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.urb_hsel2);
+            *v = k.h2_hsel2(*v, self.urb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.urb_abs);
+            *v = k.h2_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.urb_neg);
+            *v = k.h2_neg(*v, self.urb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.nan;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.nan();
         let r0 = k.hmnmx2_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2136,45 +2136,45 @@ impl HMNMX2_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.nan;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.nan();
         let r0 = k.hmnmx2_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2186,54 +2186,54 @@ impl HMNMX2_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.vb_hsel2);
+            *v = k.h2_hsel2(*v, self.vb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.vb_abs);
+            *v = k.h2_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.vb_neg);
+            *v = k.h2_neg(*v, self.vb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.nan;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.nan();
         let r0 = k.hmnmx2_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2245,53 +2245,53 @@ impl HSETP2_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
-        }
-        for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg());
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rb_hsel2);
+            *v = k.h2_hsel2(*v, self.rb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.rb_abs);
+            *v = k.h2_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.rb_neg);
+            *v = k.h2_neg(*v, self.rb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.cmp;
-        let a6 = self.lop;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.cmp();
+        let a6 = self.lop();
         let (r0, r1) = k.hsetp2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
-        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -2303,56 +2303,56 @@ impl HSETP2_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.urb_hsel2);
+            *v = k.h2_hsel2(*v, self.urb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.urb_abs);
+            *v = k.h2_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.urb_neg);
+            *v = k.h2_neg(*v, self.urb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.cmp;
-        let a6 = self.lop;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.cmp();
+        let a6 = self.lop();
         let (r0, r1) = k.hsetp2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
-        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -2364,47 +2364,47 @@ impl HSETP2_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.cmp;
-        let a6 = self.lop;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.cmp();
+        let a6 = self.lop();
         let (r0, r1) = k.hsetp2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
-        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -2416,56 +2416,56 @@ impl HSETP2_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.vb_hsel2);
+            *v = k.h2_hsel2(*v, self.vb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.vb_abs);
+            *v = k.h2_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.vb_neg);
+            *v = k.h2_neg(*v, self.vb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.cmp;
-        let a6 = self.lop;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.cmp();
+        let a6 = self.lop();
         let (r0, r1) = k.hsetp2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
-        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -2477,53 +2477,53 @@ impl HSET2_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
-        }
-        for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        for v in a0.iter_mut() {
+            *v = k.h2_neg(*v, self.ra_neg());
+        }
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.rb_hsel2);
+            *v = k.h2_hsel2(*v, self.rb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.rb_abs);
+            *v = k.h2_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.rb_neg);
+            *v = k.h2_neg(*v, self.rb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.cmp;
-        let a6 = self.lop;
-        let a7 = self.bval;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.cmp();
+        let a6 = self.lop();
+        let a7 = self.bval();
         let r0 = k.hset2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2535,56 +2535,56 @@ impl HSET2_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.urb_hsel2);
+            *v = k.h2_hsel2(*v, self.urb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.urb_abs);
+            *v = k.h2_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.urb_neg);
+            *v = k.h2_neg(*v, self.urb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.cmp;
-        let a6 = self.lop;
-        let a7 = self.bval;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.cmp();
+        let a6 = self.lop();
+        let a7 = self.bval();
         let r0 = k.hset2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2596,47 +2596,47 @@ impl HSET2_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.cmp;
-        let a6 = self.lop;
-        let a7 = self.bval;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.cmp();
+        let a6 = self.lop();
+        let a7 = self.bval();
         let r0 = k.hset2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2648,56 +2648,56 @@ impl HSET2_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.h2_hsel2(*v, self.ra_hsel2);
+            *v = k.h2_hsel2(*v, self.ra_hsel2());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_abs(*v, self.ra_abs);
+            *v = k.h2_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.h2_neg(*v, self.ra_neg);
+            *v = k.h2_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.h2_hsel2(*v, self.vb_hsel2);
+            *v = k.h2_hsel2(*v, self.vb_hsel2());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_abs(*v, self.vb_abs);
+            *v = k.h2_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.h2_neg(*v, self.vb_neg);
+            *v = k.h2_neg(*v, self.vb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.hfmt_v2;
-        let a4 = self.ftz;
-        let a5 = self.cmp;
-        let a6 = self.lop;
-        let a7 = self.bval;
+        let a3 = self.hfmt_v2();
+        let a4 = self.ftz();
+        let a5 = self.cmp();
+        let a6 = self.lop();
+        let a7 = self.bval();
         let r0 = k.hset2_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2709,41 +2709,41 @@ impl FADD_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.rb_abs);
+            *v = k.f32_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.rb_neg);
+            *v = k.f32_neg(*v, self.rb_neg());
         }
-        let a2 = self.ftz;
-        let a3 = self.sat;
-        let a4 = self.rnd;
+        let a2 = self.ftz();
+        let a3 = self.sat();
+        let a4 = self.rnd();
         let r0 = k.fadd_lanes(mask, &a0, &a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2755,44 +2755,44 @@ impl FADD_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.urb_abs);
+            *v = k.f32_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.urb_neg);
+            *v = k.f32_neg(*v, self.urb_neg());
         }
-        let a2 = self.ftz;
-        let a3 = self.sat;
-        let a4 = self.rnd;
+        let a2 = self.ftz();
+        let a3 = self.sat();
+        let a4 = self.rnd();
         let r0 = k.fadd_lanes(mask, &a0, &a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2804,38 +2804,38 @@ impl FADD_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let a2 = self.ftz;
-        let a3 = self.sat;
-        let a4 = self.rnd;
+        let a2 = self.ftz();
+        let a3 = self.sat();
+        let a4 = self.rnd();
         let r0 = k.fadd_lanes(mask, &a0, &a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2847,44 +2847,44 @@ impl FADD_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.vb_abs);
+            *v = k.f32_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.vb_neg);
+            *v = k.f32_neg(*v, self.vb_neg());
         }
-        let a2 = self.ftz;
-        let a3 = self.sat;
-        let a4 = self.rnd;
+        let a2 = self.ftz();
+        let a3 = self.sat();
+        let a4 = self.rnd();
         let r0 = k.fadd_lanes(mask, &a0, &a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2896,42 +2896,42 @@ impl FMUL_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.rb_abs);
+            *v = k.f32_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.rb_neg);
+            *v = k.f32_neg(*v, self.rb_neg());
         }
-        let a2 = self.ftz;
-        let a3 = self.sat;
-        let a4 = self.rnd;
-        let a5 = self.scl;
+        let a2 = self.ftz();
+        let a3 = self.sat();
+        let a4 = self.rnd();
+        let a5 = self.scl();
         let r0 = k.fmul_lanes(mask, &a0, &a1, a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2943,45 +2943,45 @@ impl FMUL_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.urb_abs);
+            *v = k.f32_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.urb_neg);
+            *v = k.f32_neg(*v, self.urb_neg());
         }
-        let a2 = self.ftz;
-        let a3 = self.sat;
-        let a4 = self.rnd;
-        let a5 = self.scl;
+        let a2 = self.ftz();
+        let a3 = self.sat();
+        let a4 = self.rnd();
+        let a5 = self.scl();
         let r0 = k.fmul_lanes(mask, &a0, &a1, a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -2993,39 +2993,39 @@ impl FMUL_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let a2 = self.ftz;
-        let a3 = self.sat;
-        let a4 = self.rnd;
-        let a5 = self.scl;
+        let a2 = self.ftz();
+        let a3 = self.sat();
+        let a4 = self.rnd();
+        let a5 = self.scl();
         let r0 = k.fmul_lanes(mask, &a0, &a1, a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3037,45 +3037,45 @@ impl FMUL_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.vb_abs);
+            *v = k.f32_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.vb_neg);
+            *v = k.f32_neg(*v, self.vb_neg());
         }
-        let a2 = self.ftz;
-        let a3 = self.sat;
-        let a4 = self.rnd;
-        let a5 = self.scl;
+        let a2 = self.ftz();
+        let a3 = self.sat();
+        let a4 = self.rnd();
+        let a5 = self.scl();
         let r0 = k.fmul_lanes(mask, &a0, &a1, a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3087,48 +3087,48 @@ impl FFMA_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.rb_abs);
+            *v = k.f32_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.rb_neg);
+            *v = k.f32_neg(*v, self.rb_neg());
         }
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         for v in a2.iter_mut() {
-            *v = k.f32_abs(*v, self.rc_abs);
+            *v = k.f32_abs(*v, self.rc_abs());
         }
         for v in a2.iter_mut() {
-            *v = k.f32_neg(*v, self.rc_neg);
+            *v = k.f32_neg(*v, self.rc_neg());
         }
-        let a3 = self.ftz;
-        let a4 = self.sat;
-        let a5 = self.rnd;
+        let a3 = self.ftz();
+        let a4 = self.sat();
+        let a5 = self.rnd();
         let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3140,45 +3140,45 @@ impl FFMA_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.rb_abs);
+            *v = k.f32_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.rb_neg);
+            *v = k.f32_neg(*v, self.rb_neg());
         }
         let mut a2 = {
             let lane = 0usize;
-            [self.vc.to_raw() as u32; LANES]
+            [self.vc().to_raw() as u32; LANES]
         };
-        let a3 = self.ftz;
-        let a4 = self.sat;
-        let a5 = self.rnd;
+        let a3 = self.ftz();
+        let a4 = self.sat();
+        let a5 = self.rnd();
         let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3190,45 +3190,45 @@ impl FFMA_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         for v in a2.iter_mut() {
-            *v = k.f32_abs(*v, self.rc_abs);
+            *v = k.f32_abs(*v, self.rc_abs());
         }
         for v in a2.iter_mut() {
-            *v = k.f32_neg(*v, self.rc_neg);
+            *v = k.f32_neg(*v, self.rc_neg());
         }
-        let a3 = self.ftz;
-        let a4 = self.sat;
-        let a5 = self.rnd;
+        let a3 = self.ftz();
+        let a4 = self.sat();
+        let a5 = self.rnd();
         let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3240,51 +3240,51 @@ impl FFMA_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.rb_abs);
+            *v = k.f32_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.rb_neg);
+            *v = k.f32_neg(*v, self.rb_neg());
         }
         let mut a2 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urc().to_raw(), lane); LANES]
         };
         for v in a2.iter_mut() {
-            *v = k.f32_abs(*v, self.urc_abs);
+            *v = k.f32_abs(*v, self.urc_abs());
         }
         for v in a2.iter_mut() {
-            *v = k.f32_neg(*v, self.urc_neg);
+            *v = k.f32_neg(*v, self.urc_neg());
         }
-        let a3 = self.ftz;
-        let a4 = self.sat;
-        let a5 = self.rnd;
+        let a3 = self.ftz();
+        let a4 = self.sat();
+        let a5 = self.rnd();
         let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3296,51 +3296,51 @@ impl FFMA_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.urb_abs);
+            *v = k.f32_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.urb_neg);
+            *v = k.f32_neg(*v, self.urb_neg());
         }
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         for v in a2.iter_mut() {
-            *v = k.f32_abs(*v, self.rc_abs);
+            *v = k.f32_abs(*v, self.rc_abs());
         }
         for v in a2.iter_mut() {
-            *v = k.f32_neg(*v, self.rc_neg);
+            *v = k.f32_neg(*v, self.rc_neg());
         }
-        let a3 = self.ftz;
-        let a4 = self.sat;
-        let a5 = self.rnd;
+        let a3 = self.ftz();
+        let a4 = self.sat();
+        let a5 = self.rnd();
         let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3352,51 +3352,51 @@ impl FFMA_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.rb_abs);
+            *v = k.f32_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.rb_neg);
+            *v = k.f32_neg(*v, self.rb_neg());
         }
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
         };
         for v in a2.iter_mut() {
-            *v = k.f32_abs(*v, self.vc_abs);
+            *v = k.f32_abs(*v, self.vc_abs());
         }
         for v in a2.iter_mut() {
-            *v = k.f32_neg(*v, self.vc_neg);
+            *v = k.f32_neg(*v, self.vc_neg());
         }
-        let a3 = self.ftz;
-        let a4 = self.sat;
-        let a5 = self.rnd;
+        let a3 = self.ftz();
+        let a4 = self.sat();
+        let a5 = self.rnd();
         let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3408,51 +3408,51 @@ impl FFMA_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.vb_abs);
+            *v = k.f32_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.vb_neg);
+            *v = k.f32_neg(*v, self.vb_neg());
         }
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         for v in a2.iter_mut() {
-            *v = k.f32_abs(*v, self.rc_abs);
+            *v = k.f32_abs(*v, self.rc_abs());
         }
         for v in a2.iter_mut() {
-            *v = k.f32_neg(*v, self.rc_neg);
+            *v = k.f32_neg(*v, self.rc_neg());
         }
-        let a3 = self.ftz;
-        let a4 = self.sat;
-        let a5 = self.rnd;
+        let a3 = self.ftz();
+        let a4 = self.sat();
+        let a5 = self.rnd();
         let r0 = k.fmaf_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3464,44 +3464,44 @@ impl FMNMX_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.rb_abs);
+            *v = k.f32_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.rb_neg);
+            *v = k.f32_neg(*v, self.rb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
-        let a4 = self.nan;
+        let a3 = self.ftz();
+        let a4 = self.nan();
         let r0 = k.fmnmx_lanes(mask, &a0, &a1, &a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3513,47 +3513,47 @@ impl FMNMX_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.urb_abs);
+            *v = k.f32_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.urb_neg);
+            *v = k.f32_neg(*v, self.urb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
-        let a4 = self.nan;
+        let a3 = self.ftz();
+        let a4 = self.nan();
         let r0 = k.fmnmx_lanes(mask, &a0, &a1, &a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3565,41 +3565,41 @@ impl FMNMX_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
-        let a4 = self.nan;
+        let a3 = self.ftz();
+        let a4 = self.nan();
         let r0 = k.fmnmx_lanes(mask, &a0, &a1, &a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3611,47 +3611,47 @@ impl FMNMX_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.vb_abs);
+            *v = k.f32_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.vb_neg);
+            *v = k.f32_neg(*v, self.vb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
-        let a4 = self.nan;
+        let a3 = self.ftz();
+        let a4 = self.nan();
         let r0 = k.fmnmx_lanes(mask, &a0, &a1, &a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3663,46 +3663,46 @@ impl FSETP_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.rb_abs);
+            *v = k.f32_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.rb_neg);
+            *v = k.f32_neg(*v, self.rb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
-        let a4 = self.cmp;
-        let a5 = self.lop;
+        let a3 = self.ftz();
+        let a4 = self.cmp();
+        let a5 = self.lop();
         let (r0, r1) = k.fsetp_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
-        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3714,49 +3714,49 @@ impl FSETP_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.urb_abs);
+            *v = k.f32_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.urb_neg);
+            *v = k.f32_neg(*v, self.urb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
-        let a4 = self.cmp;
-        let a5 = self.lop;
+        let a3 = self.ftz();
+        let a4 = self.cmp();
+        let a5 = self.lop();
         let (r0, r1) = k.fsetp_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
-        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3768,43 +3768,43 @@ impl FSETP_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
-        let a4 = self.cmp;
-        let a5 = self.lop;
+        let a3 = self.ftz();
+        let a4 = self.cmp();
+        let a5 = self.lop();
         let (r0, r1) = k.fsetp_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
-        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3816,49 +3816,49 @@ impl FSETP_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.vb_abs);
+            *v = k.f32_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.vb_neg);
+            *v = k.f32_neg(*v, self.vb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
-        let a4 = self.cmp;
-        let a5 = self.lop;
+        let a3 = self.ftz();
+        let a4 = self.cmp();
+        let a5 = self.lop();
         let (r0, r1) = k.fsetp_lanes(mask, &a0, &a1, &a2, a3, a4, a5);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
-        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -3870,46 +3870,46 @@ impl FSET_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.rb_abs);
+            *v = k.f32_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.rb_neg);
+            *v = k.f32_neg(*v, self.rb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
-        let a4 = self.cmp;
-        let a5 = self.lop;
-        let a6 = self.bval;
+        let a3 = self.ftz();
+        let a4 = self.cmp();
+        let a5 = self.lop();
+        let a6 = self.bval();
         let r0 = k.fset_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3921,49 +3921,49 @@ impl FSET_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.urb_abs);
+            *v = k.f32_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.urb_neg);
+            *v = k.f32_neg(*v, self.urb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
-        let a4 = self.cmp;
-        let a5 = self.lop;
-        let a6 = self.bval;
+        let a3 = self.ftz();
+        let a4 = self.cmp();
+        let a5 = self.lop();
+        let a6 = self.bval();
         let r0 = k.fset_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -3975,43 +3975,43 @@ impl FSET_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
-        let a4 = self.cmp;
-        let a5 = self.lop;
-        let a6 = self.bval;
+        let a3 = self.ftz();
+        let a4 = self.cmp();
+        let a5 = self.lop();
+        let a6 = self.bval();
         let r0 = k.fset_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4023,49 +4023,49 @@ impl FSET_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.vb_abs);
+            *v = k.f32_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.vb_neg);
+            *v = k.f32_neg(*v, self.vb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
-        let a4 = self.cmp;
-        let a5 = self.lop;
-        let a6 = self.bval;
+        let a3 = self.ftz();
+        let a4 = self.cmp();
+        let a5 = self.lop();
+        let a6 = self.bval();
         let r0 = k.fset_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4077,43 +4077,43 @@ impl FSEL_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.rb_abs);
+            *v = k.f32_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.rb_neg);
+            *v = k.f32_neg(*v, self.rb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
+        let a3 = self.ftz();
         let r0 = k.fsel_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4125,46 +4125,46 @@ impl FSEL_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.urb_abs);
+            *v = k.f32_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.urb_neg);
+            *v = k.f32_neg(*v, self.urb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
+        let a3 = self.ftz();
         let r0 = k.fsel_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4176,40 +4176,40 @@ impl FSEL_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
+        let a3 = self.ftz();
         let r0 = k.fsel_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4221,46 +4221,46 @@ impl FSEL_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.vb_abs);
+            *v = k.f32_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.vb_neg);
+            *v = k.f32_neg(*v, self.vb_neg());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.ftz;
+        let a3 = self.ftz();
         let r0 = k.fsel_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4272,38 +4272,38 @@ impl FCHK_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.rb_abs);
+            *v = k.f32_abs(*v, self.rb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.rb_neg);
+            *v = k.f32_neg(*v, self.rb_neg());
         }
         let r0 = k.fchk_lanes(mask, &a0, &a1);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4315,41 +4315,41 @@ impl FCHK_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.urb_abs);
+            *v = k.f32_abs(*v, self.urb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.urb_neg);
+            *v = k.f32_neg(*v, self.urb_neg());
         }
         let r0 = k.fchk_lanes(mask, &a0, &a1);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4361,35 +4361,35 @@ impl FCHK_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
         let r0 = k.fchk_lanes(mask, &a0, &a1);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4401,41 +4401,41 @@ impl FCHK_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         for v in a0.iter_mut() {
-            *v = k.f32_abs(*v, self.ra_abs);
+            *v = k.f32_abs(*v, self.ra_abs());
         }
         for v in a0.iter_mut() {
-            *v = k.f32_neg(*v, self.ra_neg);
+            *v = k.f32_neg(*v, self.ra_neg());
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.f32_abs(*v, self.vb_abs);
+            *v = k.f32_abs(*v, self.vb_abs());
         }
         for v in a1.iter_mut() {
-            *v = k.f32_neg(*v, self.vb_neg);
+            *v = k.f32_neg(*v, self.vb_neg());
         }
         let r0 = k.fchk_lanes(mask, &a0, &a1);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
         Ok(())
     }
 }
@@ -4447,29 +4447,29 @@ impl I2F_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.rb.to_raw());
-        let a1 = self.rb_vsel;
-        let a2 = self.itype;
-        let a3 = self.ftype;
-        let a4 = self.rnd;
+        let mut a0 = w.lanes(FILE_REG, self.rb().to_raw());
+        let a1 = self.rb_vsel();
+        let a2 = self.itype();
+        let a3 = self.ftype();
+        let a4 = self.rnd();
         let r0 = k.i2f_lanes(mask, &a0, a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4481,17 +4481,17 @@ impl I2F_C {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -4499,14 +4499,14 @@ impl I2F_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let a1 = self.vb_vsel;
-        let a2 = self.itype;
-        let a3 = self.ftype;
-        let a4 = self.rnd;
+        let a1 = self.vb_vsel();
+        let a2 = self.itype();
+        let a3 = self.ftype();
+        let a4 = self.rnd();
         let r0 = k.i2f_lanes(mask, &a0, a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4518,17 +4518,17 @@ impl I2F_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -4536,14 +4536,14 @@ impl I2F_U {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let a1 = self.urb_vsel;
-        let a2 = self.itype;
-        let a3 = self.ftype;
-        let a4 = self.rnd;
+        let a1 = self.urb_vsel();
+        let a2 = self.itype();
+        let a3 = self.ftype();
+        let a4 = self.rnd();
         let r0 = k.i2f_lanes(mask, &a0, a1, a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4555,32 +4555,32 @@ impl F2F_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.rb.to_raw());
-        let a1 = self.rb_neg;
-        let a2 = self.rb_abs;
-        let a3 = self.rb_hsel;
-        let a4 = self.srctype;
-        let a5 = self.dsttype;
-        let a6 = self.ftz;
-        let a7 = self.rnd;
+        let mut a0 = w.lanes(FILE_REG, self.rb().to_raw());
+        let a1 = self.rb_neg();
+        let a2 = self.rb_abs();
+        let a3 = self.rb_hsel();
+        let a4 = self.srctype();
+        let a5 = self.dsttype();
+        let a6 = self.ftz();
+        let a7 = self.rnd();
         let r0 = k.f2f_lanes(mask, &a0, a1, a2, a3, a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4592,17 +4592,17 @@ impl F2F_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -4610,17 +4610,17 @@ impl F2F_U {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let a1 = self.urb_neg;
-        let a2 = self.urb_abs;
-        let a3 = self.urb_hsel;
-        let a4 = self.srctype;
-        let a5 = self.dsttype;
-        let a6 = self.ftz;
-        let a7 = self.rnd;
+        let a1 = self.urb_neg();
+        let a2 = self.urb_abs();
+        let a3 = self.urb_hsel();
+        let a4 = self.srctype();
+        let a5 = self.dsttype();
+        let a6 = self.ftz();
+        let a7 = self.rnd();
         let r0 = k.f2f_lanes(mask, &a0, a1, a2, a3, a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4632,17 +4632,17 @@ impl F2F_C {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -4650,17 +4650,17 @@ impl F2F_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let a1 = self.vb_neg;
-        let a2 = self.vb_abs;
-        let a3 = self.vb_hsel;
-        let a4 = self.srctype;
-        let a5 = self.dsttype;
-        let a6 = self.ftz;
-        let a7 = self.rnd;
+        let a1 = self.vb_neg();
+        let a2 = self.vb_abs();
+        let a3 = self.vb_hsel();
+        let a4 = self.srctype();
+        let a5 = self.dsttype();
+        let a6 = self.ftz();
+        let a7 = self.rnd();
         let r0 = k.f2f_lanes(mask, &a0, a1, a2, a3, a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4672,33 +4672,33 @@ impl F2I_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.rb.to_raw());
-        let a1 = self.rb_neg;
-        let a2 = self.rb_abs;
-        let a3 = self.rb_hsel;
-        let a4 = self.ftype;
-        let a5 = self.itype;
-        let a6 = self.ftz;
-        let a7 = self.ntz;
-        let a8 = self.rnd;
+        let mut a0 = w.lanes(FILE_REG, self.rb().to_raw());
+        let a1 = self.rb_neg();
+        let a2 = self.rb_abs();
+        let a3 = self.rb_hsel();
+        let a4 = self.ftype();
+        let a5 = self.itype();
+        let a6 = self.ftz();
+        let a7 = self.ntz();
+        let a8 = self.rnd();
         let r0 = k.f2i_lanes(mask, &a0, a1, a2, a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4710,17 +4710,17 @@ impl F2I_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -4728,18 +4728,18 @@ impl F2I_U {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let a1 = self.urb_neg;
-        let a2 = self.urb_abs;
-        let a3 = self.urb_hsel;
-        let a4 = self.ftype;
-        let a5 = self.itype;
-        let a6 = self.ftz;
-        let a7 = self.ntz;
-        let a8 = self.rnd;
+        let a1 = self.urb_neg();
+        let a2 = self.urb_abs();
+        let a3 = self.urb_hsel();
+        let a4 = self.ftype();
+        let a5 = self.itype();
+        let a6 = self.ftz();
+        let a7 = self.ntz();
+        let a8 = self.rnd();
         let r0 = k.f2i_lanes(mask, &a0, a1, a2, a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4751,17 +4751,17 @@ impl F2I_C {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -4769,18 +4769,18 @@ impl F2I_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let a1 = self.vb_neg;
-        let a2 = self.vb_abs;
-        let a3 = self.vb_hsel;
-        let a4 = self.ftype;
-        let a5 = self.itype;
-        let a6 = self.ftz;
-        let a7 = self.ntz;
-        let a8 = self.rnd;
+        let a1 = self.vb_neg();
+        let a2 = self.vb_abs();
+        let a3 = self.vb_hsel();
+        let a4 = self.ftype();
+        let a5 = self.itype();
+        let a6 = self.ftz();
+        let a7 = self.ntz();
+        let a8 = self.rnd();
         let r0 = k.f2i_lanes(mask, &a0, a1, a2, a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4792,31 +4792,31 @@ impl FRND_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.rb.to_raw());
-        let a1 = self.rb_neg;
-        let a2 = self.rb_abs;
-        let a3 = self.rb_hsel;
-        let a4 = self.ftype;
-        let a5 = self.ftz;
-        let a6 = self.rnd;
+        let mut a0 = w.lanes(FILE_REG, self.rb().to_raw());
+        let a1 = self.rb_neg();
+        let a2 = self.rb_abs();
+        let a3 = self.rb_hsel();
+        let a4 = self.ftype();
+        let a5 = self.ftz();
+        let a6 = self.rnd();
         let r0 = k.frnd_lanes(mask, &a0, a1, a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4828,17 +4828,17 @@ impl FRND_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -4846,16 +4846,16 @@ impl FRND_U {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let a1 = self.urb_neg;
-        let a2 = self.urb_abs;
-        let a3 = self.urb_hsel;
-        let a4 = self.ftype;
-        let a5 = self.ftz;
-        let a6 = self.rnd;
+        let a1 = self.urb_neg();
+        let a2 = self.urb_abs();
+        let a3 = self.urb_hsel();
+        let a4 = self.ftype();
+        let a5 = self.ftz();
+        let a6 = self.rnd();
         let r0 = k.frnd_lanes(mask, &a0, a1, a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4867,17 +4867,17 @@ impl FRND_C {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -4885,16 +4885,16 @@ impl FRND_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let a1 = self.vb_neg;
-        let a2 = self.vb_abs;
-        let a3 = self.vb_hsel;
-        let a4 = self.ftype;
-        let a5 = self.ftz;
-        let a6 = self.rnd;
+        let a1 = self.vb_neg();
+        let a2 = self.vb_abs();
+        let a3 = self.vb_hsel();
+        let a4 = self.ftype();
+        let a5 = self.ftz();
+        let a6 = self.rnd();
         let r0 = k.frnd_lanes(mask, &a0, a1, a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4906,33 +4906,33 @@ impl F2FP_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let a2 = self.rb_vsel;
-        let mut a3 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a4 = self.rc_hsel;
-        let a5 = self.srctype;
-        let a6 = self.dsttype;
-        let a7 = self.satf;
-        let a8 = self.relu;
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let a2 = self.rb_vsel();
+        let mut a3 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a4 = self.rc_hsel();
+        let a5 = self.srctype();
+        let a6 = self.dsttype();
+        let a7 = self.satf();
+        let a8 = self.relu();
         let r0 = k.f2fp_lanes(mask, &a0, &a1, a2, &a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4944,36 +4944,36 @@ impl F2FP_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let a2 = self.urb_vsel;
-        let mut a3 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a4 = self.rc_hsel;
-        let a5 = self.srctype;
-        let a6 = self.dsttype;
-        let a7 = self.satf;
-        let a8 = self.relu;
+        let a2 = self.urb_vsel();
+        let mut a3 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a4 = self.rc_hsel();
+        let a5 = self.srctype();
+        let a6 = self.dsttype();
+        let a7 = self.satf();
+        let a8 = self.relu();
         let r0 = k.f2fp_lanes(mask, &a0, &a1, a2, &a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -4985,36 +4985,36 @@ impl F2FP_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
         let a2 = VSel::S0;
-        let mut a3 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a4 = self.rc_hsel;
-        let a5 = self.srctype;
-        let a6 = self.dsttype;
-        let a7 = self.satf;
-        let a8 = self.relu;
+        let mut a3 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a4 = self.rc_hsel();
+        let a5 = self.srctype();
+        let a6 = self.dsttype();
+        let a7 = self.satf();
+        let a8 = self.relu();
         let r0 = k.f2fp_lanes(mask, &a0, &a1, a2, &a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5026,36 +5026,36 @@ impl F2FP_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let a2 = self.vb_vsel;
-        let mut a3 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a4 = self.rc_hsel;
-        let a5 = self.srctype;
-        let a6 = self.dsttype;
-        let a7 = self.satf;
-        let a8 = self.relu;
+        let a2 = self.vb_vsel();
+        let mut a3 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a4 = self.rc_hsel();
+        let a5 = self.srctype();
+        let a6 = self.dsttype();
+        let a7 = self.satf();
+        let a8 = self.relu();
         let r0 = k.f2fp_lanes(mask, &a0, &a1, a2, &a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5067,33 +5067,33 @@ impl F2IP_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.rc_hsel;
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.rc_hsel();
         let a4 = FTypes::F32;
-        let a5 = self.i8type;
-        let a6 = self.ntz;
-        let a7 = self.rnd;
-        let a8 = self.relu;
+        let a5 = self.i8type();
+        let a6 = self.ntz();
+        let a7 = self.rnd();
+        let a8 = self.relu();
         let r0 = k.f2ip_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5105,36 +5105,36 @@ impl F2IP_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.rc_hsel;
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.rc_hsel();
         let a4 = FTypes::F32;
-        let a5 = self.i8type;
-        let a6 = self.ntz;
-        let a7 = self.rnd;
-        let a8 = self.relu;
+        let a5 = self.i8type();
+        let a6 = self.ntz();
+        let a7 = self.rnd();
+        let a8 = self.relu();
         let r0 = k.f2ip_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5146,36 +5146,36 @@ impl F2IP_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.rc_hsel;
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.rc_hsel();
         let a4 = FTypes::F32;
-        let a5 = self.i8type;
-        let a6 = self.ntz;
-        let a7 = self.rnd;
-        let a8 = self.relu;
+        let a5 = self.i8type();
+        let a6 = self.ntz();
+        let a7 = self.rnd();
+        let a8 = self.relu();
         let r0 = k.f2ip_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5187,36 +5187,36 @@ impl F2IP_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [self.vb.to_raw() as u32; LANES]
+            [self.vb().to_raw() as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.rc_hsel;
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.rc_hsel();
         let a4 = FTypes::F32;
-        let a5 = self.i8type;
-        let a6 = self.ntz;
-        let a7 = self.rnd;
-        let a8 = self.relu;
+        let a5 = self.i8type();
+        let a6 = self.ntz();
+        let a7 = self.rnd();
+        let a8 = self.relu();
         let r0 = k.f2ip_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -5228,34 +5228,34 @@ impl IADD_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let a1 = self.ra_neg;
-        let mut a2 = w.lanes(FILE_REG, self.rb.to_raw());
-        let a3 = self.rb_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let a1 = self.ra_neg();
+        let mut a2 = w.lanes(FILE_REG, self.rb().to_raw());
+        let a3 = self.rb_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.ext;
+        let a5 = self.ext();
         let (r0, r1) = k.iadd_lanes(mask, &a0, a1, &a2, a3, &a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5267,37 +5267,37 @@ impl IADD_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let a1 = self.ra_neg;
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let a1 = self.ra_neg();
         let mut a2 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let a3 = self.urb_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let a3 = self.urb_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.ext;
+        let a5 = self.ext();
         let (r0, r1) = k.iadd_lanes(mask, &a0, a1, &a2, a3, &a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5309,37 +5309,37 @@ impl IADD_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let a1 = self.ra_neg;
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let a1 = self.ra_neg();
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
         let a3 = SignModi::False;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.ext;
+        let a5 = self.ext();
         let (r0, r1) = k.iadd_lanes(mask, &a0, a1, &a2, a3, &a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5351,37 +5351,37 @@ impl IADD_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let a1 = self.ra_neg;
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let a1 = self.ra_neg();
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let a3 = self.vb_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let a3 = self.vb_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.ext;
+        let a5 = self.ext();
         let (r0, r1) = k.iadd_lanes(mask, &a0, a1, &a2, a3, &a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5393,36 +5393,36 @@ impl IMAD_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.rc_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.rc_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.lohi;
-        let a6 = self.ext;
-        let a7 = self.itype;
+        let a5 = self.lohi();
+        let a6 = self.ext();
+        let a7 = self.itype();
         let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5434,39 +5434,39 @@ impl IMAD_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vc.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vc().to_raw(), 32) as u64) as u32; LANES]
         };
         let a3 = SignModi::False;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.lohi;
-        let a6 = self.ext;
-        let a7 = self.itype;
+        let a5 = self.lohi();
+        let a6 = self.ext();
+        let a7 = self.itype();
         let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5478,39 +5478,39 @@ impl IMAD_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.rc_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.rc_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.lohi;
-        let a6 = self.ext;
-        let a7 = self.itype;
+        let a5 = self.lohi();
+        let a6 = self.ext();
+        let a7 = self.itype();
         let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5522,39 +5522,39 @@ impl IMAD_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
         };
-        let a3 = self.vc_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let a3 = self.vc_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.lohi;
-        let a6 = self.ext;
-        let a7 = self.itype;
+        let a5 = self.lohi();
+        let a6 = self.ext();
+        let a7 = self.itype();
         let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5566,39 +5566,39 @@ impl IMAD_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.rc_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.rc_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.lohi;
-        let a6 = self.ext;
-        let a7 = self.itype;
+        let a5 = self.lohi();
+        let a6 = self.ext();
+        let a7 = self.itype();
         let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5610,39 +5610,39 @@ impl IMAD_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urc().to_raw(), lane); LANES]
         };
-        let a3 = self.urc_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let a3 = self.urc_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.lohi;
-        let a6 = self.ext;
-        let a7 = self.itype;
+        let a5 = self.lohi();
+        let a6 = self.ext();
+        let a7 = self.itype();
         let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5654,39 +5654,39 @@ impl IMAD_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.rc_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.rc_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.lohi;
-        let a6 = self.ext;
-        let a7 = self.itype;
+        let a5 = self.lohi();
+        let a6 = self.ext();
+        let a7 = self.itype();
         let (r0, r1) = k.imad_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6, a7);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5698,35 +5698,35 @@ impl IMAD_WIDE_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes64(FILE_REG, self.rc.to_raw());
-        let a3 = self.rc_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes64(FILE_REG, self.rc().to_raw());
+        let a3 = self.rc_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.ext;
-        let a6 = self.itype;
+        let a5 = self.ext();
+        let a6 = self.itype();
         let (r0, r1) = k.imad_wide_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6);
-        w.set_lanes64(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes64(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5738,38 +5738,38 @@ impl IMAD_WIDE_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a2 = w.lanes64(FILE_REG, self.rc.to_raw());
-        let a3 = self.rc_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes64(FILE_REG, self.rc().to_raw());
+        let a3 = self.rc_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.ext;
-        let a6 = self.itype;
+        let a5 = self.ext();
+        let a6 = self.itype();
         let (r0, r1) = k.imad_wide_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6);
-        w.set_lanes64(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes64(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5781,40 +5781,40 @@ impl IMAD_WIDE_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc.bank(), self.vc.offset()) as u64
-                | (w.cmem.read(self.vc.bank(), self.vc.offset() + 4) as u64)
+            [w.cmem.read(self.vc().bank(), self.vc().offset()) as u64
+                | (w.cmem.read(self.vc().bank(), self.vc().offset() + 4) as u64)
                     << 32; LANES]
         };
-        let a3 = self.vc_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let a3 = self.vc_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.ext;
-        let a6 = self.itype;
+        let a5 = self.ext();
+        let a6 = self.itype();
         let (r0, r1) = k.imad_wide_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6);
-        w.set_lanes64(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes64(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5826,38 +5826,38 @@ impl IMAD_WIDE_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes64(FILE_REG, self.rc.to_raw());
-        let a3 = self.rc_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes64(FILE_REG, self.rc().to_raw());
+        let a3 = self.rc_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.ext;
-        let a6 = self.itype;
+        let a5 = self.ext();
+        let a6 = self.itype();
         let (r0, r1) = k.imad_wide_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6);
-        w.set_lanes64(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes64(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5869,38 +5869,38 @@ impl IMAD_WIDE_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.get64(FILE_UREG, self.urc.to_raw(), lane); LANES]
+            [w.get64(FILE_UREG, self.urc().to_raw(), lane); LANES]
         };
-        let a3 = self.urc_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let a3 = self.urc_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.ext;
-        let a6 = self.itype;
+        let a5 = self.ext();
+        let a6 = self.itype();
         let (r0, r1) = k.imad_wide_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6);
-        w.set_lanes64(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes64(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5912,38 +5912,38 @@ impl IMAD_WIDE_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes64(FILE_REG, self.rc.to_raw());
-        let a3 = self.rc_neg;
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes64(FILE_REG, self.rc().to_raw());
+        let a3 = self.rc_neg();
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.ext;
-        let a6 = self.itype;
+        let a5 = self.ext();
+        let a6 = self.itype();
         let (r0, r1) = k.imad_wide_lanes(mask, &a0, &a1, &a2, a3, &a4, a5, a6);
-        w.set_lanes64(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes64(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5955,35 +5955,35 @@ impl IDP2A_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.lohi;
-        let a5 = self.afmt;
-        let a6 = self.bfmt;
+        let a4 = self.lohi();
+        let a5 = self.afmt();
+        let a6 = self.bfmt();
         let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -5995,38 +5995,38 @@ impl IDP2A_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vc.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vc().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.lohi;
-        let a5 = self.afmt;
-        let a6 = self.bfmt;
+        let a4 = self.lohi();
+        let a5 = self.afmt();
+        let a6 = self.bfmt();
         let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6038,38 +6038,38 @@ impl IDP2A_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.lohi;
-        let a5 = self.afmt;
-        let a6 = self.bfmt;
+        let a4 = self.lohi();
+        let a5 = self.afmt();
+        let a6 = self.bfmt();
         let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6081,38 +6081,38 @@ impl IDP2A_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
         };
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.lohi;
-        let a5 = self.afmt;
-        let a6 = self.bfmt;
+        let a4 = self.lohi();
+        let a5 = self.afmt();
+        let a6 = self.bfmt();
         let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6124,38 +6124,38 @@ impl IDP2A_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.lohi;
-        let a5 = self.afmt;
-        let a6 = self.bfmt;
+        let a4 = self.lohi();
+        let a5 = self.afmt();
+        let a6 = self.bfmt();
         let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6167,38 +6167,38 @@ impl IDP2A_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urc().to_raw(), lane); LANES]
         };
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.lohi;
-        let a5 = self.afmt;
-        let a6 = self.bfmt;
+        let a4 = self.lohi();
+        let a5 = self.afmt();
+        let a6 = self.bfmt();
         let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6210,38 +6210,38 @@ impl IDP2A_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.lohi;
-        let a5 = self.afmt;
-        let a6 = self.bfmt;
+        let a4 = self.lohi();
+        let a5 = self.afmt();
+        let a6 = self.bfmt();
         let (r0, r1) = k.idp2a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6253,34 +6253,34 @@ impl IDP4A_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.afmt;
-        let a5 = self.bfmt;
+        let a4 = self.afmt();
+        let a5 = self.bfmt();
         let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6292,37 +6292,37 @@ impl IDP4A_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vc.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vc().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.afmt;
-        let a5 = self.bfmt;
+        let a4 = self.afmt();
+        let a5 = self.bfmt();
         let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6334,37 +6334,37 @@ impl IDP4A_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.afmt;
-        let a5 = self.bfmt;
+        let a4 = self.afmt();
+        let a5 = self.bfmt();
         let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6376,37 +6376,37 @@ impl IDP4A_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
         };
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.afmt;
-        let a5 = self.bfmt;
+        let a4 = self.afmt();
+        let a5 = self.bfmt();
         let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6418,37 +6418,37 @@ impl IDP4A_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.afmt;
-        let a5 = self.bfmt;
+        let a4 = self.afmt();
+        let a5 = self.bfmt();
         let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6460,37 +6460,37 @@ impl IDP4A_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urc().to_raw(), lane); LANES]
         };
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.afmt;
-        let a5 = self.bfmt;
+        let a4 = self.afmt();
+        let a5 = self.bfmt();
         let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6502,37 +6502,37 @@ impl IDP4A_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let mut a3 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a4 = self.afmt;
-        let a5 = self.bfmt;
+        let a4 = self.afmt();
+        let a5 = self.bfmt();
         let (r0, r1) = k.idp4a_lanes(mask, &a0, &a1, &a2, &a3, a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6544,31 +6544,31 @@ impl IMUL_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         for v in a1.iter_mut() {
-            *v = k.i32_neg(*v, self.rb_neg);
+            *v = k.i32_neg(*v, self.rb_neg());
         }
-        let a2 = self.lohi;
-        let a3 = self.itype;
+        let a2 = self.lohi();
+        let a3 = self.itype();
         let r0 = k.imul_lanes(mask, &a0, &a1, a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -6580,34 +6580,34 @@ impl IMUL_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.i32_neg(*v, self.urb_neg);
+            *v = k.i32_neg(*v, self.urb_neg());
         }
-        let a2 = self.lohi;
-        let a3 = self.itype;
+        let a2 = self.lohi();
+        let a3 = self.itype();
         let r0 = k.imul_lanes(mask, &a0, &a1, a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -6619,31 +6619,31 @@ impl IMUL_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let a2 = self.lohi;
-        let a3 = self.itype;
+        let a2 = self.lohi();
+        let a3 = self.itype();
         let r0 = k.imul_lanes(mask, &a0, &a1, a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -6655,34 +6655,34 @@ impl IMUL_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         for v in a1.iter_mut() {
-            *v = k.i32_neg(*v, self.vb_neg);
+            *v = k.i32_neg(*v, self.vb_neg());
         }
-        let a2 = self.lohi;
-        let a3 = self.itype;
+        let a2 = self.lohi();
+        let a3 = self.itype();
         let r0 = k.imul_lanes(mask, &a0, &a1, a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -6694,41 +6694,41 @@ impl LEA_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let a1 = self.ra_neg;
-        let mut a2 = w.lanes(FILE_REG, self.rb.to_raw());
-        let a3 = self.rb_neg;
-        let mut a4 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let a1 = self.ra_neg();
+        let mut a2 = w.lanes(FILE_REG, self.rb().to_raw());
+        let a3 = self.rb_neg();
+        let mut a4 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a5 = {
             let lane = 0usize;
-            [self.shiftamt.to_raw() as u32; LANES]
+            [self.shiftamt().to_raw() as u32; LANES]
         };
-        let mut a6 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a6 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a6.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a7 = self.lohi;
-        let a8 = self.ext;
-        let a9 = self.sx32;
+        let a7 = self.lohi();
+        let a8 = self.ext();
+        let a9 = self.sx32();
         let (r0, r1) = k.lea_lanes(mask, &a0, a1, &a2, a3, &a4, &a5, &a6, a7, a8, a9);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6740,44 +6740,44 @@ impl LEA_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let a1 = self.ra_neg;
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let a1 = self.ra_neg();
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
         let a3 = SignModi::False;
-        let mut a4 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a4 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a5 = {
             let lane = 0usize;
-            [self.shiftamt.to_raw() as u32; LANES]
+            [self.shiftamt().to_raw() as u32; LANES]
         };
-        let mut a6 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a6 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a6.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a7 = self.lohi;
-        let a8 = self.ext;
-        let a9 = self.sx32;
+        let a7 = self.lohi();
+        let a8 = self.ext();
+        let a9 = self.sx32();
         let (r0, r1) = k.lea_lanes(mask, &a0, a1, &a2, a3, &a4, &a5, &a6, a7, a8, a9);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6789,44 +6789,44 @@ impl LEA_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let a1 = self.ra_neg;
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let a1 = self.ra_neg();
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let a3 = self.vb_neg;
-        let mut a4 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.vb_neg();
+        let mut a4 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a5 = {
             let lane = 0usize;
-            [self.shiftamt.to_raw() as u32; LANES]
+            [self.shiftamt().to_raw() as u32; LANES]
         };
-        let mut a6 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a6 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a6.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a7 = self.lohi;
-        let a8 = self.ext;
-        let a9 = self.sx32;
+        let a7 = self.lohi();
+        let a8 = self.ext();
+        let a9 = self.sx32();
         let (r0, r1) = k.lea_lanes(mask, &a0, a1, &a2, a3, &a4, &a5, &a6, a7, a8, a9);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6838,44 +6838,44 @@ impl LEA_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let a1 = self.ra_neg;
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let a1 = self.ra_neg();
         let mut a2 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let a3 = self.urb_neg;
-        let mut a4 = w.lanes(FILE_REG, self.rc.to_raw());
+        let a3 = self.urb_neg();
+        let mut a4 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a5 = {
             let lane = 0usize;
-            [self.shiftamt.to_raw() as u32; LANES]
+            [self.shiftamt().to_raw() as u32; LANES]
         };
-        let mut a6 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a6 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a6.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a7 = self.lohi;
-        let a8 = self.ext;
-        let a9 = self.sx32;
+        let a7 = self.lohi();
+        let a8 = self.ext();
+        let a9 = self.sx32();
         let (r0, r1) = k.lea_lanes(mask, &a0, a1, &a2, a3, &a4, &a5, &a6, a7, a8, a9);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -6887,25 +6887,25 @@ impl IABS_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.rb().to_raw());
         let r0 = k.iabs_lanes(mask, &a0);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -6917,17 +6917,17 @@ impl IABS_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -6935,10 +6935,10 @@ impl IABS_U {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
         let r0 = k.iabs_lanes(mask, &a0);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -6950,17 +6950,17 @@ impl IABS_I {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -6968,10 +6968,10 @@ impl IABS_I {
         }
         let mut a0 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
         let r0 = k.iabs_lanes(mask, &a0);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -6983,17 +6983,17 @@ impl IABS_C {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -7001,10 +7001,10 @@ impl IABS_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
         let r0 = k.iabs_lanes(mask, &a0);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7016,31 +7016,31 @@ impl IMNMX_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.itype;
+        let a3 = self.itype();
         let r0 = k.imnmx_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7052,34 +7052,34 @@ impl IMNMX_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.itype;
+        let a3 = self.itype();
         let r0 = k.imnmx_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7091,34 +7091,34 @@ impl IMNMX_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.itype;
+        let a3 = self.itype();
         let r0 = k.imnmx_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7130,34 +7130,34 @@ impl IMNMX_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a3 = self.itype;
+        let a3 = self.itype();
         let r0 = k.imnmx_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7169,26 +7169,26 @@ impl P2R_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
-            let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a2 = w.get(FILE_REG, self.rb.to_raw(), lane);
-            let a3 = self.bsel;
+            let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
+            let a2 = w.get(FILE_REG, self.rb().to_raw(), lane);
+            let a3 = self.bsel();
             let r0 = k.p2r(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+            w.set(FILE_REG, self.rd().to_raw(), lane, r0);
         }
         Ok(())
     }
@@ -7201,26 +7201,26 @@ impl P2R_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
-            let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a2 = w.get(FILE_UREG, self.urb.to_raw(), lane);
-            let a3 = self.bsel;
+            let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
+            let a2 = w.get(FILE_UREG, self.urb().to_raw(), lane);
+            let a3 = self.bsel();
             let r0 = k.p2r(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+            w.set(FILE_REG, self.rd().to_raw(), lane, r0);
         }
         Ok(())
     }
@@ -7233,26 +7233,26 @@ impl P2R_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
-            let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a2 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
-            let a3 = self.bsel;
+            let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
+            let a2 = (sign_extend(self.vb().to_raw(), 32) as u64) as u32;
+            let a3 = self.bsel();
             let r0 = k.p2r(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+            w.set(FILE_REG, self.rd().to_raw(), lane, r0);
         }
         Ok(())
     }
@@ -7265,26 +7265,26 @@ impl P2R_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
-            let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a2 = w.cmem.read(self.vb.bank(), self.vb.offset());
-            let a3 = self.bsel;
+            let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
+            let a2 = w.cmem.read(self.vb().bank(), self.vb().offset());
+            let a3 = self.bsel();
             let r0 = k.p2r(a0, a1, a2, a3);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+            w.set(FILE_REG, self.rd().to_raw(), lane, r0);
         }
         Ok(())
     }
@@ -7297,24 +7297,24 @@ impl R2P_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
-            let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a2 = self.ra_bsel;
-            let a3 = w.get(FILE_REG, self.rb.to_raw(), lane);
+            let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
+            let a2 = self.ra_bsel();
+            let a3 = w.get(FILE_REG, self.rb().to_raw(), lane);
             let r0 = k.r2p(a0, a1, a2, a3);
             w.set_mask(FILE_PRED, lane, r0);
         }
@@ -7329,24 +7329,24 @@ impl R2P_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
-            let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a2 = self.ra_bsel;
-            let a3 = w.get(FILE_UREG, self.urb.to_raw(), lane);
+            let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
+            let a2 = self.ra_bsel();
+            let a3 = w.get(FILE_UREG, self.urb().to_raw(), lane);
             let r0 = k.r2p(a0, a1, a2, a3);
             w.set_mask(FILE_PRED, lane, r0);
         }
@@ -7361,24 +7361,24 @@ impl R2P_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
-            let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a2 = self.ra_bsel;
-            let a3 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
+            let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
+            let a2 = self.ra_bsel();
+            let a3 = (sign_extend(self.vb().to_raw(), 32) as u64) as u32;
             let r0 = k.r2p(a0, a1, a2, a3);
             w.set_mask(FILE_PRED, lane, r0);
         }
@@ -7393,24 +7393,24 @@ impl R2P_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
-            let a1 = w.get(FILE_REG, self.ra.to_raw(), lane);
-            let a2 = self.ra_bsel;
-            let a3 = w.cmem.read(self.vb.bank(), self.vb.offset());
+            let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
+            let a2 = self.ra_bsel();
+            let a3 = w.cmem.read(self.vb().bank(), self.vb().offset());
             let r0 = k.r2p(a0, a1, a2, a3);
             w.set_mask(FILE_PRED, lane, r0);
         }
@@ -7425,39 +7425,39 @@ impl ISETP_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pq().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pq_not);
+            *v = k.pred_not(*v, self.pq_not());
         }
-        let a4 = self.compop;
-        let a5 = self.boolop;
-        let a6 = self.itype;
-        let a7 = self.ext;
+        let a4 = self.compop();
+        let a5 = self.boolop();
+        let a6 = self.itype();
+        let a7 = self.ext();
         let (r0, r1) = k.isetp_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
-        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -7469,42 +7469,42 @@ impl ISETP_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pq().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pq_not);
+            *v = k.pred_not(*v, self.pq_not());
         }
-        let a4 = self.compop;
-        let a5 = self.boolop;
-        let a6 = self.itype;
-        let a7 = self.ext;
+        let a4 = self.compop();
+        let a5 = self.boolop();
+        let a6 = self.itype();
+        let a7 = self.ext();
         let (r0, r1) = k.isetp_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
-        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -7516,42 +7516,42 @@ impl ISETP_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pq().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pq_not);
+            *v = k.pred_not(*v, self.pq_not());
         }
-        let a4 = self.compop;
-        let a5 = self.boolop;
-        let a6 = self.itype;
-        let a7 = self.ext;
+        let a4 = self.compop();
+        let a5 = self.boolop();
+        let a6 = self.itype();
+        let a7 = self.ext();
         let (r0, r1) = k.isetp_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
-        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -7563,42 +7563,42 @@ impl ISETP_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pq().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pq_not);
+            *v = k.pred_not(*v, self.pq_not());
         }
-        let a4 = self.compop;
-        let a5 = self.boolop;
-        let a6 = self.itype;
-        let a7 = self.ext;
+        let a4 = self.compop();
+        let a5 = self.boolop();
+        let a6 = self.itype();
+        let a7 = self.ext();
         let (r0, r1) = k.isetp_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
-        w.set_lanes(FILE_PRED, self.pv.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pv().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -7610,39 +7610,39 @@ impl ISET_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pq().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pq_not);
+            *v = k.pred_not(*v, self.pq_not());
         }
-        let a4 = self.compop;
-        let a5 = self.boolop;
-        let a6 = self.itype;
-        let a7 = self.ext;
-        let a8 = self.bmbf;
+        let a4 = self.compop();
+        let a5 = self.boolop();
+        let a6 = self.itype();
+        let a7 = self.ext();
+        let a8 = self.bmbf();
         let r0 = k.iset_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7654,42 +7654,42 @@ impl ISET_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pq().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pq_not);
+            *v = k.pred_not(*v, self.pq_not());
         }
-        let a4 = self.compop;
-        let a5 = self.boolop;
-        let a6 = self.itype;
-        let a7 = self.ext;
-        let a8 = self.bmbf;
+        let a4 = self.compop();
+        let a5 = self.boolop();
+        let a6 = self.itype();
+        let a7 = self.ext();
+        let a8 = self.bmbf();
         let r0 = k.iset_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7701,42 +7701,42 @@ impl ISET_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pq().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pq_not);
+            *v = k.pred_not(*v, self.pq_not());
         }
-        let a4 = self.compop;
-        let a5 = self.boolop;
-        let a6 = self.itype;
-        let a7 = self.ext;
-        let a8 = self.bmbf;
+        let a4 = self.compop();
+        let a5 = self.boolop();
+        let a6 = self.itype();
+        let a7 = self.ext();
+        let a8 = self.bmbf();
         let r0 = k.iset_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7748,42 +7748,42 @@ impl ISET_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let mut a3 = w.lanes(FILE_PRED, self.pq.to_raw()).map(|v| v != 0);
+        let mut a3 = w.lanes(FILE_PRED, self.pq().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
-            *v = k.pred_not(*v, self.pq_not);
+            *v = k.pred_not(*v, self.pq_not());
         }
-        let a4 = self.compop;
-        let a5 = self.boolop;
-        let a6 = self.itype;
-        let a7 = self.ext;
-        let a8 = self.bmbf;
+        let a4 = self.compop();
+        let a5 = self.boolop();
+        let a6 = self.itype();
+        let a7 = self.ext();
+        let a8 = self.bmbf();
         let r0 = k.iset_lanes(mask, &a0, &a1, &a2, &a3, a4, a5, a6, a7, a8);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7795,30 +7795,30 @@ impl SEL_RR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
         let r0 = k.sel_lanes(mask, &a0, &a1, &a2);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7830,33 +7830,33 @@ impl SEL_RU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
         let r0 = k.sel_lanes(mask, &a0, &a1, &a2);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7868,33 +7868,33 @@ impl SEL_RI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
         let r0 = k.sel_lanes(mask, &a0, &a1, &a2);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7906,33 +7906,33 @@ impl SEL_RC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
         let r0 = k.sel_lanes(mask, &a0, &a1, &a2);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -7944,37 +7944,37 @@ impl LOP3_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = {
             let lane = 0usize;
-            [self.lut.to_raw() as u32; LANES]
+            [self.lut().to_raw() as u32; LANES]
         };
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.exbool;
+        let a5 = self.exbool();
         let (r0, r1) = k.lop3_lanes(mask, &a0, &a1, &a2, &a3, &a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -7986,40 +7986,40 @@ impl LOP3_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = {
             let lane = 0usize;
-            [self.lut.to_raw() as u32; LANES]
+            [self.lut().to_raw() as u32; LANES]
         };
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.exbool;
+        let a5 = self.exbool();
         let (r0, r1) = k.lop3_lanes(mask, &a0, &a1, &a2, &a3, &a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -8031,40 +8031,40 @@ impl LOP3_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = {
             let lane = 0usize;
-            [self.lut.to_raw() as u32; LANES]
+            [self.lut().to_raw() as u32; LANES]
         };
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.exbool;
+        let a5 = self.exbool();
         let (r0, r1) = k.lop3_lanes(mask, &a0, &a1, &a2, &a3, &a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -8076,40 +8076,40 @@ impl LOP3_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = {
             let lane = 0usize;
-            [self.lut.to_raw() as u32; LANES]
+            [self.lut().to_raw() as u32; LANES]
         };
-        let mut a4 = w.lanes(FILE_PRED, self.pp.to_raw()).map(|v| v != 0);
+        let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a4.iter_mut() {
-            *v = k.pred_not(*v, self.pp_not);
+            *v = k.pred_not(*v, self.pp_not());
         }
-        let a5 = self.exbool;
+        let a5 = self.exbool();
         let (r0, r1) = k.lop3_lanes(mask, &a0, &a1, &a2, &a3, &a4, a5);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r1.map(|b| b as u32));
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r1.map(|b| b as u32));
         Ok(())
     }
 }
@@ -8121,40 +8121,40 @@ impl PLOP3_X {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_PRED, self.pa.to_raw()).map(|v| v != 0);
+        let mut a0 = w.lanes(FILE_PRED, self.pa().to_raw()).map(|v| v != 0);
         for v in a0.iter_mut() {
-            *v = k.pred_not(*v, self.pa_not);
+            *v = k.pred_not(*v, self.pa_not());
         }
-        let mut a1 = w.lanes(FILE_PRED, self.pb.to_raw()).map(|v| v != 0);
+        let mut a1 = w.lanes(FILE_PRED, self.pb().to_raw()).map(|v| v != 0);
         for v in a1.iter_mut() {
-            *v = k.pred_not(*v, self.pb_not);
+            *v = k.pred_not(*v, self.pb_not());
         }
-        let mut a2 = w.lanes(FILE_PRED, self.pc.to_raw()).map(|v| v != 0);
+        let mut a2 = w.lanes(FILE_PRED, self.pc().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.pc_not);
+            *v = k.pred_not(*v, self.pc_not());
         }
         let mut a3 = {
             let lane = 0usize;
-            [self.lut.to_raw() as u32; LANES]
+            [self.lut().to_raw() as u32; LANES]
         };
         let r0 = k.plop3_lanes(mask, &a0, &a1, &a2, &a3);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
         Ok(())
     }
 }
@@ -8166,43 +8166,43 @@ impl PLOP3_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_PRED, self.pa.to_raw()).map(|v| v != 0);
+        let mut a0 = w.lanes(FILE_PRED, self.pa().to_raw()).map(|v| v != 0);
         for v in a0.iter_mut() {
-            *v = k.pred_not(*v, self.pa_not);
+            *v = k.pred_not(*v, self.pa_not());
         }
-        let mut a1 = w.lanes(FILE_PRED, self.pb.to_raw()).map(|v| v != 0);
+        let mut a1 = w.lanes(FILE_PRED, self.pb().to_raw()).map(|v| v != 0);
         for v in a1.iter_mut() {
-            *v = k.pred_not(*v, self.pb_not);
+            *v = k.pred_not(*v, self.pb_not());
         }
         let mut a2 = {
             let lane = 0usize;
-            [w.get(FILE_UPRED, self.upc.to_raw(), lane) != 0; LANES]
+            [w.get(FILE_UPRED, self.upc().to_raw(), lane) != 0; LANES]
         };
         for v in a2.iter_mut() {
-            *v = k.pred_not(*v, self.upc_not);
+            *v = k.pred_not(*v, self.upc_not());
         }
         let mut a3 = {
             let lane = 0usize;
-            [self.lut.to_raw() as u32; LANES]
+            [self.lut().to_raw() as u32; LANES]
         };
         let r0 = k.plop3_lanes(mask, &a0, &a1, &a2, &a3);
-        w.set_lanes(FILE_PRED, self.pu.to_raw(), mask, &r0.map(|b| b as u32));
+        w.set_lanes(FILE_PRED, self.pu().to_raw(), mask, &r0.map(|b| b as u32));
         Ok(())
     }
 }
@@ -8214,31 +8214,31 @@ impl SHF_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.direction;
-        let a4 = self.lohi;
-        let a5 = self.cwmod;
-        let a6 = self.itype;
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.direction();
+        let a4 = self.lohi();
+        let a5 = self.cwmod();
+        let a6 = self.itype();
         let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8250,34 +8250,34 @@ impl SHF_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vc.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vc().to_raw(), 32) as u64) as u32; LANES]
         };
-        let a3 = self.direction;
-        let a4 = self.lohi;
-        let a5 = self.cwmod;
-        let a6 = self.itype;
+        let a3 = self.direction();
+        let a4 = self.lohi();
+        let a5 = self.cwmod();
+        let a6 = self.itype();
         let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8289,34 +8289,34 @@ impl SHF_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.direction;
-        let a4 = self.lohi;
-        let a5 = self.cwmod;
-        let a6 = self.itype;
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.direction();
+        let a4 = self.lohi();
+        let a5 = self.cwmod();
+        let a6 = self.itype();
         let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8328,34 +8328,34 @@ impl SHF_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
         };
-        let a3 = self.direction;
-        let a4 = self.lohi;
-        let a5 = self.cwmod;
-        let a6 = self.itype;
+        let a3 = self.direction();
+        let a4 = self.lohi();
+        let a5 = self.cwmod();
+        let a6 = self.itype();
         let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8367,34 +8367,34 @@ impl SHF_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.direction;
-        let a4 = self.lohi;
-        let a5 = self.cwmod;
-        let a6 = self.itype;
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.direction();
+        let a4 = self.lohi();
+        let a5 = self.cwmod();
+        let a6 = self.itype();
         let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8406,34 +8406,34 @@ impl SHF_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urc().to_raw(), lane); LANES]
         };
-        let a3 = self.direction;
-        let a4 = self.lohi;
-        let a5 = self.cwmod;
-        let a6 = self.itype;
+        let a3 = self.direction();
+        let a4 = self.lohi();
+        let a5 = self.cwmod();
+        let a6 = self.itype();
         let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8445,34 +8445,34 @@ impl SHF_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.direction;
-        let a4 = self.lohi;
-        let a5 = self.cwmod;
-        let a6 = self.itype;
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.direction();
+        let a4 = self.lohi();
+        let a5 = self.cwmod();
+        let a6 = self.itype();
         let r0 = k.shf_lanes(mask, &a0, &a1, &a2, a3, a4, a5, a6);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8485,17 +8485,17 @@ impl MOV_R {
         k: &K,
     ) -> Result<(), Fault> {
         let w_word = self.to_word();
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
@@ -8508,11 +8508,11 @@ impl MOV_R {
                     )
             } == 64)
             {
-                w.get64(FILE_REG, self.rb.to_raw(), lane)
+                w.get64(FILE_REG, self.rb().to_raw(), lane)
             } else {
-                w.get(FILE_REG, self.rb.to_raw(), lane) as u64
+                w.get(FILE_REG, self.rb().to_raw(), lane) as u64
             };
-            let a1 = self.width;
+            let a1 = self.width();
             let r0 = k.mov(a0, a1);
             {
                 let v = r0;
@@ -8525,9 +8525,9 @@ impl MOV_R {
                         )
                 } == 64)
                 {
-                    w.set64(FILE_REG, self.rd.to_raw(), lane, v)
+                    w.set64(FILE_REG, self.rd().to_raw(), lane, v)
                 } else {
-                    w.set(FILE_REG, self.rd.to_raw(), lane, v as u32)
+                    w.set(FILE_REG, self.rd().to_raw(), lane, v as u32)
                 }
             }
         }
@@ -8543,17 +8543,17 @@ impl MOV_U {
         k: &K,
     ) -> Result<(), Fault> {
         let w_word = self.to_word();
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
@@ -8566,11 +8566,11 @@ impl MOV_U {
                     )
             } == 64)
             {
-                w.get64(FILE_UREG, self.urb.to_raw(), lane)
+                w.get64(FILE_UREG, self.urb().to_raw(), lane)
             } else {
-                w.get(FILE_UREG, self.urb.to_raw(), lane) as u64
+                w.get(FILE_UREG, self.urb().to_raw(), lane) as u64
             };
-            let a1 = self.width;
+            let a1 = self.width();
             let r0 = k.mov(a0, a1);
             {
                 let v = r0;
@@ -8583,9 +8583,9 @@ impl MOV_U {
                         )
                 } == 64)
                 {
-                    w.set64(FILE_REG, self.rd.to_raw(), lane, v)
+                    w.set64(FILE_REG, self.rd().to_raw(), lane, v)
                 } else {
-                    w.set(FILE_REG, self.rd.to_raw(), lane, v as u32)
+                    w.set(FILE_REG, self.rd().to_raw(), lane, v as u32)
                 }
             }
         }
@@ -8601,23 +8601,23 @@ impl MOV_I {
         k: &K,
     ) -> Result<(), Fault> {
         let w_word = self.to_word();
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
-            let a0 = (sign_extend(self.vb.to_raw(), 32) as u64) as u32;
+            let a0 = (sign_extend(self.vb().to_raw(), 32) as u64) as u32;
             let a0 = a0 as i32 as i64 as u64;
-            let a1 = self.width;
+            let a1 = self.width();
             let r0 = k.mov(a0, a1);
             {
                 let v = r0;
@@ -8630,9 +8630,9 @@ impl MOV_I {
                         )
                 } == 64)
                 {
-                    w.set64(FILE_REG, self.rd.to_raw(), lane, v)
+                    w.set64(FILE_REG, self.rd().to_raw(), lane, v)
                 } else {
-                    w.set(FILE_REG, self.rd.to_raw(), lane, v as u32)
+                    w.set(FILE_REG, self.rd().to_raw(), lane, v as u32)
                 }
             }
         }
@@ -8648,17 +8648,17 @@ impl MOV_C {
         k: &K,
     ) -> Result<(), Fault> {
         let w_word = self.to_word();
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
@@ -8671,12 +8671,13 @@ impl MOV_C {
                     )
             } == 64)
             {
-                w.cmem.read(self.vb.bank(), self.vb.offset()) as u64
-                    | (w.cmem.read(self.vb.bank(), self.vb.offset() + 4) as u64) << 32
+                w.cmem.read(self.vb().bank(), self.vb().offset()) as u64
+                    | (w.cmem.read(self.vb().bank(), self.vb().offset() + 4) as u64)
+                        << 32
             } else {
-                w.cmem.read(self.vb.bank(), self.vb.offset()) as u64
+                w.cmem.read(self.vb().bank(), self.vb().offset()) as u64
             };
-            let a1 = self.width;
+            let a1 = self.width();
             let r0 = k.mov(a0, a1);
             {
                 let v = r0;
@@ -8689,9 +8690,9 @@ impl MOV_C {
                         )
                 } == 64)
                 {
-                    w.set64(FILE_REG, self.rd.to_raw(), lane, v)
+                    w.set64(FILE_REG, self.rd().to_raw(), lane, v)
                 } else {
-                    w.set(FILE_REG, self.rd.to_raw(), lane, v as u32)
+                    w.set(FILE_REG, self.rd().to_raw(), lane, v as u32)
                 }
             }
         }
@@ -8706,28 +8707,28 @@ impl PRMT_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.mode;
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.mode();
         let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8739,31 +8740,31 @@ impl PRMT_RRI {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vc.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vc().to_raw(), 32) as u64) as u32; LANES]
         };
-        let a3 = self.mode;
+        let a3 = self.mode();
         let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8775,31 +8776,31 @@ impl PRMT_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.mode;
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.mode();
         let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8811,31 +8812,31 @@ impl PRMT_RRC {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc.bank(), self.vc.offset()); LANES]
+            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
         };
-        let a3 = self.mode;
+        let a3 = self.mode();
         let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8847,31 +8848,31 @@ impl PRMT_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.mode;
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.mode();
         let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8883,31 +8884,31 @@ impl PRMT_RRU {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urc.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urc().to_raw(), lane); LANES]
         };
-        let a3 = self.mode;
+        let a3 = self.mode();
         let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8919,31 +8920,31 @@ impl PRMT_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.mode;
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.mode();
         let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8955,26 +8956,26 @@ impl I2I_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.rb.to_raw());
-        let a1 = self.dtype;
+        let mut a0 = w.lanes(FILE_REG, self.rb().to_raw());
+        let a1 = self.dtype();
         let r0 = k.i2i_lanes(mask, &a0, a1);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -8986,17 +8987,17 @@ impl I2I_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -9004,11 +9005,11 @@ impl I2I_U {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let a1 = self.dtype;
+        let a1 = self.dtype();
         let r0 = k.i2i_lanes(mask, &a0, a1);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -9020,17 +9021,17 @@ impl I2I_I {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -9038,11 +9039,11 @@ impl I2I_I {
         }
         let mut a0 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let a1 = self.dtype;
+        let a1 = self.dtype();
         let r0 = k.i2i_lanes(mask, &a0, a1);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -9054,17 +9055,17 @@ impl I2I_C {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
@@ -9072,11 +9073,11 @@ impl I2I_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let a1 = self.dtype;
+        let a1 = self.dtype();
         let r0 = k.i2i_lanes(mask, &a0, a1);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -9088,29 +9089,29 @@ impl I2IP_RRR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
-        let mut a1 = w.lanes(FILE_REG, self.rb.to_raw());
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.dsttype;
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
+        let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.dsttype();
         let a4 = SATRelu::SAT;
         let r0 = k.i2ip_lanes(mask, &a0, &a1, &a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -9122,32 +9123,32 @@ impl I2IP_RUR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.get(FILE_UREG, self.urb.to_raw(), lane); LANES]
+            [w.get(FILE_UREG, self.urb().to_raw(), lane); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.dsttype;
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.dsttype();
         let a4 = SATRelu::SAT;
         let r0 = k.i2ip_lanes(mask, &a0, &a1, &a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -9159,32 +9160,32 @@ impl I2IP_RIR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb.to_raw(), 32) as u64) as u32; LANES]
+            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.dsttype;
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.dsttype();
         let a4 = SATRelu::SAT;
         let r0 = k.i2ip_lanes(mask, &a0, &a1, &a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -9196,32 +9197,32 @@ impl I2IP_RCR {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         if mask == 0 {
             return Ok(());
         }
-        let mut a0 = w.lanes(FILE_REG, self.ra.to_raw());
+        let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb.bank(), self.vb.offset()); LANES]
+            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
         };
-        let mut a2 = w.lanes(FILE_REG, self.rc.to_raw());
-        let a3 = self.dsttype;
+        let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
+        let a3 = self.dsttype();
         let a4 = SATRelu::SAT;
         let r0 = k.i2ip_lanes(mask, &a0, &a1, &a2, a3, a4);
-        w.set_lanes(FILE_REG, self.rd.to_raw(), mask, &r0);
+        w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
         Ok(())
     }
 }
@@ -9233,30 +9234,30 @@ impl R2UR_R {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         let a0 = {
             let mut all = [<u32>::default(); LANES];
             for lane in lanes(mask) {
-                let a0 = w.get(FILE_REG, self.rb.to_raw(), lane);
+                let a0 = w.get(FILE_REG, self.rb().to_raw(), lane);
                 all[lane] = a0;
             }
             all
         };
         if let Some(r0) = k.r2ur(mask, &a0) {
             let lane = 0usize;
-            w.set(FILE_UREG, self.urd.to_raw(), lane, r0);
+            w.set(FILE_UREG, self.urd().to_raw(), lane, r0);
         }
         Ok(())
     }
@@ -9269,25 +9270,25 @@ impl SETGPR_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
             let _ = w
                 .checked_index(
                     FILE_REG,
-                    (w.get(FILE_UREG, self.urb.to_raw(), lane) as i64)
-                        + sign_extend(self.ridx.to_raw(), 9),
+                    (w.get(FILE_UREG, self.urb().to_raw(), lane) as i64)
+                        + sign_extend(self.ridx().to_raw(), 9),
                 )
                 .map_err(|message| Fault {
                     opcode: "SETGPR_U",
@@ -9296,14 +9297,14 @@ impl SETGPR_U {
                 })?;
         }
         for lane in lanes(mask) {
-            let a0 = w.get(FILE_REG, self.ra.to_raw(), lane);
+            let a0 = w.get(FILE_REG, self.ra().to_raw(), lane);
             let r0 = k.gpr_move(a0);
             {
                 let idx = w
                     .checked_index(
                         FILE_REG,
-                        (w.get(FILE_UREG, self.urb.to_raw(), lane) as i64)
-                            + sign_extend(self.ridx.to_raw(), 9),
+                        (w.get(FILE_UREG, self.urb().to_raw(), lane) as i64)
+                            + sign_extend(self.ridx().to_raw(), 9),
                     )
                     .map_err(|message| Fault {
                         opcode: "SETGPR_U",
@@ -9324,25 +9325,25 @@ impl GETGPR_U {
         w: &mut Warp,
         k: &K,
     ) -> Result<(), Fault> {
-        let raw = w.lane_mask(FILE_PRED, self.pg.to_raw());
+        let raw = w.lane_mask(FILE_PRED, self.pg().to_raw());
         let mask = ((raw
             & {
                 let g = true;
-                let g = k.pred_not(g, self.pg_not);
+                let g = k.pred_not(g, self.pg_not());
                 if g { u32::MAX } else { 0 }
             })
             | (!raw
                 & {
                     let g = false;
-                    let g = k.pred_not(g, self.pg_not);
+                    let g = k.pred_not(g, self.pg_not());
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
             let _ = w
                 .checked_index(
                     FILE_REG,
-                    (w.get(FILE_UREG, self.urb.to_raw(), lane) as i64)
-                        + sign_extend(self.ridx.to_raw(), 9),
+                    (w.get(FILE_UREG, self.urb().to_raw(), lane) as i64)
+                        + sign_extend(self.ridx().to_raw(), 9),
                 )
                 .map_err(|message| Fault {
                     opcode: "GETGPR_U",
@@ -9357,8 +9358,8 @@ impl GETGPR_U {
                     w
                         .checked_index(
                             FILE_REG,
-                            (w.get(FILE_UREG, self.urb.to_raw(), lane) as i64)
-                                + sign_extend(self.ridx.to_raw(), 9),
+                            (w.get(FILE_UREG, self.urb().to_raw(), lane) as i64)
+                                + sign_extend(self.ridx().to_raw(), 9),
                         )
                         .map_err(|message| Fault {
                             opcode: "GETGPR_U",
@@ -9368,7 +9369,7 @@ impl GETGPR_U {
                     lane,
                 );
             let r0 = k.gpr_move(a0);
-            w.set(FILE_REG, self.rd.to_raw(), lane, r0);
+            w.set(FILE_REG, self.rd().to_raw(), lane, r0);
         }
         Ok(())
     }

@@ -10,7 +10,7 @@
 //! * `sim.rs`: the simulator glue (see `gen_sim`);
 //! * `lib.rs`: the `Instruction` enum, the dispatch table and the errors.
 
-use crate::names::{field_ident, ident};
+use crate::names::{field_builder, field_ident, field_setter, ident};
 use crate::plan::{check_window, exceptions, mask64, CheckWindow, DecodePlan, RawExpr, Slot};
 use isa_dsl::expr::BinOp;
 use isa_dsl::ir::{Field, FieldValue, Isa, Opcode, Type, TypeKind};
@@ -565,22 +565,6 @@ fn extract(f: &Field) -> TokenStream {
     }
 }
 
-/// Statements that OR a field's raw bits (`raw`) into `lo`/`hi`.
-fn insert(f: &Field, raw: TokenStream) -> TokenStream {
-    let end = f.start + f.width;
-    if end <= 64 {
-        let s = Literal::u32_unsuffixed(f.start);
-        quote! { lo |= #raw << #s; }
-    } else if f.start >= 64 {
-        let s = Literal::u32_unsuffixed(f.start - 64);
-        quote! { hi |= #raw << #s; }
-    } else {
-        let s = Literal::u32_unsuffixed(f.start);
-        let r = Literal::u32_unsuffixed(64 - f.start);
-        quote! { { let r = #raw; lo |= r << #s; hi |= r >> #r; } }
-    }
-}
-
 /// A lowered exception condition as Rust over `w: u128` (i64 arithmetic, non-zero = true).
 pub(crate) fn raw_expr(e: &RawExpr) -> TokenStream {
     match e {
@@ -620,18 +604,49 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
     let fields: Vec<&Field> = free_fields(op).collect();
     let fidents: Vec<_> = fields.iter().map(|f| field_ident(&f.name)).collect();
     let ftypes: Vec<_> = fields.iter().map(|f| ident(&f.ty_name)).collect();
-    let fdocs = fields.iter().map(|f| docs(&field_doc(isa, f)));
     let fnames: Vec<&str> = fields.iter().map(|f| &*f.name).collect();
-    let defaults = fields.iter().zip(&ftypes).map(|(f, t)| {
-        let v = Literal::u64_unsuffixed(f.default_value().unwrap_or(0));
-        quote! { match #t::from_raw(#v) { Some(v) => v, None => panic!("a default is a value of its type") } }
-    });
-    let fixed_lo = Literal::u64_unsuffixed(op.fixed_bits as u64);
-    let fixed_hi = Literal::u64_unsuffixed((op.fixed_bits >> 64) as u64);
     let fixed_mask = u128_lit(op.fixed_mask);
     let fixed_bits = u128_lit(op.fixed_bits);
     let covered = u128_lit(op.covered_mask());
-    let inserts = fields.iter().zip(&fidents).map(|(f, id)| insert(f, quote! { self.#id.to_raw() }));
+    // A field's value as its type, from the word; the word only ever holds
+    // values of the type, so the fallback (the field's default, checked when
+    // the crate compiles) is never taken.
+    let accessors = fields.iter().zip(&fidents).zip(&ftypes).map(|((f, id), t)| {
+        let fdoc = docs(&field_doc(isa, f));
+        let raw = extract(f);
+        let d = Literal::u64_unsuffixed(f.default_value().unwrap_or(0));
+        let (set, with) = (field_setter(&f.name), field_builder(&f.name));
+        let set_doc = docs(&format!("Sets `{}`.", f.name));
+        let with_doc = docs(&format!("The instruction with `{}` set to `v`.", f.name));
+        let m = Literal::u64_unsuffixed(mask64(f.width));
+        let at = Literal::u32_unsuffixed(f.start);
+        quote! {
+            #fdoc
+            #[inline]
+            pub const fn #id(&self) -> #t {
+                const D: #t = match #t::from_raw(#d) { Some(v) => v, None => panic!("a default is a value of its type") };
+                let w = self.to_word();
+                let lo = w as u64;
+                let hi = (w >> 64) as u64;
+                let _ = (lo, hi);
+                match #t::from_raw(#raw) { Some(v) => v, None => D }
+            }
+            #set_doc
+            #[inline]
+            pub fn #set(&mut self, v: #t) { *self = self.#with(v); }
+            #with_doc
+            #[inline]
+            pub const fn #with(self, v: #t) -> Self {
+                let m = (#m as u128) << #at;
+                Self::of((self.to_word() & !m) | (((v.to_raw() & #m) as u128) << #at))
+            }
+        }
+    });
+    let defaults = fields.iter().zip(&ftypes).zip(&fnames).map(|((f, t), n)| {
+        let v = Literal::u64_unsuffixed(f.default_value().unwrap_or(0));
+        let with = field_builder(n);
+        quote! { .#with(match #t::from_raw(#v) { Some(v) => v, None => panic!("a default is a value of its type") }) }
+    });
     let extracts = fields.iter().zip(&ftypes).zip(&fnames).map(|((f, t), n)| {
         let raw = extract(f);
         quote! {
@@ -650,38 +665,56 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
             quote! { #t::from_raw(#raw).is_some() }
         })
         .collect();
-    let from_word = fields.iter().zip(&fidents).zip(&ftypes).map(|((f, id), t)| {
-        let raw = extract(f);
-        quote! { #id: match #t::from_raw(#raw) { Some(v) => v, None => Self::DEFAULT.#id } }
-    });
     let rules: Vec<(TokenStream, String)> =
         exceptions(isa, op).into_iter().map(|e| (raw_expr(&e.condition), e.message)).collect();
     let checks = rules.iter().map(|(cond, msg)| quote! { if #cond != 0 { return Some(#msg); } });
     let any_rule = rules.iter().map(|(cond, _)| cond);
     let all_raw = op.fields.iter().map(|f| {
+        let raw = extract(f);
+        quote! { #raw }
+    });
+    // `from_raw_fields`: each value checked against its field, then packed.
+    let takes = op.fields.iter().enumerate().map(|(k, f)| {
+        let k = Literal::usize_unsuffixed(k);
         if f.is_constant() {
-            let v = Literal::u64_suffixed(f.default_value().unwrap_or(0));
-            quote! { #v }
+            let c = Literal::u64_suffixed(f.default_value().unwrap_or(0));
+            quote! { if v[#k] != #c { return None; } }
         } else {
-            let id = field_ident(&f.name);
-            quote! { self.#id.to_raw() }
+            let t = ident(&f.ty_name);
+            let m = Literal::u64_unsuffixed(mask64(f.width));
+            let at = Literal::u32_unsuffixed(f.start);
+            quote! {
+                if v[#k] & !#m != 0 || #t::from_raw(v[#k]).is_none() { return None; }
+                w |= (v[#k] as u128) << #at;
+            }
         }
     });
     let nfields = Literal::usize_unsuffixed(op.fields.len());
     let all_names = op.fields.iter().map(|f| &*f.name);
     quote! {
         #doc
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub struct #name { #( #fdocs pub #fidents: #ftypes, )* }
+        ///
+        /// Holds its instruction word; the accessors read and write the fields
+        /// in it, so every value is one of its type and encoding is a check of
+        /// the `__Exception` rules.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct #name { word: [u8; 16] }
 
         impl Default for #name {
             /// The spec's defaults; fields without one are zero.
             fn default() -> Self { Self::DEFAULT }
         }
 
+        /// The fields, as a struct of them would print.
+        impl core::fmt::Debug for #name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(#name_str) #( .field(stringify!(#fidents), &self.#fidents()) )* .finish()
+            }
+        }
+
         impl #name {
             /// The spec's defaults; fields without one are zero.
-            pub const DEFAULT: Self = #name { #( #fidents: #defaults, )* };
+            pub const DEFAULT: Self = Self::of(#fixed_bits) #( #defaults )*;
             /// Opcode name in the spec.
             pub const NAME: &'static str = #name_str;
             /// Index of the opcode in spec order.
@@ -695,6 +728,8 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
             /// Names of all fields (constants included), in spec order.
             pub const FIELD_NAMES: [&'static str; #nfields] = [ #( #all_names ),* ];
 
+            #( #accessors )*
+
             /// The first `__Exception` rule the word violates.
             #[inline]
             fn exception(w: u128) -> Option<&'static str> {
@@ -703,15 +738,14 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
                 None
             }
 
-            /// Packs the fields into the instruction word without checking
-            /// the `__Exception` rules (what [`Self::encode`] adds).
+            /// The instruction word, without checking the `__Exception` rules
+            /// (what [`Self::encode`] adds).
             #[inline]
-            pub fn to_word(&self) -> u128 {
-                let mut lo: u64 = #fixed_lo;
-                let mut hi: u64 = #fixed_hi;
-                #( #inserts )*
-                (hi as u128) << 64 | lo as u128
-            }
+            pub const fn to_word(&self) -> u128 { u128::from_le_bytes(self.word) }
+
+            /// The instruction holding `w` (the caller vouches for it).
+            #[inline]
+            pub(super) const fn of(w: u128) -> Self { #name { word: w.to_le_bytes() } }
 
             /// Encodes to the instruction word (bit i of the spec is bit i of the result).
             #[inline]
@@ -740,14 +774,11 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
                 (w & Self::FIXED_MASK == Self::FIXED_BITS) & fields_ok & rules_ok
             }
 
-            /// The fields of `w`, which [`Self::is_valid`] accepted (a value
-            /// outside its type would read as the field's default).
+            /// The instruction of `w`, which [`Self::is_valid`] accepted; bits
+            /// no field covers are dropped.
             #[inline(always)]
-            pub(crate) fn from_word(w: u128) -> Self {
-                let lo = w as u64;
-                let hi = (w >> 64) as u64;
-                let _ = (lo, hi);
-                #name { #( #from_word, )* }
+            pub(crate) const fn from_word(w: u128) -> Self {
+                Self::of(w & Self::COVERED)
             }
 
             /// Why [`Self::is_valid`] rejects `w`: the first failing check, in
@@ -774,8 +805,24 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
                 if Self::is_valid(w) { Ok(Self::from_word(w)) } else { Err(Self::decode_error(w)) }
             }
 
+            /// The instruction whose fields (constants included, in spec
+            /// order, as [`Self::raw_fields`] lists them) hold these raw
+            /// values; `None` when a value does not fit its field, is not a
+            /// value of its type, or differs from a constant.
+            pub fn from_raw_fields(v: [u64; #nfields]) -> Option<Self> {
+                let mut w = Self::FIXED_BITS;
+                #( #takes )*
+                Some(Self::of(w))
+            }
+
             /// Raw value of every field (constants included), in spec order.
-            pub fn raw_fields(&self) -> [u64; #nfields] { [ #( #all_raw ),* ] }
+            pub fn raw_fields(&self) -> [u64; #nfields] {
+                let w = self.to_word();
+                let lo = w as u64;
+                let hi = (w >> 64) as u64;
+                let _ = (lo, hi);
+                [ #( #all_raw ),* ]
+            }
         }
     }
 }
@@ -801,6 +848,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
     let name_strs: Vec<&str> = isa.opcodes.iter().map(|o| o.name.as_str()).collect();
     let n = isa.opcodes.len();
     let dispatch = gen_dispatch(isa, plan);
+    let indices = (0..n).map(Literal::usize_unsuffixed);
     quote! {
         #doc
         #![allow(non_camel_case_types, clippy::all)]
@@ -862,6 +910,12 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
         /// Names of all opcodes, in spec order (the index is `Instruction::index`).
         pub const OPCODE_NAMES: [&str; #n] = [ #( #name_strs ),* ];
 
+        /// `COVERED` of every opcode, in spec order, as its low and high
+        /// halves: a table, so that [`Instruction::covered_mask`] does not
+        /// branch on the opcode, of `u64`s, so that masking a word stays in
+        /// general registers.
+        const COVERED_MASKS: [[u64; 2]; #n] = [ #( [#names::COVERED as u64, (#names::COVERED >> 64) as u64] ),* ];
+
         /// Any instruction of the ISA.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Instruction { #( #names(#names), )* }
@@ -869,16 +923,38 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
         #( impl From<#names> for Instruction { fn from(i: #names) -> Self { Instruction::#names(i) } } )*
 
         impl Instruction {
-            /// Encodes to the instruction word.
+            /// Encodes to the instruction word: the word the instruction holds,
+            /// once its opcode's row of the check table (the `__Exception`
+            /// rules, as [`Decoded::new`] checks them) passes it. Without
+            /// branching on the opcode; opcodes whose rules need their own
+            /// check, and rejected instructions, take [`Self::encode_checked`].
             #[inline]
             pub fn encode(&self) -> Result<u128, EncodeError> {
+                let w = self.to_word();
+                match CHECKS.get(self.index()) {
+                    Some(c) if c.passes(w) => Ok(w),
+                    _ => self.encode_checked(),
+                }
+            }
+
+            /// Encodes through the opcode's own `encode`, which names the
+            /// rule an instruction violates.
+            #[cold]
+            #[inline(never)]
+            pub fn encode_checked(&self) -> Result<u128, EncodeError> {
                 match self { #( Instruction::#names(i) => i.encode(), )* }
             }
 
-            /// Packs the fields into the word without checking the `__Exception` rules.
+            /// The instruction word, without checking the `__Exception` rules.
             #[inline]
             pub fn to_word(&self) -> u128 {
                 match self { #( Instruction::#names(i) => i.to_word(), )* }
+            }
+
+            /// Replaces the word (one store: every opcode struct is its word).
+            #[inline]
+            fn set_word(&mut self, w: u128) {
+                match self { #( Instruction::#names(i) => *i = #names::of(w), )* }
             }
 
             /// The word as 16 little-endian bytes (byte 0 holds bits 0..7).
@@ -892,8 +968,21 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             }
 
             /// Index of the opcode in spec order.
+            #[inline]
             pub fn index(&self) -> usize {
                 match self { #( Instruction::#names(_) => #names::INDEX, )* }
+            }
+
+            /// The instruction of opcode `index` (spec order) whose fields
+            /// hold `values` (as [`Self::raw_fields`] lists them); `None`
+            /// when there is no such opcode, the count is wrong, or a value
+            /// does not fit its field, is not one of its type or differs
+            /// from a constant.
+            pub fn from_raw_fields(index: usize, values: &[u64]) -> Option<Instruction> {
+                match index {
+                    #( #indices => #names::from_raw_fields(values.try_into().ok()?).map(Instruction::#names), )*
+                    _ => None,
+                }
             }
 
             /// Raw value of every field (constants included), in spec order.
@@ -902,8 +991,10 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             }
 
             /// Bits some field of this opcode covers.
+            #[inline]
             pub fn covered_mask(&self) -> u128 {
-                match self { #( Instruction::#names(_) => #names::COVERED, )* }
+                let [lo, hi] = COVERED_MASKS[self.index()];
+                (hi as u128) << 64 | lo as u128
             }
 
             /// Decodes a word strictly: like [`Instruction::decode`], but bits no
@@ -1049,9 +1140,14 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         quote! { #k => #name::is_valid(w), }
     });
     let names: Vec<_> = isa.opcodes.iter().map(|o| ident(&o.name)).collect();
-    let indices = (0..isa.opcodes.len()).map(|i| Literal::u16_unsuffixed(i as u16));
+    // An ISA without opcodes has no instruction to pad with (nor any row to read).
+    let template_rows = Literal::usize_unsuffixed(if names.is_empty() { 0 } else { rows });
+    let template_padding = std::iter::repeat_n(
+        names.first().map(|first| quote! { Instruction::#first(#first::of(0)) }).unwrap_or_default(),
+        if names.is_empty() { 0 } else { padding },
+    );
     let unreached = match names.first() {
-        Some(first) => quote! { Instruction::decode(w).unwrap_or(Instruction::#first(#first::DEFAULT)) },
+        Some(first) => quote! { Instruction::#first(#first::DEFAULT) },
         None => quote! { unreachable!("an ISA without opcodes decodes no word") },
     };
     quote! {
@@ -1085,6 +1181,29 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         /// A row no word passes.
         const REJECT: Check = #reject_row;
 
+        impl Check {
+            /// Whether `w` holds in no lane.
+            #[inline(always)]
+            fn passes(&self, w: u128) -> bool {
+                let c = self;
+                let x = #x;
+                let mut hits = 0u32;
+                for k in 0..#slots {
+                    hits |= ((x & c.mask[k]) == c.value[k]) as u32;
+                }
+                hits == 0
+            }
+        }
+
+        /// Per opcode in spec order, the variant holding the opcode's
+        /// `COVERED` mask as its word (not an instruction: its fields are
+        /// all ones): [`Decoded::instruction`] copies it and ANDs the word in,
+        /// so one table row gives both the variant and the mask.
+        /// Rows past the opcodes (as many as [`CHECKS`] has, so that a
+        /// dispatch entry indexes both without a bounds check) are never
+        /// read: no word passes their check row.
+        static TEMPLATES: [Instruction; #template_rows] = [ #( Instruction::#names(#names::of(#names::COVERED)), )* #( #template_padding ),* ];
+
         /// A word that decodes, and its opcode; fields are extracted on demand
         /// ([`Decoded::instruction`]). Accepts and rejects exactly the words
         /// [`Instruction::decode`] does, checked with one dispatch lookup and a
@@ -1097,19 +1216,18 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             /// same errors.
             #[inline]
             pub fn new(w: u128) -> Result<Decoded, DecodeError> {
-                let key = (#key_expr) as usize;
-                let op = DISPATCH[key & (#size - 1)] as usize;
-                if let Some(c) = CHECKS.get(op) {
-                    let x = #x;
-                    let mut hits = 0u32;
-                    for k in 0..#slots {
-                        hits |= ((x & c.mask[k]) == c.value[k]) as u32;
-                    }
-                    if hits == 0 {
-                        return Ok(Decoded { word: w, opcode: op as u16 });
-                    }
+                let op = Self::lookup(w);
+                match CHECKS.get(op) {
+                    Some(c) if c.passes(w) => Ok(Decoded { word: w, opcode: op as u16 }),
+                    _ => Self::other(op, w),
                 }
-                Self::other(op, w)
+            }
+
+            /// The [`DISPATCH`] entry of `w`'s key bits.
+            #[inline(always)]
+            fn lookup(w: u128) -> usize {
+                let key = (#key_expr) as usize;
+                DISPATCH[key & (#size - 1)] as usize
             }
 
             /// Words the table rejects: those of opcodes with their own
@@ -1131,7 +1249,7 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             #[cold]
             #[inline(never)]
             fn slow(w: u128) -> Result<Decoded, DecodeError> {
-                Instruction::decode(w).map(|i| Decoded { word: w, opcode: i.index() as u16 })
+                Instruction::decode_dispatch(w).map(|i| Decoded { word: w, opcode: i.index() as u16 })
             }
 
             /// The word as given.
@@ -1146,24 +1264,49 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             #[inline]
             pub fn name(self) -> &'static str { OPCODE_NAMES[self.opcode as usize] }
 
-            /// The instruction with its fields extracted.
+            /// The instruction (bits no field covers are dropped): its
+            /// opcode's template with the word stored, without branching on
+            /// the opcode.
             #[inline]
             pub fn instruction(self) -> Instruction {
-                let w = self.word;
-                match self.opcode {
-                    #( #indices => Instruction::#names(#names::from_word(w)), )*
+                match TEMPLATES.get(self.opcode as usize) {
+                    Some(t) => {
+                        let mut i = *t;
+                        i.set_word(i.to_word() & self.word);
+                        i
+                    }
                     // Not reached: `opcode` is always an index `new` checked.
-                    _ => #unreached,
+                    None => #unreached,
                 }
             }
         }
 
         impl Instruction {
-            /// Decodes a word: one table lookup on the key bits, then the
-            /// opcode's own checks and field extraction (fused, so each field
-            /// is read once). Never panics.
+            /// Decodes a word: [`Decoded::new`], then
+            /// [`Decoded::instruction`]. Never panics.
             #[inline]
             pub fn decode(w: u128) -> Result<Instruction, DecodeError> {
+                // `Decoded::new`, with the instruction built on the fast path
+                // itself: the word stays in registers.
+                let op = Decoded::lookup(w);
+                match CHECKS.get(op) {
+                    Some(c) if c.passes(w) => Ok(Decoded { word: w, opcode: op as u16 }.instruction()),
+                    _ => Self::decode_other(op, w),
+                }
+            }
+
+            /// [`Instruction::decode`] of the words its table rejects.
+            #[cold]
+            #[inline(never)]
+            fn decode_other(op: usize, w: u128) -> Result<Instruction, DecodeError> {
+                Decoded::other(op, w).map(Decoded::instruction)
+            }
+
+            /// Decodes a word by dispatching on its opcode: one table lookup
+            /// on the key bits, then the opcode's own checks (the words and
+            /// errors of [`Instruction::decode`], which takes this path only
+            /// for words its table does not settle).
+            pub fn decode_dispatch(w: u128) -> Result<Instruction, DecodeError> {
                 let key = (#key_expr) as usize;
                 match DISPATCH[key & (#size - 1)] {
                     #( #arms )*

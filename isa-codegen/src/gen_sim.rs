@@ -286,7 +286,7 @@ impl Ctx<'_> {
         };
         let mods = o.modifiers.iter().map(|m| {
             let (mi, f) = (ident(&m.method), field_ident(&m.field));
-            quote! { for v in #var.iter_mut() { *v = k.#mi(*v, self.#f); } }
+            quote! { for v in #var.iter_mut() { *v = k.#mi(*v, self.#f()); } }
         });
         let widen = match &o.source {
             _ if !o.widened => quote!(),
@@ -317,7 +317,7 @@ impl Ctx<'_> {
             }
             _ => {
                 let id = field_ident(field);
-                quote! { self.#id.to_raw() }
+                quote! { self.#id().to_raw() }
             }
         }
     }
@@ -334,7 +334,7 @@ impl Ctx<'_> {
             }
             _ => {
                 let id = field_ident(field);
-                (quote! { self.#id.bank() }, quote! { self.#id.offset() })
+                (quote! { self.#id().bank() }, quote! { self.#id().offset() })
             }
         }
     }
@@ -344,7 +344,7 @@ impl Ctx<'_> {
         match fixed {
             None => {
                 let fi = field_ident(field);
-                quote! { let #v = self.#fi; }
+                quote! { let #v = self.#fi(); }
             }
             Some(d) => {
                 let t = ident(ty);
@@ -450,7 +450,7 @@ impl Ctx<'_> {
         let read = self.read(op, o);
         let mods = o.modifiers.iter().map(|m| {
             let (mi, f) = (ident(&m.method), field_ident(&m.field));
-            quote! { let #var = k.#mi(#var, self.#f); }
+            quote! { let #var = k.#mi(#var, self.#f()); }
         });
         let widen = match &o.source {
             _ if !o.widened => quote!(),
@@ -513,7 +513,7 @@ impl Ctx<'_> {
             .map(|f| {
                 let sub = &f.name[prefix.len()..];
                 let (mi, fi) = (format_ident!("{}_{}", domain, sub), field_ident(&f.name));
-                quote! { let g = k.#mi(g, self.#fi); }
+                quote! { let g = k.#mi(g, self.#fi()); }
             })
             .collect();
         let on = |v: TokenStream| quote! { { let g = #v; #( #mods )* if g { u32::MAX } else { 0 } } };

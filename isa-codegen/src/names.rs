@@ -34,7 +34,35 @@ pub fn ident(name: &str) -> Ident {
     }
 }
 
-/// The struct field for a field path (`ra.neg` -> `ra_neg`).
+/// The accessor of a field path (`ra.neg` -> `ra_neg`): the getter's name, and
+/// the stem of `set_…`/`with_…`. A field named like one of the opcode
+/// struct's own methods (`encode`, `word`, …) gets `_field` appended.
 pub fn field_ident(name: &str) -> Ident {
-    ident(&name.replace('.', "_"))
+    ident(&field_text(name))
+}
+
+/// The methods every opcode struct has besides its field accessors.
+const STRUCT_METHODS: &[&str] = &[
+    "word", "encode", "decode", "to_word", "from_word", "is_valid", "exception", "decode_error", "raw_fields", "from_raw_fields",
+    "default",
+    "clone", "eq", "ne", "hash", "fmt",
+];
+
+fn field_text(name: &str) -> String {
+    let s = ident_text(&name.replace('.', "_"));
+    if STRUCT_METHODS.contains(&s.as_str()) {
+        format!("{s}_field")
+    } else {
+        s
+    }
+}
+
+/// `set_ra_neg`, the setter of a field path.
+pub fn field_setter(name: &str) -> Ident {
+    ident(&format!("set_{}", field_text(name)))
+}
+
+/// `with_ra_neg`, the builder of a field path (the value with one field changed).
+pub fn field_builder(name: &str) -> Ident {
+    ident(&format!("with_{}", field_text(name)))
 }

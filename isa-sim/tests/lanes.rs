@@ -42,37 +42,35 @@ fn warp_ffma_equals_the_scalar_kernel_per_lane() {
             w.set_lane(FILE_PRED, 0, lane, (rng.next() & 1) as u32);
         }
         let reg = |r: &mut Rng| Reg::new(r.next() % 8).unwrap();
-        let i = FFMA_RRR {
-            pg: if rng.next() & 1 == 1 { Pred::new(0).unwrap() } else { Pred::PT },
-            pg_not: if rng.next() & 3 == 0 { PModi::True } else { PModi::False },
-            rd: reg(&mut rng),
-            ra: reg(&mut rng),
-            rb: reg(&mut rng),
-            rc: reg(&mut rng),
-            ra_neg: sign(&mut rng),
-            ra_abs: sign(&mut rng),
-            rb_neg: sign(&mut rng),
-            rb_abs: sign(&mut rng),
-            rc_neg: sign(&mut rng),
-            rc_abs: sign(&mut rng),
-            ftz: if rng.next() & 3 == 0 { FPFtz::FTZ } else { FPFtz::NoFTZ },
-            sat: if rng.next() & 3 == 0 { FPSat::SAT } else { FPSat::NoSAT },
-            rnd: FPRound::ALL[rng.next() as usize % 4],
-            ..Default::default()
-        };
+        let i = FFMA_RRR::DEFAULT
+            .with_pg(if rng.next() & 1 == 1 { Pred::new(0).unwrap() } else { Pred::PT })
+            .with_pg_not(if rng.next() & 3 == 0 { PModi::True } else { PModi::False })
+            .with_rd(reg(&mut rng))
+            .with_ra(reg(&mut rng))
+            .with_rb(reg(&mut rng))
+            .with_rc(reg(&mut rng))
+            .with_ra_neg(sign(&mut rng))
+            .with_ra_abs(sign(&mut rng))
+            .with_rb_neg(sign(&mut rng))
+            .with_rb_abs(sign(&mut rng))
+            .with_rc_neg(sign(&mut rng))
+            .with_rc_abs(sign(&mut rng))
+            .with_ftz(if rng.next() & 3 == 0 { FPFtz::FTZ } else { FPFtz::NoFTZ })
+            .with_sat(if rng.next() & 3 == 0 { FPSat::SAT } else { FPSat::NoSAT })
+            .with_rnd(FPRound::ALL[rng.next() as usize % 4]);
         let before = w.clone();
         i.execute(&mut w, &Reference).unwrap();
         let k = Reference;
         for lane in 0..LANES {
             let read = |r: Reg, neg, abs| k.f32_neg(k.f32_abs(before.lane(FILE_REG, r.index(), lane), abs), neg);
-            let guard = before.lane(FILE_PRED, i.pg.index(), lane) != 0 || i.pg == Pred::PT;
-            let runs = before.active >> lane & 1 == 1 && guard != (i.pg_not == PModi::True);
+            let guard = before.lane(FILE_PRED, i.pg().index(), lane) != 0 || i.pg() == Pred::PT;
+            let runs = before.active >> lane & 1 == 1 && guard != (i.pg_not() == PModi::True);
             let want = if runs {
-                k.fmaf(read(i.ra, i.ra_neg, i.ra_abs), read(i.rb, i.rb_neg, i.rb_abs), read(i.rc, i.rc_neg, i.rc_abs), i.ftz, i.sat, i.rnd)
+                k.fmaf(read(i.ra(), i.ra_neg(), i.ra_abs()), read(i.rb(), i.rb_neg(), i.rb_abs()), read(i.rc(), i.rc_neg(), i.rc_abs()), i.ftz(), i.sat(), i.rnd())
             } else {
-                before.lane(FILE_REG, i.rd.index(), lane)
+                before.lane(FILE_REG, i.rd().index(), lane)
             };
-            assert_eq!(w.lane(FILE_REG, i.rd.index(), lane), want, "{i:?} lane {lane}");
+            assert_eq!(w.lane(FILE_REG, i.rd().index(), lane), want, "{i:?} lane {lane}");
         }
     }
 }

@@ -86,12 +86,12 @@ fn f2fp_program() -> Vec<(Instruction, (usize, usize))> {
     let r = |n| Reg::new(n).unwrap();
     let narrow = (F2FPSrcType::F32, F2FPDstType::E4M3);
     vec![
-        (Instruction::F2FP_RRR(F2FP_RRR { rd: r(10), ra: r(2), rb: r(1), rc: r(3), rc_hsel: HSel::H1, srctype: narrow.0, dsttype: narrow.1, ..Default::default() }), (0, 0)),
-        (Instruction::F2FP_RUR(F2FP_RUR { rd: r(11), ra: r(2), urb: UReg::new(1).unwrap(), rc: r(3), rc_hsel: HSel::H1, srctype: narrow.0, dsttype: narrow.1, ..Default::default() }), (0, 0)),
-        (Instruction::F2FP_RIR(F2FP_RIR { rd: r(12), ra: r(2), vb: F32Imm::from_raw(1.0f32.to_bits() as u64).unwrap(), rc: r(3), rc_hsel: HSel::H1, srctype: narrow.0, dsttype: narrow.1, ..Default::default() }), (0, 0)),
-        (Instruction::F2FP_RCR(F2FP_RCR { rd: r(13), ra: r(2), vb: CMem::new(0, 0).unwrap(), rc: r(3), rc_hsel: HSel::H1, srctype: narrow.0, dsttype: narrow.1, ..Default::default() }), (0, 0)),
+        (Instruction::F2FP_RRR(F2FP_RRR::DEFAULT.with_rd(r(10)).with_ra(r(2)).with_rb(r(1)).with_rc(r(3)).with_rc_hsel(HSel::H1).with_srctype(narrow.0).with_dsttype(narrow.1)), (0, 0)),
+        (Instruction::F2FP_RUR(F2FP_RUR::DEFAULT.with_rd(r(11)).with_ra(r(2)).with_urb(UReg::new(1).unwrap()).with_rc(r(3)).with_rc_hsel(HSel::H1).with_srctype(narrow.0).with_dsttype(narrow.1)), (0, 0)),
+        (Instruction::F2FP_RIR(F2FP_RIR::DEFAULT.with_rd(r(12)).with_ra(r(2)).with_vb(F32Imm::from_raw(1.0f32.to_bits() as u64).unwrap()).with_rc(r(3)).with_rc_hsel(HSel::H1).with_srctype(narrow.0).with_dsttype(narrow.1)), (0, 0)),
+        (Instruction::F2FP_RCR(F2FP_RCR::DEFAULT.with_rd(r(13)).with_ra(r(2)).with_vb(CMem::new(0, 0).unwrap()).with_rc(r(3)).with_rc_hsel(HSel::H1).with_srctype(narrow.0).with_dsttype(narrow.1)), (0, 0)),
         // E4M3 bytes 0x40 (2.0) in R4's byte 1 and R5's byte 1, selected by .B1: F16 (1.0 is 0x3C00, 2.0 0x4000).
-        (Instruction::F2FP_RRR(F2FP_RRR { rd: r(14), ra: r(4), rb: r(5), rb_vsel: VSel::S1, srctype: F2FPSrcType::E4M3, dsttype: F2FPDstType::F16, ..Default::default() }), (0, 0)),
+        (Instruction::F2FP_RRR(F2FP_RRR::DEFAULT.with_rd(r(14)).with_ra(r(4)).with_rb(r(5)).with_rb_vsel(VSel::S1).with_srctype(F2FPSrcType::E4M3).with_dsttype(F2FPDstType::F16)), (0, 0)),
     ]
 }
 
@@ -134,9 +134,9 @@ fn mov_64_moves_register_pairs() {
     let mut warp = new_warp();
     isa_sim::state::load(&mut warp, "regs: {R4: 0x11111111, R5: 0x22222222}").unwrap();
     let program = vec![
-        (Instruction::MOV_R(MOV_R { rd: r(10), rb: r(4), width: MOVW::V64, ..Default::default() }), (0, 0)),
-        (Instruction::MOV_R(MOV_R { rd: r(20), rb: r(4), width: MOVW::V32, ..Default::default() }), (0, 0)),
-        (Instruction::MOV_I(MOV_I { rd: r(30), vb: SImm32::new(-2).unwrap(), width: MOVW::V64, ..Default::default() }), (0, 0)),
+        (Instruction::MOV_R(MOV_R::DEFAULT.with_rd(r(10)).with_rb(r(4)).with_width(MOVW::V64)), (0, 0)),
+        (Instruction::MOV_R(MOV_R::DEFAULT.with_rd(r(20)).with_rb(r(4)).with_width(MOVW::V32)), (0, 0)),
+        (Instruction::MOV_I(MOV_I::DEFAULT.with_rd(r(30)).with_vb(SImm32::new(-2).unwrap()).with_width(MOVW::V64)), (0, 0)),
     ];
     isa_sim::run(&mut warp, &program).unwrap();
     let expect: serde_yaml::Mapping =

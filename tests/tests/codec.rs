@@ -8,8 +8,12 @@
 //!   non-zero uncovered bits;
 //! * the decoder's check table (`plan::reject_cubes`) against the interpreted
 //!   checks, per opcode, on valid words with bits flipped;
-//! * `Decoded::new` (the table check) against `Instruction::decode` on 10^6
+//! * `Decoded::new` and `Instruction::decode` (the table check) against
+//!   `Instruction::decode_dispatch` (each opcode's own checks) on 10^6
 //!   random and 10^6 near-valid words: same result, same error;
+//! * `Instruction::encode` (the same table row) against `encode_checked`
+//!   (each opcode's own rules) and the interpreted encoder on 10^6 random
+//!   field values, rule violations included;
 //! * proptest: `decode(encode(x)) == x` for every opcode.
 
 use isa_codegen::interp::{Codec, DecodeError};
@@ -127,7 +131,7 @@ fn reject_cubes_are_exactly_the_interpreted_checks() {
 }
 
 #[test]
-fn decoded_agrees_with_instruction_decode() {
+fn decoded_and_decode_agree_with_the_opcodes_own_checks() {
     let codec = Codec::new(isa());
     let mut rng = Rng(4);
     let (mut ok, mut err) = (0, 0);
@@ -140,7 +144,11 @@ fn decoded_agrees_with_instruction_decode() {
             if k % 4 == 1 { (w & !op.fixed_mask) | op.fixed_bits } else { w }
         };
         let d = isa_generated::Decoded::new(w);
-        match (d, Instruction::decode(w)) {
+        // `decode` is the table check too; `decode_dispatch` decides by the
+        // opcode's own checks.
+        let i = Instruction::decode_dispatch(w);
+        assert_eq!(Instruction::decode(w), i, "{w:#034x}");
+        match (d, i) {
             (Ok(d), Ok(i)) => {
                 ok += 1;
                 assert_eq!((d.index(), d.name(), d.word()), (i.index(), i.name(), w));
@@ -150,19 +158,66 @@ fn decoded_agrees_with_instruction_decode() {
                 err += 1;
                 assert_eq!(a, b);
             }
-            (d, i) => panic!("{w:#034x}: Decoded {d:?}, Instruction::decode {i:?}"),
+            (d, i) => panic!("{w:#034x}: Decoded {d:?}, Instruction::decode_dispatch {i:?}"),
         }
     }
     assert!(ok > 300_000 && err > 300_000, "{ok} ok, {err} errors");
 }
 
+/// `Instruction::encode` checks the rules with the decoder's table row;
+/// `encode_checked` with the opcode's own `encode`. Both against the
+/// interpreted encoder, on random field values of every opcode (many of
+/// which violate a rule).
+#[test]
+fn encode_agrees_with_the_opcodes_own_checks_and_the_interpreter() {
+    let codec = Codec::new(isa());
+    let mut rng = Rng(5);
+    let (mut ok, mut err) = (0, 0);
+    for _ in 0..1_000_000 {
+        let op = rng.below(isa().opcodes.len());
+        let raw = random_raw(isa(), op, &mut rng);
+        let Some(i) = Instruction::from_raw_fields(op, &raw.values) else {
+            // Only values outside their type: the interpreter refuses them too.
+            assert!(matches!(codec.encode(&raw), Err(isa_codegen::interp::EncodeError::InvalidValue { .. })), "{raw:?}");
+            continue;
+        };
+        assert_eq!(i.raw_fields(), raw.values);
+        let fast = i.encode();
+        assert_eq!(fast, i.encode_checked(), "{i:?}");
+        match (fast, codec.encode(&raw)) {
+            (Ok(a), Ok(b)) => {
+                ok += 1;
+                assert_eq!(a, b);
+            }
+            (Err(isa_generated::EncodeError::Exception { message: a, .. }), Err(isa_codegen::interp::EncodeError::Exception { message: b, .. })) => {
+                err += 1;
+                assert_eq!(a, b);
+            }
+            (a, b) => panic!("{i:?}: generated {a:?}, interpreted {b:?}"),
+        }
+    }
+    assert!(ok > 100_000 && err > 10_000, "{ok} encoded, {err} rejected");
+}
+
+#[test]
+fn from_raw_fields_rejects_what_does_not_fit() {
+    let i = Instruction::from(isa_generated::IADD_RR::DEFAULT);
+    let mut v = i.raw_fields();
+    assert_eq!(Instruction::from_raw_fields(i.index(), &v), Some(i));
+    assert_eq!(Instruction::from_raw_fields(i.index(), &v[1..]), None, "a value missing");
+    assert_eq!(Instruction::from_raw_fields(999, &v), None, "no such opcode");
+    let optype = isa_generated::IADD_RR::FIELD_NAMES.iter().position(|n| *n == "optype").unwrap();
+    v[optype] ^= 1;
+    assert_eq!(Instruction::from_raw_fields(i.index(), &v), None, "a constant changed");
+}
+
 #[test]
 fn exceptions_are_enforced_both_ways() {
     // HADD2 with BF16_V2 and FTZ violates H_ARITH's rule.
-    let mut i = isa_generated::HADD2_RR { hfmt_v2: isa_generated::HFmtV2::BF16_V2, ftz: isa_generated::FPFtz::FTZ, ..Default::default() };
+    let mut i = isa_generated::HADD2_RR::DEFAULT.with_hfmt_v2(isa_generated::HFmtV2::BF16_V2).with_ftz(isa_generated::FPFtz::FTZ);
     let err = i.encode().unwrap_err();
     assert_eq!(err.to_string(), "HADD2_RR: BF16_V2 doesnot support .FTZ/.SAT.");
-    i.ftz = isa_generated::FPFtz::NoFTZ;
+    i.set_ftz(isa_generated::FPFtz::NoFTZ);
     let w = i.encode().unwrap();
     let bad = w | 1u128 << 76; // set ftz in the word directly
     assert!(matches!(Instruction::decode(bad), Err(isa_generated::DecodeError::Exception { .. })));
@@ -213,7 +268,7 @@ fn operand_values_print_as_assembly_text() {
     assert_eq!(pair.to_string(), "-1, 1", "the high lane first, as the syntax writes F16 pairs");
     assert_eq!((pair.lane_f64(0), pair.lane_f64(1), pair.lane_f64(2)), (Some(1.0), Some(-1.0), None));
     // A struct's Debug shows register names, not tuple numbers.
-    let i = FADD_RI { rd: Reg::new(4).unwrap(), ..Default::default() };
+    let i = FADD_RI::DEFAULT.with_rd(Reg::new(4).unwrap());
     let dbg = format!("{i:?}");
     assert!(dbg.contains("rd: R4") && dbg.contains("pg: PT"), "{dbg}");
 }
@@ -221,9 +276,9 @@ fn operand_values_print_as_assembly_text() {
 #[test]
 fn defaults_come_from_the_spec() {
     let i = isa_generated::IADD_RR::default();
-    assert_eq!(i.pg, isa_generated::Pred::PT);
-    assert_eq!(i.pp_not, isa_generated::PModi::True, "IADD's pp defaults to !PT");
-    assert_eq!(i.ext, isa_generated::IExt::NoX);
+    assert_eq!(i.pg(), isa_generated::Pred::PT);
+    assert_eq!(i.pp_not(), isa_generated::PModi::True, "IADD's pp defaults to !PT");
+    assert_eq!(i.ext(), isa_generated::IExt::NoX);
     let w = i.encode().unwrap();
     assert_eq!(w & 0xFF, 0x30, "optype IADD");
     assert_eq!((w >> 8) & 0xF, 5, "stype RR");

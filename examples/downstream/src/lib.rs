@@ -12,7 +12,7 @@ isa_macros::isa! {
 /// Builds `IADD R{rd}, R{ra}, R{rb}` and returns its encoding.
 pub fn iadd(rd: u64, ra: u64, rb: u64) -> Result<u128, String> {
     let reg = |i| gpu::Reg::new(i).map_err(|e| e.to_string());
-    let i = gpu::IADD_RR { rd: reg(rd)?, ra: reg(ra)?, rb: reg(rb)?, ..Default::default() };
+    let i = gpu::IADD_RR::DEFAULT.with_rd(reg(rd)?).with_ra(reg(ra)?).with_rb(reg(rb)?);
     i.encode().map_err(|e| e.to_string())
 }
 

@@ -7,8 +7,8 @@ fn encodes_and_decodes() {
     let w = iadd(1, 2, 3).unwrap();
     match gpu::Instruction::decode(w).unwrap() {
         gpu::Instruction::IADD_RR(i) => {
-            assert_eq!((i.rd.index(), i.ra.index(), i.rb.index()), (1, 2, 3));
-            assert_eq!(i.pg, gpu::Pred::PT);
+            assert_eq!((i.rd().index(), i.ra().index(), i.rb().index()), (1, 2, 3));
+            assert_eq!(i.pg(), gpu::Pred::PT);
         }
         other => panic!("decoded as {}", other.name()),
     }

@@ -7,7 +7,7 @@ isa_macros::isa! {
 }
 
 fn main() {
-    let i = gpu::IADD_RR { rd: gpu::Reg::new(1).unwrap(), ..Default::default() };
+    let i = gpu::IADD_RR::DEFAULT.with_rd(gpu::Reg::new(1).unwrap());
     let w = i.encode().unwrap();
     assert_eq!(w & 0xFF, 0x30);
     assert_eq!(gpu::Instruction::decode(w).unwrap(), gpu::Instruction::IADD_RR(i));
