@@ -104,6 +104,17 @@ impl core::fmt::Display for FullITypes {
         f.pad(self.name())
     }
 }
+impl FullITypes {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => FullITypes::ALL[0],
+        }
+    }
+}
 /// Bit-field type `FullITypesNoI64` (3 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -179,6 +190,17 @@ impl core::fmt::Display for FullITypesNoI64 {
         f.pad(self.name())
     }
 }
+impl FullITypesNoI64 {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => FullITypesNoI64::ALL[0],
+        }
+    }
+}
 /// Bit-field type `I8Types` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -225,6 +247,17 @@ impl I8Types {
 impl core::fmt::Display for I8Types {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl I8Types {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => I8Types::ALL[0],
+        }
     }
 }
 /// Bit-field type `FTypes` (2 bits).
@@ -290,6 +323,17 @@ impl core::fmt::Display for FTypes {
         f.pad(self.name())
     }
 }
+impl FTypes {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => FTypes::ALL[0],
+        }
+    }
+}
 /// Bit-field type `FTypesNoF64` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -345,6 +389,17 @@ impl FTypesNoF64 {
 impl core::fmt::Display for FTypesNoF64 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl FTypesNoF64 {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => FTypesNoF64::ALL[0],
+        }
     }
 }
 /// Bit-field type `F2IRnd` (2 bits).
@@ -410,6 +465,17 @@ impl core::fmt::Display for F2IRnd {
         f.pad(self.name())
     }
 }
+impl F2IRnd {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => F2IRnd::ALL[0],
+        }
+    }
+}
 /// Bit-field type `F2INTZ` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -456,6 +522,17 @@ impl F2INTZ {
 impl core::fmt::Display for F2INTZ {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl F2INTZ {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => F2INTZ::ALL[0],
+        }
     }
 }
 /// Bit-field type `F64F32F16` (2 bits).
@@ -515,6 +592,17 @@ impl core::fmt::Display for F64F32F16 {
         f.pad(self.name())
     }
 }
+impl F64F32F16 {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => F64F32F16::ALL[0],
+        }
+    }
+}
 /// Bit-field type `F32F16` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -563,6 +651,17 @@ impl core::fmt::Display for F32F16 {
         f.pad(self.name())
     }
 }
+impl F32F16 {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => F32F16::ALL[0],
+        }
+    }
+}
 /// Bit-field type `F64Only` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -604,6 +703,17 @@ impl F64Only {
 impl core::fmt::Display for F64Only {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl F64Only {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => F64Only::ALL[0],
+        }
     }
 }
 /// Bit-field type `VSel` (2 bits).
@@ -662,6 +772,17 @@ impl VSel {
 impl core::fmt::Display for VSel {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl VSel {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => VSel::ALL[0],
+        }
     }
 }
 /// Bit-field type `F2FPSrcType` (4 bits).
@@ -757,6 +878,17 @@ impl core::fmt::Display for F2FPSrcType {
         f.pad(self.name())
     }
 }
+impl F2FPSrcType {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => F2FPSrcType::ALL[0],
+        }
+    }
+}
 /// Bit-field type `F2FPDstType` (4 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -850,6 +982,17 @@ impl core::fmt::Display for F2FPDstType {
         f.pad(self.name())
     }
 }
+impl F2FPDstType {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => F2FPDstType::ALL[0],
+        }
+    }
+}
 /// Bit-field type `SATFINITE` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -896,6 +1039,17 @@ impl SATFINITE {
 impl core::fmt::Display for SATFINITE {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl SATFINITE {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => SATFINITE::ALL[0],
+        }
     }
 }
 /// Bit-field type `IExt` (1 bit).
@@ -946,6 +1100,17 @@ impl core::fmt::Display for IExt {
         f.pad(self.name())
     }
 }
+impl IExt {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => IExt::ALL[0],
+        }
+    }
+}
 /// Bit-field type `I8Type` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -992,6 +1157,17 @@ impl I8Type {
 impl core::fmt::Display for I8Type {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl I8Type {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => I8Type::ALL[0],
+        }
     }
 }
 /// Bit-field type `I16Type` (1 bit).
@@ -1042,6 +1218,17 @@ impl core::fmt::Display for I16Type {
         f.pad(self.name())
     }
 }
+impl I16Type {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => I16Type::ALL[0],
+        }
+    }
+}
 /// Bit-field type `IType` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1088,6 +1275,17 @@ impl IType {
 impl core::fmt::Display for IType {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl IType {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => IType::ALL[0],
+        }
     }
 }
 /// Bit-field type `IXType` (1 bit).
@@ -1138,6 +1336,17 @@ impl core::fmt::Display for IXType {
         f.pad(self.name())
     }
 }
+impl IXType {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => IXType::ALL[0],
+        }
+    }
+}
 /// Bit-field type `LEASX32` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1184,6 +1393,17 @@ impl LEASX32 {
 impl core::fmt::Display for LEASX32 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl LEASX32 {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => LEASX32::ALL[0],
+        }
     }
 }
 /// Bit-field type `BSel` (2 bits).
@@ -1244,6 +1464,17 @@ impl core::fmt::Display for BSel {
         f.pad(self.name())
     }
 }
+impl BSel {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => BSel::ALL[0],
+        }
+    }
+}
 /// Bit-field type `CWMode` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1292,6 +1523,17 @@ impl core::fmt::Display for CWMode {
         f.pad(self.name())
     }
 }
+impl CWMode {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => CWMode::ALL[0],
+        }
+    }
+}
 /// Bit-field type `LOHI` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1338,6 +1580,17 @@ impl LOHI {
 impl core::fmt::Display for LOHI {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl LOHI {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => LOHI::ALL[0],
+        }
     }
 }
 /// Bit-field type `CompOp` (3 bits).
@@ -1415,6 +1668,17 @@ impl core::fmt::Display for CompOp {
         f.pad(self.name())
     }
 }
+impl CompOp {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => CompOp::ALL[0],
+        }
+    }
+}
 /// Bit-field type `BoolOp` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1468,6 +1732,17 @@ impl core::fmt::Display for BoolOp {
         f.pad(self.name())
     }
 }
+impl BoolOp {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => BoolOp::ALL[0],
+        }
+    }
+}
 /// Bit-field type `BMBF` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1516,6 +1791,17 @@ impl core::fmt::Display for BMBF {
         f.pad(self.name())
     }
 }
+impl BMBF {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => BMBF::ALL[0],
+        }
+    }
+}
 /// Bit-field type `EXBool` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1562,6 +1848,17 @@ impl EXBool {
 impl core::fmt::Display for EXBool {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl EXBool {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => EXBool::ALL[0],
+        }
     }
 }
 /// Bit-field type `SHFDType` (2 bits).
@@ -1625,6 +1922,17 @@ impl SHFDType {
 impl core::fmt::Display for SHFDType {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl SHFDType {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => SHFDType::ALL[0],
+        }
     }
 }
 /// Bit-field type `PRMTMode` (3 bits).
@@ -1708,6 +2016,17 @@ impl core::fmt::Display for PRMTMode {
         f.pad(self.name())
     }
 }
+impl PRMTMode {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => PRMTMode::ALL[0],
+        }
+    }
+}
 /// Bit-field type `I2IDType` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1771,6 +2090,17 @@ impl core::fmt::Display for I2IDType {
         f.pad(self.name())
     }
 }
+impl I2IDType {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => I2IDType::ALL[0],
+        }
+    }
+}
 /// Bit-field type `SATRelu` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1817,6 +2147,17 @@ impl SATRelu {
 impl core::fmt::Display for SATRelu {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl SATRelu {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => SATRelu::ALL[0],
+        }
     }
 }
 /// Bit-field type `I2IPDType` (3 bits).
@@ -1906,6 +2247,17 @@ impl core::fmt::Display for I2IPDType {
         f.pad(self.name())
     }
 }
+impl I2IPDType {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => I2IPDType::ALL[0],
+        }
+    }
+}
 /// Bit-field type `SHFDir` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -1954,6 +2306,17 @@ impl core::fmt::Display for SHFDir {
         f.pad(self.name())
     }
 }
+impl SHFDir {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => SHFDir::ALL[0],
+        }
+    }
+}
 /// Bit-field type `MOVW` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2000,6 +2363,17 @@ impl MOVW {
 impl core::fmt::Display for MOVW {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl MOVW {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => MOVW::ALL[0],
+        }
     }
 }
 /// Bit-field type `Optype` (8 bits).
@@ -2305,6 +2679,17 @@ impl core::fmt::Display for Optype {
         f.pad(self.name())
     }
 }
+impl Optype {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => Optype::ALL[0],
+        }
+    }
+}
 /// Bit-field type `SType` (4 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2440,6 +2825,17 @@ impl core::fmt::Display for SType {
         f.pad(self.name())
     }
 }
+impl SType {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => SType::ALL[0],
+        }
+    }
+}
 /// Bit-field type `FCMPOp` (4 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2563,6 +2959,17 @@ impl core::fmt::Display for FCMPOp {
         f.pad(self.name())
     }
 }
+impl FCMPOp {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => FCMPOp::ALL[0],
+        }
+    }
+}
 /// Bit-field type `LOPOp` (2 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2614,6 +3021,17 @@ impl LOPOp {
 impl core::fmt::Display for LOPOp {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl LOPOp {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => LOPOp::ALL[0],
+        }
     }
 }
 /// Bit-field type `FPRound` (2 bits).
@@ -2677,6 +3095,17 @@ impl FPRound {
 impl core::fmt::Display for FPRound {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl FPRound {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => FPRound::ALL[0],
+        }
     }
 }
 /// Bit-field type `FMULScale` (3 bits).
@@ -2760,6 +3189,17 @@ impl core::fmt::Display for FMULScale {
         f.pad(self.name())
     }
 }
+impl FMULScale {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => FMULScale::ALL[0],
+        }
+    }
+}
 /// Bit-field type `FPFtz` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2806,6 +3246,17 @@ impl FPFtz {
 impl core::fmt::Display for FPFtz {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl FPFtz {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => FPFtz::ALL[0],
+        }
     }
 }
 /// Bit-field type `FPSat` (1 bit).
@@ -2856,6 +3307,17 @@ impl core::fmt::Display for FPSat {
         f.pad(self.name())
     }
 }
+impl FPSat {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => FPSat::ALL[0],
+        }
+    }
+}
 /// Bit-field type `NAN` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2902,6 +3364,17 @@ impl NAN {
 impl core::fmt::Display for NAN {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl NAN {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => NAN::ALL[0],
+        }
     }
 }
 /// Bit-field type `RELU` (1 bit).
@@ -2952,6 +3425,17 @@ impl core::fmt::Display for RELU {
         f.pad(self.name())
     }
 }
+impl RELU {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => RELU::ALL[0],
+        }
+    }
+}
 /// Bit-field type `HFmtV2` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -2998,6 +3482,17 @@ impl HFmtV2 {
 impl core::fmt::Display for HFmtV2 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl HFmtV2 {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => HFmtV2::ALL[0],
+        }
     }
 }
 /// Bit-field type `BVal` (1 bit).
@@ -3048,6 +3543,17 @@ impl core::fmt::Display for BVal {
         f.pad(self.name())
     }
 }
+impl BVal {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => BVal::ALL[0],
+        }
+    }
+}
 /// Bit-field type `HSel` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -3094,6 +3600,17 @@ impl HSel {
 impl core::fmt::Display for HSel {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl HSel {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => HSel::ALL[0],
+        }
     }
 }
 /// Bit-field type `HSel2` (2 bits).
@@ -3149,6 +3666,17 @@ impl core::fmt::Display for HSel2 {
         f.pad(self.name())
     }
 }
+impl HSel2 {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => HSel2::ALL[0],
+        }
+    }
+}
 /// Bit-field type `PModi` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -3197,6 +3725,17 @@ impl core::fmt::Display for PModi {
         f.pad(self.name())
     }
 }
+impl PModi {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => PModi::ALL[0],
+        }
+    }
+}
 /// Bit-field type `SignModi` (1 bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -3243,6 +3782,17 @@ impl SignModi {
 impl core::fmt::Display for SignModi {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(self.name())
+    }
+}
+impl SignModi {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => SignModi::ALL[0],
+        }
     }
 }
 /// Register `RN` (8 bits), `RZ` = R255.
@@ -3295,6 +3845,22 @@ impl Reg {
         if raw <= 255 { Some(Reg(raw as u8)) } else { None }
     }
 }
+impl Reg {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match Reg::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
+    }
+}
 /// Register `URN` (6 bits), `URZ` = UR63.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct UReg(pub(crate) u8);
@@ -3343,6 +3909,22 @@ impl UReg {
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 63 { Some(UReg(raw as u8)) } else { None }
+    }
+}
+impl UReg {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match UReg::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
     }
 }
 /// Predicate `PN` (3 bits), `PT` = P7.
@@ -3395,6 +3977,22 @@ impl Pred {
         if raw <= 7 { Some(Pred(raw as u8)) } else { None }
     }
 }
+impl Pred {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match Pred::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
+    }
+}
 /// Predicate `UPN` (3 bits), `UPT` = UP7.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct UPred(pub(crate) u8);
@@ -3445,6 +4043,22 @@ impl UPred {
         if raw <= 7 { Some(UPred(raw as u8)) } else { None }
     }
 }
+impl UPred {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match UPred::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
+    }
+}
 /// Signed 32-bit immediate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct SImm32(pub(crate) i32);
@@ -3486,6 +4100,22 @@ impl core::fmt::Display for SImm32 {
         f.pad(&format!("{}0x{:X}", if v < 0 { "-" } else { "" }, v.unsigned_abs()))
     }
 }
+impl SImm32 {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match SImm32::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
+    }
+}
 /// Signed 9-bit immediate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct SImm9(pub(crate) i16);
@@ -3523,6 +4153,22 @@ impl core::fmt::Display for SImm9 {
         f.pad(&format!("{}0x{:X}", if v < 0 { "-" } else { "" }, v.unsigned_abs()))
     }
 }
+impl SImm9 {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match SImm9::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
+    }
+}
 /// Unsigned 5-bit immediate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct UImm5(pub(crate) u8);
@@ -3557,6 +4203,22 @@ impl core::fmt::Display for UImm5 {
         f.pad(&format!("0x{:X}", self.value()))
     }
 }
+impl UImm5 {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match UImm5::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
+    }
+}
 /// Unsigned 8-bit immediate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct UImm8(pub(crate) u8);
@@ -3589,6 +4251,22 @@ impl UImm8 {
 impl core::fmt::Display for UImm8 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(&format!("0x{:X}", self.value()))
+    }
+}
+impl UImm8 {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match UImm8::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
     }
 }
 /// 1 float lane of 1+8+23 bits (lane 0 in the low bits), stored as raw bits.
@@ -3662,6 +4340,22 @@ impl core::fmt::Display for F32Imm {
         f.pad(&s)
     }
 }
+impl F32Imm {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match F32Imm::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
+    }
+}
 /// 2 float lanes of 1+5+10 bits (lane 0 in the low bits), stored as raw bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct F16ImmX2(pub(crate) u32);
@@ -3725,6 +4419,22 @@ impl core::fmt::Display for F16ImmX2 {
         f.pad(&s)
     }
 }
+impl F16ImmX2 {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match F16ImmX2::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
+    }
+}
 /// Constant-memory reference `c[bank][offset]`: bank in bits 17..21, offset in bits 0..16 of the field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct CMem {
@@ -3780,6 +4490,22 @@ impl core::fmt::Display for CMem {
         f.pad(&format!("c[{:#x}][{:#x}]", self.bank, self.offset))
     }
 }
+impl CMem {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match CMem::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
+    }
+}
 /// Unsigned 6-bit immediate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Sched(pub(crate) u8);
@@ -3812,6 +4538,22 @@ impl Sched {
 impl core::fmt::Display for Sched {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(&format!("0x{:X}", self.value()))
+    }
+}
+impl Sched {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match Sched::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
     }
 }
 /// Unsigned 6-bit immediate.
@@ -3848,6 +4590,22 @@ impl core::fmt::Display for ReqMask {
         f.pad(&format!("0x{:X}", self.value()))
     }
 }
+impl ReqMask {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match ReqMask::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
+    }
+}
 /// Unsigned 4-bit immediate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct WriteSB(pub(crate) u8);
@@ -3880,5 +4638,21 @@ impl WriteSB {
 impl core::fmt::Display for WriteSB {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.pad(&format!("0x{:X}", self.value()))
+    }
+}
+impl WriteSB {
+    /// The value of `raw`, bits known to hold one (an opcode's word).
+    #[inline]
+    #[allow(dead_code)]
+    pub(crate) const fn from_bits(raw: u64) -> Self {
+        match Self::from_raw(raw) {
+            Some(v) => v,
+            None => {
+                match WriteSB::from_raw(0) {
+                    Some(v) => v,
+                    None => panic!("0 is a value of the type"),
+                }
+            }
+        }
     }
 }

@@ -177,12 +177,16 @@ fn sint(width: u32) -> TokenStream {
 // ---------------------------------------------------------------------------
 
 fn gen_types(isa: &Isa) -> TokenStream {
-    let items = isa.types.iter().map(|t| match &t.kind {
-        TypeKind::Enum { .. } => gen_enum(t),
-        TypeKind::Register { .. } => gen_register(t),
-        TypeKind::Int { signed } => gen_int(t, *signed),
-        TypeKind::Float { .. } => gen_float(t),
-        TypeKind::ConstMem { .. } => gen_const_mem(t),
+    let items = isa.types.iter().map(|t| {
+        let item = match &t.kind {
+            TypeKind::Enum { .. } => gen_enum(t),
+            TypeKind::Register { .. } => gen_register(t),
+            TypeKind::Int { signed } => gen_int(t, *signed),
+            TypeKind::Float { .. } => gen_float(t),
+            TypeKind::ConstMem { .. } => gen_const_mem(t),
+        };
+        let from_bits = gen_from_bits(t);
+        quote! { #item #from_bits }
     });
     quote! {
         //! Field types: one enum per bit-field type, one range-checked newtype
@@ -191,6 +195,28 @@ fn gen_types(isa: &Isa) -> TokenStream {
         #![allow(non_camel_case_types, clippy::upper_case_acronyms)]
         use super::RangeError;
         #( #items )*
+    }
+}
+
+/// `from_bits`: the value of bits an opcode struct's word holds, which are
+/// always a value of the type (the first value otherwise, so that the
+/// accessors need no `Option`).
+fn gen_from_bits(t: &Type) -> TokenStream {
+    let name = ident(&t.name);
+    let fallback = match &t.kind {
+        TypeKind::Enum { values } if values.is_empty() => return quote!(),
+        TypeKind::Enum { .. } => quote! { #name::ALL[0] },
+        _ => quote! { match #name::from_raw(0) { Some(v) => v, None => panic!("0 is a value of the type") } },
+    };
+    quote! {
+        impl #name {
+            /// The value of `raw`, bits known to hold one (an opcode's word).
+            #[inline]
+            #[allow(dead_code)]
+            pub(crate) const fn from_bits(raw: u64) -> Self {
+                match Self::from_raw(raw) { Some(v) => v, None => #fallback }
+            }
+        }
     }
 }
 
@@ -496,7 +522,37 @@ fn gen_opcodes(isa: &Isa) -> TokenStream {
         #![allow(non_camel_case_types, clippy::all)]
         use super::types::*;
         use super::{DecodeError, EncodeError};
-        #( #items )*
+
+        /// The `m`-masked bits of `w` from bit `at` (a field's raw value).
+        #[inline(always)]
+        const fn bits(w: u128, at: u32, m: u64) -> u64 { (w >> at) as u64 & m }
+
+        /// `w` with the field from bit `at` (mask `m`) holding `v`.
+        #[inline(always)]
+        const fn put(w: u128, at: u32, m: u64, v: u64) -> u128 { (w & !((m as u128) << at)) | (((v & m) as u128) << at) }
+
+/// A field's getter, setter and builder, from its doc, their names,
+        /// its type, first bit and mask.
+        macro_rules! field {
+            ($doc:literal, $get:ident, $set:ident, $with:ident, $t:ident, $at:literal, $m:literal) => {
+                #[doc = $doc]
+                #[inline]
+                pub const fn $get(&self) -> $t { $t::from_bits(bits(self.to_word(), $at, $m)) }
+                #[doc = concat!("Sets `", stringify!($get), "`.")]
+                #[inline]
+                pub fn $set(&mut self, v: $t) { *self = self.$with(v); }
+                #[doc = concat!("The instruction with `", stringify!($get), "` set to `v`.")]
+                #[inline]
+                pub const fn $with(self, v: $t) -> Self { Self::of(put(self.to_word(), $at, $m, v.to_raw())) }
+            };
+        }
+
+        /// The bits of raw value `v` for the field from bit `at` (mask `m`);
+        /// `None` unless it fits and `ok` (it is a value of the field's type).
+        #[inline(always)]
+        const fn take(v: u64, at: u32, m: u64, ok: bool) -> Option<u128> { if ok && v & !m == 0 { Some((v as u128) << at) } else { None } }
+
+                #( #items )*
     }
 }
 
@@ -612,40 +668,23 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
     // values of the type, so the fallback (the field's default, checked when
     // the crate compiles) is never taken.
     let accessors = fields.iter().zip(&fidents).zip(&ftypes).map(|((f, id), t)| {
-        let fdoc = docs(&field_doc(isa, f));
-        let raw = extract(f);
-        let d = Literal::u64_unsuffixed(f.default_value().unwrap_or(0));
+        let fdoc = field_doc(isa, f);
         let (set, with) = (field_setter(&f.name), field_builder(&f.name));
-        let set_doc = docs(&format!("Sets `{}`.", f.name));
-        let with_doc = docs(&format!("The instruction with `{}` set to `v`.", f.name));
         let m = Literal::u64_unsuffixed(mask64(f.width));
         let at = Literal::u32_unsuffixed(f.start);
-        quote! {
-            #fdoc
-            #[inline]
-            pub const fn #id(&self) -> #t {
-                const D: #t = match #t::from_raw(#d) { Some(v) => v, None => panic!("a default is a value of its type") };
-                let w = self.to_word();
-                let lo = w as u64;
-                let hi = (w >> 64) as u64;
-                let _ = (lo, hi);
-                match #t::from_raw(#raw) { Some(v) => v, None => D }
-            }
-            #set_doc
-            #[inline]
-            pub fn #set(&mut self, v: #t) { *self = self.#with(v); }
-            #with_doc
-            #[inline]
-            pub const fn #with(self, v: #t) -> Self {
-                let m = (#m as u128) << #at;
-                Self::of((self.to_word() & !m) | (((v.to_raw() & #m) as u128) << #at))
-            }
-        }
+        quote! { field!(#fdoc, #id, #set, #with, #t, #at, #m); }
     });
-    let defaults = fields.iter().zip(&ftypes).zip(&fnames).map(|((f, t), n)| {
-        let v = Literal::u64_unsuffixed(f.default_value().unwrap_or(0));
-        let with = field_builder(n);
-        quote! { .#with(match #t::from_raw(#v) { Some(v) => v, None => panic!("a default is a value of its type") }) }
+    // The spec's defaults are checked values of their types (E034); a field
+    // without one is zero, which an enum need not have.
+    let default_word = fields.iter().fold(op.fixed_bits, |w, f| w | ((f.default_value().unwrap_or(0) & mask64(f.width)) as u128) << f.start);
+    let default_word = u128_lit(default_word);
+    let no_default = fields.iter().filter(|f| {
+        let zero_missing = matches!(&isa.types[f.ty].kind, TypeKind::Enum { values } if !values.iter().any(|v| v.encoding == 0));
+        f.default_value().is_none() && zero_missing
+    });
+    let no_default = no_default.map(|f| {
+        let msg = format!("field `{}` of `{}` has no default, and 0 is not a value of its type `{}`", f.name, op.name, f.ty_name);
+        quote! { compile_error!(#msg); }
     });
     let extracts = fields.iter().zip(&ftypes).zip(&fnames).map(|((f, t), n)| {
         let raw = extract(f);
@@ -683,15 +722,14 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
             let t = ident(&f.ty_name);
             let m = Literal::u64_unsuffixed(mask64(f.width));
             let at = Literal::u32_unsuffixed(f.start);
-            quote! {
-                if v[#k] & !#m != 0 || #t::from_raw(v[#k]).is_none() { return None; }
-                w |= (v[#k] as u128) << #at;
-            }
+            quote! { w |= take(v[#k], #at, #m, #t::from_raw(v[#k]).is_some())?; }
         }
     });
     let nfields = Literal::usize_unsuffixed(op.fields.len());
     let all_names = op.fields.iter().map(|f| &*f.name);
+    let fnames_ident: Vec<String> = fidents.iter().map(|i| i.to_string().trim_start_matches("r#").to_string()).collect();
     quote! {
+        #( #no_default )*
         #doc
         ///
         /// Holds its instruction word; the accessors read and write the fields
@@ -708,13 +746,13 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
         /// The fields, as a struct of them would print.
         impl core::fmt::Debug for #name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct(#name_str) #( .field(stringify!(#fidents), &self.#fidents()) )* .finish()
+                f.debug_struct(#name_str) #( .field(#fnames_ident, &self.#fidents()) )* .finish()
             }
         }
 
         impl #name {
             /// The spec's defaults; fields without one are zero.
-            pub const DEFAULT: Self = Self::of(#fixed_bits) #( #defaults )*;
+            pub const DEFAULT: Self = Self::of(#default_word);
             /// Opcode name in the spec.
             pub const NAME: &'static str = #name_str;
             /// Index of the opcode in spec order.
@@ -1202,7 +1240,12 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         /// Rows past the opcodes (as many as [`CHECKS`] has, so that a
         /// dispatch entry indexes both without a bounds check) are never
         /// read: no word passes their check row.
-        static TEMPLATES: [Instruction; #template_rows] = [ #( Instruction::#names(#names::of(#names::COVERED)), )* #( #template_padding ),* ];
+        static TEMPLATES: [Template; #template_rows] = [ #( Template(Instruction::#names(#names::of(#names::COVERED))), )* #( Template(#template_padding) ),* ];
+
+        /// A row of [`TEMPLATES`], aligned so that its offset is the opcode
+        /// shifted (the 17-byte instruction would take a multiply).
+        #[repr(align(32))]
+        struct Template(Instruction);
 
         /// A word that decodes, and its opcode; fields are extracted on demand
         /// ([`Decoded::instruction`]). Accepts and rejects exactly the words
@@ -1271,7 +1314,7 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             pub fn instruction(self) -> Instruction {
                 match TEMPLATES.get(self.opcode as usize) {
                     Some(t) => {
-                        let mut i = *t;
+                        let mut i = t.0;
                         i.set_word(i.to_word() & self.word);
                         i
                     }
