@@ -664,9 +664,10 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
     let fixed_mask = u128_lit(op.fixed_mask);
     let fixed_bits = u128_lit(op.fixed_bits);
     let covered = u128_lit(op.covered_mask());
-    // A field's value as its type, from the word; the word only ever holds
-    // values of the type, so the fallback (the field's default, checked when
-    // the crate compiles) is never taken.
+    // Each field's getter, setter and builder: one `field!` invocation (the
+    // macro is emitted once per module, so `isa!` expands few tokens). The
+    // word only ever holds values of the types, so `from_bits`' fallback is
+    // never taken.
     let accessors = fields.iter().zip(&fidents).zip(&ftypes).map(|((f, id), t)| {
         let fdoc = field_doc(isa, f);
         let (set, with) = (field_setter(&f.name), field_builder(&f.name));
@@ -727,7 +728,7 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
     });
     let nfields = Literal::usize_unsuffixed(op.fields.len());
     let all_names = op.fields.iter().map(|f| &*f.name);
-    let fnames_ident: Vec<String> = fidents.iter().map(|i| i.to_string().trim_start_matches("r#").to_string()).collect();
+    let debug_names: Vec<String> = fidents.iter().map(|i| i.to_string().trim_start_matches("r#").to_string()).collect();
     quote! {
         #( #no_default )*
         #doc
@@ -746,7 +747,7 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
         /// The fields, as a struct of them would print.
         impl core::fmt::Debug for #name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct(#name_str) #( .field(#fnames_ident, &self.#fidents()) )* .finish()
+                f.debug_struct(#name_str) #( .field(#debug_names, &self.#fidents()) )* .finish()
             }
         }
 
