@@ -710,8 +710,8 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
     let checks = rules.iter().map(|(cond, msg)| quote! { if #cond != 0 { return Some(#msg); } });
     let any_rule = rules.iter().map(|(cond, _)| cond);
     let all_raw = op.fields.iter().map(|f| {
-        let raw = extract(f);
-        quote! { #raw }
+        let (at, m) = (Literal::u32_unsuffixed(f.start), Literal::u64_unsuffixed(mask64(f.width)));
+        quote! { bits(w, #at, #m) }
     });
     // `from_raw_fields`: each value checked against its field, then packed.
     let takes = op.fields.iter().enumerate().map(|(k, f)| {
@@ -857,9 +857,6 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
             /// Raw value of every field (constants included), in spec order.
             pub fn raw_fields(&self) -> [u64; #nfields] {
                 let w = self.to_word();
-                let lo = w as u64;
-                let hi = (w >> 64) as u64;
-                let _ = (lo, hi);
                 [ #( #all_raw ),* ]
             }
         }
