@@ -85,23 +85,29 @@ enum Command {
     },
     /// Assemble a file: print each instruction's word (32 hex digits, most
     /// significant first), or write 16-byte little-endian words with -o.
+    #[command(override_usage = "isa-codegen asm --spec <SPEC>... <FILE> [-o <OUT>]")]
     Asm {
-        /// Spec files or directories (repeat `--spec` for several).
-        #[arg(long, required = true)]
+        /// Spec files or directories: one or more after one `--spec`, or
+        /// `--spec` repeated. The last value is the file when the file is
+        /// not given elsewhere (`--spec a.txt b/ prog.s`).
+        #[arg(long, required = true, num_args = 1..)]
         spec: Vec<PathBuf>,
         /// Assembly source (`-`: standard input).
-        file: PathBuf,
+        file: Option<PathBuf>,
         /// Write binary words here instead of printing hex.
         #[arg(short = 'o')]
         out: Option<PathBuf>,
     },
     /// Disassemble a file of 16-byte little-endian words, or of hex words one per line.
+    #[command(override_usage = "isa-codegen disasm --spec <SPEC>... <FILE> [--format <FORMAT>]")]
     Disasm {
-        /// Spec files or directories (repeat `--spec` for several).
-        #[arg(long, required = true)]
+        /// Spec files or directories: one or more after one `--spec`, or
+        /// `--spec` repeated. The last value is the file when the file is
+        /// not given elsewhere (`--spec a.txt b/ prog.bin`).
+        #[arg(long, required = true, num_args = 1..)]
         spec: Vec<PathBuf>,
         /// Words file (`-`: standard input).
-        file: PathBuf,
+        file: Option<PathBuf>,
         /// How the file is written: hex words (one per line), binary
         /// (16-byte little-endian words), or auto: hex when it reads as text.
         #[arg(long, default_value = "auto", value_parser = isa_runtime::text::words::WordsFormat::NAMES)]
@@ -202,8 +208,14 @@ fn main() -> ExitCode {
             if let Err(e) = isa_runtime::text::words::to_stdout(&text) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
             ExitCode::SUCCESS
         }
-        Command::Asm { spec, file, out } => asm(&spec, &file, out.as_deref(), color),
-        Command::Disasm { spec, file, format } => disasm(&spec, &file, format.parse().unwrap_or_default(), color),
+        Command::Asm { spec, file, out } => match spec_and_file(spec, file, "asm") {
+            Some((spec, file)) => asm(&spec, &file, out.as_deref(), color),
+            None => ExitCode::from(2),
+        },
+        Command::Disasm { spec, file, format } => match spec_and_file(spec, file, "disasm") {
+            Some((spec, file)) => disasm(&spec, &file, format.parse().unwrap_or_default(), color),
+            None => ExitCode::from(2),
+        },
         Command::Ir { spec, format } => {
             let fe = isa_codegen::load(&spec);
             say_raw!("{}", fe.diagnostics.render(&fe.sources, color));
@@ -282,6 +294,23 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
 /// Reads an input file, reporting failure.
 fn read_input(file: &std::path::Path) -> Option<Vec<u8>> {
     isa_runtime::text::words::read_input(file).map_err(|e| say!("error: cannot read {}: {e}", file.display())).ok()
+}
+
+/// The specs and the input file of `asm`/`disasm`: `--spec` takes every
+/// value up to the next option (`--spec a.txt b/ prog.s`, as the usage
+/// line writes it), so when no file was given apart, the last of them is
+/// the file. `None` (a usage error, printed) when nothing is left for one
+/// side.
+fn spec_and_file(mut spec: Vec<PathBuf>, file: Option<PathBuf>, command: &str) -> Option<(Vec<PathBuf>, PathBuf)> {
+    let file = match file {
+        Some(f) => f,
+        None if spec.len() >= 2 => spec.pop()?,
+        None => {
+            say!("error: `isa-codegen {command}` needs a spec and a file: `isa-codegen {command} --spec <SPEC>... <FILE>`");
+            return None;
+        }
+    };
+    Some((spec, file))
 }
 
 /// Loads a spec for asm/disasm; prints its errors.

@@ -289,6 +289,41 @@ fn asm_and_disasm_round_trip_and_point_at_bad_input() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--spec SPEC... FILE`, as the usage line writes it: several specs after
+/// one `--spec` (the last value is the file), the same as `--spec` repeated
+/// and as the spec directory; and a clear usage error when nothing is left
+/// for the file.
+#[test]
+fn spec_takes_several_values_and_the_file_comes_last() {
+    let dir = temp_dir("specs");
+    let src = dir.join("prog.s");
+    std::fs::write(&src, "FFMA R1, R2, R3, R4 ;\nHADD2 R1, R2, R3 ;\nIADD R1, R2, R3 ;\n").unwrap();
+    let parts = ["spec/base/", "spec/formats/", "spec/legacy/", "spec/simulation/", "spec/000_halu.txt", "spec/001_falu.txt", "spec/002_cvt.txt", "spec/004_ialu.txt"];
+    let whole = bin().args(["asm", "--spec", "spec/"]).arg(&src).output().unwrap();
+    assert_eq!(whole.status.code(), Some(0), "{}", String::from_utf8_lossy(&whole.stderr));
+    assert_eq!(String::from_utf8_lossy(&whole.stdout).lines().count(), 3);
+    let listed = bin().arg("asm").arg("--spec").args(parts).arg(&src).output().unwrap();
+    assert_eq!(listed.status.code(), Some(0), "{}", String::from_utf8_lossy(&listed.stderr));
+    assert_eq!(listed.stdout, whole.stdout);
+    let repeated = bin().arg("asm").args(parts.iter().flat_map(|p| ["--spec", p])).arg(&src).output().unwrap();
+    assert_eq!(repeated.stdout, whole.stdout);
+    // The file first, then the specs.
+    let file_first = bin().arg("asm").arg(&src).arg("--spec").args(parts).output().unwrap();
+    assert_eq!(file_first.stdout, whole.stdout);
+    let hex = dir.join("prog.hex");
+    std::fs::write(&hex, &whole.stdout).unwrap();
+    let dis = bin().arg("disasm").arg("--spec").args(parts).arg(&hex).output().unwrap();
+    assert_eq!(dis.status.code(), Some(0), "{}", String::from_utf8_lossy(&dis.stderr));
+    assert_eq!(String::from_utf8(dis.stdout).unwrap(), std::fs::read_to_string(&src).unwrap());
+    for command in ["asm", "disasm"] {
+        let out = bin().args([command, "--spec", "spec/"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(&format!("`isa-codegen {command}` needs a spec and a file")), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn output_that_is_not_ours_is_never_replaced() {
     let dir = temp_dir("foreign");
