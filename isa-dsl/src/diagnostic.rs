@@ -1,12 +1,13 @@
 //! Diagnostics: the stable error/warning codes, the `Diagnostic` value every
-//! stage produces, and rustc-style rendering (through `codespan-reporting`).
+//! stage produces, and rustc-style rendering (`isa_runtime::report`, which
+//! the `isa` command's diagnostics share).
 //! Stages never stop at the first problem: they push into a [`Diagnostics`]
 //! list, which is sorted by position before it is shown.
 
 use crate::source::{SourceMap, Span};
-use codespan_reporting::diagnostic as cs;
-use codespan_reporting::files::{Error as FilesError, Files};
-use codespan_reporting::term;
+use isa_runtime::report::{self, Files};
+use isa_runtime::report::codespan_reporting::diagnostic as cs;
+use isa_runtime::report::codespan_reporting::files::Error as FilesError;
 use serde::Serialize;
 
 /// Severity of a diagnostic.
@@ -40,7 +41,7 @@ macro_rules! codes {
 codes! {
     // --- reading and parsing ---------------------------------------------
     Io = "E001", Error, "a spec file or directory cannot be read";
-    InvalidUtf8 = "E002", Error, "a spec file is not valid UTF-8";
+    InvalidUtf8 = "E002", Error, "a file (spec, assembly or words) is not valid UTF-8";
     StrayText = "E003", Error, "text outside any declaration or section";
     MalformedDecl = "E004", Error, "malformed declaration header";
     MalformedEnumValue = "E005", Error, "malformed bit-field type value";
@@ -192,32 +193,15 @@ impl Diagnostics {
     /// Renders all diagnostics like rustc (`error[E030]: ...`, ` --> file:line:col`,
     /// the source line and a caret), followed by a summary line.
     pub fn render(&self, sources: &SourceMap, color: bool) -> String {
-        let mut out = Vec::new();
-        {
-            let mut writer: Box<dyn term::termcolor::WriteColor> = if color {
-                Box::new(term::termcolor::Ansi::new(&mut out))
-            } else {
-                Box::new(term::termcolor::NoColor::new(&mut out))
-            };
-            let config = term::Config { chars: term::Chars::ascii(), ..Default::default() };
-            let files = FilesAdapter::new(sources);
-            for d in &self.items {
-                let _ = term::emit(&mut writer, &config, &files, &to_codespan(d));
-            }
-        }
-        String::from_utf8_lossy(&out).into_owned()
+        let files = FilesAdapter::new(sources);
+        let items: Vec<_> = self.items.iter().map(to_codespan).collect();
+        report::render(&files, &items, color)
     }
 
     /// One line such as `3 errors, 12 warnings`.
     pub fn summary(&self) -> String {
-        let e = self.error_count();
-        let w = self.warning_count();
-        format!("{} error{}, {} warning{}", e, plural(e), w, plural(w))
+        report::summary(self.error_count(), self.warning_count())
     }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<u32> {
@@ -291,6 +275,26 @@ impl FilesAdapter<'_> {
             Ok(self.sources.get(crate::source::FileId(id)))
         } else {
             Err(FilesError::FileMissing)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Code;
+    use isa_runtime::report::codes;
+
+    /// The codes the `isa` command uses without this crate are the ones
+    /// this table gives the same diagnostics.
+    #[test]
+    fn the_runtime_s_codes_are_this_table_s() {
+        for (code, shared) in [
+            (Code::InvalidUtf8, codes::INVALID_UTF8),
+            (Code::AsmError, codes::ASM_ERROR),
+            (Code::DisasmError, codes::DISASM_ERROR),
+            (Code::WordsFile, codes::WORDS_FILE),
+        ] {
+            assert_eq!((code.as_str(), code.title()), shared);
         }
     }
 }

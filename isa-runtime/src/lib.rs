@@ -7,6 +7,8 @@
 pub mod float;
 pub mod int;
 pub mod narrow;
+#[cfg(feature = "report")]
+pub mod report;
 pub mod shown;
 pub mod sim;
 pub mod spelling;

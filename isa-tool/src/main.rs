@@ -12,9 +12,7 @@
 //! nothing written.
 
 use clap::{Parser, Subcommand};
-use codespan_reporting::diagnostic::{Diagnostic, Label};
-use codespan_reporting::files::SimpleFile;
-use codespan_reporting::term::{self, termcolor::{BufferedStandardStream, ColorChoice}};
+use isa_runtime::report::{codes, FileReport};
 use isa_runtime::text::words;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -40,8 +38,8 @@ struct Cli {
     color: String,
 }
 
-/// The `--color` choice, set once in `main`.
-static COLOR: std::sync::OnceLock<ColorChoice> = std::sync::OnceLock::new();
+/// Whether diagnostics are coloured (the `--color` choice), set once in `main`.
+static COLOR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
 
 #[derive(Subcommand)]
 enum Command {
@@ -74,10 +72,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let auto = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
     let _ = COLOR.set(match cli.color.as_str() {
-        "always" => ColorChoice::Always,
-        "never" => ColorChoice::Never,
-        _ if auto => ColorChoice::Auto,
-        _ => ColorChoice::Never,
+        "always" => true,
+        "never" => false,
+        _ => auto,
     });
     match cli.command {
         Command::Asm { file, out } => asm(&file, out.as_deref()),
@@ -98,7 +95,8 @@ fn read_text(path: &Path) -> Option<String> {
             let at = e.utf8_error().valid_up_to();
             // The text up to the bad byte is the file's own, so the place is exact.
             let text = String::from_utf8_lossy(e.as_bytes());
-            Report::new(path, &text).error(Some((at, char::REPLACEMENT_CHARACTER.len_utf8())), "file is not valid UTF-8 text");
+            let mut report = Report::new(path, &text);
+            report.error(Some(codes::INVALID_UTF8), Some((at, char::REPLACEMENT_CHARACTER.len_utf8())), "file is not valid UTF-8", "invalid byte sequence here");
             None
         }
     }
@@ -123,8 +121,8 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
             let mut state_errors = Report::new(state.unwrap_or(program), &state_text);
             for e in &errors {
                 match e.kind {
-                    isa_sim::ErrorKind::Program => program_errors.error(e.span, &e.message),
-                    isa_sim::ErrorKind::State => state_errors.error(e.span, &e.message),
+                    isa_sim::ErrorKind::Program => program_errors.error(None, e.span, &e.message, &e.message),
+                    isa_sim::ErrorKind::State => state_errors.error(None, e.span, &e.message, &e.message),
                 }
             }
             ExitCode::from(1)
@@ -146,10 +144,10 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
     if !errors.is_empty() {
         let mut report = Report::new(file, &text);
         for (offset, len, message) in &errors {
-            report.error(Some((*offset, *len)), message);
+            report.error(Some(codes::ASM_ERROR), Some((*offset, *len)), message, message);
         }
         drop(report);
-        say!("{} error{}; nothing written", errors.len(), if errors.len() == 1 { "" } else { "s" });
+        say!("{}; nothing written", isa_runtime::report::summary(errors.len(), 0));
         return ExitCode::from(1);
     }
     match out {
@@ -167,48 +165,28 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
     }
 }
 
-/// Prints errors about one file: with the line, column and a caret when an
-/// error has a span (byte offset and length) into the file's text, else by
-/// the file's name alone. The text's line index is built once, whatever the
-/// number of errors.
-struct Report<'t> {
-    file: &'t Path,
-    source: SimpleFile<String, std::borrow::Cow<'t, str>>,
-    /// Buffered: the renderer writes a character at a time, which unbuffered
-    /// is a system call each (seconds for a line of a megabyte).
-    err: BufferedStandardStream,
-}
+/// Errors about one file ([`FileReport`]), printed to standard error when
+/// dropped (after the last one is added).
+struct Report(FileReport);
 
-impl<'t> Report<'t> {
-    fn new(file: &'t Path, text: &'t str) -> Report<'t> {
-        let color = COLOR.get().copied().unwrap_or(ColorChoice::Never);
-        // Snippets and names are shown without control sequences (`?` per byte).
-        let name = isa_runtime::shown::printable(&file.display().to_string()).into_owned();
-        // The renderer ends lines at `\n` only; a lone `\r` ends one too
-        // (as the assembler reads it), so it becomes `\n`: same offsets.
-        let mut shown = isa_runtime::shown::printable(text);
-        if shown.contains('\r') {
-            let b = shown.as_bytes();
-            let fixed: String = shown.char_indices().map(|(i, c)| if c == '\r' && b.get(i + 1) != Some(&b'\n') { '\n' } else { c }).collect();
-            shown = std::borrow::Cow::Owned(fixed);
-        }
-        Report { file, source: SimpleFile::new(name, shown), err: BufferedStandardStream::stderr(color) }
+impl Report {
+    fn new(file: &Path, text: &str) -> Report {
+        Report(FileReport::new(&file.display().to_string(), text))
     }
 
-    fn error(&mut self, span: Option<(usize, usize)>, message: &str) {
-        let Some((at, len)) = span else {
-            let _ = writeln!(self.err, "error: {}: {}", isa_runtime::shown::printable(&self.file.display().to_string()), isa_runtime::shown::printable(message));
-            return;
-        };
-        let end = (at + len).min(self.source.source().len());
-        let d = Diagnostic::error().with_message(isa_runtime::shown::printable(message)).with_labels(vec![Label::primary((), at..end)]);
-        let _ = term::emit(&mut self.err, &term::Config::default(), &self.source, &d);
+    /// An error with its code and title, at `span` (byte offset and length)
+    /// when it has one; `label` goes under the caret.
+    fn error(&mut self, code: Option<(&str, &str)>, span: Option<(usize, usize)>, message: &str, label: &str) {
+        self.0.error(code.map(|c| c.0), span, message, label);
     }
 }
 
-impl Drop for Report<'_> {
+impl Drop for Report {
     fn drop(&mut self) {
-        let _ = self.err.flush();
+        if self.0.errors() > 0 {
+            let text = self.0.render(COLOR.get().copied().unwrap_or(false));
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
+        }
     }
 }
 
@@ -220,7 +198,7 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
     let ws = match words::read_words_as(&bytes, format) {
         Ok(w) => w,
         Err(e) => {
-            report.error(e.span, &e.message);
+            report.error(Some(codes::WORDS_FILE), e.span, &e.message, codes::WORDS_FILE.1);
             return ExitCode::from(1);
         }
     };
@@ -233,7 +211,7 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
             words::Entry::Bad(e) => {
                 failed += 1;
                 out.push_str("// not a word\n");
-                report.error(e.span, &e.message);
+                report.error(Some(codes::WORDS_FILE), e.span, &e.message, codes::WORDS_FILE.1);
                 continue;
             }
         };
@@ -247,7 +225,7 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
                     e => e.to_string(),
                 };
                 let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
-                report.error(span, &format!("{place}{w:#034x} does not decode: {reason}"));
+                report.error(Some(codes::DISASM_ERROR), span, &format!("{place}{w:#034x} does not decode: {reason}"), codes::DISASM_ERROR.1);
                 out.push_str(&format!("// {w:#034x}: {reason}\n"));
             }
         }

@@ -76,6 +76,19 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     assert!(err.contains("bad.s:2:14"), "{err}");
     assert!(err.contains("R999"), "{err}");
     assert!(err.contains("bad.s:3:1") && err.contains("did you mean `FMUL`"), "{err}");
+    // The same layout, codes and summary as `isa-codegen asm`: the front
+    // end's diagnostics for the interpreted assembler's errors.
+    let text = std::fs::read_to_string(&src).unwrap();
+    let fe = isa_dsl::load(&[root().join("spec")]);
+    let (_, errors) = isa_codegen::asm::assemble_text(&fe.isa, &text);
+    let mut sources = isa_dsl::SourceMap::new();
+    let mut diags = isa_dsl::Diagnostics::default();
+    isa_dsl::add_source(&mut sources, &src.display().to_string(), text.as_bytes(), &mut diags);
+    for (offset, len, message) in errors {
+        let span = isa_dsl::Span::new(isa_dsl::FileId(0), offset, offset + len);
+        diags.push(isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, span, message.clone()).with_label(message));
+    }
+    assert_eq!(err, format!("{}{}; nothing written\n", diags.render(&sources, false), diags.summary()));
     // Control sequences and bidi overrides in the input are not echoed to the terminal.
     std::fs::write(&src, "FOO\u{1b}[31m R0\nMOV R1, R\u{202E}2\n").unwrap();
     let (code, _, err) = isa(&["asm", src.to_str().unwrap()]);
@@ -94,7 +107,7 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     let (code, stdout, err) = isa(&["asm", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!((code, stdout.as_str()), (1, ""));
     assert!(!out.exists());
-    assert!(err.contains("file is not valid UTF-8 text") && err.contains("bad.s:2:15"), "{err}");
+    assert!(err.contains("error[E002]: file is not valid UTF-8") && err.contains("bad.s:2:15"), "{err}");
     // A file that is neither hex text nor whole 16-byte words.
     std::fs::write(&src, [1u8, 2, 3]).unwrap();
     let (code, _, err) = isa(&["disasm", src.to_str().unwrap()]);
@@ -151,7 +164,7 @@ fn run_prints_the_final_state_and_rejects_bad_input() {
     std::fs::write(&state, [0xFFu8, 0xFE, 0x00, 0x12]).unwrap();
     let (code, _, err) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
     assert_eq!(code, 1);
-    assert!(err.contains("file is not valid UTF-8 text") && err.contains("state.yaml:1:1"), "{err}");
+    assert!(err.contains("error[E002]: file is not valid UTF-8") && err.contains("state.yaml:1:1"), "{err}");
 
     std::fs::write(&prog, "FFMA R0, R1, R2, R0 ;\nFADD R3, R0, Q1 ;\n").unwrap();
     let (code, _, err) = isa(&["run", prog.to_str().unwrap()]);
