@@ -240,6 +240,8 @@ fn a_bad_value_outranks_a_wrong_kind() {
     let cases = [
         ("IADD R1, R2, 0x1FFFFFFFFFF", 13, "0x1FFFFFFFFFF does not fit the 32-bit field `vb` (SImm32)"),
         ("FFMA R1, R2, 0f, R4", 13, "`0f` is not a 32-bit float"),
+        ("FFMA R1, R2, nan, R4", 13, "`nan` does not say which NaN: write its bits, such as `0f7FC00000` (the quiet NaN of a 32-bit float)"),
+        ("HFMA2 R1, R2, R3, 1, -NaN", 21, "`NaN` does not say which NaN: write its bits, such as `0f7E00` (the quiet NaN of a 16-bit float)"),
         ("FFMA R1, R2, c[0x3][0x1000000], R4", 13, "`c[0x3][0x1000000]` is out of range (bank < 32, offset < 0x20000)"),
         ("FFMA R1, R999, R3, R4", 9, "`R999` is out of range: operand `Ra` is a register `Rn` with n at most 255"),
         ("HADD2 R1, R2, 70000, 1", 14, "`70000` is out of range of a 16-bit float (the largest finite value is 65504; infinity is written `inf`)"),

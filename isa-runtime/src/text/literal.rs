@@ -218,6 +218,13 @@ fn normalize_decimal(s: &str) -> (Vec<u8>, i64) {
 pub fn float_error_message(text: &str, f: FloatFormat, e: FloatError) -> String {
     let w = f.width();
     match e {
+        // A NaN has many encodings (sign, quiet bit, payload): which one is
+        // meant is written as bits, and the disassembler prints NaNs so.
+        FloatError::Syntax if text.trim().trim_start_matches(['-', '+']).eq_ignore_ascii_case("nan") => {
+            let quiet = ((1u64 << f.exponent) - 1) << f.mantissa | 1 << (f.mantissa - 1);
+            let digits = w.div_ceil(4) as usize;
+            format!("`{text}` does not say which NaN: write its bits, such as `0f{quiet:0digits$X}` (the quiet NaN of a {w}-bit float)")
+        }
         FloatError::Syntax => format!("`{text}` is not a {w}-bit float"),
         FloatError::Overflow => {
             let max = exact_text((((1u64 << f.exponent) - 1) << f.mantissa) - 1, f);
