@@ -8,6 +8,7 @@
 //! generated crate does not need it.
 
 use crate::shown::printable;
+use std::borrow::Cow;
 use codespan_reporting::term::{self, termcolor};
 
 /// The renderer itself, for callers that build their own file sets.
@@ -57,25 +58,26 @@ pub fn summary(errors: usize, warnings: usize) -> String {
 /// Errors about one input file, rendered by [`render`]: with its name,
 /// line, column and a caret when an error has a span (byte offset and
 /// length) into the file's text, else by the file's name alone. The text's
-/// line index is built once, whatever the number of errors.
-pub struct FileReport {
+/// line index is built once, whatever the number of errors, and the text
+/// is borrowed unless it must be made printable.
+pub struct FileReport<'t> {
     name: String,
-    file: SimpleFile<String, String>,
+    file: SimpleFile<String, Cow<'t, str>>,
     diagnostics: Vec<Diagnostic<()>>,
     /// Errors without a place, rendered as `error[code]: file: message`.
     unplaced: String,
     errors: usize,
 }
 
-impl FileReport {
+impl<'t> FileReport<'t> {
     /// A report on the file `name` whose text is `text`.
-    pub fn new(name: &str, text: &str) -> FileReport {
+    pub fn new(name: &str, text: &'t str) -> FileReport<'t> {
         // The renderer ends lines at `\n` only; a lone `\r` ends one too
         // (as the assembler reads it), so it becomes `\n`: same offsets.
-        let mut shown = printable(text).into_owned();
+        let mut shown = printable(text);
         if shown.contains('\r') {
             let b = shown.as_bytes();
-            shown = shown.char_indices().map(|(i, c)| if c == '\r' && b.get(i + 1) != Some(&b'\n') { '\n' } else { c }).collect();
+            shown = Cow::Owned(shown.char_indices().map(|(i, c)| if c == '\r' && b.get(i + 1) != Some(&b'\n') { '\n' } else { c }).collect());
         }
         let name = printable(name).into_owned();
         FileReport { file: SimpleFile::new(name.clone(), shown), name, diagnostics: Vec::new(), unplaced: String::new(), errors: 0 }

@@ -167,10 +167,10 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
 
 /// Errors about one file ([`FileReport`]), printed to standard error when
 /// dropped (after the last one is added).
-struct Report(FileReport);
+struct Report<'t>(FileReport<'t>);
 
-impl Report {
-    fn new(file: &Path, text: &str) -> Report {
+impl<'t> Report<'t> {
+    fn new(file: &Path, text: &'t str) -> Report<'t> {
         Report(FileReport::new(&file.display().to_string(), text))
     }
 
@@ -181,7 +181,7 @@ impl Report {
     }
 }
 
-impl Drop for Report {
+impl Drop for Report<'_> {
     fn drop(&mut self) {
         if self.0.errors() > 0 {
             let text = self.0.render(COLOR.get().copied().unwrap_or(false));
