@@ -32,7 +32,8 @@ pub mod codes {
 }
 
 /// Renders `diagnostics` about `files` one after another, in colour (ANSI)
-/// or not.
+/// or not. A diagnostic whose labels lie on one line longer than
+/// [`LONG_LINE`] bytes shows that line cut around them ([`cut_long_line`]).
 pub fn render<'f, F: Files<'f>>(files: &'f F, diagnostics: &[Diagnostic<F::FileId>], color: bool) -> String {
     let mut out = Vec::new();
     {
@@ -43,10 +44,101 @@ pub fn render<'f, F: Files<'f>>(files: &'f F, diagnostics: &[Diagnostic<F::FileI
         };
         let config = term::Config { chars: term::Chars::ascii(), ..Default::default() };
         for d in diagnostics {
-            let _ = term::emit(&mut writer, &config, files, d);
+            let _ = match cut_long_line(files, d) {
+                Some((snip, cut)) => term::emit(&mut writer, &config, &snip, &cut),
+                None => term::emit(&mut writer, &config, files, d),
+            };
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Source lines longer than this many bytes are shown cut (a generated
+/// assembly file can hold a line of a megabyte).
+pub const LONG_LINE: usize = 200;
+
+/// Bytes of a cut line kept on each side of the labels.
+const CONTEXT: usize = 60;
+
+/// The most bytes of a label shown on a cut line.
+const LONGEST_LABEL: usize = 80;
+
+/// `d` with its one long line cut to the labels and [`CONTEXT`] bytes either
+/// side (`...` marks what was cut), and the one-line file that shows it with
+/// the line's own number and columns; `None` when `d` has no label, labels
+/// in several files or on several lines, or its line is not long.
+fn cut_long_line<'f, F: Files<'f>>(files: &'f F, d: &Diagnostic<F::FileId>) -> Option<(Snip, Diagnostic<()>)> {
+    let first = d.labels.first()?;
+    let id = first.file_id;
+    let line = files.line_index(id, first.range.start).ok()?;
+    if d.labels.iter().any(|l| l.file_id != id || files.line_index(id, l.range.start).ok() != Some(line) || files.line_index(id, l.range.end).ok() != Some(line)) {
+        return None;
+    }
+    let range = files.line_range(id, line).ok()?;
+    if range.len() <= LONG_LINE {
+        return None;
+    }
+    let source = files.source(id).ok()?;
+    let text = source.as_ref().get(range.clone())?.trim_end_matches(['\n', '\r']);
+    let start = d.labels.iter().map(|l| l.range.start).min()? - range.start;
+    let end = d.labels.iter().map(|l| l.range.end).max()? - range.start;
+    let end = end.min(start + LONGEST_LABEL);
+    let from = text.floor_char_boundary(start.saturating_sub(CONTEXT));
+    let to = text.ceil_char_boundary((end + CONTEXT).min(text.len()));
+    let before = if from > 0 { "..." } else { "" };
+    let after = if to < text.len() { "..." } else { "" };
+    let shown = format!("{before}{}{after}", &text[from..to]);
+    let shift = |at: usize| (at - range.start).clamp(from, to) - from + before.len();
+    let labels = d.labels.iter().map(|l| Label::new(l.style, (), shift(l.range.start)..shift(l.range.end).min(shift(range.start + end))).with_message(l.message.clone())).collect();
+    let snip = Snip {
+        name: files.name(id).ok()?.to_string(),
+        line_number: files.line_number(id, line).ok()?,
+        // The column of the first byte shown, less the `...` before it.
+        column: files.column_number(id, line, range.start + from).ok()?.saturating_sub(before.len()),
+        text: shown,
+    };
+    let cut = Diagnostic { severity: d.severity, code: d.code.clone(), message: d.message.clone(), labels, notes: d.notes.clone() };
+    Some((snip, cut))
+}
+
+/// One cut line of a file, as [`cut_long_line`] shows it: the file's name,
+/// the line's number and the column its first byte stands for.
+struct Snip {
+    name: String,
+    line_number: usize,
+    column: usize,
+    text: String,
+}
+
+impl<'a> Files<'a> for Snip {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+        Ok(&self.text)
+    }
+
+    fn line_index(&'a self, (): (), _byte_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(0)
+    }
+
+    fn line_number(&'a self, (): (), _line_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+        Ok(self.line_number)
+    }
+
+    fn column_number(&'a self, (): (), _line_index: usize, byte_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+        let at = self.text.floor_char_boundary(byte_index.min(self.text.len()));
+        Ok(self.column + self.text[..at].chars().count())
+    }
+
+    fn line_range(&'a self, (): (), _line_index: usize) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
+        Ok(0..self.text.len())
+    }
 }
 
 /// The summary line after the diagnostics: `1 error, 0 warnings`.
@@ -110,5 +202,46 @@ impl<'t> FileReport<'t> {
     /// The errors as text: placed ones rendered, then those without a place.
     pub fn render(&self, color: bool) -> String {
         render(&self.file, &self.diagnostics, color) + &self.unplaced
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The snippet line (after `N | `) and the caret line's carets.
+    fn snippet(out: &str) -> (&str, &str) {
+        let mut lines = out.lines().filter(|l| l.contains(" | ") || l.trim_start().starts_with('|'));
+        let shown = lines.find(|l| l.trim_start().starts_with(char::is_numeric)).unwrap_or_default();
+        let carets = lines.find(|l| l.contains('^')).unwrap_or_default();
+        (shown, carets)
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_the_caret_with_its_own_line_and_column() {
+        let text = format!("MOV R1, R2\n{}XYZ{}\n", "é".repeat(300), "b".repeat(5000));
+        let at = text.find("XYZ").unwrap();
+        let mut r = FileReport::new("t.s", &text);
+        r.error(Some(codes::ASM_ERROR.0), Some((at, 3)), "bad `XYZ`", "here");
+        let out = r.render(false);
+        // Line 2, column 301: the columns count characters, as uncut.
+        assert!(out.contains("--> t.s:2:301\n"), "{out}");
+        assert!(out.len() < 600, "{out}");
+        let (shown, carets) = snippet(&out);
+        assert!(shown.starts_with("2 | ...") && shown.ends_with("..."), "{out}");
+        // The carets stand under `XYZ`.
+        let col = |s: &str, i: usize| s[..i].chars().count();
+        let x = shown.find("XYZ").unwrap();
+        let c = carets.find('^').unwrap();
+        assert_eq!((col(shown, x), &carets[c..]), (col(carets, c), "^^^ here"), "{out}");
+    }
+
+    #[test]
+    fn short_lines_are_shown_whole() {
+        let text = "MOV R1, R9999 ;\n";
+        let mut r = FileReport::new("t.s", text);
+        r.error(None, Some((8, 5)), "bad", "here");
+        let out = r.render(false);
+        assert!(out.contains("--> t.s:1:9\n") && out.contains("1 | MOV R1, R9999 ;\n") && !out.contains("..."), "{out}");
     }
 }
