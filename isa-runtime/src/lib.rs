@@ -3,6 +3,7 @@
 //! simulator. [`text`]: the table-driven assembler and disassembler behind the
 //! generated `FromStr`/`Display`. [`spelling`]: "did you mean" hints, also used by
 //! the front end. [`sim`]: the warp the generated `execute` stubs run on.
+//! `report` (feature `report`): how every command shows a diagnostic.
 
 pub mod float;
 pub mod int;
