@@ -13,8 +13,9 @@ use codespan_reporting::term::{self, termcolor};
 
 /// The renderer itself, for callers that build their own file sets.
 pub use codespan_reporting;
-pub use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
-pub use codespan_reporting::files::{Files, SimpleFile};
+pub use codespan_reporting::diagnostic::{Diagnostic, Label};
+pub use codespan_reporting::files::Files;
+use codespan_reporting::files::{Error as FilesError, SimpleFile};
 
 /// Codes and titles of the diagnostics about assembly input, for the
 /// commands that do not link the front end. The front end's code table
@@ -115,28 +116,28 @@ impl<'a> Files<'a> for Snip {
     type Name = &'a str;
     type Source = &'a str;
 
-    fn name(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+    fn name(&'a self, (): ()) -> Result<&'a str, FilesError> {
         Ok(&self.name)
     }
 
-    fn source(&'a self, (): ()) -> Result<&'a str, codespan_reporting::files::Error> {
+    fn source(&'a self, (): ()) -> Result<&'a str, FilesError> {
         Ok(&self.text)
     }
 
-    fn line_index(&'a self, (): (), _byte_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+    fn line_index(&'a self, (): (), _byte_index: usize) -> Result<usize, FilesError> {
         Ok(0)
     }
 
-    fn line_number(&'a self, (): (), _line_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+    fn line_number(&'a self, (): (), _line_index: usize) -> Result<usize, FilesError> {
         Ok(self.line_number)
     }
 
-    fn column_number(&'a self, (): (), _line_index: usize, byte_index: usize) -> Result<usize, codespan_reporting::files::Error> {
+    fn column_number(&'a self, (): (), _line_index: usize, byte_index: usize) -> Result<usize, FilesError> {
         let at = self.text.floor_char_boundary(byte_index.min(self.text.len()));
         Ok(self.column + self.text[..at].chars().count())
     }
 
-    fn line_range(&'a self, (): (), _line_index: usize) -> Result<std::ops::Range<usize>, codespan_reporting::files::Error> {
+    fn line_range(&'a self, (): (), _line_index: usize) -> Result<std::ops::Range<usize>, FilesError> {
         Ok(0..self.text.len())
     }
 }
