@@ -11,10 +11,10 @@
 //! * `lib.rs`: the `Instruction` enum, the dispatch table and the errors.
 
 use crate::names::{field_builder, field_ident, field_setter, ident};
-use crate::plan::{check_window, exceptions, mask64, CheckWindow, DecodePlan, RawExpr, Slot};
+use crate::plan::{check_tables, exceptions, mask64, CheckTables, DecodePlan, RawExpr, Slot};
 use isa_dsl::expr::BinOp;
 use isa_dsl::ir::{Field, FieldValue, Isa, Opcode, Type, TypeKind};
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{format_ident, quote};
 
 /// One generated file: path relative to the crate root, and its text.
@@ -960,15 +960,16 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
 
         impl Instruction {
             /// Encodes to the instruction word: the word the instruction holds,
-            /// once its opcode's row of the check table (the `__Exception`
-            /// rules, as [`Decoded::new`] checks them) passes it. Without
+            /// once the check tables find it in none of the cubes its opcode's
+            /// row rejects (its `__Exception` rules and field types, as
+            /// [`Decoded::new`] checks them). Without
             /// branching on the opcode; opcodes whose rules need their own
             /// check, and rejected instructions, take [`Self::encode_checked`].
             #[inline]
             pub fn encode(&self) -> Result<u128, EncodeError> {
                 let w = self.to_word();
-                match CHECKS.get(self.index()) {
-                    Some(c) if c.passes(w) => Ok(w),
+                match ROWS.get(self.index()) {
+                    Some(r) if !rejected(w, r.reject) => Ok(w),
                     _ => self.encode_checked(),
                 }
             }
@@ -1054,13 +1055,9 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
     }
 }
 
-/// Cubes per opcode in the decoder's check table (two SSE vectors of `u32`
-/// lanes); opcodes needing more are checked by their own `is_valid`.
-const CHECK_SLOTS: usize = 8;
-
-/// The dispatch table, the check table, [`Decoded`] and `Instruction::decode`.
+/// The dispatch table, the check tables, [`Decoded`] and `Instruction::decode`.
 fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
-    // Table entries are check-table rows: opcode `i` is row `i` (so a
+    // Table entries are rows of `ROWS`: opcode `i` is row `i` (so a
     // [`Decoded`] keeps the row as its opcode), candidate list `c` is row
     // `n + c`, and the last row means no opcode.
     let many_base = isa.opcodes.len();
@@ -1070,7 +1067,7 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         Slot::One(i) => Literal::u16_unsuffixed(*i as u16),
         Slot::Many(c) => Literal::u16_unsuffixed((many_base + c) as u16),
     });
-    // Bytes when they suffice: half the cache lines. The check table then
+    // Bytes when they suffice: half the cache lines. `ROWS` then
     // has 256 rows, so a row read from the table needs no bounds check.
     let byte_entries = none <= u8::MAX as usize;
     let entry = if byte_entries { quote! { u8 } } else { quote! { u16 } };
@@ -1109,68 +1106,46 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         "Dispatch table: the {key_bits}-bit key (bits every opcode fixes) -> the opcode index, {many_base} + a candidate list, or {none} (no opcode)."
     ));
     let key_expr = if plan.key_runs.is_empty() { quote! { 0u64 } } else { quote! { #( #key_parts )|* } };
-    let slots = Literal::usize_unsuffixed(CHECK_SLOTS);
-    // The dispatch lookup has matched the key bits; the lanes check the rest.
-    let implied = plan.key_mask();
-    let windows: Vec<Option<CheckWindow>> =
-        isa.opcodes.iter().map(|op| check_window(isa, op, CHECK_SLOTS, implied)).collect();
-    // The bits the checks read, as one window for every opcode when they
-    // fit: then `x` does not wait for the dispatch lookup.
-    let read = windows.iter().flatten().fold(0u128, |m, w| {
-        w.cubes.iter().fold(m, |m, &(mask, _)| m | (mask as u128) << w.shift)
+    // The dispatch lookup has matched the key bits; the tables check the rest.
+    let tables = check_tables(isa, plan.key_mask());
+    let entry_ty = match tables.entry_bits() {
+        8 => quote! { u8 },
+        16 => quote! { u16 },
+        32 => quote! { u32 },
+        _ => quote! { u64 },
+    };
+    let entry_lit = |v: u64| Literal::u64_unsuffixed(v);
+    let window_names: Vec<Ident> = (0..tables.windows.len()).map(|k| format_ident!("CHECK_{}", k)).collect();
+    let window_tables = tables.windows.iter().zip(&window_names).map(|(w, name)| {
+        let len = Literal::usize_unsuffixed(w.entries.len());
+        let entries = w.entries.iter().map(|&e| entry_lit(e));
+        let doc = docs(&format!(
+            "Check table of bits {}..{} of the word: per value of those bits, the cubes of [`rejected`] whose bits there match.",
+            w.start,
+            w.start + w.width
+        ));
+        quote! { #doc const #name: [#entry_ty; #len] = [ #( #entries ),* ]; }
     });
-    let global = if read == 0 {
-        Some(0)
-    } else {
-        let lo = read.trailing_zeros();
-        let end = 128 - read.leading_zeros();
-        // Byte-aligned when that still holds every bit read: where the word
-        // is in memory, `x` is then one 32-bit load.
-        let aligned = lo / 8 * 8;
-        if end - aligned <= 32 {
-            Some(aligned.min(96))
-        } else {
-            (end - lo <= 32).then_some(lo.min(96))
-        }
-    };
-    // Lanes relative to the window `x` is read from. Unused lanes:
-    // `x & 0 == 1` holds for no word.
-    let row = |window: &CheckWindow| {
-        let to = global.unwrap_or(window.shift);
-        let relative = |v: u32| ((v as u128) << window.shift >> to) as u32;
-        let lane = |k: usize| window.cubes.get(k).map(|&(m, v)| (relative(m), relative(v))).unwrap_or((0, 1));
-        let masks = (0..CHECK_SLOTS).map(|k| Literal::u32_unsuffixed(lane(k).0));
-        let values = (0..CHECK_SLOTS).map(|k| Literal::u32_unsuffixed(lane(k).1));
-        let shift = match global {
-            Some(_) => quote! {},
-            None => {
-                let s = Literal::u32_unsuffixed(window.shift);
-                quote! { shift: #s, }
-            }
-        };
-        quote! { Check { mask: [ #( #masks ),* ], value: [ #( #values ),* ], #shift } }
-    };
-    // Rows of opcodes with their own check and rows past the opcodes
-    // (candidate lists, no opcode, padding) are `REJECT`: its one lane,
-    // `x & 0 == 0`, holds for every word.
-    let reject_row = row(&CheckWindow { shift: 0, cubes: vec![(0, 0)] });
-    let padding = rows - isa.opcodes.len();
-    let checks = windows
+    let window_reads = tables.windows.iter().zip(&window_names).map(|(w, name)| {
+        let s = Literal::u32_unsuffixed(w.start);
+        let m = Literal::u64_unsuffixed(mask64(w.width));
+        quote! { #name[((w >> #s) as u64 & #m) as usize] }
+    });
+    let cube_list = tables
+        .cubes
         .iter()
-        .map(|window| match window {
-            Some(w) => row(w),
-            None => quote! { REJECT },
-        })
-        .chain(std::iter::repeat_n(quote! { REJECT }, padding));
-    let rows_lit = Literal::usize_unsuffixed(rows);
-    let (shift_field, x) = match global {
-        Some(s) => {
-            let s = Literal::u32_unsuffixed(s);
-            (quote! {}, quote! { (w >> #s) as u32 })
-        }
-        None => (quote! { shift: u32, }, quote! { (w >> c.shift) as u32 }),
-    };
-    let own_arms = windows.iter().enumerate().filter(|(_, w)| w.is_none()).map(|(i, _)| {
+        .enumerate()
+        .map(|(k, c)| format!("- {k}: `w & {:#x} == {:#x}`", c.mask, c.value))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let rejected_doc = docs(&format!(
+        "Whether `w` is in one of the cubes of `reject` (bit `c` is cube `c`), read from the\ncheck tables without branching: bit `c` of the AND of its windows' entries\nsays whether `w` is in cube `c`. The cubes:\n\n{cube_list}"
+    ));
+    let reject_all = entry_lit(CheckTables::REJECT_ALL);
+    let row_rejects: Vec<Literal> =
+        tables.rows.iter().map(|r| entry_lit(r.unwrap_or(CheckTables::REJECT_ALL))).collect();
+    let padding = rows - isa.opcodes.len();
+    let own_arms = tables.rows.iter().enumerate().filter(|(_, r)| r.is_none()).map(|(i, _)| {
         let name = ident(&isa.opcodes[i].name);
         let k = Literal::usize_unsuffixed(i);
         quote! { #k => #name::is_valid(w), }
@@ -1188,67 +1163,44 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     };
     quote! {
         #key_doc
-        static DISPATCH: [#entry; #size] = [ #( #table_entries ),* ];
+        const DISPATCH: [#entry; #size] = [ #( #table_entries ),* ];
 
-        /// What the table check of [`Decoded::new`] tests for one opcode once
-        /// the dispatch lookup has matched the key bits: which values of the
-        /// other bits it reads (its other constant bits, each field's type,
-        /// the `__Exception` rules) are rejected. Those are `(mask, value)`
-        /// lanes over `x`, 32 bits of the word: a word passes when
-        /// `x & mask == value` holds in no lane. A row is one aligned cache
-        /// line.
-        #[repr(C, align(64))]
-        struct Check {
-            mask: [u32; #slots],
-            value: [u32; #slots],
-            #shift_field
+        #( #window_tables )*
+
+        #rejected_doc
+        #[inline(always)]
+        fn rejected(w: u128, reject: #entry_ty) -> bool {
+            (#entry_ty::MAX #( & #window_reads )* & reject) != 0
         }
 
-        /// Per [`DISPATCH`] entry: the opcodes in spec order, then rows that
-        /// no word passes (as the rows of opcodes whose rejections need more
-        /// lanes: their own `is_valid` decides). A `const`, not a `static`:
-        /// [`Decoded::new`] is inlined into other crates, and there a
-        /// reference to this table is promoted to a local constant whose
-        /// alignment LLVM knows, so it folds the row loads into the SSE
-        /// compares. (A `static` of another crate is read with separate
-        /// unaligned loads: 4 more instructions per word.)
-        const CHECKS: [Check; #rows_lit] = [ #( #checks ),* ];
+        /// Per [`DISPATCH`] entry: for an opcode (row `i` is opcode `i` in
+        /// spec order), its variant holding the opcode's `COVERED` mask as
+        /// its word (not an instruction: its fields are all ones), which
+        /// [`Decoded::instruction`] copies and ANDs the word into, and the
+        /// cubes of [`rejected`] that its rules reject. Rows past the
+        /// opcodes (candidate lists, no opcode, padding) and of opcodes
+        /// whose rules need their own check reject every word.
+        /// This table, [`DISPATCH`] and the check tables are `const`s, not
+        /// `static`s: [`Decoded::new`] is inlined into other crates, where a
+        /// `static` of this one is reached through the GOT, one more load
+        /// per word whenever the caller's loop is short of registers.
+        const ROWS: [Row; #template_rows] = [
+            #( Row { template: Instruction::#names(#names::of(#names::COVERED)), reject: #row_rejects }, )*
+            #( Row { template: #template_padding, reject: #reject_all } ),*
+        ];
 
-        /// A row no word passes.
-        const REJECT: Check = #reject_row;
-
-        impl Check {
-            /// Whether `w` holds in no lane.
-            #[inline(always)]
-            fn passes(&self, w: u128) -> bool {
-                let c = self;
-                let x = #x;
-                let mut hits = 0u32;
-                for k in 0..#slots {
-                    hits |= ((x & c.mask[k]) == c.value[k]) as u32;
-                }
-                hits == 0
-            }
-        }
-
-        /// Per opcode in spec order, the variant holding the opcode's
-        /// `COVERED` mask as its word (not an instruction: its fields are
-        /// all ones): [`Decoded::instruction`] copies it and ANDs the word in,
-        /// so one table row gives both the variant and the mask.
-        /// Rows past the opcodes (as many as [`CHECKS`] has, so that a
-        /// dispatch entry indexes both without a bounds check) are never
-        /// read: no word passes their check row.
-        static TEMPLATES: [Template; #template_rows] = [ #( Template(Instruction::#names(#names::of(#names::COVERED))), )* #( Template(#template_padding) ),* ];
-
-        /// A row of [`TEMPLATES`], aligned so that its offset is the opcode
+        /// A row of [`ROWS`], aligned so that its offset is the opcode
         /// shifted (the 17-byte instruction would take a multiply).
-        #[repr(align(32))]
-        struct Template(Instruction);
+        #[repr(C, align(32))]
+        struct Row {
+            template: Instruction,
+            reject: #entry_ty,
+        }
 
         /// A word that decodes, and its opcode; fields are extracted on demand
         /// ([`Decoded::instruction`]). Accepts and rejects exactly the words
         /// [`Instruction::decode`] does, checked with one dispatch lookup and a
-        /// few mask compares, without branching on the opcode.
+        /// few table reads, without branching on the opcode.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub struct Decoded { word: u128, opcode: u16 }
 
@@ -1258,8 +1210,8 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             #[inline]
             pub fn new(w: u128) -> Result<Decoded, DecodeError> {
                 let op = Self::lookup(w);
-                match CHECKS.get(op) {
-                    Some(c) if c.passes(w) => Ok(Decoded { word: w, opcode: op as u16 }),
+                match ROWS.get(op) {
+                    Some(r) if !rejected(w, r.reject) => Ok(Decoded { word: w, opcode: op as u16 }),
                     _ => Self::other(op, w),
                 }
             }
@@ -1310,9 +1262,9 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             /// the opcode.
             #[inline]
             pub fn instruction(self) -> Instruction {
-                match TEMPLATES.get(self.opcode as usize) {
-                    Some(t) => {
-                        let mut i = t.0;
+                match ROWS.get(self.opcode as usize) {
+                    Some(r) => {
+                        let mut i = r.template;
                         i.set_word(i.to_word() & self.word);
                         i
                     }
@@ -1330,8 +1282,8 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
                 // `Decoded::new`, with the instruction built on the fast path
                 // itself: the word stays in registers.
                 let op = Decoded::lookup(w);
-                match CHECKS.get(op) {
-                    Some(c) if c.passes(w) => Ok(Decoded { word: w, opcode: op as u16 }.instruction()),
+                match ROWS.get(op) {
+                    Some(r) if !rejected(w, r.reject) => Ok(Decoded { word: w, opcode: op as u16 }.instruction()),
                     _ => Self::decode_other(op, w),
                 }
             }

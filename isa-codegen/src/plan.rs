@@ -273,38 +273,113 @@ pub fn reject_cubes(isa: &Isa, op: &Opcode) -> Option<Vec<Cube>> {
     (out.len() <= MAX_CUBES).then_some(out)
 }
 
-/// How the generated decoder's check table tests one opcode: `cubes` as
-/// `(mask, value)` over the 32 bits of the word from `shift`; a word passes
-/// when it is in none of them.
+/// Widest window of the check tables, in bits (a 1 Ki-entry table).
+pub const MAX_CHECK_WINDOW: u32 = 10;
+
+/// Most distinct cubes the check tables tell apart: the bits of an entry.
+pub const MAX_CHECK_CUBES: usize = 32;
+
+/// How the generated code checks a word against its opcode's rules without
+/// branching on the opcode, once the dispatch key has matched: every opcode's
+/// rejected cubes ([`opcode_rejections`]) numbered once for the whole ISA,
+/// and per window of the bits they read, a table from the window's value to
+/// the set of cubes whose bits there match. A word is in cube `c` when bit `c`
+/// is set in the AND of its windows' entries, so it is rejected when that AND
+/// meets its opcode's row. Cube 0 is [`Cube::ALL`]: a row holding it rejects
+/// every word (opcodes left to their own checks, and no opcode at all).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckTables {
+    /// The distinct cubes; bit `c` of an entry or a row is `cubes[c]`.
+    pub cubes: Vec<Cube>,
+    pub windows: Vec<CheckWindow>,
+    /// Per opcode in spec order, the set of cubes it rejects; `None` when
+    /// its rules are not cubes or there are too many cubes in all: its own
+    /// checks decide.
+    pub rows: Vec<Option<u64>>,
+}
+
+/// One table of [`CheckTables`]: bits `start..start + width` of the word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckWindow {
-    pub shift: u32,
-    pub cubes: Vec<(u32, u32)>,
+    pub start: u32,
+    pub width: u32,
+    /// Indexed by the window's value: the cubes whose bits in the window
+    /// match it (a cube reading none of them matches every value).
+    pub entries: Vec<u64>,
+}
+
+impl CheckTables {
+    /// The row that rejects every word.
+    pub const REJECT_ALL: u64 = 1;
+
+    /// Whether a word whose key bits matched the opcode of `row` is rejected,
+    /// computed as the generated code does.
+    pub fn rejects(&self, row: u64, word: u128) -> bool {
+        let hits = self.windows.iter().fold(u64::MAX, |acc, w| acc & w.entries[((word >> w.start) as u64 & mask64(w.width)) as usize]);
+        hits & row != 0
+    }
+
+    /// Bits of an entry the tables need: 8, 16, 32 or 64.
+    pub fn entry_bits(&self) -> u32 {
+        (self.cubes.len().next_power_of_two() as u32).max(8)
+    }
+}
+
+/// Builds the [`CheckTables`] of `isa` for words whose bits `implied` are
+/// known to match (the dispatch key). Opcodes are admitted fewest cubes
+/// first (then in spec order), so that the ones left to their own checks,
+/// when the cubes would pass [`MAX_CHECK_CUBES`], are the fewest words'.
+pub fn check_tables(isa: &Isa, implied: u128) -> CheckTables {
+    let rejections: Vec<Option<Vec<Cube>>> = isa.opcodes.iter().map(|op| opcode_rejections(isa, op, implied)).collect();
+    let mut order: Vec<usize> = (0..rejections.len()).filter(|&i| rejections[i].is_some()).collect();
+    order.sort_by_key(|&i| rejections[i].as_ref().map_or(0, Vec::len));
+    let mut cubes = vec![Cube::ALL];
+    let mut rows = vec![None; rejections.len()];
+    for i in order {
+        let reject = rejections[i].as_deref().unwrap_or_default();
+        let fresh = reject.iter().filter(|c| !cubes.contains(c)).count();
+        if cubes.len() + fresh > MAX_CHECK_CUBES {
+            continue;
+        }
+        rows[i] = Some(reject.iter().fold(0u64, |row, c| {
+            let k = cubes.iter().position(|x| x == c).unwrap_or_else(|| {
+                cubes.push(*c);
+                cubes.len() - 1
+            });
+            row | 1 << k
+        }));
+    }
+    // Windows over the bits read, from the lowest: each starts at a bit read
+    // and ends at the last bit read within `MAX_CHECK_WINDOW`.
+    let read = cubes.iter().fold(0u128, |m, c| m | c.mask);
+    let mut windows = Vec::new();
+    let mut from = 0;
+    while from < 128 && read >> from != 0 {
+        let start = from + (read >> from).trailing_zeros();
+        let span = (read >> start) & mask64(MAX_CHECK_WINDOW.min(128 - start)) as u128;
+        let width = 128 - span.leading_zeros();
+        let bits = (mask64(width) as u128) << start;
+        let entries = (0..1u128 << width)
+            .map(|v| {
+                let word = v << start;
+                cubes.iter().enumerate().fold(0u64, |e, (k, c)| e | ((word & c.mask & bits == c.value & bits) as u64) << k)
+            })
+            .collect();
+        windows.push(CheckWindow { start, width, entries });
+        from = start + width;
+    }
+    CheckTables { cubes, windows, rows }
 }
 
 /// Everything that decides whether a word is `op` once its bits `implied`
-/// are known to match (the dispatch key): its other constant bits and its
-/// rejections ([`reject_cubes`]), as at most `max_cubes` rejected cubes in
-/// one 32-bit window. `None` when they do not fit: the opcode's own
-/// `is_valid` decides then. (Listing accepted words instead would fit some
-/// of those, but costs every word a per-opcode mode test; a word of those
-/// few opcodes is cheaper off the fast path.)
-pub fn check_window(isa: &Isa, op: &Opcode, max_cubes: usize, implied: u128) -> Option<CheckWindow> {
+/// are known to match (the dispatch key): its other constant bits differing
+/// and its rejections ([`reject_cubes`]), as rejected cubes. `None` when its
+/// rules are not cubes.
+pub fn opcode_rejections(isa: &Isa, op: &Opcode, implied: u128) -> Option<Vec<Cube>> {
     let mut reject = reject_cubes(isa, op)?;
-    // A constant bit that differs.
     let constant = op.fixed_mask & !implied;
     reject.extend((0..128).filter(|b| constant >> b & 1 == 1).map(|b| Cube { mask: 1 << b, value: !op.fixed_bits & 1 << b }));
-    let reject = simplify(reject);
-    let read = reject.iter().fold(0u128, |m, c| m | c.mask);
-    if read == 0 {
-        return Some(CheckWindow { shift: 0, cubes: Vec::new() });
-    }
-    let (lo, hi) = (read.trailing_zeros(), 128 - read.leading_zeros());
-    if hi - lo > 32 || reject.len() > max_cubes {
-        return None;
-    }
-    let shift = lo.min(96);
-    Some(CheckWindow { shift, cubes: reject.iter().map(|c| ((c.mask >> shift) as u32, (c.value >> shift) as u32)).collect() })
+    Some(simplify(reject))
 }
 
 /// The raw values of a field that are not values of its type (what the
