@@ -13,6 +13,47 @@ fn random_words(codec: &Codec, n: usize, seed: u64) -> Vec<u128> {
     (0..n).map(|_| random_valid(codec, &mut rng).1).collect()
 }
 
+// Each measured loop is its own function, as a caller's loop would be: inlined
+// into criterion's timing closure, it competes with the harness for registers,
+// and LLVM reloads the table addresses every word instead.
+
+/// Decodes every word; the whole instruction is used (its opcode and its
+/// word), so none of its construction can be left out.
+#[inline(never)]
+fn decode_all(words: &[u128]) -> u128 {
+    let mut acc = 0u128;
+    for &w in words {
+        if let Ok(i) = Instruction::decode(w) {
+            acc ^= i.to_word() ^ i.index() as u128;
+        }
+    }
+    acc
+}
+
+/// Checks every word ([`isa_generated::Decoded::new`]) and sums the opcodes.
+#[inline(never)]
+fn check_all(words: &[u128]) -> usize {
+    let mut acc = 0usize;
+    for &w in words {
+        if let Ok(d) = isa_generated::Decoded::new(w) {
+            acc = acc.wrapping_add(d.index());
+        }
+    }
+    acc
+}
+
+/// Encodes every instruction.
+#[inline(never)]
+fn encode_all(insts: &[Instruction]) -> u128 {
+    let mut acc = 0u128;
+    for i in insts {
+        if let Ok(w) = i.encode() {
+            acc ^= w;
+        }
+    }
+    acc
+}
+
 fn codec_benches(c: &mut Criterion) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
     let fe = isa_dsl::load(&[root]);
@@ -24,40 +65,14 @@ fn codec_benches(c: &mut Criterion) {
         let insts: Vec<Instruction> = words.iter().map(|&w| Instruction::decode(w).unwrap()).collect();
         g.throughput(Throughput::Elements(n as u64));
         g.sample_size(if n > 100_000 { 10 } else { 50 });
-        // The whole instruction is used (its opcode and its word), so none
-        // of its construction can be left out.
         g.bench_with_input(BenchmarkId::new("generated decode", label), &words, |b, words| {
-            b.iter(|| {
-                let mut acc = 0u128;
-                for &w in words {
-                    if let Ok(i) = Instruction::decode(w) {
-                        acc ^= i.to_word() ^ i.index() as u128;
-                    }
-                }
-                black_box(acc)
-            })
+            b.iter(|| decode_all(black_box(words)))
         });
         g.bench_with_input(BenchmarkId::new("generated Decoded::new (checked opcode, fields on demand)", label), &words, |b, words| {
-            b.iter(|| {
-                let mut acc = 0usize;
-                for &w in words {
-                    if let Ok(d) = isa_generated::Decoded::new(w) {
-                        acc = acc.wrapping_add(d.index());
-                    }
-                }
-                black_box(acc)
-            })
+            b.iter(|| check_all(black_box(words)))
         });
         g.bench_with_input(BenchmarkId::new("generated encode", label), &insts, |b, insts| {
-            b.iter(|| {
-                let mut acc = 0u128;
-                for i in insts {
-                    if let Ok(w) = i.encode() {
-                        acc ^= w;
-                    }
-                }
-                black_box(acc)
-            })
+            b.iter(|| encode_all(black_box(insts)))
         });
         if n <= 1 << 16 {
             g.bench_with_input(BenchmarkId::new("interpreted decode", label), &words, |b, words| {
@@ -81,15 +96,7 @@ fn codec_benches(c: &mut Criterion) {
         let same: Vec<u128> = words.iter().map(|&w| (w & !op.fixed_mask) | op.fixed_bits).filter(|&w| Instruction::decode(w).is_ok()).collect();
         g.throughput(Throughput::Elements(same.len() as u64));
         g.bench_function(BenchmarkId::new("generated decode one opcode", op.name.as_str()), |b| {
-            b.iter(|| {
-                let mut acc = 0u128;
-                for &w in &same {
-                    if let Ok(i) = Instruction::decode(w) {
-                        acc ^= i.to_word() ^ i.index() as u128;
-                    }
-                }
-                black_box(acc)
-            })
+            b.iter(|| decode_all(black_box(&same)))
         });
     }
     // yaxpeax-arm on 1 MiB of random AArch64 words.
