@@ -80,6 +80,8 @@ codes! {
     // --- simulation -------------------------------------------------------
     UnknownHookName = "E050", Error, "simulation hook names an unknown optype, operand or field";
     KernelSignature = "E051", Error, "one kernel called with different argument types";
+    SimFault = "E052", Error, "an instruction faults when simulated";
+    SimState = "E053", Error, "a simulation state file is malformed";
     // --- warnings ----------------------------------------------------------
     IdenticalRedefinition = "W001", Warning, "field defined twice identically";
     UnboundModifier = "W002", Warning, "syntax modifier with no field to encode it";
@@ -293,6 +295,8 @@ mod tests {
             (Code::AsmError, codes::ASM_ERROR),
             (Code::DisasmError, codes::DISASM_ERROR),
             (Code::WordsFile, codes::WORDS_FILE),
+            (Code::SimFault, codes::SIM_FAULT),
+            (Code::SimState, codes::SIM_STATE),
         ] {
             assert_eq!((code.as_str(), code.title()), shared);
         }

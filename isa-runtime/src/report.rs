@@ -30,6 +30,10 @@ pub mod codes {
     pub const DISASM_ERROR: (&str, &str) = ("E041", "instruction word does not decode");
     /// A words file is neither hex words nor whole 16-byte words.
     pub const WORDS_FILE: (&str, &str) = ("E042", "a words file is neither hex words nor whole 16-byte words");
+    /// An instruction faults when simulated.
+    pub const SIM_FAULT: (&str, &str) = ("E052", "an instruction faults when simulated");
+    /// A simulation state file is malformed.
+    pub const SIM_STATE: (&str, &str) = ("E053", "a simulation state file is malformed");
 }
 
 /// Renders `diagnostics` about `files` one after another, in colour (ANSI)

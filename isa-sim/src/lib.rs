@@ -25,7 +25,11 @@ pub struct RunError {
 /// Which input a [`RunError`] is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
-    Program,
+    /// A line of the program does not assemble.
+    Assembly,
+    /// An instruction of the program faults when it runs.
+    Fault,
+    /// The state text is malformed or names what the machine lacks.
     State,
 }
 
@@ -44,7 +48,7 @@ pub fn assemble(program: &str) -> Result<Program, Vec<RunError>> {
             Ok(Some(i)) => out.push((i, (offset, body.len()))),
             Ok(None) => {}
             Err(e) => errors.push(RunError {
-                kind: ErrorKind::Program,
+                kind: ErrorKind::Assembly,
                 span: Some((offset + e.col.min(body.len()), 1)),
                 message: e.message,
             }),
@@ -61,7 +65,7 @@ pub fn assemble(program: &str) -> Result<Program, Vec<RunError>> {
 /// Executes instructions in order on `warp` (the ISA has no branches).
 pub fn run(warp: &mut Warp, program: &[(Instruction, (usize, usize))]) -> Result<(), RunError> {
     for (i, span) in program {
-        i.execute(warp, &Reference).map_err(|f| RunError { kind: ErrorKind::Program, span: Some(*span), message: f.to_string() })?;
+        i.execute(warp, &Reference).map_err(|f| RunError { kind: ErrorKind::Fault, span: Some(*span), message: f.to_string() })?;
     }
     Ok(())
 }

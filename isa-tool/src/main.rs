@@ -117,14 +117,18 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(errors) => {
-            let mut program_errors = Report::new(program, &code);
-            let mut state_errors = Report::new(state.unwrap_or(program), &state_text);
-            for e in &errors {
-                match e.kind {
-                    isa_sim::ErrorKind::Program => program_errors.error(None, e.span, &e.message, &e.message),
-                    isa_sim::ErrorKind::State => state_errors.error(None, e.span, &e.message, &e.message),
+            {
+                let mut program_errors = Report::new(program, &code);
+                let mut state_errors = Report::new(state.unwrap_or(program), &state_text);
+                for e in &errors {
+                    match e.kind {
+                        isa_sim::ErrorKind::Assembly => program_errors.error(Some(codes::ASM_ERROR), e.span, &e.message, &e.message),
+                        isa_sim::ErrorKind::Fault => program_errors.error(Some(codes::SIM_FAULT), e.span, &e.message, "this instruction faults"),
+                        isa_sim::ErrorKind::State => state_errors.error(Some(codes::SIM_STATE), e.span, &e.message, &e.message),
+                    }
                 }
             }
+            say!("{}; nothing written", isa_runtime::report::summary(errors.len(), 0));
             ExitCode::from(1)
         }
     }

@@ -159,7 +159,8 @@ fn run_prints_the_final_state_and_rejects_bad_input() {
     std::fs::write(&state, "regs:\n  R0: 1\n  Q7: 2\n").unwrap();
     let (code, out, err) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
     assert_eq!((code, out.as_str()), (1, ""));
-    assert!(err.contains("`Q7` is not a register") && err.contains("state.yaml:3:3"), "{err}");
+    assert!(err.contains("error[E053]: `Q7` is not a register") && err.contains("state.yaml:3:3"), "{err}");
+    assert!(err.ends_with("1 error, 0 warnings; nothing written\n"), "{err}");
 
     std::fs::write(&state, [0xFFu8, 0xFE, 0x00, 0x12]).unwrap();
     let (code, _, err) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
@@ -169,7 +170,15 @@ fn run_prints_the_final_state_and_rejects_bad_input() {
     std::fs::write(&prog, "FFMA R0, R1, R2, R0 ;\nFADD R3, R0, Q1 ;\n").unwrap();
     let (code, _, err) = isa(&["run", prog.to_str().unwrap()]);
     assert_eq!(code, 1);
-    assert!(err.contains("axpy.s:2:"), "{err}");
+    assert!(err.contains("error[E040]") && err.contains("axpy.s:2:"), "{err}");
+
+    // An instruction that faults: its line, and nothing on standard output.
+    std::fs::write(&prog, "MOV R0, R1 ;\nGETGPR R1, R[UR1+0xff] ;\n").unwrap();
+    std::fs::write(&state, "regs: {UR1: 200}\n").unwrap();
+    let (code, out, err) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("error[E052]: GETGPR") && err.contains("register index 455") && err.contains("axpy.s:2:1"), "{err}");
+    assert!(err.ends_with("1 error, 0 warnings; nothing written\n"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
