@@ -1108,17 +1108,12 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     let key_expr = if plan.key_runs.is_empty() { quote! { 0u64 } } else { quote! { #( #key_parts )|* } };
     // The dispatch lookup has matched the key bits; the tables check the rest.
     let tables = check_tables(isa, plan.key_mask());
-    let entry_ty = match tables.entry_bits() {
-        8 => quote! { u8 },
-        16 => quote! { u16 },
-        32 => quote! { u32 },
-        _ => quote! { u64 },
-    };
-    let entry_lit = |v: u64| Literal::u64_unsuffixed(v);
+    // An entry has a bit per cube.
+    let entry_ty = uint(tables.cubes.len() as u32);
     let window_names: Vec<Ident> = (0..tables.windows.len()).map(|k| format_ident!("CHECK_{}", k)).collect();
     let window_tables = tables.windows.iter().zip(&window_names).map(|(w, name)| {
         let len = Literal::usize_unsuffixed(w.entries.len());
-        let entries = w.entries.iter().map(|&e| entry_lit(e));
+        let entries = w.entries.iter().map(|&e| Literal::u64_unsuffixed(e));
         let doc = docs(&format!(
             "Check table of bits {}..{} of the word: per value of those bits, the cubes of [`rejected`] whose bits there match.",
             w.start,
@@ -1141,9 +1136,9 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
     let rejected_doc = docs(&format!(
         "Whether `w` is in one of the cubes of `reject` (bit `c` is cube `c`), read from the\ncheck tables without branching: bit `c` of the AND of its windows' entries\nsays whether `w` is in cube `c`. The cubes:\n\n{cube_list}"
     ));
-    let reject_all = entry_lit(CheckTables::REJECT_ALL);
+    let reject_all = Literal::u64_unsuffixed(CheckTables::REJECT_ALL);
     let row_rejects: Vec<Literal> =
-        tables.rows.iter().map(|r| entry_lit(r.unwrap_or(CheckTables::REJECT_ALL))).collect();
+        tables.rows.iter().map(|r| Literal::u64_unsuffixed(r.unwrap_or(CheckTables::REJECT_ALL))).collect();
     let padding = rows - isa.opcodes.len();
     let own_arms = tables.rows.iter().enumerate().filter(|(_, r)| r.is_none()).map(|(i, _)| {
         let name = ident(&isa.opcodes[i].name);

@@ -318,11 +318,6 @@ impl CheckTables {
         let hits = self.windows.iter().fold(u64::MAX, |acc, w| acc & w.entries[((word >> w.start) as u64 & mask64(w.width)) as usize]);
         hits & row != 0
     }
-
-    /// Bits of an entry the tables need: 8, 16, 32 or 64.
-    pub fn entry_bits(&self) -> u32 {
-        (self.cubes.len().next_power_of_two() as u32).max(8)
-    }
 }
 
 /// Builds the [`CheckTables`] of `isa` for words whose bits `implied` are
