@@ -49475,7 +49475,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
     check: check_word,
 };
 /// Per opcode, its printer.
-static PRINT: [fn(u128, &mut ::isa_runtime::text::disasm::Line); 184] = [
+static PRINT: [fn(u128, &mut String, usize); 184] = [
     print_0,
     print_1,
     print_2,
@@ -49662,35 +49662,50 @@ static PRINT: [fn(u128, &mut ::isa_runtime::text::disasm::Line); 184] = [
     print_183,
 ];
 ///Prints HADD2_RR: its first syntax form that can express the word, else `.word`.
-fn print_0(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174881589831535090021003494948863u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_0(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174881589831535090021003494948863u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_0, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HADD2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HADD2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -49712,7 +49727,9 @@ fn print_0(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -49738,35 +49755,50 @@ fn print_0(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HADD2_RU: its first syntax form that can express the word, else `.word`.
-fn print_1(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174881589831535090020178861228031u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_1(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174881589831535090020178861228031u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_1, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HADD2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HADD2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -49788,7 +49820,9 @@ fn print_1(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -49814,35 +49848,50 @@ fn print_1(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HADD2_RI: its first syntax form that can express the word, else `.word`.
-fn print_2(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174643890836900908375646964547583u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_2(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174643890836900908375646964547583u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_2, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HADD2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HADD2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -49864,7 +49913,9 @@ fn print_2(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -49897,35 +49948,50 @@ fn print_2(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HADD2_RC: its first syntax form that can express the word, else `.word`.
-fn print_3(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174881589831535108034302492803071u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_3(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174881589831535108034302492803071u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_3, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HADD2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HADD2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -49947,7 +50013,9 @@ fn print_3(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -49984,35 +50052,50 @@ fn print_3(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMUL2_RR: its first syntax form that can express the word, else `.word`.
-fn print_4(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174881589831535090021003494948863u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_4(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174881589831535090021003494948863u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_4, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HMUL2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HMUL2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50034,7 +50117,9 @@ fn print_4(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50060,35 +50145,50 @@ fn print_4(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMUL2_RU: its first syntax form that can express the word, else `.word`.
-fn print_5(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174881589831535090020178861228031u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_5(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174881589831535090020178861228031u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_5, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HMUL2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HMUL2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50110,7 +50210,9 @@ fn print_5(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50136,35 +50238,50 @@ fn print_5(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMUL2_RI: its first syntax form that can express the word, else `.word`.
-fn print_6(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174643890836900908375646964547583u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_6(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174643890836900908375646964547583u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_6, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HMUL2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HMUL2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50186,7 +50303,9 @@ fn print_6(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -50219,35 +50338,50 @@ fn print_6(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMUL2_RC: its first syntax form that can express the word, else `.word`.
-fn print_7(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174881589831535108034302492803071u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_7(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174881589831535108034302492803071u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_7, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HMUL2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HMUL2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50269,7 +50403,9 @@ fn print_7(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50306,36 +50442,51 @@ fn print_7(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RRR: its first syntax form that can express the word, else `.word`.
-fn print_8(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174886599681503890577535155568639u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_8(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174886599681503890577535155568639u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_8, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HFMA2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HFMA2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50357,7 +50508,9 @@ fn print_8(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50379,7 +50532,9 @@ fn print_8(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50405,36 +50560,51 @@ fn print_8(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RRI: its first syntax form that can express the word, else `.word`.
-fn print_9(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174648857165540202805528335745023u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_9(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174648857165540202805528335745023u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_9, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HFMA2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HFMA2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50456,7 +50626,9 @@ fn print_9(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50478,7 +50650,9 @@ fn print_9(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -50511,36 +50685,51 @@ fn print_9(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RIR: its first syntax form that can express the word, else `.word`.
-fn print_10(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174648900686869708932178625167359u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_10(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174648900686869708932178625167359u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_10, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HFMA2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HFMA2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50562,7 +50751,9 @@ fn print_10(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -50591,7 +50782,9 @@ fn print_10(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 2,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50617,36 +50810,51 @@ fn print_10(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RRU: its first syntax form that can express the word, else `.word`.
-fn print_11(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174886599681503890576710521847807u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_11(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174886599681503890576710521847807u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_11, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HFMA2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HFMA2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50668,7 +50876,9 @@ fn print_11(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50690,7 +50900,9 @@ fn print_11(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50716,36 +50928,51 @@ fn print_11(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RUR: its first syntax form that can express the word, else `.word`.
-fn print_12(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174886599681503890576710521847807u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_12(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174886599681503890576710521847807u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_12, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HFMA2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HFMA2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50767,7 +50994,9 @@ fn print_12(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50789,7 +51018,9 @@ fn print_12(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50815,36 +51046,51 @@ fn print_12(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RRC: its first syntax form that can express the word, else `.word`.
-fn print_13(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174886599681503908590834153422847u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_13(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174886599681503908590834153422847u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_13, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HFMA2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HFMA2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50866,7 +51112,9 @@ fn print_13(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50888,7 +51136,9 @@ fn print_13(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50925,36 +51175,51 @@ fn print_13(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HFMA2_RCR: its first syntax form that can express the word, else `.word`.
-fn print_14(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174886599681503908590834153422847u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_14(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174886599681503908590834153422847u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_14, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HFMA2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HFMA2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_8[((w >> 92) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -50976,7 +51241,9 @@ fn print_14(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51009,7 +51276,9 @@ fn print_14(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51035,35 +51304,50 @@ fn print_14(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMNMX2_RR: its first syntax form that can express the word, else `.word`.
-fn print_15(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179635298774088336658854280429567u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_15(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179635298774088336658854280429567u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_15, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HMNMX2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HMNMX2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51085,7 +51369,9 @@ fn print_15(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51107,7 +51393,9 @@ fn print_15(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -51116,35 +51404,50 @@ fn print_15(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMNMX2_RU: its first syntax form that can express the word, else `.word`.
-fn print_16(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179635298774088336658029646708735u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_16(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179635298774088336658029646708735u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_16, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HMNMX2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HMNMX2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51166,7 +51469,9 @@ fn print_16(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51188,7 +51493,9 @@ fn print_16(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -51197,35 +51504,50 @@ fn print_16(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMNMX2_RI: its first syntax form that can express the word, else `.word`.
-fn print_17(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179397599779454155013497750028287u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_17(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179397599779454155013497750028287u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_17, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HMNMX2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HMNMX2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51247,7 +51569,9 @@ fn print_17(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -51276,7 +51600,9 @@ fn print_17(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 2,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -51285,35 +51611,50 @@ fn print_17(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HMNMX2_RC: its first syntax form that can express the word, else `.word`.
-fn print_18(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179635298774088354672153278283775u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_18(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179635298774088354672153278283775u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_18, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HMNMX2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HMNMX2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_9[((w >> 84) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51335,7 +51676,9 @@ fn print_18(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51368,7 +51711,9 @@ fn print_18(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -51377,27 +51722,38 @@ fn print_18(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSETP2_RR: its first syntax form that can express the word, else `.word`.
-fn print_19(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340282290803718148722341205702896320511u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_19(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340282290803718148722341205702896320511u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_19, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HSETP2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HSETP2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
@@ -51408,15 +51764,21 @@ fn print_19(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         let want_4 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51438,7 +51800,9 @@ fn print_19(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51461,7 +51825,9 @@ fn print_19(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -51471,27 +51837,38 @@ fn print_19(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSETP2_RU: its first syntax form that can express the word, else `.word`.
-fn print_20(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340282290803718148722341204878262599679u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_20(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340282290803718148722341204878262599679u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_20, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HSETP2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HSETP2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
@@ -51502,15 +51879,21 @@ fn print_20(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         let want_4 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51532,7 +51915,9 @@ fn print_20(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51555,7 +51940,9 @@ fn print_20(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -51565,27 +51952,38 @@ fn print_20(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSETP2_RI: its first syntax form that can express the word, else `.word`.
-fn print_21(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340282290566019154088159560346365919231u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_21(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340282290566019154088159560346365919231u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_21, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HSETP2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HSETP2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
@@ -51596,15 +51994,21 @@ fn print_21(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         let want_4 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51626,7 +52030,9 @@ fn print_21(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -51656,7 +52062,9 @@ fn print_21(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -51666,27 +52074,38 @@ fn print_21(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSETP2_RC: its first syntax form that can express the word, else `.word`.
-fn print_22(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340282290803718148722359219001894174719u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_22(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340282290803718148722359219001894174719u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_22, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HSETP2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HSETP2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
@@ -51697,15 +52116,21 @@ fn print_22(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         let want_4 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51727,7 +52152,9 @@ fn print_22(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51761,7 +52188,9 @@ fn print_22(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -51771,27 +52200,38 @@ fn print_22(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSET2_RR: its first syntax form that can express the word, else `.word`.
-fn print_23(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179637735968540679751270488080383u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_23(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179637735968540679751270488080383u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_23, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HSET2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HSET2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
@@ -51803,11 +52243,15 @@ fn print_23(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51829,7 +52273,9 @@ fn print_23(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51852,7 +52298,9 @@ fn print_23(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -51862,27 +52310,38 @@ fn print_23(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSET2_RU: its first syntax form that can express the word, else `.word`.
-fn print_24(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179637735968540679750445854359551u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_24(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179637735968540679750445854359551u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_24, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HSET2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HSET2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
@@ -51894,11 +52353,15 @@ fn print_24(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51920,7 +52383,9 @@ fn print_24(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -51943,7 +52408,9 @@ fn print_24(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -51953,27 +52420,38 @@ fn print_24(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSET2_RI: its first syntax form that can express the word, else `.word`.
-fn print_25(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179400036973906498105913957679103u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_25(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179400036973906498105913957679103u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_25, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HSET2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HSET2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
@@ -51985,11 +52463,15 @@ fn print_25(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -52011,7 +52493,9 @@ fn print_25(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -52041,7 +52525,9 @@ fn print_25(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -52051,27 +52537,38 @@ fn print_25(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints HSET2_RC: its first syntax form that can express the word, else `.word`.
-fn print_26(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179637735968540697764569485934591u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_26(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179637735968540697764569485934591u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_26, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("HSET2");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("HSET2") });
+        };
         out.piece(&PIECES_4[((w >> 94) as u64 & 1u64) as usize]);
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
@@ -52083,11 +52580,15 @@ fn print_26(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -52109,7 +52610,9 @@ fn print_26(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.piece(suffix);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -52143,7 +52646,9 @@ fn print_26(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -52153,35 +52658,50 @@ fn print_26(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FADD_RR: its first syntax form that can express the word, else `.word`.
-fn print_27(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174861765563713594428139369398271u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_27(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174861765563713594428139369398271u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_27, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FADD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FADD") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52189,7 +52709,9 @@ fn print_27(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -52201,35 +52723,50 @@ fn print_27(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FADD_RU: its first syntax form that can express the word, else `.word`.
-fn print_28(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174861765563713594427314735677439u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_28(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174861765563713594427314735677439u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_28, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FADD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FADD") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52237,7 +52774,9 @@ fn print_28(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -52249,35 +52788,50 @@ fn print_28(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FADD_RI: its first syntax form that can express the word, else `.word`.
-fn print_29(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081076189248158332935471103u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_29(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081076189248158332935471103u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_29, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FADD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FADD") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52285,7 +52839,9 @@ fn print_29(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -52302,35 +52858,50 @@ fn print_29(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FADD_RC: its first syntax form that can express the word, else `.word`.
-fn print_30(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174861765563713612441438367252479u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_30(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174861765563713612441438367252479u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_30, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FADD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FADD") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52338,7 +52909,9 @@ fn print_30(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -52361,38 +52934,53 @@ fn print_30(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMUL_RR: its first syntax form that can express the word, else `.word`.
-fn print_31(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174861774026194331730543592341503u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_31(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174861774026194331730543592341503u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_31, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FMUL");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FMUL") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         if !out.piece(&PIECES_14[((w >> 80) as u64 & 7u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52400,7 +52988,9 @@ fn print_31(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -52412,38 +53002,53 @@ fn print_31(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMUL_RU: its first syntax form that can express the word, else `.word`.
-fn print_32(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174861774026194331729718958620671u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_32(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174861774026194331729718958620671u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_32, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FMUL");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FMUL") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         if !out.piece(&PIECES_14[((w >> 80) as u64 & 7u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52451,7 +53056,9 @@ fn print_32(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -52463,38 +53070,53 @@ fn print_32(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMUL_RI: its first syntax form that can express the word, else `.word`.
-fn print_33(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624089538669985460737158414335u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_33(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624089538669985460737158414335u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_33, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FMUL");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FMUL") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         if !out.piece(&PIECES_14[((w >> 80) as u64 & 7u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52502,7 +53124,9 @@ fn print_33(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -52519,38 +53143,53 @@ fn print_33(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMUL_RC: its first syntax form that can express the word, else `.word`.
-fn print_34(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174861774026194349743842590195711u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_34(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174861774026194349743842590195711u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_34, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FMUL");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FMUL") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
         if !out.piece(&PIECES_14[((w >> 80) as u64 & 7u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52558,7 +53197,9 @@ fn print_34(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -52581,35 +53222,50 @@ fn print_34(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RRR: its first syntax form that can express the word, else `.word`.
-fn print_35(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174861765625085911961371047624703u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_35(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174861765625085911961371047624703u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_35, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FFMA");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FFMA") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52617,7 +53273,9 @@ fn print_35(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -52625,7 +53283,9 @@ fn print_35(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 32) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
@@ -52637,35 +53297,50 @@ fn print_35(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RRI: its first syntax form that can express the word, else `.word`.
-fn print_36(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081137561565691564613697535u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_36(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081137561565691564613697535u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_36, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FFMA");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FFMA") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52673,7 +53348,9 @@ fn print_36(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
@@ -52681,7 +53358,9 @@ fn print_36(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 64) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -52698,35 +53377,50 @@ fn print_36(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RIR: its first syntax form that can express the word, else `.word`.
-fn print_37(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081137561565691564613697535u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_37(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081137561565691564613697535u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_37, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FFMA");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FFMA") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52734,7 +53428,9 @@ fn print_37(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -52747,7 +53443,9 @@ fn print_37(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 1,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
@@ -52759,35 +53457,50 @@ fn print_37(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RRU: its first syntax form that can express the word, else `.word`.
-fn print_38(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174861765625085911960546413903871u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_38(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174861765625085911960546413903871u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_38, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FFMA");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FFMA") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52795,7 +53508,9 @@ fn print_38(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
@@ -52803,7 +53518,9 @@ fn print_38(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 64) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -52815,35 +53532,50 @@ fn print_38(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RUR: its first syntax form that can express the word, else `.word`.
-fn print_39(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174861765625085911960546413903871u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_39(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174861765625085911960546413903871u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_39, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FFMA");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FFMA") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52851,7 +53583,9 @@ fn print_39(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -52859,7 +53593,9 @@ fn print_39(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_1(out, (w >> 32) as u64 & 63u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
@@ -52871,35 +53607,50 @@ fn print_39(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RRC: its first syntax form that can express the word, else `.word`.
-fn print_40(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174861765625085929974670045478911u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_40(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174861765625085929974670045478911u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_40, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FFMA");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FFMA") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52907,7 +53658,9 @@ fn print_40(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
@@ -52915,7 +53668,9 @@ fn print_40(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 64) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -52938,35 +53693,50 @@ fn print_40(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FFMA_RCR: its first syntax form that can express the word, else `.word`.
-fn print_41(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174861765625085929974670045478911u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_41(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174861765625085929974670045478911u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_41, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FFMA");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FFMA") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_6[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -52974,7 +53744,9 @@ fn print_41(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -52993,7 +53765,9 @@ fn print_41(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 75) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
@@ -53005,34 +53779,49 @@ fn print_41(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMNMX_RR: its first syntax form that can express the word, else `.word`.
-fn print_42(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179615463928165919437984876199935u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_42(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179615463928165919437984876199935u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_42, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FMNMX");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FMNMX") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53040,7 +53829,9 @@ fn print_42(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -53048,7 +53839,9 @@ fn print_42(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 32) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53057,34 +53850,49 @@ fn print_42(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMNMX_RU: its first syntax form that can express the word, else `.word`.
-fn print_43(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179615463928165919437160242479103u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_43(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179615463928165919437160242479103u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_43, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FMNMX");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FMNMX") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53092,7 +53900,9 @@ fn print_43(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -53100,7 +53910,9 @@ fn print_43(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_1(out, (w >> 32) as u64 & 63u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53109,34 +53921,49 @@ fn print_43(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMNMX_RI: its first syntax form that can express the word, else `.word`.
-fn print_44(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179377779440641573168178442272767u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_44(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179377779440641573168178442272767u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_44, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FMNMX");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FMNMX") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53144,7 +53971,9 @@ fn print_44(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -53157,7 +53986,9 @@ fn print_44(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 1,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53166,34 +53997,49 @@ fn print_44(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FMNMX_RC: its first syntax form that can express the word, else `.word`.
-fn print_45(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179615463928165937451283874054143u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_45(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179615463928165937451283874054143u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_45, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FMNMX");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FMNMX") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_9[((w >> 83) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53201,7 +54047,9 @@ fn print_45(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -53220,7 +54068,9 @@ fn print_45(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53229,27 +54079,38 @@ fn print_45(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSETP_RR: its first syntax form that can express the word, else `.word`.
-fn print_46(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340282290783892974206480901866889740287u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_46(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340282290783892974206480901866889740287u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_46, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FSETP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FSETP") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
@@ -53261,17 +54122,23 @@ fn print_46(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4543259751217974174964184288067584u128;
         let want_4 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53279,7 +54146,9 @@ fn print_46(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -53288,7 +54157,9 @@ fn print_46(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53298,27 +54169,38 @@ fn print_46(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSETP_RU: its first syntax form that can express the word, else `.word`.
-fn print_47(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340282290783892974206480901042256019455u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_47(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340282290783892974206480901042256019455u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_47, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FSETP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FSETP") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
@@ -53330,17 +54212,23 @@ fn print_47(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4543259751217974174964184288067584u128;
         let want_4 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53348,7 +54236,9 @@ fn print_47(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -53357,7 +54247,9 @@ fn print_47(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53367,27 +54259,38 @@ fn print_47(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSETP_RI: its first syntax form that can express the word, else `.word`.
-fn print_48(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340282290546208486682134632060455813119u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_48(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340282290546208486682134632060455813119u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_48, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FSETP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FSETP") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
@@ -53399,17 +54302,23 @@ fn print_48(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4543259751217974174964184288067584u128;
         let want_4 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53417,7 +54326,9 @@ fn print_48(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -53431,7 +54342,9 @@ fn print_48(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53441,27 +54354,38 @@ fn print_48(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSETP_RC: its first syntax form that can express the word, else `.word`.
-fn print_49(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340282290783892974206498915165887594495u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_49(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340282290783892974206498915165887594495u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_49, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FSETP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FSETP") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
@@ -53473,17 +54397,23 @@ fn print_49(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 4543259751217974174964184288067584u128;
         let want_4 = w & 4753689750855860255612637020160u128
             != 2218388550399401452619230609408u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53491,7 +54421,9 @@ fn print_49(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -53511,7 +54443,9 @@ fn print_49(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             out.byte_if(b'|', abs);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53521,27 +54455,38 @@ fn print_49(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSET_RR: its first syntax form that can express the word, else `.word`.
-fn print_50(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179617910794024819447434481500159u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_50(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179617910794024819447434481500159u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_50, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FSET");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FSET") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
@@ -53550,11 +54495,15 @@ fn print_50(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53562,7 +54511,9 @@ fn print_50(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -53570,7 +54521,9 @@ fn print_50(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 32) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53579,27 +54532,38 @@ fn print_50(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSET_RU: its first syntax form that can express the word, else `.word`.
-fn print_51(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179617910794024819446609847779327u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_51(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179617910794024819446609847779327u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_51, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FSET");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FSET") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
@@ -53608,11 +54572,15 @@ fn print_51(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53620,7 +54588,9 @@ fn print_51(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -53628,7 +54598,9 @@ fn print_51(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_1(out, (w >> 32) as u64 & 63u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53637,27 +54609,38 @@ fn print_51(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSET_RI: its first syntax form that can express the word, else `.word`.
-fn print_52(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179380226306500473177628047572991u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_52(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179380226306500473177628047572991u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_52, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FSET");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FSET") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
@@ -53666,11 +54649,15 @@ fn print_52(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53678,7 +54665,9 @@ fn print_52(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -53691,7 +54680,9 @@ fn print_52(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 1,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53700,27 +54691,38 @@ fn print_52(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSET_RC: its first syntax form that can express the word, else `.word`.
-fn print_53(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179617910794024837460733479354367u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_53(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179617910794024837460733479354367u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_53, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FSET");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FSET") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         if !out.piece(&PIECES_10[((w >> 86) as u64 & 15u64) as usize]) {
             return None;
@@ -53729,11 +54731,15 @@ fn print_53(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.piece(&PIECES_12[((w >> 90) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53741,7 +54747,9 @@ fn print_53(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -53760,7 +54768,9 @@ fn print_53(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53769,33 +54779,48 @@ fn print_53(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSEL_RR: its first syntax form that can express the word, else `.word`.
-fn print_54(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179615454256759362520951478550527u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_54(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179615454256759362520951478550527u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_54, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FSEL");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FSEL") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53803,7 +54828,9 @@ fn print_54(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -53811,7 +54838,9 @@ fn print_54(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 32) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53820,33 +54849,48 @@ fn print_54(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSEL_RU: its first syntax form that can express the word, else `.word`.
-fn print_55(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179615454256759362520126844829695u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_55(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179615454256759362520126844829695u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_55, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FSEL");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FSEL") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53854,7 +54898,9 @@ fn print_55(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -53862,7 +54908,9 @@ fn print_55(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_1(out, (w >> 32) as u64 & 63u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53871,33 +54919,48 @@ fn print_55(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSEL_RI: its first syntax form that can express the word, else `.word`.
-fn print_56(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179377769769235016251145044623359u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_56(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179377769769235016251145044623359u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_56, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FSEL");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FSEL") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53905,7 +54968,9 @@ fn print_56(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -53918,7 +54983,9 @@ fn print_56(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 1,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53927,33 +54994,48 @@ fn print_56(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FSEL_RC: its first syntax form that can express the word, else `.word`.
-fn print_57(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179615454256759380534250476404735u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_57(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179615454256759380534250476404735u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_57, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FSEL");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FSEL") });
+        };
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -53961,7 +55043,9 @@ fn print_57(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -53980,7 +55064,9 @@ fn print_57(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -53989,32 +55075,47 @@ fn print_57(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FCHK_RR: its first syntax form that can express the word, else `.word`.
-fn print_58(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277742769233332592410409947537407999u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_58(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277742769233332592410409947537407999u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_58, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FCHK");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FCHK") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -54022,7 +55123,9 @@ fn print_58(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -54034,32 +55137,47 @@ fn print_58(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FCHK_RU: its first syntax form that can express the word, else `.word`.
-fn print_59(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277742769233332592410409122903687167u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_59(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277742769233332592410409122903687167u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_59, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FCHK");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FCHK") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -54067,7 +55185,9 @@ fn print_59(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -54079,32 +55199,47 @@ fn print_59(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FCHK_RI: its first syntax form that can express the word, else `.word`.
-fn print_60(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277742531548845068064140141103480831u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_60(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277742531548845068064140141103480831u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_60, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FCHK");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FCHK") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -54112,7 +55247,9 @@ fn print_60(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -54129,32 +55266,47 @@ fn print_60(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FCHK_RC: its first syntax form that can express the word, else `.word`.
-fn print_61(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277742769233332592428423246535262207u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_61(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277742769233332592428423246535262207u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_61, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FCHK");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FCHK") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 73) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 72) as u64 & 1u64 != 0);
@@ -54162,7 +55314,9 @@ fn print_61(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.byte_if(b'|', abs);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let abs = (w >> 97) as u64 & 1u64 != 0;
             out.byte_if(b'-', (w >> 96) as u64 & 1u64 != 0);
@@ -54185,27 +55339,38 @@ fn print_61(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2F_R: its first syntax form that can express the word, else `.word`.
-fn print_62(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174659686118569400847455999754239u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_62(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174659686118569400847455999754239u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_62, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("I2F");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("I2F") });
+        };
         if !out.piece(&PIECES_15[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
@@ -54213,11 +55378,15 @@ fn print_62(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.piece(&PIECES_17[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -54249,27 +55418,38 @@ fn print_62(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2F_C: its first syntax form that can express the word, else `.word`.
-fn print_63(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174659686118569418860754997608447u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_63(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174659686118569418860754997608447u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_63, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("I2F");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("I2F") });
+        };
         if !out.piece(&PIECES_15[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
@@ -54277,11 +55457,15 @@ fn print_63(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.piece(&PIECES_17[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -54324,27 +55508,38 @@ fn print_63(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2F_U: its first syntax form that can express the word, else `.word`.
-fn print_64(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174659686118569400846631366033407u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_64(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174659686118569400846631366033407u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_64, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("I2F");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("I2F") });
+        };
         if !out.piece(&PIECES_15[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
@@ -54352,11 +55547,15 @@ fn print_64(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             return None;
         }
         out.piece(&PIECES_17[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -54388,27 +55587,38 @@ fn print_64(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2F_R: its first syntax form that can express the word, else `.word`.
-fn print_65(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174877553969634934584719171387391u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_65(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174877553969634934584719171387391u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_65, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("F2F");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("F2F") });
+        };
         if !out.piece(&PIECES_21[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
@@ -54417,11 +55627,15 @@ fn print_65(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -54447,27 +55661,38 @@ fn print_65(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2F_U: its first syntax form that can express the word, else `.word`.
-fn print_66(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174877553969634934583894537666559u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_66(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174877553969634934583894537666559u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_66, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("F2F");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("F2F") });
+        };
         if !out.piece(&PIECES_21[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
@@ -54476,11 +55701,15 @@ fn print_66(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -54506,27 +55735,38 @@ fn print_66(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2F_C: its first syntax form that can express the word, else `.word`.
-fn print_67(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174877553969634952598018169241599u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_67(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174877553969634952598018169241599u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_67, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("F2F");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("F2F") });
+        };
         if !out.piece(&PIECES_21[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
@@ -54535,11 +55775,15 @@ fn print_67(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         }
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_13[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -54576,27 +55820,38 @@ fn print_67(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2I_R: its first syntax form that can express the word, else `.word`.
-fn print_68(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174878792060789947416822717349887u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_68(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174878792060789947416822717349887u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_68, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("F2I");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("F2I") });
+        };
         if !out.piece(&PIECES_23[((w >> 88) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -54606,11 +55861,15 @@ fn print_68(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -54636,27 +55895,38 @@ fn print_68(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2I_U: its first syntax form that can express the word, else `.word`.
-fn print_69(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174878792060789947415998083629055u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_69(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174878792060789947415998083629055u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_69, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("F2I");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("F2I") });
+        };
         if !out.piece(&PIECES_23[((w >> 88) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -54666,11 +55936,15 @@ fn print_69(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -54696,27 +55970,38 @@ fn print_69(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2I_C: its first syntax form that can express the word, else `.word`.
-fn print_70(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174878792060789965430121715204095u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_70(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174878792060789965430121715204095u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_70, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("F2I");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("F2I") });
+        };
         if !out.piece(&PIECES_23[((w >> 88) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -54726,11 +56011,15 @@ fn print_70(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_24[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -54767,37 +56056,52 @@ fn print_70(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FRND_R: its first syntax form that can express the word, else `.word`.
-fn print_71(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174862698689163510021420381896703u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_71(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174862698689163510021420381896703u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_71, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FRND");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FRND") });
+        };
         if !out.piece(&PIECES_26[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -54823,37 +56127,52 @@ fn print_71(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FRND_U: its first syntax form that can express the word, else `.word`.
-fn print_72(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174862698689163510020595748175871u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_72(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174862698689163510020595748175871u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_72, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FRND");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FRND") });
+        };
         if !out.piece(&PIECES_26[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -54879,37 +56198,52 @@ fn print_72(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints FRND_C: its first syntax form that can express the word, else `.word`.
-fn print_73(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174862698689163528034719379750911u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_73(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174862698689163528034719379750911u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_73, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("FRND");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("FRND") });
+        };
         if !out.piece(&PIECES_26[((w >> 88) as u64 & 3u64) as usize]) {
             return None;
         }
         out.piece(&PIECES_5[((w >> 76) as u64 & 1u64) as usize]);
         out.piece(&PIECES_25[((w >> 78) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -54946,91 +56280,138 @@ fn print_73(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2FP_RRR: its first syntax form that can express the word, else `.word`.
-fn print_74(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174703036087544516862860121341951u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_74(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174703036087544516862860121341951u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            if false {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    if false {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_74, word, out, room);
     }
 }
 ///Prints F2FP_RUR: its first syntax form that can express the word, else `.word`.
-fn print_75(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174703036087544516862035487621119u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_75(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174703036087544516862035487621119u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            if false {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    if false {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_75, word, out, room);
     }
 }
 ///Prints F2FP_RIR: its first syntax form that can express the word, else `.word`.
-fn print_76(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174703021580453128230284222791679u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_76(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174703021580453128230284222791679u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            if false {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    if false {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_76, word, out, room);
     }
 }
 ///Prints F2FP_RCR: its first syntax form that can express the word, else `.word`.
-fn print_77(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174703036087544534876159119196159u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_77(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174703036087544534876159119196159u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            if false {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    if false {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_77, word, out, room);
     }
 }
 ///Prints F2IP_RRR: its first syntax form that can express the word, else `.word`.
-fn print_78(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174639267517295756951324073132031u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_78(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174639267517295756951324073132031u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_78, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("F2IP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("F2IP") });
+        };
         out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]);
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
@@ -55040,19 +56421,27 @@ fn print_78(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_28[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -55074,27 +56463,38 @@ fn print_78(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2IP_RUR: its first syntax form that can express the word, else `.word`.
-fn print_79(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174639267517295756950499439411199u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_79(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174639267517295756950499439411199u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_79, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("F2IP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("F2IP") });
+        };
         out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]);
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
@@ -55104,19 +56504,27 @@ fn print_79(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_28[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -55138,27 +56546,38 @@ fn print_79(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2IP_RCR: its first syntax form that can express the word, else `.word`.
-fn print_80(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174639267517295774964623070986239u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_80(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174639267517295774964623070986239u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_80, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("F2IP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("F2IP") });
+        };
         out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]);
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
@@ -55168,15 +56587,21 @@ fn print_80(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_28[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -55191,7 +56616,9 @@ fn print_80(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -55213,27 +56640,38 @@ fn print_80(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints F2IP_RIR: its first syntax form that can express the word, else `.word`.
-fn print_81(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174639267517314203694298271055871u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_81(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174639267517314203694298271055871u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_81, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("F2IP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("F2IP") });
+        };
         out.piece(&PIECES_27[((w >> 88) as u64 & 1u64) as usize]);
         if (w >> 92) as u64 & 3u64 != 1 {
             return None;
@@ -55243,15 +56681,21 @@ fn print_81(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if !out.piece(&PIECES_28[((w >> 78) as u64 & 3u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::floats(
                 out,
@@ -55264,7 +56708,9 @@ fn print_81(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 1,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -55286,28 +56732,37 @@ fn print_81(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IADD_RR: its first syntax form that can express the word, else `.word`.
-fn print_82(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747443694987047137088141680181247u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_82(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747443694987047137088141680181247u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_82, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55316,18 +56771,26 @@ fn print_82(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IADD");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IADD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
@@ -55337,39 +56800,53 @@ fn print_82(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IADD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IADD") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_4 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -55379,28 +56856,37 @@ fn print_82(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IADD_RU: its first syntax form that can express the word, else `.word`.
-fn print_83(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747443694987047137087317046460415u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_83(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747443694987047137087317046460415u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_83, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55409,18 +56895,26 @@ fn print_83(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IADD");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IADD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
@@ -55430,39 +56924,53 @@ fn print_83(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IADD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IADD") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_4 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -55472,28 +56980,37 @@ fn print_83(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IADD_RI: its first syntax form that can express the word, else `.word`.
-fn print_84(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285238662037055155928790204415u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_84(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285238662037055155928790204415u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_84, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55502,18 +57019,26 @@ fn print_84(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IADD");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IADD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -55528,32 +57053,44 @@ fn print_84(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IADD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IADD") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_4 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -55565,7 +57102,9 @@ fn print_84(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -55575,28 +57114,37 @@ fn print_84(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IADD_RC: its first syntax form that can express the word, else `.word`.
-fn print_85(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747443694987047155101440678035455u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_85(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747443694987047155101440678035455u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_85, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55605,18 +57153,26 @@ fn print_85(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IADD");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IADD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
@@ -55637,32 +57193,44 @@ fn print_85(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IADD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IADD") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_4 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
@@ -55680,7 +57248,9 @@ fn print_85(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -55690,28 +57260,37 @@ fn print_85(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RRR: its first syntax form that can express the word, else `.word`.
-fn print_86(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285238869784286915145272131583u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_86(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285238869784286915145272131583u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_86, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55719,32 +57298,44 @@ fn print_86(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
@@ -55754,46 +57345,64 @@ fn print_86(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".HI");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".HI") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -55803,28 +57412,37 @@ fn print_86(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RRI: its first syntax form that can express the word, else `.word`.
-fn print_87(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285238850913267726640889200639u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_87(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285238850913267726640889200639u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_87, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55832,32 +57450,44 @@ fn print_87(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -55872,39 +57502,55 @@ fn print_87(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".HI");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".HI") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -55916,7 +57562,9 @@ fn print_87(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -55926,28 +57574,37 @@ fn print_87(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RIR: its first syntax form that can express the word, else `.word`.
-fn print_88(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285238869802733658119470055423u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_88(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285238869802733658119470055423u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_88, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -55955,28 +57612,38 @@ fn print_88(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -55987,7 +57654,9 @@ fn print_88(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
@@ -55997,35 +57666,49 @@ fn print_88(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".HI");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".HI") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -56036,14 +57719,18 @@ fn print_88(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -56053,28 +57740,37 @@ fn print_88(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RRC: its first syntax form that can express the word, else `.word`.
-fn print_89(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747443695175923367672152777031679u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_89(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747443695175923367672152777031679u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_89, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56082,32 +57778,44 @@ fn print_89(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
@@ -56128,39 +57836,55 @@ fn print_89(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".HI");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".HI") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
@@ -56178,7 +57902,9 @@ fn print_89(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -56188,28 +57914,37 @@ fn print_89(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RCR: its first syntax form that can express the word, else `.word`.
-fn print_90(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285238869784304928444269985791u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_90(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285238869784304928444269985791u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_90, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56217,28 +57952,38 @@ fn print_90(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -56253,7 +57998,9 @@ fn print_90(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
@@ -56263,35 +58010,49 @@ fn print_90(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".HI");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".HI") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -56306,14 +58067,18 @@ fn print_90(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -56323,28 +58088,37 @@ fn print_90(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RRU: its first syntax form that can express the word, else `.word`.
-fn print_91(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747443695175923349658029145456639u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_91(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747443695175923349658029145456639u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_91, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56352,32 +58126,44 @@ fn print_91(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
@@ -56387,46 +58173,64 @@ fn print_91(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".HI");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".HI") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -56436,28 +58240,37 @@ fn print_91(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_RUR: its first syntax form that can express the word, else `.word`.
-fn print_92(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285238869784286914320638410751u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_92(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285238869784286914320638410751u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_92, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56465,32 +58278,44 @@ fn print_92(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 0 {
             return None;
         }
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
@@ -56500,46 +58325,64 @@ fn print_92(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
         if (w >> 75) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".HI");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".HI") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -56549,28 +58392,37 @@ fn print_92(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_WIDE_RRR: its first syntax form that can express the word, else `.word`.
-fn print_93(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285238832005355052188110422015u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_93(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285238832005355052188110422015u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_93, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56578,30 +58430,44 @@ fn print_93(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
-        out.push_str(".WIDE");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".WIDE") });
+        }
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
@@ -56611,43 +58477,61 @@ fn print_93(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
-        out.push_str(".WIDE");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".WIDE") });
+        }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -56657,28 +58541,37 @@ fn print_93(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_WIDE_RIR: its first syntax form that can express the word, else `.word`.
-fn print_94(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285238832023801795162308345855u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_94(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285238832023801795162308345855u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_94, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56686,26 +58579,38 @@ fn print_94(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
-        out.push_str(".WIDE");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".WIDE") });
+        }
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -56716,7 +58621,9 @@ fn print_94(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
@@ -56726,32 +58633,46 @@ fn print_94(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
-        out.push_str(".WIDE");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".WIDE") });
+        }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -56762,14 +58683,18 @@ fn print_94(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -56779,28 +58704,37 @@ fn print_94(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_WIDE_RRC: its first syntax form that can express the word, else `.word`.
-fn print_95(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747443695138144435809195615322111u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_95(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747443695138144435809195615322111u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_95, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56808,30 +58742,44 @@ fn print_95(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
-        out.push_str(".WIDE");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".WIDE") });
+        }
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
@@ -56852,36 +58800,52 @@ fn print_95(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
-        out.push_str(".WIDE");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".WIDE") });
+        }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
@@ -56899,7 +58863,9 @@ fn print_95(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -56909,28 +58875,37 @@ fn print_95(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_WIDE_RCR: its first syntax form that can express the word, else `.word`.
-fn print_96(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285238832005373065487108276223u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_96(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285238832005373065487108276223u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_96, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -56938,26 +58913,38 @@ fn print_96(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
-        out.push_str(".WIDE");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".WIDE") });
+        }
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -56972,7 +58959,9 @@ fn print_96(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
@@ -56982,32 +58971,46 @@ fn print_96(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
-        out.push_str(".WIDE");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".WIDE") });
+        }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -57022,14 +59025,18 @@ fn print_96(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57039,28 +59046,37 @@ fn print_96(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_WIDE_RRU: its first syntax form that can express the word, else `.word`.
-fn print_97(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747443695138144417795071983747071u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_97(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747443695138144417795071983747071u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_97, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57068,30 +59084,44 @@ fn print_97(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
-        out.push_str(".WIDE");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".WIDE") });
+        }
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
@@ -57101,43 +59131,61 @@ fn print_97(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
-        out.push_str(".WIDE");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".WIDE") });
+        }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 97) as u64 & 1u64 != 0);
             register_1(out, (w >> 32) as u64 & 63u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57147,28 +59195,37 @@ fn print_97(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMAD_WIDE_RUR: its first syntax form that can express the word, else `.word`.
-fn print_98(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285238832005355051363476701183u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_98(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285238832005355051363476701183u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_98, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -57176,30 +59233,44 @@ fn print_98(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("IMAD");
-        out.push_str(".WIDE");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".WIDE") });
+        }
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
@@ -57209,43 +59280,61 @@ fn print_98(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMAD");
-        out.push_str(".WIDE");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMAD") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".WIDE") });
+        }
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 64) as u64 & 255u64, true);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57255,28 +59344,41 @@ fn print_98(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RRR: its first syntax form that can express the word, else `.word`.
-fn print_99(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239077568412161409661534207u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_99(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239077568412161409661534207u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_99, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".2A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".2A") });
+        }
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
@@ -57284,30 +59386,42 @@ fn print_99(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57317,28 +59431,41 @@ fn print_99(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RRI: its first syntax form that can express the word, else `.word`.
-fn print_100(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239077586858904383859458047u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_100(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239077586858904383859458047u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_100, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".2A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".2A") });
+        }
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
@@ -57346,25 +59473,35 @@ fn print_100(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -57376,7 +59513,9 @@ fn print_100(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57386,28 +59525,41 @@ fn print_100(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RIR: its first syntax form that can express the word, else `.word`.
-fn print_101(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239077586858904383859458047u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_101(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239077586858904383859458047u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_101, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".2A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".2A") });
+        }
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
@@ -57415,21 +59567,29 @@ fn print_101(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -57440,12 +59600,16 @@ fn print_101(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57455,28 +59619,41 @@ fn print_101(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RRC: its first syntax form that can express the word, else `.word`.
-fn print_102(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239077568430174708659388415u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_102(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239077568430174708659388415u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_102, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".2A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".2A") });
+        }
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
@@ -57484,25 +59661,35 @@ fn print_102(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -57518,7 +59705,9 @@ fn print_102(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57528,28 +59717,41 @@ fn print_102(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RCR: its first syntax form that can express the word, else `.word`.
-fn print_103(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239077568430174708659388415u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_103(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239077568430174708659388415u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_103, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".2A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".2A") });
+        }
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
@@ -57557,21 +59759,29 @@ fn print_103(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -57586,12 +59796,16 @@ fn print_103(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57601,28 +59815,41 @@ fn print_103(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RRU: its first syntax form that can express the word, else `.word`.
-fn print_104(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239077568412160585027813375u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_104(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239077568412160585027813375u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_104, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".2A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".2A") });
+        }
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
@@ -57630,30 +59857,42 @@ fn print_104(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57663,28 +59902,41 @@ fn print_104(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP2A_RUR: its first syntax form that can express the word, else `.word`.
-fn print_105(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239077568412160585027813375u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_105(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239077568412160585027813375u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_105, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".2A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".2A") });
+        }
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_32[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
@@ -57692,30 +59944,42 @@ fn print_105(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57725,58 +59989,83 @@ fn print_105(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RRR: its first syntax form that can express the word, else `.word`.
-fn print_106(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239039789480298452499824639u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_106(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239039789480298452499824639u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_106, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".4A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".4A") });
+        }
         out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57786,53 +60075,76 @@ fn print_106(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RRI: its first syntax form that can express the word, else `.word`.
-fn print_107(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239039807927041426697748479u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_107(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239039807927041426697748479u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_107, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".4A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".4A") });
+        }
         out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -57844,7 +60156,9 @@ fn print_107(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57854,49 +60168,70 @@ fn print_107(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RIR: its first syntax form that can express the word, else `.word`.
-fn print_108(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239039807927041426697748479u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_108(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239039807927041426697748479u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_108, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".4A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".4A") });
+        }
         out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -57907,12 +60242,16 @@ fn print_108(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57922,53 +60261,76 @@ fn print_108(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RRC: its first syntax form that can express the word, else `.word`.
-fn print_109(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239039789498311751497678847u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_109(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239039789498311751497678847u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_109, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".4A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".4A") });
+        }
         out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -57984,7 +60346,9 @@ fn print_109(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -57994,49 +60358,70 @@ fn print_109(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RCR: its first syntax form that can express the word, else `.word`.
-fn print_110(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239039789498311751497678847u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_110(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239039789498311751497678847u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_110, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".4A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".4A") });
+        }
         out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -58051,12 +60436,16 @@ fn print_110(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -58066,58 +60455,83 @@ fn print_110(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RRU: its first syntax form that can express the word, else `.word`.
-fn print_111(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239039789480297627866103807u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_111(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239039789480297627866103807u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_111, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".4A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".4A") });
+        }
         out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -58127,58 +60541,83 @@ fn print_111(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IDP4A_RUR: its first syntax form that can express the word, else `.word`.
-fn print_112(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285239039789480297627866103807u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_112(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285239039789480297627866103807u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_112, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IDP");
-        out.push_str(".4A");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IDP") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".4A") });
+        }
         out.piece(&PIECES_27[((w >> 77) as u64 & 1u64) as usize]);
         out.piece(&PIECES_27[((w >> 78) as u64 & 1u64) as usize]);
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_5 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -58188,38 +60627,55 @@ fn print_112(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMUL_RR: its first syntax form that can express the word, else `.word`.
-fn print_113(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080136419871324299340021759u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_113(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080136419871324299340021759u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_113, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMUL");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMUL") });
+        };
         out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'-', (w >> 74) as u64 & 1u64 != 0);
             register_0(out, (w >> 32) as u64 & 255u64, false);
@@ -58228,38 +60684,55 @@ fn print_113(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMUL_RU: its first syntax form that can express the word, else `.word`.
-fn print_114(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174782536442558934067183213346815u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_114(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174782536442558934067183213346815u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_114, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMUL");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMUL") });
+        };
         out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'-', (w >> 97) as u64 & 1u64 != 0);
             register_1(out, (w >> 32) as u64 & 63u64, false);
@@ -58268,38 +60741,55 @@ fn print_114(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMUL_RI: its first syntax form that can express the word, else `.word`.
-fn print_115(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080117548852135794957090815u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_115(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080117548852135794957090815u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_115, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMUL");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMUL") });
+        };
         out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -58314,38 +60804,55 @@ fn print_115(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMUL_RC: its first syntax form that can express the word, else `.word`.
-fn print_116(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174782536442558952081306844921855u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_116(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174782536442558952081306844921855u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_116, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMUL");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMUL") });
+        };
         out.piece(&PIECES_33[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'-', (w >> 97) as u64 & 1u64 != 0);
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
@@ -58365,67 +60872,94 @@ fn print_116(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LEA_RRR: its first syntax form that can express the word, else `.word`.
-fn print_117(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747443846145257440518541615824895u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_117(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747443846145257440518541615824895u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_1(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_1(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_117, word, out, room);
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 158457533954348289816262606848u128 != 0u128 {
             return None;
         }
-        out.push_str("LEA");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("LEA") });
+        };
         if (w >> 75) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".HI");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".HI") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_6 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -58437,7 +60971,9 @@ fn print_117(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -58447,59 +60983,82 @@ fn print_117(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LEA_RIR: its first syntax form that can express the word, else `.word`.
-fn print_118(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747285389820247358586328725848063u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_118(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747285389820247358586328725848063u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_1(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_1(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_118, word, out, room);
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 1208925819614629174706176u128 != 0u128 {
             return None;
         }
-        out.push_str("LEA");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("LEA") });
+        };
         if (w >> 75) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".HI");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".HI") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_6 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -58510,11 +61069,15 @@ fn print_118(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -58526,7 +61089,9 @@ fn print_118(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -58536,59 +61101,82 @@ fn print_118(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LEA_RCR: its first syntax form that can express the word, else `.word`.
-fn print_119(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747443846145257458531840613679103u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_119(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747443846145257458531840613679103u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_1(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_1(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_119, word, out, room);
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 158457533954348289816262606848u128 != 0u128 {
             return None;
         }
-        out.push_str("LEA");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("LEA") });
+        };
         if (w >> 75) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".HI");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".HI") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_6 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -58603,11 +61191,15 @@ fn print_119(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -58619,7 +61211,9 @@ fn print_119(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -58629,67 +61223,94 @@ fn print_119(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LEA_RUR: its first syntax form that can express the word, else `.word`.
-fn print_120(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747443846145257440517716982104063u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_120(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747443846145257440517716982104063u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_1(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_1(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_120, word, out, room);
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 158457533954348289816262606848u128 != 0u128 {
             return None;
         }
-        out.push_str("LEA");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("LEA") });
+        };
         if (w >> 75) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".HI");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".HI") });
+        };
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_1 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let want_6 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let inv = ((((((w >> 76) as u64) & 1) as i64) == 1i64) as i64) != 0;
             out.byte_if(if inv { b'~' } else { b'-' }, (w >> 72) as u64 & 1u64 != 0);
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -58701,7 +61322,9 @@ fn print_120(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -58711,32 +61334,47 @@ fn print_120(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IABS_R: its first syntax form that can express the word, else `.word`.
-fn print_121(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624079928635746078030672429055u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_121(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624079928635746078030672429055u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_121, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IABS");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IABS") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
@@ -58744,32 +61382,47 @@ fn print_121(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IABS_U: its first syntax form that can express the word, else `.word`.
-fn print_122(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624079928635746077206038708223u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_122(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624079928635746077206038708223u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_122, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IABS");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IABS") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
@@ -58777,32 +61430,47 @@ fn print_122(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IABS_I: its first syntax form that can express the word, else `.word`.
-fn print_123(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624079928654192821004870352895u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_123(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624079928654192821004870352895u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_123, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IABS");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IABS") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -58817,32 +61485,47 @@ fn print_123(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IABS_C: its first syntax form that can express the word, else `.word`.
-fn print_124(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624079928635764091329670283263u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_124(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624079928635764091329670283263u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_124, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IABS");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IABS") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -58861,41 +61544,60 @@ fn print_124(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMNMX_RR: its first syntax form that can express the word, else `.word`.
-fn print_125(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179377769830607333785476234477567u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_125(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179377769830607333785476234477567u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_125, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMNMX");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMNMX") });
+        };
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -58904,41 +61606,60 @@ fn print_125(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMNMX_RU: its first syntax form that can express the word, else `.word`.
-fn print_126(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179377769830607333784651600756735u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_126(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179377769830607333784651600756735u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_126, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMNMX");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMNMX") });
+        };
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -58947,37 +61668,54 @@ fn print_126(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMNMX_RI: its first syntax form that can express the word, else `.word`.
-fn print_127(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179377769830625780528450432401407u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_127(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179377769830625780528450432401407u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_127, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMNMX");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMNMX") });
+        };
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -58988,7 +61726,9 @@ fn print_127(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -58997,37 +61737,54 @@ fn print_127(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints IMNMX_RC: its first syntax form that can express the word, else `.word`.
-fn print_128(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179377769830607351798775232331775u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_128(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179377769830607351798775232331775u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_128, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("IMNMX");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("IMNMX") });
+        };
         out.piece(&PIECES_30[((w >> 77) as u64 & 1u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -59042,7 +61799,9 @@ fn print_128(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -59051,39 +61810,60 @@ fn print_128(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints P2R_RR: its first syntax form that can express the word, else `.word`.
-fn print_129(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081742024475499978712678399u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_129(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081742024475499978712678399u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_129, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("P2R");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("P2R") });
+        };
         out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
-        out.push_str("PR");
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PR") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
@@ -59091,39 +61871,60 @@ fn print_129(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints P2R_RU: its first syntax form that can express the word, else `.word`.
-fn print_130(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081742024475499154078957567u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_130(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081742024475499154078957567u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_130, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("P2R");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("P2R") });
+        };
         out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
-        out.push_str("PR");
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PR") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
@@ -59131,39 +61932,60 @@ fn print_130(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints P2R_RI: its first syntax form that can express the word, else `.word`.
-fn print_131(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081742042922242952910602239u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_131(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081742042922242952910602239u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_131, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("P2R");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("P2R") });
+        };
         out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
-        out.push_str("PR");
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PR") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -59178,39 +62000,60 @@ fn print_131(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints P2R_RC: its first syntax form that can express the word, else `.word`.
-fn print_132(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081742024493513277710532607u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_132(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081742024493513277710532607u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_132, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("P2R");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("P2R") });
+        };
         out.piece(&PIECES_34[((w >> 79) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
-        out.push_str("PR");
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PR") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -59229,30 +62072,47 @@ fn print_132(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints R2P_RR: its first syntax form that can express the word, else `.word`.
-fn print_133(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081742024475499978695966719u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_133(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081742024475499978695966719u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_133, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("R2P");
-        out.push_str(" ");
-        out.push_str("PR");
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("R2P") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PR") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -59270,7 +62130,9 @@ fn print_133(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.piece(suffix);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
@@ -59278,30 +62140,47 @@ fn print_133(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints R2P_RU: its first syntax form that can express the word, else `.word`.
-fn print_134(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081742024475499154062245887u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_134(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081742024475499154062245887u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_134, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("R2P");
-        out.push_str(" ");
-        out.push_str("PR");
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("R2P") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PR") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -59319,7 +62198,9 @@ fn print_134(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.piece(suffix);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
@@ -59327,30 +62208,47 @@ fn print_134(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints R2P_RI: its first syntax form that can express the word, else `.word`.
-fn print_135(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081742042922242952893890559u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_135(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081742042922242952893890559u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_135, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("R2P");
-        out.push_str(" ");
-        out.push_str("PR");
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("R2P") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PR") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -59368,7 +62266,9 @@ fn print_135(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.piece(suffix);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -59383,30 +62283,47 @@ fn print_135(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints R2P_RC: its first syntax form that can express the word, else `.word`.
-fn print_136(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081742024493513277693820927u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_136(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081742024493513277693820927u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_136, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("R2P");
-        out.push_str(" ");
-        out.push_str("PR");
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("R2P") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PR") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let mut suffix: &::isa_runtime::text::disasm::Piece = &::isa_runtime::text::disasm::EMPTY_PIECE;
             {
@@ -59424,7 +62341,9 @@ fn print_136(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             register_0(out, (w >> 24) as u64 & 255u64, false);
             out.piece(suffix);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -59443,28 +62362,37 @@ fn print_136(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISETP_RR: its first syntax form that can express the word, else `.word`.
-fn print_137(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340282366604044778430112462652265529343u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_137(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340282366604044778430112462652265529343u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_137, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59473,7 +62401,9 @@ fn print_137(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("ISETP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISETP") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -59483,25 +62413,35 @@ fn print_137(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -59510,7 +62450,9 @@ fn print_137(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("ISETP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISETP") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -59521,36 +62463,50 @@ fn print_137(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
         let want_5 = w & 76059036013693764089802192322560u128
             != 35494216806390423241907689750528u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
@@ -59560,28 +62516,37 @@ fn print_137(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISETP_RU: its first syntax form that can express the word, else `.word`.
-fn print_138(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340282366604044778430112461827631808511u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_138(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340282366604044778430112461827631808511u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_138, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59590,7 +62555,9 @@ fn print_138(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("ISETP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISETP") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -59600,25 +62567,35 @@ fn print_138(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -59627,7 +62604,9 @@ fn print_138(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("ISETP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISETP") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -59638,36 +62617,50 @@ fn print_138(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
         let want_5 = w & 76059036013693764089802192322560u128
             != 35494216806390423241907689750528u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
@@ -59677,28 +62670,37 @@ fn print_138(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISETP_RI: its first syntax form that can express the word, else `.word`.
-fn print_139(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340282366604044778448559205626463453183u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_139(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340282366604044778448559205626463453183u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_139, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59707,7 +62709,9 @@ fn print_139(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("ISETP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISETP") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -59717,21 +62721,29 @@ fn print_139(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -59742,7 +62754,9 @@ fn print_139(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -59751,7 +62765,9 @@ fn print_139(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("ISETP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISETP") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -59762,26 +62778,36 @@ fn print_139(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
         let want_5 = w & 76059036013693764089802192322560u128
             != 35494216806390423241907689750528u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -59792,13 +62818,17 @@ fn print_139(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
@@ -59808,28 +62838,37 @@ fn print_139(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISETP_RC: its first syntax form that can express the word, else `.word`.
-fn print_140(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340282366604044778430130475951263383551u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_140(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340282366604044778430130475951263383551u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_140, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59838,7 +62877,9 @@ fn print_140(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("ISETP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISETP") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -59848,21 +62889,29 @@ fn print_140(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_29[((w >> 77) as u64 & 1u64) as usize]);
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -59877,7 +62926,9 @@ fn print_140(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -59886,7 +62937,9 @@ fn print_140(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("ISETP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISETP") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -59897,26 +62950,36 @@ fn print_140(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_1 = w & 4543259751217974174964184288067584u128
             != 4543259751217974174964184288067584u128;
         let want_5 = w & 76059036013693764089802192322560u128
             != 35494216806390423241907689750528u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_2(out, (w >> 109) as u64 & 7u64, false);
         }
         out.keep_if(want_1, mark);
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -59931,13 +62994,17 @@ fn print_140(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
@@ -59947,28 +63014,37 @@ fn print_140(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISET_RR: its first syntax form that can express the word, else `.word`.
-fn print_141(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277255436844001022279462011753463807u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_141(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277255436844001022279462011753463807u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_141, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -59977,7 +63053,9 @@ fn print_141(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("ISET");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISET") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -59988,20 +63066,28 @@ fn print_141(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -60011,7 +63097,9 @@ fn print_141(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("ISET");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISET") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -60023,33 +63111,45 @@ fn print_141(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
         let want_4 = w & 76059036013693764089802192322560u128
             != 76059036013693764089802192322560u128;
         let want_3 = want_3 | want_4;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         out.keep_if(want_3, mark);
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
@@ -60059,28 +63159,37 @@ fn print_141(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISET_RU: its first syntax form that can express the word, else `.word`.
-fn print_142(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277255436844001022279461187119742975u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_142(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277255436844001022279461187119742975u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_142, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60089,7 +63198,9 @@ fn print_142(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("ISET");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISET") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -60100,20 +63211,28 @@ fn print_142(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -60123,7 +63242,9 @@ fn print_142(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("ISET");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISET") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -60135,33 +63256,45 @@ fn print_142(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
         let want_4 = w & 76059036013693764089802192322560u128
             != 76059036013693764089802192322560u128;
         let want_3 = want_3 | want_4;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         out.keep_if(want_3, mark);
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
@@ -60171,28 +63304,37 @@ fn print_142(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISET_RI: its first syntax form that can express the word, else `.word`.
-fn print_143(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277255436844001040726204985951387647u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_143(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277255436844001040726204985951387647u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_143, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60201,7 +63343,9 @@ fn print_143(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("ISET");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISET") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -60212,15 +63356,21 @@ fn print_143(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -60232,7 +63382,9 @@ fn print_143(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -60242,7 +63394,9 @@ fn print_143(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("ISET");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISET") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -60254,21 +63408,29 @@ fn print_143(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
         let want_4 = w & 76059036013693764089802192322560u128
             != 76059036013693764089802192322560u128;
         let want_3 = want_3 | want_4;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -60280,14 +63442,18 @@ fn print_143(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         out.keep_if(want_3, mark);
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
@@ -60297,28 +63463,37 @@ fn print_143(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints ISET_RC: its first syntax form that can express the word, else `.word`.
-fn print_144(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277255436844001022297475310751318015u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_144(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277255436844001022297475310751318015u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_144, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
@@ -60327,7 +63502,9 @@ fn print_144(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             return None;
         }
-        out.push_str("ISET");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISET") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -60338,15 +63515,21 @@ fn print_144(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         out.piece(&PIECES_12[((w >> 84) as u64 & 1u64) as usize]);
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -60362,7 +63545,9 @@ fn print_144(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -60372,7 +63557,9 @@ fn print_144(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("ISET");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("ISET") });
+        };
         if !out.piece(&PIECES_35[((w >> 79) as u64 & 7u64) as usize]) {
             return None;
         }
@@ -60384,21 +63571,29 @@ fn print_144(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         if (w >> 76) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".X");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".X") });
+        };
         let want_3 = w & 4753689750855860255612637020160u128
             != 4753689750855860255612637020160u128;
         let want_4 = w & 76059036013693764089802192322560u128
             != 76059036013693764089802192322560u128;
         let want_3 = want_3 | want_4;
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -60414,14 +63609,18 @@ fn print_144(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
             );
         }
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
         }
         out.keep_if(want_3, mark);
         let mark = out.mark();
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 105) as u64 & 1u64 != 0);
             register_2(out, (w >> 102) as u64 & 7u64, false);
@@ -60431,40 +63630,59 @@ fn print_144(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SEL_RR: its first syntax form that can express the word, else `.word`.
-fn print_145(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179377769679491606333647587639295u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_145(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179377769679491606333647587639295u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_145, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("SEL");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("SEL") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -60473,40 +63691,59 @@ fn print_145(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SEL_RU: its first syntax form that can express the word, else `.word`.
-fn print_146(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179377769679491606332822953918463u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_146(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179377769679491606332822953918463u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_146, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("SEL");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("SEL") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -60515,36 +63752,53 @@ fn print_146(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SEL_RI: its first syntax form that can express the word, else `.word`.
-fn print_147(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179377769679510053076621785563135u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_147(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179377769679510053076621785563135u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_147, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("SEL");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("SEL") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -60555,7 +63809,9 @@ fn print_147(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -60564,36 +63820,53 @@ fn print_147(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SEL_RC: its first syntax form that can express the word, else `.word`.
-fn print_148(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277179377769679491624346946585493503u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_148(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277179377769679491624346946585493503u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_148, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("SEL");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("SEL") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -60608,7 +63881,9 @@ fn print_148(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -60617,34 +63892,47 @@ fn print_148(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LOP3_RRR: its first syntax form that can express the word, else `.word`.
-fn print_149(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747286473504167034286668521668607u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_149(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747286473504167034286668521668607u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_149, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("LOP3");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("LOP3") });
+        };
         if !out.piece(&PIECES_37[((w >> 79) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_0 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let mark = out.mark();
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
@@ -60653,19 +63941,27 @@ fn print_149(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -60676,7 +63972,9 @@ fn print_149(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -60685,34 +63983,47 @@ fn print_149(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LOP3_RIR: its first syntax form that can express the word, else `.word`.
-fn print_150(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747286473504185481029642719592447u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_150(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747286473504185481029642719592447u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_150, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("LOP3");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("LOP3") });
+        };
         if !out.piece(&PIECES_37[((w >> 79) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_0 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let mark = out.mark();
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
@@ -60721,11 +64032,15 @@ fn print_150(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -60736,11 +64051,15 @@ fn print_150(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -60751,7 +64070,9 @@ fn print_150(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -60760,34 +64081,47 @@ fn print_150(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LOP3_RCR: its first syntax form that can express the word, else `.word`.
-fn print_151(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747286473504167052299967519522815u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_151(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747286473504167052299967519522815u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_151, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("LOP3");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("LOP3") });
+        };
         if !out.piece(&PIECES_37[((w >> 79) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_0 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let mark = out.mark();
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
@@ -60796,11 +64130,15 @@ fn print_151(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -60815,11 +64153,15 @@ fn print_151(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -60830,7 +64172,9 @@ fn print_151(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -60839,34 +64183,47 @@ fn print_151(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints LOP3_RUR: its first syntax form that can express the word, else `.word`.
-fn print_152(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277747286473504167034285843887947775u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_152(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277747286473504167034285843887947775u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_152, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("LOP3");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("LOP3") });
+        };
         if !out.piece(&PIECES_37[((w >> 79) as u64 & 3u64) as usize]) {
             return None;
         }
         let want_0 = w & 567907468902246771870523036008448u128
             != 567907468902246771870523036008448u128;
         let mark = out.mark();
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
@@ -60875,19 +64232,27 @@ fn print_152(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -60898,7 +64263,9 @@ fn print_152(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 101) as u64 & 1u64 != 0);
             register_2(out, (w >> 98) as u64 & 7u64, false);
@@ -60907,47 +64274,68 @@ fn print_152(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PLOP3_X: its first syntax form that can express the word, else `.word`.
-fn print_153(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277742532781935495226030386994806783u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_153(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277742532781935495226030386994806783u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_153, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("PLOP3");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PLOP3") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 27) as u64 & 1u64 != 0);
             register_2(out, (w >> 24) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 35) as u64 & 1u64 != 0);
             register_2(out, (w >> 32) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 67) as u64 & 1u64 != 0);
             register_2(out, (w >> 64) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -60962,47 +64350,68 @@ fn print_153(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PLOP3_U: its first syntax form that can express the word, else `.word`.
-fn print_154(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277742532781935495226030386994806783u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_154(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277742532781935495226030386994806783u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_154, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("PLOP3");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PLOP3") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_2(out, (w >> 106) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 27) as u64 & 1u64 != 0);
             register_2(out, (w >> 24) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 35) as u64 & 1u64 != 0);
             register_2(out, (w >> 32) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             out.byte_if(b'!', (w >> 67) as u64 & 1u64 != 0);
             register_3(out, (w >> 64) as u64 & 7u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -61017,44 +64426,63 @@ fn print_154(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RRR: its first syntax form that can express the word, else `.word`.
-fn print_155(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624084051243238879161512624127u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_155(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624084051243238879161512624127u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_155, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("SHF");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("SHF") });
+        };
         out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
         out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
@@ -61062,44 +64490,63 @@ fn print_155(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RRI: its first syntax form that can express the word, else `.word`.
-fn print_156(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624084051261685622135710547967u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_156(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624084051261685622135710547967u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_156, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("SHF");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("SHF") });
+        };
         out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
         out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -61114,40 +64561,57 @@ fn print_156(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RIR: its first syntax form that can express the word, else `.word`.
-fn print_157(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624084051261685622135710547967u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_157(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624084051261685622135710547967u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_157, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("SHF");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("SHF") });
+        };
         out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
         out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -61158,7 +64622,9 @@ fn print_157(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
@@ -61166,44 +64632,63 @@ fn print_157(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RRC: its first syntax form that can express the word, else `.word`.
-fn print_158(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624084051243256892460510478335u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_158(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624084051243256892460510478335u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_158, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("SHF");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("SHF") });
+        };
         out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
         out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -61222,40 +64707,57 @@ fn print_158(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RCR: its first syntax form that can express the word, else `.word`.
-fn print_159(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624084051243256892460510478335u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_159(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624084051243256892460510478335u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_159, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("SHF");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("SHF") });
+        };
         out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
         out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -61270,7 +64772,9 @@ fn print_159(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
@@ -61278,44 +64782,63 @@ fn print_159(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RRU: its first syntax form that can express the word, else `.word`.
-fn print_160(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624084051243238878336878903295u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_160(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624084051243238878336878903295u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_160, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("SHF");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("SHF") });
+        };
         out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
         out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
@@ -61323,44 +64846,63 @@ fn print_160(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SHF_RUR: its first syntax form that can express the word, else `.word`.
-fn print_161(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624084051243238878336878903295u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_161(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624084051243238878336878903295u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_161, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("SHF");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("SHF") });
+        };
         out.piece(&PIECES_38[((w >> 81) as u64 & 1u64) as usize]);
         out.piece(&PIECES_31[((w >> 75) as u64 & 1u64) as usize]);
         out.piece(&PIECES_39[((w >> 80) as u64 & 1u64) as usize]);
         out.piece(&PIECES_40[((w >> 77) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
@@ -61368,36 +64910,49 @@ fn print_161(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints MOV_R: its first syntax form that can express the word, else `.word`.
-fn print_162(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081137561565692659847135231u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_162(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081137561565692659847135231u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_162, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("MOV");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("MOV") });
+        };
         if (w >> 80) as u64 & 1u64 != 0 {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(
                 out,
@@ -61409,7 +64964,9 @@ fn print_162(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     ) == 64,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(
                 out,
@@ -61425,12 +64982,18 @@ fn print_162(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("MOV");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("MOV") });
+        };
         if (w >> 80) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".64");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".64") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(
                 out,
@@ -61442,7 +65005,9 @@ fn print_162(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     ) == 64,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(
                 out,
@@ -61458,36 +65023,49 @@ fn print_162(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints MOV_U: its first syntax form that can express the word, else `.word`.
-fn print_163(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081137561565691835213414399u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_163(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081137561565691835213414399u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_163, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("MOV");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("MOV") });
+        };
         if (w >> 80) as u64 & 1u64 != 0 {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(
                 out,
@@ -61499,7 +65077,9 @@ fn print_163(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     ) == 64,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(
                 out,
@@ -61515,12 +65095,18 @@ fn print_163(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("MOV");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("MOV") });
+        };
         if (w >> 80) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".64");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".64") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(
                 out,
@@ -61532,7 +65118,9 @@ fn print_163(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     ) == 64,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(
                 out,
@@ -61548,36 +65136,49 @@ fn print_163(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints MOV_I: its first syntax form that can express the word, else `.word`.
-fn print_164(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081137580012435634045059071u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_164(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081137580012435634045059071u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_164, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("MOV");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("MOV") });
+        };
         if (w >> 80) as u64 & 1u64 != 0 {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(
                 out,
@@ -61589,7 +65190,9 @@ fn print_164(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     ) == 64,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -61604,12 +65207,18 @@ fn print_164(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("MOV");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("MOV") });
+        };
         if (w >> 80) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".64");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".64") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(
                 out,
@@ -61621,7 +65230,9 @@ fn print_164(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     ) == 64,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -61636,36 +65247,49 @@ fn print_164(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints MOV_C: its first syntax form that can express the word, else `.word`.
-fn print_165(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624081137561583705958844989439u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_165(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624081137561583705958844989439u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            }
+                || {
+                    out.reset(mark);
+                    form_1(w, out).is_some()
+                }
+            {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    }
-        || {
-            out.reset(mark);
-            form_1(w, out).is_some()
-        }
-    {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_165, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("MOV");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("MOV") });
+        };
         if (w >> 80) as u64 & 1u64 != 0 {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(
                 out,
@@ -61677,7 +65301,9 @@ fn print_165(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     ) == 64,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -61696,12 +65322,18 @@ fn print_165(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("MOV");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("MOV") });
+        };
         if (w >> 80) as u64 & 1u64 != 1 {
             return None;
         }
-        out.push_str(".64");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(".64") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(
                 out,
@@ -61713,7 +65345,9 @@ fn print_165(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                     ) == 64,
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -61732,43 +65366,62 @@ fn print_165(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RRR: its first syntax form that can express the word, else `.word`.
-fn print_166(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080462244711898231150215167u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_166(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080462244711898231150215167u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_166, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("PRMT");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PRMT") });
+        };
         if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
@@ -61776,43 +65429,62 @@ fn print_166(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RRI: its first syntax form that can express the word, else `.word`.
-fn print_167(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080462263158641205348139007u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_167(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080462263158641205348139007u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_167, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("PRMT");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PRMT") });
+        };
         if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -61827,39 +65499,56 @@ fn print_167(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RIR: its first syntax form that can express the word, else `.word`.
-fn print_168(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080462263158641205348139007u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_168(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080462263158641205348139007u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_168, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("PRMT");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PRMT") });
+        };
         if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -61870,7 +65559,9 @@ fn print_168(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
@@ -61878,43 +65569,62 @@ fn print_168(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RRC: its first syntax form that can express the word, else `.word`.
-fn print_169(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080462244729911530148069375u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_169(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080462244729911530148069375u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_169, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("PRMT");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PRMT") });
+        };
         if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -61933,39 +65643,56 @@ fn print_169(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RCR: its first syntax form that can express the word, else `.word`.
-fn print_170(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080462244729911530148069375u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_170(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080462244729911530148069375u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_170, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("PRMT");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PRMT") });
+        };
         if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -61980,7 +65707,9 @@ fn print_170(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
@@ -61988,43 +65717,62 @@ fn print_170(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RRU: its first syntax form that can express the word, else `.word`.
-fn print_171(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080462244711897406516494335u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_171(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080462244711897406516494335u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_171, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("PRMT");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PRMT") });
+        };
         if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
@@ -62032,43 +65780,62 @@ fn print_171(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints PRMT_RUR: its first syntax form that can express the word, else `.word`.
-fn print_172(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080462244711897406516494335u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_172(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080462244711897406516494335u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_172, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("PRMT");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PRMT") });
+        };
         if !out.piece(&PIECES_41[((w >> 76) as u64 & 7u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
@@ -62076,33 +65843,48 @@ fn print_172(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2I_R: its first syntax form that can express the word, else `.word`.
-fn print_173(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080155309337255773642686463u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_173(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080155309337255773642686463u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_173, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("I2I");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("I2I") });
+        };
         out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
@@ -62110,33 +65892,48 @@ fn print_173(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2I_U: its first syntax form that can express the word, else `.word`.
-fn print_174(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080155309337254949008965631u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_174(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080155309337254949008965631u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_174, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("I2I");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("I2I") });
+        };
         out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
@@ -62144,33 +65941,48 @@ fn print_174(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2I_I: its first syntax form that can express the word, else `.word`.
-fn print_175(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080155327783998747840610303u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_175(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080155327783998747840610303u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_175, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("I2I");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("I2I") });
+        };
         out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -62185,33 +65997,48 @@ fn print_175(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2I_C: its first syntax form that can express the word, else `.word`.
-fn print_176(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080155309355269072640540671u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_176(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080155309355269072640540671u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_176, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("I2I");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("I2I") });
+        };
         out.piece(&PIECES_42[((w >> 76) as u64 & 3u64) as usize]);
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -62230,44 +66057,63 @@ fn print_176(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2IP_RRR: its first syntax form that can express the word, else `.word`.
-fn print_177(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080500023643761188311924735u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_177(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080500023643761188311924735u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_177, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("I2IP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("I2IP") });
+        };
         out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]);
         if !out.piece(&PIECES_44[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
@@ -62275,44 +66121,63 @@ fn print_177(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2IP_RUR: its first syntax form that can express the word, else `.word`.
-fn print_178(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080500023643760363678203903u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_178(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080500023643760363678203903u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_178, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("I2IP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("I2IP") });
+        };
         out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]);
         if !out.piece(&PIECES_44[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_1(out, (w >> 32) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
@@ -62320,40 +66185,57 @@ fn print_178(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2IP_RIR: its first syntax form that can express the word, else `.word`.
-fn print_179(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080500042090504162509848575u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_179(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080500042090504162509848575u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_179, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("I2IP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("I2IP") });
+        };
         out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]);
         if !out.piece(&PIECES_44[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             ::isa_runtime::text::disasm::int(
                 out,
@@ -62364,7 +66246,9 @@ fn print_179(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 ),
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
@@ -62372,40 +66256,57 @@ fn print_179(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints I2IP_RCR: its first syntax form that can express the word, else `.word`.
-fn print_180(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624080500023661774487309778943u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_180(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624080500023661774487309778943u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_180, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("I2IP");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("I2IP") });
+        };
         out.piece(&PIECES_43[((w >> 76) as u64 & 7u64) as usize]);
         if !out.piece(&PIECES_44[((w >> 75) as u64 & 1u64) as usize]) {
             return None;
         }
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             let cm = ((w >> 32) as u64 & 4194303u64) as u128;
             ::isa_runtime::text::disasm::const_mem(
@@ -62420,7 +66321,9 @@ fn print_180(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
                 },
             );
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 64) as u64 & 255u64, false);
         }
@@ -62428,32 +66331,47 @@ fn print_180(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints R2UR_R: its first syntax form that can express the word, else `.word`.
-fn print_181(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624079928635746078030659846143u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_181(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624079928635746078030659846143u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_181, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("R2UR");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("R2UR") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_1(out, (w >> 16) as u64 & 63u64, false);
         }
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 32) as u64 & 255u64, false);
         }
@@ -62461,36 +66379,53 @@ fn print_181(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints SETGPR_U: its first syntax form that can express the word, else `.word`.
-fn print_182(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624079929797890955778147287039u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_182(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624079929797890955778147287039u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_182, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("SETGPR");
-        out.push_str(" ");
-        out.push_str("R[");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("SETGPR") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("R[") });
+        };
         register_1(out, (w >> 64) as u64 & 63u64, false);
         ::isa_runtime::text::disasm::offset(
             out,
             ::isa_runtime::text::disasm::sign_extend((w >> 32) as u64 & 511u64, 9, true),
         );
         out.push_byte(b']');
-        out.push_str(", ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
         {
             register_0(out, (w >> 24) as u64 & 255u64, false);
         }
@@ -62498,33 +66433,50 @@ fn print_182(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
     }
 }
 ///Prints GETGPR_U: its first syntax form that can express the word, else `.word`.
-fn print_183(word: u128, out: &mut ::isa_runtime::text::disasm::Line) {
-    let w = word & 340277174624079929797890955773885808639u128;
-    out.piece(
-        &PIECES_0[((w >> 12) as u64 & 7u64) as usize
-            | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+fn print_183(word: u128, out: &mut String, room: usize) {
+    let printed = ::isa_runtime::text::disasm::print(
+        out,
+        room,
+        |out| {
+            let w = word & 340277174624079929797890955773885808639u128;
+            out.piece(
+                &PIECES_0[((w >> 12) as u64 & 7u64) as usize
+                    | (((w >> 15) as u64 & 1u64 != 0) as usize) << 3],
+            );
+            let mark = out.mark();
+            if {
+                out.reset(mark);
+                form_0(w, out).is_some()
+            } {
+                out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
+                out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
+            } else {
+                out.reset(0);
+                ::isa_runtime::text::disasm::word(word, out);
+            }
+        },
     );
-    let mark = out.mark();
-    if {
-        out.reset(mark);
-        form_0(w, out).is_some()
-    } {
-        out.piece(&PIECES_1[((w >> 112) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_2[((w >> 118) as u64 & 63u64) as usize]);
-        out.piece(&PIECES_3[((w >> 124) as u64 & 15u64) as usize]);
-    } else {
-        out.reset(0);
-        ::isa_runtime::text::disasm::word(word, out);
+    if !printed {
+        ::isa_runtime::text::disasm::retry(print_183, word, out, room);
     }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
-        out.push_str("GETGPR");
-        out.push_str(" ");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("GETGPR") });
+        };
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(" ") });
+        }
         {
             register_0(out, (w >> 16) as u64 & 255u64, false);
         }
-        out.push_str(", ");
-        out.push_str("R[");
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece(", ") });
+        }
+        {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("R[") });
+        };
         register_1(out, (w >> 64) as u64 & 63u64, false);
         ::isa_runtime::text::disasm::offset(
             out,
@@ -62555,7 +66507,7 @@ fn register_0(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
         &REGISTERS_0,
     );
     if r > 255 || !out.piece(&names[r as usize & 255]) {
-        register_0_slow(out, r, pair);
+        out.detached(|out| register_0_slow(out, r, pair));
     }
 }
 /// Past the tables: a register numbered above 255, or a name longer than a piece.
@@ -62563,7 +66515,9 @@ fn register_0(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
 #[inline(never)]
 fn register_0_slow(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
     match r {
-        255 => out.push_str("RZ"),
+        255 => {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("RZ") });
+        }
         _ if pair => {
             out.push_str("R[");
             ::isa_runtime::text::disasm::dec(out, r);
@@ -62598,7 +66552,7 @@ fn register_1(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
         &REGISTERS_1,
     );
     if r > 255 || !out.piece(&names[r as usize & 255]) {
-        register_1_slow(out, r, pair);
+        out.detached(|out| register_1_slow(out, r, pair));
     }
 }
 /// Past the tables: a register numbered above 255, or a name longer than a piece.
@@ -62606,7 +66560,9 @@ fn register_1(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
 #[inline(never)]
 fn register_1_slow(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
     match r {
-        63 => out.push_str("URZ"),
+        63 => {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("URZ") });
+        }
         _ if pair => {
             out.push_str("UR[");
             ::isa_runtime::text::disasm::dec(out, r);
@@ -62641,7 +66597,7 @@ fn register_2(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
         &REGISTERS_2,
     );
     if r > 255 || !out.piece(&names[r as usize & 255]) {
-        register_2_slow(out, r, pair);
+        out.detached(|out| register_2_slow(out, r, pair));
     }
 }
 /// Past the tables: a register numbered above 255, or a name longer than a piece.
@@ -62649,7 +66605,9 @@ fn register_2(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
 #[inline(never)]
 fn register_2_slow(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
     match r {
-        7 => out.push_str("PT"),
+        7 => {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("PT") });
+        }
         _ if pair => {
             out.push_str("P[");
             ::isa_runtime::text::disasm::dec(out, r);
@@ -62684,7 +66642,7 @@ fn register_3(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
         &REGISTERS_3,
     );
     if r > 255 || !out.piece(&names[r as usize & 255]) {
-        register_3_slow(out, r, pair);
+        out.detached(|out| register_3_slow(out, r, pair));
     }
 }
 /// Past the tables: a register numbered above 255, or a name longer than a piece.
@@ -62692,7 +66650,9 @@ fn register_3(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
 #[inline(never)]
 fn register_3_slow(out: &mut ::isa_runtime::text::disasm::Line, r: u64, pair: bool) {
     match r {
-        7 => out.push_str("UPT"),
+        7 => {
+            out.piece(&const { ::isa_runtime::text::disasm::piece("UPT") });
+        }
         _ if pair => {
             out.push_str("UP[");
             ::isa_runtime::text::disasm::dec(out, r);
@@ -63153,7 +67113,7 @@ impl Instruction {
     }
     /// Appends the canonical text of the instruction to `out`.
     pub fn write_text(&self, out: &mut String) {
-        ::isa_runtime::text::disasm::write_with(PRINT[self.index()], self.to_word(), out)
+        PRINT[self.index()](self.to_word(), out, ::isa_runtime::text::disasm::LINE_BYTES)
     }
 }
 impl core::str::FromStr for Instruction {
@@ -63193,6 +67153,6 @@ pub fn disassemble(word: u128) -> Result<String, DecodeError> {
 /// that a `.word` line shows `word` as given, stray bits included.
 pub fn disassemble_into(word: u128, out: &mut String) -> Result<(), DecodeError> {
     let d = Decoded::new(word)?;
-    ::isa_runtime::text::disasm::write_with(PRINT[d.index()], d.word(), out);
+    PRINT[d.index()](d.word(), out, ::isa_runtime::text::disasm::LINE_BYTES);
     Ok(())
 }

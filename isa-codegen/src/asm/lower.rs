@@ -113,6 +113,17 @@ fn dis() -> TokenStream {
     quote! { ::isa_runtime::text::disasm }
 }
 
+/// Appends a fixed text (a `()` expression): as a piece built at compile
+/// time when it fits one (a single 16-byte store), else as a `&str`.
+fn fixed_text(t: &str) -> TokenStream {
+    if t.len() <= 15 && t.is_ascii() {
+        let dis = dis();
+        quote! { { out.piece(&const { #dis::piece(#t) }); } }
+    } else {
+        quote! { out.push_str(#t) }
+    }
+}
+
 /// A field's value in the printed word `w`, as a `u64` expression.
 fn bits_get(start: u32, width: u32) -> TokenStream {
     let s = Literal::u32_unsuffixed(start);
@@ -235,7 +246,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         let printer = format_ident!("register_{}", k);
         let slow = format_ident!("register_{}_slow", k);
         let (table, pairs) = (format_ident!("REGISTERS_{}", k), format_ident!("REGISTER_PAIRS_{}", k));
-        let named = first_arms(constants.iter().map(|(n, i)| (*i, n)), None, |n| quote! { out.push_str(#n) });
+        let named = first_arms(constants.iter().map(|(n, i)| (*i, n)), None, |n| fixed_text(n));
         let named_items = constants.iter().map(|(n, i)| {
             let i = Literal::u64_unsuffixed(*i);
             quote! { (#n, #i) }
@@ -255,7 +266,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             fn #printer(out: &mut #dis::Line, r: u64, pair: bool) {
                 let names = ::core::hint::select_unpredictable(pair, &#pairs, &#table);
                 if r > 255 || !out.piece(&names[r as usize & 255]) {
-                    #slow(out, r, pair);
+                    out.detached(|out| #slow(out, r, pair));
                 }
             }
             /// Past the tables: a register numbered above 255, or a name longer than a piece.
@@ -320,7 +331,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         };
 
         /// Per opcode, its printer.
-        static PRINT: [fn(u128, &mut #dis::Line); #n_opcodes] = [ #( #printer_names ),* ];
+        static PRINT: [fn(u128, &mut String, usize); #n_opcodes] = [ #( #printer_names ),* ];
 
         #( #printers )*
 
@@ -359,7 +370,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
 
             /// Appends the canonical text of the instruction to `out`.
             pub fn write_text(&self, out: &mut String) {
-                #dis::write_with(PRINT[self.index()], self.to_word(), out)
+                PRINT[self.index()](self.to_word(), out, #dis::LINE_BYTES)
             }
         }
 
@@ -400,7 +411,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         /// that a `.word` line shows `word` as given, stray bits included.
         pub fn disassemble_into(word: u128, out: &mut String) -> Result<(), DecodeError> {
             let d = Decoded::new(word)?;
-            #dis::write_with(PRINT[d.index()], d.word(), out);
+            PRINT[d.index()](d.word(), out, #dis::LINE_BYTES);
             Ok(())
         }
     }
@@ -590,21 +601,29 @@ impl Lower<'_> {
             quote! { #( #tries )||* }
         };
         let printer = format_ident!("print_{}", oc);
+        let printer_name = printer.clone();
         let doc = format!("Prints {name}: its first syntax form that can express the word, else `.word`.");
         let mark = if form_fns.is_empty() { quote! {} } else { quote! { let mark = out.mark(); } };
         let printer = quote! {
             #[doc = #doc]
-            fn #printer(word: u128, out: &mut #dis::Line) {
-                // Stray bits outside every field do not print (as after
-                // decoding), except in `.word`, which keeps every bit.
-                let w = word & #covered;
-                #print_guard
-                #mark
-                if #printed {
-                    #( #print_controls )*
-                } else {
-                    out.reset(0);
-                    #dis::word(word, out);
+            fn #printer(word: u128, out: &mut String, room: usize) {
+                // The line is a local whose address no call takes, so its
+                // fields live in registers.
+                let printed = #dis::print(out, room, |out| {
+                    // Stray bits outside every field do not print (as after
+                    // decoding), except in `.word`, which keeps every bit.
+                    let w = word & #covered;
+                    #print_guard
+                    #mark
+                    if #printed {
+                        #( #print_controls )*
+                    } else {
+                        out.reset(0);
+                        #dis::word(word, out);
+                    }
+                });
+                if !printed {
+                    #dis::retry(#printer_name, word, out, room);
                 }
                 #( #bodies )*
             }
@@ -664,7 +683,7 @@ impl Lower<'_> {
             quote! { if w & #m != #v { return None; } }
         });
         let modifiers: Vec<TokenStream> = modifiers.into_iter().collect::<Option<_>>()?;
-        let mut code = vec![quote! { #check out.push_str(#mnemonic); #( #modifiers )* }];
+        let mut code = vec![{ let m = fixed_text(mnemonic); quote! { #check #m; #( #modifiers )* } }];
         if operands.len() > 64 {
             return None;
         }
@@ -695,9 +714,9 @@ impl Lower<'_> {
             let body = o.print.as_ref()?;
             // The separator: a space before the first operand printed.
             let sep = if operands[..k].iter().any(|p| !p.optional) {
-                quote! { out.push_str(", "); }
+                fixed_text(", ")
             } else if k == 0 {
-                quote! { out.push_str(" "); }
+                fixed_text(" ")
             } else {
                 let before = &want[..k];
                 quote! { out.separator(#( #before )|*); }
@@ -726,7 +745,7 @@ impl Lower<'_> {
         let (kind, print) = match m {
             ModifierBinding::Mnemonic { text } => {
                 let dotted = format!(".{text}");
-                (quote! { #rt::ModifierKind::Mnemonic(#text) }, Some(quote! { out.push_str(#dotted); }))
+                (quote! { #rt::ModifierKind::Mnemonic(#text) }, Some(fixed_text(&dotted)))
             }
             ModifierBinding::Value { field, spelling, value, optional } => match op.field(field) {
                 Some(f) => {
@@ -734,17 +753,18 @@ impl Lower<'_> {
                     let v = Literal::u64_unsuffixed(*value);
                     let (get, dotted) = (field_get(f), format!(".{spelling}"));
                     let print = match (*optional, f.default_value()) {
-                        (false, _) => quote! { if #get != #v { return None; } out.push_str(#dotted); },
-                        (true, None) => quote! { if #get == #v { out.push_str(#dotted); } else { return None; } },
+                        (false, _) => { let t = fixed_text(&dotted); quote! { if #get != #v { return None; } #t; } }
+                        (true, None) => { let t = fixed_text(&dotted); quote! { if #get == #v { #t; } else { return None; } } }
                         // At its default the modifier is omitted; any other value but its own fails.
                         (true, Some(d)) if d == *value => quote! { if #get != #v { return None; } },
                         (true, Some(d)) => match self.piece_table(f.width, [(*value, Some(dotted.clone())), (d, Some(String::new()))]) {
                             Some(t) => self.print_piece(&t, quote! { (#get) as usize }),
                             None => {
                                 let d = Literal::u64_unsuffixed(d);
+                                let dotted_text = fixed_text(&dotted);
                                 quote! {
                                     match #get {
-                                        #v => out.push_str(#dotted),
+                                        #v => { #dotted_text; }
                                         #d => {}
                                         _ => return None,
                                     }
@@ -770,7 +790,7 @@ impl Lower<'_> {
                         let d = Literal::u64_unsuffixed(d);
                         quote! { #d => {} }
                     });
-                    let arms = first_arms(values.iter().map(|c| (c.value, format!(".{}", c.spelling))), default, |dotted| quote! { out.push_str(#dotted) });
+                    let arms = first_arms(values.iter().map(|c| (c.value, format!(".{}", c.spelling))), default, |dotted| fixed_text(&dotted));
                     let get = field_get(f);
                     let entries = default.map(|d| (d, Some(String::new()))).into_iter().chain(values.iter().map(|c| (c.value, Some(format!(".{}", c.spelling)))));
                     let print = match self.piece_table(f.width, entries) {
@@ -819,7 +839,7 @@ impl Lower<'_> {
         // The printing code of the operand's value (`None`: never prints);
         // decorated unless literal or indexed.
         let (kind, core, decorated) = match &sop.shape {
-            OperandShape::Literal => (quote! { #rt::OperandKind::Literal }, Some(quote! { out.push_str(#name); }), false),
+            OperandShape::Literal => (quote! { #rt::OperandKind::Literal }, Some(fixed_text(name)), false),
             OperandShape::Indexed { base, .. } => {
                 let index_field = ob.index_fields.first().and_then(|n| op.field(n));
                 let index = match index_field {
@@ -847,7 +867,7 @@ impl Lower<'_> {
                         quote! { #dis::offset(out, #dis::sign_extend(#get, #width, #signed)); }
                     });
                     let open = format!("{base}[");
-                    quote! { out.push_str(#open); #reg; #off out.push_byte(b']'); }
+                    { let open = fixed_text(&open); quote! { #open; #reg; #off out.push_byte(b']'); } }
                 });
                 (quote! { #rt::OperandKind::Indexed { base: #base, index: #index, offset: #offset } }, print, false)
             }

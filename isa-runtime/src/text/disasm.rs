@@ -7,36 +7,40 @@
 //! disassembler of `isa-codegen` is the reference the tests compare it with.
 
 use super::literal::{push_dec, write_float_lanes, FloatFormat, Sink};
-use core::mem::MaybeUninit;
 
-/// Bytes a [`Line`] holds before it spills them into its `String`.
-const CAP: usize = 112;
+/// The spare capacity a line starts with: a `String` that has it takes
+/// the line without growing. A line that needs more is printed again with
+/// more ([`print`]).
+pub const LINE_BYTES: usize = 256;
 
-/// The spare capacity a `String` needs for a line to be appended without
-/// growing it (the line's buffer is appended whole, then cut back).
-pub const LINE_BYTES: usize = CAP + 16;
-
-/// A line being printed. Text goes into a small buffer on the stack, in
-/// fixed 16-byte stores that advance by the text's length, so that choosing
-/// among texts is a table lookup rather than a branch; the buffer spills
-/// into the `String` when full, and at the end of the line. Every write
-/// starts with room for 16 bytes at `pos` (`pos <= CAP`), and what lies
-/// before `pos` has been written (the rest of the buffer may not have
-/// been: it is never zeroed) and is whole `&str`s and ASCII, so spilled
-/// text is UTF-8.
+/// A line being printed, straight into the spare capacity of the `String`
+/// it is appended to, which becomes part of the `String` only when the line
+/// is done (so the bytes are written once, and never read back).
+///
+/// Text goes in as fixed 16-byte stores that advance `pos` by the text's
+/// length, so that choosing among texts is a table lookup rather than a
+/// branch. A store goes to `pos`, or to `limit` when `pos` is past it (the
+/// line has overflowed its room), so no store leaves the capacity and none
+/// needs a check; a line whose `pos` ends past `limit` does not finish, and
+/// [`print`] prints it again with more room. (A store at `limit` only
+/// touches bytes past `limit`, so a line cut back to a mark at or before
+/// `limit` is intact.) What lies before `pos` has been written and is
+/// whole `&str`s (ASCII while `ascii` holds); what lies beyond it may never
+/// have been written.
 pub struct Line<'a> {
     out: &'a mut String,
-    /// `out.len()` when the line began.
+    /// `out.len()`, where the line begins; the `String`'s length stays
+    /// there until the line is done.
     start: usize,
-    /// Bytes of the line already moved to `out` (`out.len() - start`),
-    /// kept here so that marks need not read the `String`.
-    spilled: usize,
-    /// Bytes of `buf` that belong to the line.
+    /// `out`'s buffer at `start`.
+    base: *mut u8,
+    /// Bytes of the line written (past `limit`: overflowed).
     pos: usize,
-    /// Whether every byte ever stored in `buf` is ASCII: pieces and digits
-    /// are; a text or byte that is not clears it.
+    /// The largest `pos` with 16 bytes of capacity after it.
+    limit: usize,
+    /// Whether every byte ever stored is ASCII: pieces and digits are; a
+    /// text or byte that is not clears it.
     ascii: bool,
-    buf: [MaybeUninit<u8>; CAP + 16],
 }
 
 /// An ASCII text of at most 15 bytes, as a printer stores it: the bytes,
@@ -153,107 +157,153 @@ const fn append_dec(p: &mut [u8; 16], n: usize, v: u64) -> usize {
     }
 }
 
-impl Line<'_> {
-    /// The length so far, to [`Line::reset`] to.
+/// A line's `base` and `limit` in `out` when it starts at `start`.
+#[inline(always)]
+fn locate(out: &mut String, start: usize) -> (*mut u8, usize) {
+    // SAFETY: only the pointer is taken; the bytes are written through it
+    // within the capacity (`limit`), never beyond.
+    let v = unsafe { out.as_mut_vec() };
+    (v.as_mut_ptr().wrapping_add(start), v.capacity() - start - 16)
+}
+
+/// Grows `out` for a line at `start` with `pos` bytes written, to hold
+/// `extra` more (beyond the 16 every store has) and takes the line's
+/// bytes along; the line's new `base` and `limit`.
+#[cold]
+#[inline(never)]
+fn grow(out: &mut String, start: usize, pos: usize, extra: usize) -> (*mut u8, usize) {
+    // SAFETY: the first `pos` bytes after `start` have been written (and
+    // `pos <= limit`: a line that overflowed does not grow), and they are
+    // whole `&str`s (UTF-8); `Vec::reserve` keeps only the bytes within the
+    // length, so they are part of it while it reallocates, then the length
+    // goes back to `start` (which leaves the bytes where they are).
+    let v = unsafe { out.as_mut_vec() };
+    unsafe { v.set_len(start + pos) };
+    v.reserve(extra + LINE_BYTES);
+    v.truncate(start);
+    locate(out, start)
+}
+
+impl<'a> Line<'a> {
+    /// A line to be appended to `out`, with at least `room` bytes of
+    /// capacity; it is part of `out` once [`Line::finish`]ed (dropped
+    /// unfinished, it is not).
     #[inline(always)]
-    pub fn mark(&self) -> usize {
-        self.spilled + self.pos
+    pub fn new(out: &'a mut String, room: usize) -> Self {
+        let start = out.len();
+        out.reserve(room.max(LINE_BYTES));
+        let mut line = Line { out, start, base: core::ptr::null_mut(), pos: 0, limit: 0, ascii: true };
+        line.locate();
+        line
     }
 
-    /// Drops what was printed after `mark`.
-    #[inline]
-    pub fn reset(&mut self, mark: usize) {
-        if mark >= self.spilled {
-            self.pos = mark - self.spilled;
+    /// Sets `base` and `limit` from the `String`'s buffer and capacity.
+    #[inline(always)]
+    fn locate(&mut self) {
+        (self.base, self.limit) = locate(self.out, self.start);
+    }
+
+    /// Runs `f` on a copy of the line, then takes the copy's state back.
+    /// Every call a printer does not inline goes through this, so that the
+    /// printer's own line never has its address taken: the compiler then
+    /// knows the text stores cannot touch the line's fields, and keeps
+    /// them in registers.
+    #[inline(always)]
+    pub fn detached<R>(&mut self, f: impl FnOnce(&mut Line<'_>) -> R) -> R {
+        let mut copy = Line { out: &mut *self.out, start: self.start, base: self.base, pos: self.pos, limit: self.limit, ascii: self.ascii };
+        let r = f(&mut copy);
+        let (base, pos, limit, ascii) = (copy.base, copy.pos, copy.limit, copy.ascii);
+        (self.base, self.pos, self.limit, self.ascii) = (base, pos, limit, ascii);
+        r
+    }
+
+    /// Makes room for `extra` more bytes after `pos` (beyond the 16 every
+    /// store has).
+    #[inline(always)]
+    fn grow(&mut self, extra: usize) {
+        (self.base, self.limit) = grow(self.out, self.start, self.pos, extra);
+    }
+
+    /// Makes the line part of the `String`; `false` (and the `String` as
+    /// it was) when the line overflowed its room.
+    #[inline(always)]
+    #[must_use]
+    pub fn finish(self) -> bool {
+        if self.pos > self.limit {
+            return false;
+        }
+        let end = self.start + self.pos;
+        if self.ascii {
+            // SAFETY: the `pos` bytes after `start` are written (the line
+            // did not overflow), within the capacity, and ASCII, so the
+            // `String` stays UTF-8.
+            unsafe { self.out.as_mut_vec().set_len(end) };
         } else {
-            self.unspill(mark);
+            self.finish_unicode(end);
+        }
+        true
+    }
+
+    /// [`Line::finish`] for a line with text that is not ASCII: whole
+    /// `&str`s, so UTF-8, but checked rather than trusted.
+    #[cold]
+    #[inline(never)]
+    fn finish_unicode(self, end: usize) {
+        // SAFETY: the `pos` bytes after `start` have been written.
+        let written = unsafe { core::slice::from_raw_parts(self.base, self.pos) };
+        match core::str::from_utf8(written) {
+            // SAFETY: they are UTF-8, and within the capacity.
+            Ok(_) => unsafe { self.out.as_mut_vec().set_len(end) },
+            Err(_) => {
+                let text = String::from_utf8_lossy(written).into_owned();
+                self.out.push_str(&text);
+            }
         }
     }
 
-    /// Drops what was printed after `mark`, which lies in spilled text.
-    #[cold]
-    #[inline(never)]
-    fn unspill(&mut self, mark: usize) {
-        self.out.truncate(self.start + mark);
-        self.spilled = mark;
-        self.pos = 0;
+    /// The length so far, to [`Line::reset`] to.
+    #[inline(always)]
+    pub fn mark(&self) -> usize {
+        self.pos
+    }
+
+    /// Drops what was printed after `mark`.
+    #[inline(always)]
+    pub fn reset(&mut self, mark: usize) {
+        self.pos = mark.min(self.pos);
     }
 
     /// Drops what was printed after `mark` unless `keep`, without a branch
     /// on `keep` (which follows the word's bits).
     #[inline(always)]
     pub fn keep_if(&mut self, keep: bool, mark: usize) {
-        if mark < self.spilled {
-            if !keep {
-                self.unspill(mark);
-            }
-            return;
-        }
-        self.pos = core::hint::select_unpredictable(keep, self.pos, mark - self.spilled);
+        self.pos = core::hint::select_unpredictable(keep, self.pos, mark.min(self.pos));
     }
 
-    /// Moves the buffer's text to the `String` (the buffer is full).
-    #[cold]
-    #[inline(never)]
-    fn spill(&mut self) {
-        self.flush();
-    }
-
-    /// Moves the buffer's text to the `String`.
+    /// Where the next 16-byte store goes: `pos`, or `limit` once the line
+    /// has overflowed (see [`Line`]).
     #[inline(always)]
-    fn flush(&mut self) {
-        let len = self.out.len() + self.pos;
-        if self.ascii {
-            // SAFETY: the bytes are only made part of the `String` up to
-            // `pos`, and those have all been written and are ASCII (`ascii`),
-            // so the `String` stays UTF-8. The whole buffer is copied (a copy
-            // of fixed size, no call) into capacity just reserved.
-            let v = unsafe { self.out.as_mut_vec() };
-            v.reserve(CAP + 16);
-            if let Some(spare) = v.spare_capacity_mut().get_mut(..CAP + 16) {
-                spare.copy_from_slice(&self.buf);
-                // SAFETY: `len - v.len()` = `pos` bytes were initialized just
-                // above and fit the capacity (`pos <= CAP + 16`).
-                unsafe { v.set_len(len) };
-            }
-        } else {
-            // The line's bytes are whole `&str`s, so this is UTF-8 too (but
-            // not known to be without a check).
-            let written = self.buf.get(..self.pos).unwrap_or_default();
-            // SAFETY: the first `pos` bytes of the buffer have been written.
-            let written = unsafe { &*(written as *const [MaybeUninit<u8>] as *const [u8]) };
-            self.out.push_str(&String::from_utf8_lossy(written));
-        }
-        self.spilled += self.pos;
-        self.pos = 0;
-    }
-
-    /// Room for one 16-byte store at `pos`: `pos`, at most `CAP` (spilling
-    /// first if need be), which lets the compiler drop the bounds check of
-    /// the store.
-    #[inline(always)]
-    fn room(&mut self) -> usize {
-        if self.pos > CAP {
-            self.spill();
-            0
-        } else {
-            self.pos
-        }
+    fn at(&self) -> usize {
+        self.pos.min(self.limit)
     }
 
     /// Appends a piece; `false` (and nothing appended) for [`NO_PIECE`].
     #[inline(always)]
     pub fn piece(&mut self, p: &Piece) -> bool {
-        self.put(p.0, piece_len(p));
+        // SAFETY: `at() <= limit`, so the 16 bytes lie within the capacity.
+        // (A copy from the piece in memory, not `put` of its bytes by
+        // value: that way it is one 16-byte load and store.)
+        unsafe { core::ptr::copy_nonoverlapping(p.0.as_ptr(), self.base.add(self.at()), 16) };
+        self.pos += piece_len(p);
         piece_ok(p)
     }
 
     /// Stores 16 bytes at the end of the line and keeps the first `n` (at most 16).
     #[inline(always)]
     fn put(&mut self, bytes: [u8; 16], n: usize) {
-        let at = self.room();
-        self.buf[at..at + 16].copy_from_slice(&bytes.map(MaybeUninit::new));
-        self.pos = at + n;
+        // SAFETY: `at() <= limit`, so the 16 bytes lie within the capacity.
+        unsafe { core::ptr::write_unaligned(self.base.add(self.at()) as *mut u128, u128::from_ne_bytes(bytes)) };
+        self.pos += n;
     }
 
     /// Appends `, ` when `comma`, else ` `, without a branch on `comma`.
@@ -266,9 +316,9 @@ impl Line<'_> {
     #[inline(always)]
     pub fn byte_if(&mut self, b: u8, on: bool) {
         self.ascii &= b.is_ascii();
-        let at = self.room();
-        self.buf[at] = MaybeUninit::new(b);
-        self.pos = at + on as usize;
+        // SAFETY: `at() <= limit`, within the capacity.
+        unsafe { self.base.add(self.at()).write(b) };
+        self.pos += on as usize;
     }
 
     /// Appends `text`, lower-case hex digits of `v`, then keeps them only
@@ -358,26 +408,44 @@ fn hex16_words(v: u64, upper: bool) -> u128 {
     x + 0x30 * BYTES + letters * if upper { 7 } else { 39 }
 }
 
+/// Prints a line with `body` in `room` bytes and appends it to `out`;
+/// `false` (and `out` as it was) when the line needs more room. A printer
+/// calls this, then [`retry`] on `false`: no loop, which would have the
+/// compiler hoist the printer's table addresses out of it and keep them on
+/// the stack.
+#[inline(always)]
+#[must_use]
+pub fn print(out: &mut String, room: usize, body: impl FnOnce(&mut Line)) -> bool {
+    let mut line = Line::new(out, room);
+    body(&mut line);
+    line.finish()
+}
+
+/// Runs `print` again with four times the room (a line's text does not
+/// depend on its room, so this ends).
+#[cold]
+#[inline(never)]
+pub fn retry(print: fn(u128, &mut String, usize), w: u128, out: &mut String, room: usize) {
+    print(w, out, room.max(LINE_BYTES) * 4)
+}
+
 impl Sink for Line<'_> {
     #[inline(always)]
     fn push_str(&mut self, s: &str) {
         self.ascii &= s.is_ascii();
         let b = s.as_bytes();
-        if self.pos + b.len() > CAP {
-            self.spill();
-            if b.len() > CAP {
-                self.out.push_str(s);
-                self.spilled += b.len();
+        if self.pos + b.len() > self.limit + 16 {
+            if self.pos > self.limit {
+                // Overflowed: the line will be printed again anyway.
+                self.pos += b.len();
                 return;
             }
+            self.grow(b.len());
         }
-        let at = self.pos;
-        if let Some(dst) = self.buf.get_mut(at..at + b.len()) {
-            // SAFETY: `MaybeUninit<u8>` has the layout of `u8`, and every
-            // `u8` is an initialized `MaybeUninit<u8>`.
-            dst.copy_from_slice(unsafe { &*(b as *const [u8] as *const [MaybeUninit<u8>]) });
-        }
-        self.pos = at + b.len();
+        // SAFETY: `pos + len <= limit + 16`, within the capacity; `s` is
+        // not part of the `String` (it is borrowed while the line is not).
+        unsafe { core::ptr::copy_nonoverlapping(b.as_ptr(), self.base.add(self.pos), b.len()) };
+        self.pos += b.len();
     }
     #[inline(always)]
     fn push_byte(&mut self, b: u8) {
@@ -385,30 +453,27 @@ impl Sink for Line<'_> {
     }
 }
 
-/// Runs `print` on word `w`, appending the line to `out`.
+/// `.word 0x` and the 32 hex digits of `w`: a word no form prints.
 #[inline(always)]
-pub fn write_with(print: impl Fn(u128, &mut Line), w: u128, out: &mut String) {
-    let start = out.len();
-    let mut line = Line { out, start, spilled: 0, pos: 0, ascii: true, buf: [MaybeUninit::uninit(); CAP + 16] };
-    print(w, &mut line);
-    line.flush();
+pub fn word(w: u128, out: &mut Line) {
+    out.detached(|out| word_detached(w, out));
 }
 
-/// `.word 0x` and the 32 hex digits of `w`: a word no form prints.
-pub fn word(w: u128, out: &mut Line) {
+#[inline(never)]
+fn word_detached(w: u128, out: &mut Line) {
     out.push_str(".word 0x");
     out.put(hex16((w >> 64) as u64, false).to_le_bytes(), 16);
     out.put(hex16(w as u64, false).to_le_bytes(), 16);
 }
 
 /// Decimal digits of `v`.
-#[inline]
+#[inline(always)]
 pub fn dec(out: &mut Line, v: u64) {
-    push_dec(out, v);
+    out.detached(|out| push_dec(out, v));
 }
 
 /// A register of a class the model lacks: its number in hex.
-#[inline]
+#[inline(always)]
 pub fn raw_register(out: &mut Line, v: u64) {
     out.push_str("0x");
     out.hex_digits(v, false);
@@ -434,14 +499,14 @@ const SIGNED_HEX: [Piece; 2] = pieces([Some("0x"), Some("-0x")]);
 const OFFSET_HEX: [Piece; 2] = pieces([Some("+0x"), Some("-0x")]);
 
 /// An integer immediate: `0x1F`, `-0x10`.
-#[inline]
+#[inline(always)]
 pub fn int(out: &mut Line, s: i128) {
     out.piece(&SIGNED_HEX[(s < 0) as usize]);
     out.hex_digits(s.unsigned_abs() as u64, true);
 }
 
 /// An index offset: `+0x1F`, `-0x10`, nothing when zero.
-#[inline]
+#[inline(always)]
 pub fn offset(out: &mut Line, v: i128) {
     let mark = out.mark();
     out.piece(&OFFSET_HEX[(v < 0) as usize]);
@@ -460,10 +525,10 @@ pub fn const_mem(out: &mut Line, bank: u64, offset: u64) {
 }
 
 /// Float lanes of a `width`-bit field holding `v`, in `fmt`, separated by `, `.
-#[inline]
+#[inline(always)]
 pub fn floats(out: &mut Line, v: u64, width: u8, fmt: FloatFormat, lanes: u32) {
     let lanes = if fmt.width() < width as u32 { width as u32 / fmt.width() } else { lanes.max(1) };
-    write_float_lanes(out, v, lanes, fmt);
+    out.detached(|out| write_float_lanes(out, v, lanes, fmt));
 }
 
 #[cfg(test)]
@@ -473,8 +538,14 @@ mod tests {
 
     /// Prints with `print` into a fresh `String` that already holds `before`.
     fn line(before: &str, print: impl Fn(u128, &mut Line)) -> String {
+        fn once(print: &dyn Fn(u128, &mut Line), out: &mut String, room: usize) -> bool {
+            super::print(out, room, |line| print(0, line))
+        }
         let mut s = before.to_string();
-        write_with(print, 0, &mut s);
+        let mut room = 0;
+        while !once(&print, &mut s, room) {
+            room = room.max(LINE_BYTES) * 4;
+        }
         s
     }
 
@@ -505,7 +576,7 @@ mod tests {
         }
 
         /// Pieces, bytes, strings and dropped parts of any length make the
-        /// same text as `String` pushes, across spills of the buffer.
+        /// same text as `String` pushes, across growths of the `String`.
         #[test]
         fn a_line_is_its_writes_in_order(ops in proptest::collection::vec((0u8..5, "[a-z.é]{0,40}", any::<bool>()), 0..40)) {
             let mut want = String::from("prefix ");
@@ -561,6 +632,23 @@ mod tests {
         assert_eq!(long[1], NO_PIECE);
         assert_eq!(long[200], NO_PIECE);
         assert_eq!(text(&long[2]), "LONGPREFIX[2:3]");
+    }
+
+    #[test]
+    fn a_line_not_finished_is_not_appended() {
+        let mut s = String::from("kept");
+        {
+            let mut line = Line::new(&mut s, 0);
+            line.push_str(" dropped");
+        }
+        assert_eq!(s, "kept");
+        // Nor is one that overflowed its room.
+        let mut line = Line::new(&mut s, 0);
+        for _ in 0..100 {
+            line.piece(&piece("overflow"));
+        }
+        assert!(!line.finish());
+        assert_eq!(s, "kept");
     }
 
     #[test]
