@@ -376,11 +376,21 @@ pub fn write_float<S: Sink>(out: &mut S, bits: u64, f: FloatFormat) {
     } else if f.exponent <= 8 && f.mantissa <= 23 {
         let y = to_f64(bits, f);
         if y.is_finite() && y != 0.0 {
-            let (digits, exp) = shortest_narrow(bits, f);
             if y < 0.0 {
                 out.push_byte(b'-');
             }
-            lay_out(out, &digits.0[..digits.1], exp, y.abs() >= 1e7 || y.abs() < 1e-4);
+            let scientific = y.abs() >= 1e7 || y.abs() < 1e-4;
+            let magnitude = bits & !(1u64 << (f.width() - 1));
+            match cached_digits(magnitude, f) {
+                Some(p) => {
+                    let (digits, n, exp) = unpack_digits(p);
+                    lay_out(out, &digits[..n], exp, scientific);
+                }
+                None => {
+                    let ((digits, n), exp) = find_shortest_narrow(magnitude, f);
+                    lay_out(out, &digits[..n], exp, scientific);
+                }
+            }
             return;
         }
     }
@@ -418,57 +428,50 @@ pub fn write_float<S: Sink>(out: &mut S, bits: u64, f: FloatFormat) {
 }
 
 /// The shortest decimal that reads back ([`parse_float`]) to `bits` of
-/// `f`, a format narrower than binary32 (finite, not zero): its digits and
-/// the power of ten of the first. The nearest decimal of 1, 2, ... digits
-/// is tried in turn (`0.1` for the F16 nearest 0.1, not the binary32
-/// shortest `0.099975586`); nine digits always identify a binary32 value,
-/// so they identify this one.
-fn shortest_narrow(bits: u64, f: FloatFormat) -> (([u8; 24], usize), i32) {
-    let magnitude = bits & !(1u64 << (f.width() - 1));
-    // Finding the digits takes a few formatted tries; F16 and BF16 keep
-    // each value's digits once found (a disassembler prints the same
-    // constants again and again).
+/// The shortest digits of the magnitude of an F16 or BF16 value (finite,
+/// not zero), packed ([`pack_digits`]); `None` for other formats. Finding
+/// them takes a few formatted tries, so each value's digits are kept once
+/// found (a disassembler prints the same constants again and again).
+fn cached_digits(magnitude: u64, f: FloatFormat) -> Option<u64> {
     let cache = match f {
-        FloatFormat::F16 => Some(&F16_DIGITS),
-        FloatFormat::BF16 => Some(&BF16_DIGITS),
-        _ => None,
+        FloatFormat::F16 => &F16_DIGITS,
+        FloatFormat::BF16 => &BF16_DIGITS,
+        _ => return None,
     };
-    let Some(cache) = cache else { return find_shortest_narrow(magnitude, f) };
     let slots = cache.get_or_init(|| (0..1 << 15).map(|_| AtomicU64::new(0)).collect());
-    let Some(slot) = slots.get(magnitude as usize) else { return find_shortest_narrow(magnitude, f) };
+    let slot = slots.get(magnitude as usize)?;
     let packed = slot.load(Ordering::Relaxed);
     if packed != 0 {
-        return unpack_digits(packed);
+        return Some(packed);
     }
-    let found = find_shortest_narrow(magnitude, f);
-    slot.store(pack_digits(found), Ordering::Relaxed);
-    found
+    let packed = pack_digits(find_shortest_narrow(magnitude, f))?;
+    slot.store(packed, Ordering::Relaxed);
+    Some(packed)
 }
 
 /// Found digits of F16 and BF16 values, by magnitude bits (0: not yet).
 static F16_DIGITS: OnceLock<Box<[AtomicU64]>> = OnceLock::new();
 static BF16_DIGITS: OnceLock<Box<[AtomicU64]>> = OnceLock::new();
 
-/// Digits (at most 9, as a number), their count and the exponent in one
-/// nonzero word: bit 63 set, count in bits 48..52, exponent (biased by
-/// 1024) in bits 32..44, digits in bits 0..32.
-fn pack_digits(((d, n), exp): (([u8; 24], usize), i32)) -> u64 {
-    let v = d[..n.min(9)].iter().fold(0u64, |v, c| v * 10 + u64::from(c - b'0'));
-    1 << 63 | (n.min(9) as u64) << 48 | ((exp + 1024) as u64 & 0xFFF) << 32 | v
+/// At most 5 digits as ASCII (bits 0..40, first digit lowest), their count
+/// (bits 40..44) and the exponent biased by 1024 (bits 44..56), with bit 63
+/// set, so that the word is not 0 and unpacking is shifts, not divisions.
+/// `None` for more than 5 digits (F16 needs at most 5, BF16 4).
+fn pack_digits(((d, n), exp): (([u8; 24], usize), i32)) -> Option<u64> {
+    let ascii = d.get(..n).filter(|_| n <= 5)?.iter().rev().fold(0u64, |v, &c| v << 8 | u64::from(c));
+    Some(1 << 63 | ((exp + 1024) as u64 & 0xFFF) << 44 | (n as u64) << 40 | ascii)
 }
 
-fn unpack_digits(p: u64) -> (([u8; 24], usize), i32) {
-    let n = (p >> 48 & 15) as usize;
-    let mut v = p & 0xFFFF_FFFF;
-    let mut d = [0u8; 24];
-    for i in (0..n).rev() {
-        d[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-    }
-    ((d, n), (p >> 32 & 0xFFF) as i32 - 1024)
+/// The digits, their count and the exponent of [`pack_digits`]' word.
+fn unpack_digits(p: u64) -> ([u8; 8], usize, i32) {
+    ((p & 0xFF_FFFF_FFFF).to_le_bytes(), (p >> 40 & 15) as usize, (p >> 44 & 0xFFF) as i32 - 1024)
 }
 
-/// [`shortest_narrow`] of a magnitude, without the cache.
+/// The shortest digits of `magnitude` in `f`, a format narrower than
+/// binary32 (finite, not zero), and the power of ten of the first. The
+/// nearest decimal of 1, 2, ... digits is tried in turn (`0.1` for the F16
+/// nearest 0.1, not the binary32 shortest `0.099975586`); nine digits
+/// always identify a binary32 value, so they identify this one.
 fn find_shortest_narrow(magnitude: u64, f: FloatFormat) -> (([u8; 24], usize), i32) {
     let x = to_f64(magnitude, f);
     let mut text = Buf::default();
@@ -501,7 +504,7 @@ fn find_shortest_narrow(magnitude: u64, f: FloatFormat) -> (([u8; 24], usize), i
     (digits, exp)
 }
 
-/// A small text buffer on the stack, for [`shortest_narrow`]'s tries.
+/// A small text buffer on the stack, for [`find_shortest_narrow`]'s tries.
 #[derive(Default)]
 struct Buf(arrayvec::ArrayVec<u8, 40>);
 
@@ -637,6 +640,22 @@ fn lay_out<S: Sink>(out: &mut S, d: &[u8], exp: i32, scientific: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cache gives back the digits it was given: every F16 and BF16
+    /// magnitude that is finite and not zero fits the packed word (at most
+    /// 5 digits), and unpacks to what the search found.
+    #[test]
+    fn cached_digits_are_the_found_digits() {
+        for f in [FloatFormat::F16, FloatFormat::BF16] {
+            let inf = ((1u64 << f.exponent) - 1) << f.mantissa;
+            for magnitude in (1..inf).step_by(3) {
+                let ((d, n), exp) = find_shortest_narrow(magnitude, f);
+                let packed = cached_digits(magnitude, f).expect("F16 and BF16 digits are cached");
+                let (cd, cn, cexp) = unpack_digits(packed);
+                assert_eq!((&cd[..cn], cexp), (&d[..n], exp), "{f:?} {magnitude:#x}");
+            }
+        }
+    }
 
     #[test]
     fn integer_errors_say_why() {
