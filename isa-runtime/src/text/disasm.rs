@@ -192,15 +192,8 @@ impl<'a> Line<'a> {
     pub fn new(out: &'a mut String, room: usize) -> Self {
         let start = out.len();
         out.reserve(room.max(LINE_BYTES));
-        let mut line = Line { out, start, base: core::ptr::null_mut(), pos: 0, limit: 0, ascii: true };
-        line.locate();
-        line
-    }
-
-    /// Sets `base` and `limit` from the `String`'s buffer and capacity.
-    #[inline(always)]
-    fn locate(&mut self) {
-        (self.base, self.limit) = locate(self.out, self.start);
+        let (base, limit) = locate(out, start);
+        Line { out, start, base, pos: 0, limit, ascii: true }
     }
 
     /// Runs `f` on a copy of the line, then takes the copy's state back.

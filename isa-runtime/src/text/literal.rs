@@ -427,7 +427,6 @@ pub fn write_float<S: Sink>(out: &mut S, bits: u64, f: FloatFormat) {
     out.push_str(&text);
 }
 
-/// The shortest decimal that reads back ([`parse_float`]) to `bits` of
 /// The shortest digits of the magnitude of an F16 or BF16 value (finite,
 /// not zero), packed ([`pack_digits`]); `None` for other formats. Finding
 /// them takes a few formatted tries, so each value's digits are kept once
@@ -641,9 +640,9 @@ fn lay_out<S: Sink>(out: &mut S, d: &[u8], exp: i32, scientific: bool) {
 mod tests {
     use super::*;
 
-    /// The cache gives back the digits it was given: every F16 and BF16
-    /// magnitude that is finite and not zero fits the packed word (at most
-    /// 5 digits), and unpacks to what the search found.
+    /// The cache gives back the digits it was given: F16 and BF16
+    /// magnitudes that are finite and not zero (every third one) fit the
+    /// packed word (at most 5 digits), and unpack to what the search found.
     #[test]
     fn cached_digits_are_the_found_digits() {
         for f in [FloatFormat::F16, FloatFormat::BF16] {
