@@ -49473,6 +49473,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
     without_syntax: &["F2FP"],
     decode: decode_index,
     check: check_word,
+    fast: ::std::sync::OnceLock::new(),
 };
 /// Per opcode, its printer.
 static PRINT: [fn(u128, &mut String, usize); 184] = [

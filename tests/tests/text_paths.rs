@@ -75,6 +75,93 @@ fn both_paths_print_and_read_a_million_random_instructions_identically() {
     }
 }
 
+/// The assembler's fast path (`isa_runtime::text::asm_fast`) gives what
+/// the general path gives, or nothing: on canonical lines of random valid
+/// instructions, and on those lines mutated (parts swapped or dropped,
+/// operands dropped or repeated, a byte replaced, inserted or deleted).
+/// It must also take most canonical lines, or it is dead code.
+#[test]
+fn the_fast_path_gives_what_the_general_path_gives() {
+    use isa_runtime::text::{asm::general_line, asm_fast};
+    let m = &isa_generated::text::MODEL;
+    let codec = Codec::new(isa());
+    let mut rng = Rng(29);
+    const BYTES: &[u8] = b" ,.-|!~&=@[]RPUZTcx0179AF_";
+    let (mut canonical, mut taken, mut mutated_taken) = (0, 0, 0);
+    let check = |line: &str, taken: &mut usize| {
+        if let Some(a) = asm_fast::assemble(m, line) {
+            *taken += 1;
+            assert_eq!(general_line(m, line), Ok(Some(a)), "`{line}`: the fast path gave {a:?}");
+        }
+    };
+    for _ in 0..40_000 {
+        let (_, word) = random_valid(&codec, &mut rng);
+        let line = Instruction::decode(word).unwrap().to_string();
+        canonical += 1;
+        check(&line, &mut taken);
+        for _ in 0..6 {
+            let mut m2 = line.clone().into_bytes();
+            match rng.below(7) {
+                0 | 1 => {
+                    let at = rng.below(m2.len());
+                    m2[at] = BYTES[rng.below(BYTES.len())];
+                }
+                2 => {
+                    m2.insert(rng.below(m2.len() + 1), BYTES[rng.below(BYTES.len())]);
+                }
+                3 => {
+                    m2.remove(rng.below(m2.len()));
+                }
+                _ => {
+                    // Whole pieces: dotted parts of the mnemonic, or operands.
+                    let text = String::from_utf8(m2).unwrap();
+                    let (head, tail) = text.split_once(' ').map_or((text.as_str(), ""), |(h, t)| (h, t));
+                    let (head, tail) = if head.starts_with('@') {
+                        let (mn, rest) = tail.split_once(' ').unwrap_or((tail, ""));
+                        (format!("{head} {mn}"), rest.to_string())
+                    } else {
+                        (head.to_string(), tail.to_string())
+                    };
+                    let mut parts: Vec<&str> = head.split('.').collect();
+                    let mut ops: Vec<String> = tail.split(", ").map(String::from).collect();
+                    match rng.below(6) {
+                        0 if parts.len() > 2 => {
+                            let (a, b) = (1 + rng.below(parts.len() - 1), 1 + rng.below(parts.len() - 1));
+                            parts.swap(a, b);
+                        }
+                        1 if parts.len() > 1 => {
+                            let a = 1 + rng.below(parts.len() - 1);
+                            parts.remove(a);
+                        }
+                        2 if ops.len() > 1 => {
+                            let a = rng.below(ops.len() - 1);
+                            ops.remove(a);
+                        }
+                        3 => {
+                            let k = rng.below(ops.len());
+                            ops.insert(k, ops[k].clone());
+                        }
+                        4 => {
+                            let k = rng.below(ops.len());
+                            ops[k] = format!("{}{}", ["-", "|", "-|", "!", "~", "-+"][rng.below(6)], ops[k]);
+                        }
+                        _ => {
+                            let k = rng.below(ops.len());
+                            ops[k] = format!("{}{}{}", ["-|", "|"][rng.below(2)], ops[k], ["|", "|.H1", ".H0_H0|", ".B1"][rng.below(4)]);
+                        }
+                    }
+                    m2 = format!("{} {}", parts.join("."), ops.join(", ")).into_bytes();
+                }
+            }
+            if let Ok(line) = String::from_utf8(m2) {
+                check(&line, &mut mutated_taken);
+            }
+        }
+    }
+    assert!(taken * 10 >= canonical * 8, "the fast path took {taken} of {canonical} canonical lines");
+    assert!(mutated_taken > 0);
+}
+
 /// `disassemble` prints from the word and its opcode alone (no typed
 /// instruction): it must give what decoding and `Display` give, also with
 /// stray bits outside every field (which decoding drops) and on words that

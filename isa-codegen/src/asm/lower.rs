@@ -328,6 +328,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             without_syntax: &[ #( #without_syntax ),* ],
             decode: decode_index,
             check: check_word,
+            fast: ::std::sync::OnceLock::new(),
         };
 
         /// Per opcode, its printer.

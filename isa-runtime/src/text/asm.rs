@@ -130,7 +130,19 @@ pub fn mnemonic_needs_part<'a>(base: &str, lexed: &Line, forms: impl Iterator<It
 }
 
 /// Assembles one line. `Ok(None)` for blank, comment-only and label-only lines.
+///
+/// Lines as the disassembler prints them take the fast path
+/// ([`super::asm_fast`]); every other line, and every line that fails,
+/// [`general_line`].
 pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmError> {
+    if let Some(a) = super::asm_fast::assemble(m, line) {
+        return Ok(Some(a));
+    }
+    assemble(m, line, true)
+}
+
+/// [`assemble_line`] without the fast path: what the fast path is tested against.
+pub fn general_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmError> {
     assemble(m, line, true)
 }
 
@@ -328,7 +340,7 @@ fn text_fits(m: &Model, o: &Operand, p: &Pre) -> bool {
     let Some(t) = &p.text else { return false };
     match (&t.core, &o.kind) {
         (Core::Name(n), OperandKind::Register { class, .. }) => {
-            p.name.class == Some(*class) || m.registers.get(*class as usize).is_some_and(|c| c.constants.iter().any(|(c, _)| same(c, n)))
+            p.name.class == Some(*class) || (p.name.named && m.registers.get(*class as usize).is_some_and(|c| c.constants.iter().any(|(c, _)| same(c, n))))
         }
         (Core::Pair { .. }, OperandKind::Register { .. }) => true,
         (Core::Number(_), OperandKind::Int { .. } | OperandKind::Float { .. }) => true,
@@ -368,9 +380,9 @@ pub fn raw_word_extras(l: &Line) -> Result<(), AsmError> {
 /// forms: its decorated form (`None` when it is not an operand), and what
 /// its name spells as a register.
 #[derive(Clone, Copy, Default)]
-struct Pre<'a> {
-    text: Option<OperandText<'a>>,
-    name: RegName,
+pub(super) struct Pre<'a> {
+    pub(super) text: Option<OperandText<'a>>,
+    pub(super) name: RegName,
 }
 
 impl<'a> Pre<'a> {
@@ -385,24 +397,27 @@ impl<'a> Pre<'a> {
 
     /// The decorated form of `tok` (which this was made from), or why it is
     /// not an operand.
-    fn read(&self, tok: Tok<'a>) -> Result<OperandText<'a>, AsmError> {
-        self.text.ok_or_else(|| AsmError::at(tok.col, lex::operand(tok.text).err().unwrap_or_default()))
+    #[inline]
+    fn read(&self, tok: Tok<'a>) -> Result<&OperandText<'a>, AsmError> {
+        self.text.as_ref().ok_or_else(|| AsmError::at(tok.col, lex::operand(tok.text).err().unwrap_or_default()))
     }
 }
 
 /// A name split as `<prefix><number>`: the class of its longest register
 /// prefix (so `UR1` is not `R`-something), and the number after it when
-/// that is all digits.
+/// that is all digits; and whether some class names a register so (`RZ`).
 #[derive(Clone, Copy, Default)]
-struct RegName {
-    class: Option<u16>,
-    number: Option<u64>,
+pub(super) struct RegName {
+    pub(super) class: Option<u16>,
+    pub(super) number: Option<u64>,
+    pub(super) named: bool,
 }
 
 impl RegName {
-    fn new(m: &Model, text: &str) -> RegName {
+    pub(super) fn new(m: &Model, text: &str) -> RegName {
+        let named = m.registers.iter().any(|c| c.constants.iter().any(|(n, _)| same(n, text)));
         let Some(&(p, class)) = m.prefixes.iter().find(|(p, _)| text.get(..p.len()).is_some_and(|t| same(t, p))) else {
-            return RegName::default();
+            return RegName { named, ..RegName::default() };
         };
         let digits = &text.as_bytes()[p.len()..];
         let number = if digits.is_empty() {
@@ -410,15 +425,17 @@ impl RegName {
         } else {
             digits.iter().try_fold(0u64, |n, &d| if d.is_ascii_digit() { n.checked_mul(10)?.checked_add((d - b'0') as u64) } else { None })
         };
-        RegName { class: Some(class), number }
+        RegName { class: Some(class), number, named }
     }
 
     /// The register `text` (which this was made from) names in class
     /// `class`, fitting `bits`: a named one (`RZ`, `PT`) or a number.
-    fn register(self, m: &Model, class: u16, bits: Bits, text: &str) -> Option<u64> {
+    pub(super) fn register(self, m: &Model, class: u16, bits: Bits, text: &str) -> Option<u64> {
         let c = m.registers.get(class as usize)?;
-        if let Some(&(_, v)) = c.constants.iter().find(|(n, _)| same(n, text)) {
-            return Some(v);
+        if self.named {
+            if let Some(&(_, v)) = c.constants.iter().find(|(n, _)| same(n, text)) {
+                return Some(v);
+            }
         }
         if self.class != Some(class) {
             return None;
@@ -448,7 +465,7 @@ fn register(m: &Model, class: u16, bits: Bits, text: &str) -> Option<u64> {
 
 /// An integer literal for a field: signed ones accept -2^(w-1)..2^w-1
 /// (unsigned spellings of the same bits), unsigned ones 0..2^w-1.
-fn int_value(bits: Bits, signed: bool, v: i128) -> Option<u64> {
+pub(super) fn int_value(bits: Bits, signed: bool, v: i128) -> Option<u64> {
     let max = bits.max() as i128;
     let lo = if signed { -(1i128 << (bits.width - 1)) } else { 0 };
     (lo..=max).contains(&v).then_some((v as u64) & max as u64)
@@ -604,8 +621,12 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
         if x == texts.len() {
             return Some(w);
         }
-        let msg = msg!(loud, "{}", too_many_operands(form.mnemonic, form.operands.len(), texts.len()));
-        keep(best, Attempt { score: (texts[x].col, 5), error: AsmError::at(texts[x].col, msg) });
+        // (Only the loud pass records failures: the quiet one gives up
+        // the line to it if no form fits.)
+        if loud {
+            let msg = too_many_operands(form.mnemonic, form.operands.len(), texts.len());
+            keep(best, Attempt { score: (texts[x].col, 5), error: AsmError::at(texts[x].col, msg) });
+        }
         return None;
     }
     let sop = &form.operands[k];
@@ -620,16 +641,16 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
             // A text of the wrong kind ranks below a right kind with a bad
             // value (`0x1FFFFFFFFF` to a register form and to a 32-bit
             // immediate form: the value is out of range).
-            // (Only the loud pass ranks failures.)
-            Err(e) => keep(best, Attempt { score: (e.col, if loud { kind_rank(m, sop, &pre[x]) } else { 6 }), error: e }),
+            Err(e) if loud => keep(best, Attempt { score: (e.col, kind_rank(m, sop, &pre[x])), error: e }),
+            Err(_) => {}
         }
     }
     if sop.optional {
         return place(m, form, texts, pre, k + 1, x, w, best, loud);
     }
-    if x >= texts.len() {
+    if x >= texts.len() && loud {
         let col = texts.last().map_or(0, |t| t.col + t.text.len());
-        keep(best, Attempt { score: (col, 5), error: AsmError::at(col, msg!(loud, "missing operand `{}`", sop.name)) });
+        keep(best, Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)) });
     }
     None
 }
@@ -760,6 +781,42 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
         }
         OperandKind::Enum => return Err(mismatch(tok, &t.core, sop, loud)),
     }
+    let w = decorate(sop, t, literal_sign, w).map_err(|b| err(if loud { b.message(sop) } else { String::new() }))?;
+    Ok((used, w))
+}
+
+/// Why an operand's decorations do not fit its template ([`decorate`]).
+pub(super) enum Bad<'a> {
+    SuffixUnbound(&'a str),
+    SuffixNotAllowed(&'a str),
+    NeedsSuffix(&'static str),
+    PrefixUnbound(&'static str),
+    NotAllowed { which: &'static str, hint: &'static str },
+    WriteTilde,
+    NoSuffix,
+}
+
+impl Bad<'_> {
+    /// The message, for operand `sop`.
+    #[cold]
+    fn message(&self, sop: &Operand) -> String {
+        match self {
+            Bad::SuffixUnbound(sfx) => format!("suffix `.{sfx}` has no field to encode it (spec defect)"),
+            Bad::SuffixNotAllowed(sfx) => format!("`.{sfx}` is not allowed here"),
+            Bad::NeedsSuffix(d) => format!("`{}` needs a `.{d}` suffix", sop.name),
+            Bad::PrefixUnbound(d) => format!("the `{d}` prefix has no field to encode it here (spec defect)"),
+            Bad::NotAllowed { which, hint } => format!("`{which}` is not allowed on operand `{}` here{hint}", sop.name),
+            Bad::WriteTilde => format!("with `.X` the prefix of `{}` is `~`, not `-`", sop.name),
+            Bad::NoSuffix => format!("operand `{}` takes no suffix", sop.name),
+        }
+    }
+}
+
+/// Sets the fields of operand `sop`'s decorations (prefixes and suffixes)
+/// from text `t` in word `w`, and checks that `t` writes none the template
+/// lacks. `literal_sign`: `t`'s `-` was taken as the sign of its number.
+#[inline]
+pub(super) fn decorate<'a>(sop: &Operand, t: &OperandText<'a>, literal_sign: bool, mut w: u128) -> Result<u128, Bad<'a>> {
     // Decorations.
     let mut seen_suffix = false;
     for d in sop.decorations {
@@ -772,12 +829,12 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
                 seen_suffix = true;
                 if let Some(sfx) = t.suffix {
                     let Target::Field { field: f, .. } = d.target else {
-                        return Err(err(msg!(loud, "suffix `.{sfx}` has no field to encode it (spec defect)")));
+                        return Err(Bad::SuffixUnbound(sfx));
                     };
                     let v = d.suffix.as_ref().and_then(|s| s.map(w)).and_then(|s| s.value(sfx));
-                    w = f.bits.set(w, v.ok_or_else(|| err(msg!(loud, "`.{sfx}` is not allowed here")))?);
+                    w = f.bits.set(w, v.ok_or(Bad::SuffixNotAllowed(sfx))?);
                 } else if !d.optional {
-                    return Err(err(msg!(loud, "`{}` needs a `.{}` suffix", sop.name, d.name)));
+                    return Err(Bad::NeedsSuffix(d.name));
                 }
                 continue;
             }
@@ -788,9 +845,7 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
         // whose default is set (`pp` defaults to `!PT` in some opcodes).
         match d.target {
             Target::Field { field, on: enc_on, off } => w = field.bits.set(w, if on { enc_on } else { off }),
-            Target::None | Target::Missing if on => {
-                return Err(err(msg!(loud, "the `{}` prefix has no field to encode it here (spec defect)", d.name)));
-            }
+            Target::None | Target::Missing if on => return Err(Bad::PrefixUnbound(d.name)),
             Target::None | Target::Missing => {}
         }
     }
@@ -807,15 +862,15 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
         } else {
             ""
         };
-        return Err(err(msg!(loud, "`{which}` is not allowed on operand `{}` here{hint}", sop.name)));
+        return Err(Bad::NotAllowed { which, hint });
     }
     if t.neg && !literal_sign && spelled_inv {
-        return Err(err(msg!(loud, "with `.X` the prefix of `{}` is `~`, not `-`", sop.name)));
+        return Err(Bad::WriteTilde);
     }
     if t.suffix.is_some() && !seen_suffix {
-        return Err(err(msg!(loud, "operand `{}` takes no suffix", sop.name)));
+        return Err(Bad::NoSuffix);
     }
-    Ok((used, w))
+    Ok(w)
 }
 
 fn mismatch(tok: Tok, core: &Core, sop: &Operand, loud: bool) -> AsmError {

@@ -5,6 +5,7 @@
 //! a particular ISA.
 
 pub mod asm;
+pub mod asm_fast;
 pub mod disasm;
 pub mod lex;
 pub mod literal;

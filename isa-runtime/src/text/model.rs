@@ -96,6 +96,9 @@ pub struct Model {
     pub decode: fn(u128) -> Result<usize, String>,
     /// Checks an assembled word of an opcode against the spec's rules.
     pub check: fn(usize, u128) -> Result<(), String>,
+    /// The assembler's fast-path tables, built from the rest on first use
+    /// (a model is written with `OnceLock::new()` here).
+    pub fast: std::sync::OnceLock<super::asm_fast::Tables>,
 }
 
 /// A text's first 16 bytes, big-endian and zero-padded: keys order as their

@@ -1,0 +1,745 @@
+//! The assembler's fast path. A line as the disassembler prints it
+//! (printable ASCII, spaces, no label, comment or register pair) is read in
+//! one pass over its bytes; its mnemonic and modifiers are found by hashing
+//! (in [`Tables`], built from the [`Model`] on first use), its modifiers placed
+//! into a form's slots by bit masks, and the forms tried in the order
+//! [`super::asm`] tries them, with the same operand placement and checks.
+//! The fast path gives what the general path gives, or nothing: a line it
+//! does not read, and every line that does not assemble, goes to the general
+//! path, which also words the errors. Tests hold the two equal.
+
+use super::asm::{decorate, int_value, Assembled, Pre, RegName};
+use super::lex::{Core, List, OperandText, Tok, MAX_CONTROLS, MAX_OPERANDS, MAX_PARTS};
+use super::literal::{int, parse_float, signed};
+use super::model::*;
+
+/// The lookup tables of the fast path, built from a [`Model`] on first use
+/// (about a millisecond): mnemonics and modifier spellings by hash, and per
+/// form the slots each spelling fits.
+pub struct Tables {
+    /// Packed base mnemonic -> its index in [`Model::mnemonics`].
+    mnemonics: Table,
+    /// Packed modifier spelling -> its number (every spelling of every slot).
+    spellings: Table,
+    /// Per opcode, the index in `forms` of its first form.
+    first_form: Box<[u32]>,
+    forms: Box<[FormTable]>,
+    /// (form, spelling) -> index in `fits`: the slots of the form that take the spelling.
+    fit_index: Table,
+    fits: Box<[Fit]>,
+    /// Per [`Fit`], what each of its slots does, in slot order.
+    acts: Box<[Act]>,
+    /// Packed register prefixes and their classes, when every prefix is
+    /// letters and so a name's leading letters are its prefix or none is.
+    prefixes: Option<Box<[(u128, u16)]>>,
+    /// Some named register's name ends in a digit (else names that do
+    /// are not looked up among them).
+    named_digit: bool,
+    /// Packed names of named registers (`RZ`, `PT`) -> index in `named`.
+    named_index: Table,
+    /// Each named register's [`RegName`], and the classes that name it (a bit per class).
+    named: Box<[(RegName, u32)]>,
+}
+
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tables({} forms)", self.forms.len())
+    }
+}
+
+/// A form's modifier slots.
+struct FormTable {
+    /// Slots a line must fill (not optional, not [`ModifierKind::Unbound`]).
+    mandatory: u64,
+    /// The form never matches: more slots than the general path places.
+    never: bool,
+}
+
+/// The slots of a form that take one spelling.
+#[derive(Clone, Copy)]
+struct Fit {
+    /// A bit per slot.
+    slots: u64,
+    /// Where in [`Tables::acts`] the slots' acts start.
+    acts: u32,
+}
+
+impl Fit {
+    /// What filling slot `s` (one of `slots`) with the spelling does.
+    #[inline]
+    fn act(self, t: &Tables, s: u32) -> Act {
+        t.acts[self.acts as usize + (self.slots & ((1u64 << s) - 1)).count_ones() as usize]
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Act {
+    /// A fixed part of the mnemonic, or an unbound slot's default.
+    Nothing,
+    /// Sets the field.
+    Set(Bits, u64),
+    /// An unbound slot's other spellings: the form fails.
+    Fail,
+}
+
+/// The most modifier slots the general path places (its `filled` array).
+const MAX_SLOTS: usize = 32;
+
+const EMPTY: u32 = u32::MAX;
+
+/// An open-addressing hash table from packed texts (at most 16 bytes) to numbers.
+struct Table {
+    shift: u32,
+    slots: Box<[(u128, u32)]>,
+}
+
+impl Table {
+    /// The table of `items`; the first of equal keys wins.
+    fn new(items: &[(u128, u32)]) -> Table {
+        let bits = (items.len() * 2).next_power_of_two().trailing_zeros().max(4);
+        let mut slots = vec![(0u128, EMPTY); 1 << bits].into_boxed_slice();
+        let shift = 64 - bits;
+        let mask = slots.len() - 1;
+        for &(k, v) in items {
+            let mut h = hash(k, shift);
+            while slots[h].1 != EMPTY && slots[h].0 != k {
+                h = (h + 1) & mask;
+            }
+            if slots[h].1 == EMPTY {
+                slots[h] = (k, v);
+            }
+        }
+        Table { shift, slots }
+    }
+
+    #[inline]
+    fn get(&self, k: u128) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut h = hash(k, self.shift);
+        loop {
+            let (key, v) = self.slots[h];
+            if v == EMPTY {
+                return None;
+            }
+            if key == k {
+                return Some(v);
+            }
+            h = (h + 1) & mask;
+        }
+    }
+}
+
+#[inline(always)]
+fn hash(k: u128, shift: u32) -> usize {
+    let x = (k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (x.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> shift) as usize
+}
+
+/// `b[s..s + len]` (`1 <= len <= 16`, within `b`) as a little-endian
+/// number, zero-padded: distinct texts without NUL bytes pack to distinct
+/// numbers. One unaligned load (of the last 16 bytes near the end).
+#[inline(always)]
+fn pack_at(b: &[u8], s: usize, len: usize) -> u128 {
+    let load = |at: usize| u128::from_le_bytes(b[at..at + 16].try_into().unwrap_or_default());
+    let word = if s + 16 <= b.len() {
+        load(s)
+    } else if b.len() >= 16 {
+        load(b.len() - 16) >> (8 * (s + 16 - b.len()))
+    } else {
+        b[s..s + len].iter().rev().fold(0u128, |w, &c| w << 8 | c as u128)
+    };
+    let mask = |n: usize| if n >= 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
+    let (lo, hi) = (word as u64, (word >> 64) as u64);
+    let (lo, hi) = if len >= 8 { (lo, hi & mask(len - 8)) } else { (lo & mask(len), 0) };
+    (hi as u128) << 64 | lo as u128
+}
+
+/// A model text packed, when it has 1 to 16 bytes.
+fn pack(s: &str) -> Option<u128> {
+    (1..=16).contains(&s.len()).then(|| pack_at(s.as_bytes(), 0, s.len()))
+}
+
+impl Tables {
+    /// The tables of model `m`.
+    pub fn new(m: &Model) -> Tables {
+        let names: Vec<(u128, u32)> = m.mnemonics.iter().enumerate().filter_map(|(k, x)| Some((pack(x.name)?, k as u32))).collect();
+        // Number every spelling a slot takes.
+        let mut spelled: Vec<(u128, u32)> = Vec::new();
+        let mut index: std::collections::HashMap<u128, u32> = std::collections::HashMap::new();
+        let mut number = |s: &str| -> Option<u32> {
+            let k = pack(s)?;
+            Some(*index.entry(k).or_insert_with(|| {
+                spelled.push((k, spelled.len() as u32));
+                spelled.len() as u32 - 1
+            }))
+        };
+        let mut first_form = Vec::with_capacity(m.opcodes.len());
+        let mut forms = Vec::new();
+        let (mut fit_keys, mut fits, mut acts) = (Vec::new(), Vec::new(), Vec::new());
+        for op in m.opcodes {
+            first_form.push(forms.len() as u32);
+            for form in op.forms {
+                // (spelling, slot, act) for every spelling each slot takes.
+                let mut takes: Vec<(u32, u32, Act)> = Vec::new();
+                let mut mandatory = 0u64;
+                for (slot, x) in form.modifiers.iter().enumerate().take(MAX_SLOTS) {
+                    let slot = slot as u32;
+                    let mut take = |s: &str, act: Act| {
+                        if let Some(spelling) = number(s) {
+                            // The first value of a spelling is the one the general path sets.
+                            if !takes.iter().any(|t| t.0 == spelling && t.1 == slot) {
+                                takes.push((spelling, slot, act));
+                            }
+                        }
+                    };
+                    match &x.kind {
+                        ModifierKind::Mnemonic(t) => take(t, Act::Nothing),
+                        ModifierKind::Value { field, spelling, value, .. } => take(spelling, Act::Set(field.bits, *value)),
+                        ModifierKind::Choice { field, values, .. } => values.iter().for_each(|&(s, v)| take(s, Act::Set(field.bits, v))),
+                        ModifierKind::Unbound { text, accepts, default } => {
+                            for s in std::iter::once(text).chain(accepts.iter()) {
+                                take(s, if *default == Some(*s) { Act::Nothing } else { Act::Fail });
+                            }
+                        }
+                        ModifierKind::Broken => {}
+                    }
+                    if !x.optional && !matches!(x.kind, ModifierKind::Unbound { .. }) {
+                        mandatory |= 1 << slot;
+                    }
+                }
+                takes.sort_by_key(|t| (t.0, t.1));
+                for same in takes.chunk_by(|a, b| a.0 == b.0) {
+                    fit_keys.push(((forms.len() as u128) << 32 | same[0].0 as u128, fits.len() as u32));
+                    fits.push(Fit { slots: same.iter().fold(0, |m, t| m | 1 << t.1), acts: acts.len() as u32 });
+                    acts.extend(same.iter().map(|t| t.2));
+                }
+                forms.push(FormTable { mandatory, never: form.modifiers.len() > MAX_SLOTS });
+            }
+        }
+        // Each prefix `p` must read as itself in `p0`: then a name of
+        // letters `p` and digits is `p` and a number.
+        let letters = m.prefixes.iter().all(|&(p, c)| {
+            !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphabetic()) && {
+                let r = RegName::new(m, &format!("{p}0"));
+                r.class == Some(c) && r.number == Some(0)
+            }
+        });
+        let prefixes: Option<Box<[(u128, u16)]>> = m.prefixes.iter().map(|&(p, c)| Some((pack(p)?, c))).collect();
+        let named: Vec<&str> = m.registers.iter().flat_map(|c| c.constants.iter().map(|&(n, _)| n)).collect();
+        let named_keys: Vec<(u128, u32)> = named.iter().enumerate().filter_map(|(k, n)| Some((pack(n)?, k as u32))).collect();
+        Tables {
+            prefixes: prefixes.filter(|_| letters),
+            named_digit: named.iter().any(|n| n.bytes().last().is_some_and(|b| b.is_ascii_digit())),
+            named_index: Table::new(&named_keys),
+            named: named.iter().map(|n| {
+                let classes = m.registers.iter().enumerate().filter(|(_, c)| c.constants.iter().any(|(x, _)| x == n)).fold(0u32, |k, (i, _)| k | 1u32.checked_shl(i as u32).unwrap_or(0));
+                (RegName::new(m, n), classes)
+            }).collect(),
+            mnemonics: Table::new(&names),
+            spellings: Table::new(&spelled),
+            first_form: first_form.into(),
+            forms: forms.into(),
+            fit_index: Table::new(&fit_keys),
+            fits: fits.into(),
+            acts: acts.into(),
+        }
+    }
+}
+
+/// A line read by [`scan`].
+#[derive(Default)]
+struct Scanned<'a> {
+    guard: Option<(bool, Tok<'a>)>,
+    mnemonic: u32,
+    /// Spelling numbers of the dotted parts.
+    parts: List<u32, MAX_PARTS>,
+    texts: List<Tok<'a>, MAX_OPERANDS>,
+    pre: List<Pre<'a>, MAX_OPERANDS>,
+    /// Each control's index in [`Model::controls`] (`None`: no such control) and value.
+    controls: List<(Option<u16>, &'a str), MAX_CONTROLS>,
+}
+
+/// Byte classes: bits of [`CLASS`].
+const WORD: u8 = 1;
+const ALPHA: u8 = 2;
+const DIGIT: u8 = 4;
+/// What a number's text may hold: a word character, `.`, `+`, `-`.
+const NUMBER: u8 = 8;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        let mut k = 0;
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            k |= WORD | NUMBER;
+        }
+        if b.is_ascii_alphabetic() {
+            k |= ALPHA;
+        }
+        if b.is_ascii_digit() {
+            k |= DIGIT;
+        }
+        if matches!(b, b'.' | b'+' | b'-') {
+            k |= NUMBER;
+        }
+        t[c] = k;
+        c += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn is(c: u8, class: u8) -> bool {
+    CLASS[c as usize] & class != 0
+}
+
+/// The end of the run of `class` bytes starting at `i`.
+#[inline(always)]
+fn run_end(b: &[u8], mut i: usize, class: u8) -> usize {
+    while i < b.len() && is(b[i], class) {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the word (`[A-Za-z0-9_]*`) starting at `i`.
+#[inline(always)]
+fn word_end(b: &[u8], i: usize) -> usize {
+    run_end(b, i, WORD)
+}
+
+#[inline(always)]
+fn skip_spaces(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i] == b' ' {
+        i += 1;
+    }
+    i
+}
+
+/// Reads a line, or `None` when it is not one the fast path takes.
+#[inline]
+fn scan<'a>(m: &Model, t: &Tables, line: &'a str, out: &mut Scanned<'a>) -> Option<()> {
+    let b = line.as_bytes();
+    let mut i = skip_spaces(b, 0);
+    if b.get(i) == Some(&b'@') {
+        let neg = b.get(i + 1) == Some(&b'!');
+        let s = i + 1 + neg as usize;
+        i = word_end(b, s);
+        if i == s || b.get(i) != Some(&b' ') {
+            return None;
+        }
+        out.guard = Some((neg, Tok { text: &line[s..i], col: s }));
+        i = skip_spaces(b, i);
+    }
+    // The mnemonic and its dotted parts.
+    let s = i;
+    i = word_end(b, s);
+    if i == s || i - s > 16 {
+        return None;
+    }
+    out.mnemonic = t.mnemonics.get(pack_at(b, s, i - s))?;
+    while b.get(i) == Some(&b'.') {
+        let s = i + 1;
+        i = word_end(b, s);
+        if i == s || i - s > 16 {
+            return None;
+        }
+        // A spelling no slot takes: no form fits (the general path words it).
+        let id = t.spellings.get(pack_at(b, s, i - s))?;
+        if !out.parts.push(id) {
+            return None;
+        }
+    }
+    if i < b.len() && b[i] != b' ' {
+        return None;
+    }
+    i = skip_spaces(b, i);
+    // Operands, split at commas.
+    if i < b.len() && b[i] != b'&' {
+        loop {
+            let s = i;
+            let (pre, end) = operand_at(m, t, line, s)?;
+            if !out.texts.push(Tok { text: &line[s..end], col: s }) || !out.pre.push(pre) {
+                return None;
+            }
+            i = skip_spaces(b, end);
+            match b.get(i) {
+                None => break,
+                Some(b',') => i = skip_spaces(b, i + 1),
+                Some(b'&') if i > end => break,
+                Some(_) => return None,
+            }
+        }
+    }
+    // Controls: `&name=value`, separated by spaces.
+    while i < b.len() {
+        if b[i] != b'&' {
+            return None;
+        }
+        let ns = i + 1;
+        let ne = word_end(b, ns);
+        if ne == ns || b.get(ne) != Some(&b'=') {
+            return None;
+        }
+        let ve = word_end(b, ne + 1);
+        if ve == ne + 1 || (ve < b.len() && b[ve] != b' ') {
+            return None;
+        }
+        let name = &line[ns..ne];
+        let index = m.controls.iter().position(|n| same(n, name)).map(|k| k as u16);
+        // A control given twice: the general path words it.
+        if index.is_none() || out.controls.iter().any(|(k, _)| *k == index) {
+            return None;
+        }
+        if !out.controls.push((index, &line[ne + 1..ve])) {
+            return None;
+        }
+        i = skip_spaces(b, ve);
+    }
+    Some(())
+}
+
+/// What [`RegName::new`] gives for `name` (`b[s..e]`, a word).
+#[inline]
+fn reg_name(m: &Model, t: &Tables, b: &[u8], s: usize, e: usize, name: &str) -> RegName {
+    let (Some(prefixes), 1..=16) = (&t.prefixes, e - s) else { return RegName::new(m, name) };
+    if t.named_digit || !is(b[e - 1], DIGIT) {
+        if let Some(k) = t.named_index.get(pack_at(b, s, e - s)) {
+            return t.named[k as usize].0;
+        }
+    }
+    let l = run_end(b, s, ALPHA);
+    // Letters and digits: a prefix and a number.
+    if l > s && l < e && run_end(b, l, DIGIT) == e {
+        let key = pack_at(b, s, l - s);
+        if let Some(&(_, class)) = prefixes.iter().find(|(p, _)| *p == key) {
+            let number = b[l..e].iter().try_fold(0u64, |n, &d| n.checked_mul(10)?.checked_add((d - b'0') as u64));
+            return RegName { class: Some(class), number, named: false };
+        }
+    }
+    RegName::new(m, name)
+}
+
+/// Reads the operand text starting at byte `s` of `line` as the lexer
+/// would: its decorations, core and suffix, and where it ends. `None` for
+/// anything but a name, a number or `c[..][..]`, decorated without spaces.
+#[inline]
+fn operand_at<'a>(m: &Model, t: &Tables, line: &'a str, s: usize) -> Option<(Pre<'a>, usize)> {
+    let b = line.as_bytes();
+    let digit_at = |i: usize| b.get(i).is_some_and(|&c| c.is_ascii_digit() || c == b'.');
+    let mut op = OperandText { neg: false, not: false, inv: false, abs: false, core: Core::Name(""), suffix: None };
+    let mut i = s;
+    loop {
+        let flag = match b.get(i) {
+            Some(b'!') => &mut op.not,
+            Some(b'~') => &mut op.inv,
+            Some(b'-') if !digit_at(i + 1) => &mut op.neg,
+            _ => break,
+        };
+        if *flag {
+            return None;
+        }
+        *flag = true;
+        i += 1;
+    }
+    if b.get(i) == Some(&b'-') && op.neg {
+        return None;
+    }
+    if b.get(i) == Some(&b'|') {
+        op.abs = true;
+        i += 1;
+        if matches!(b.get(i), Some(b'!' | b'~')) || (b.get(i) == Some(&b'-') && !digit_at(i + 1)) {
+            return None;
+        }
+    }
+    let c = *b.get(i)?;
+    let mut name = RegName::default();
+    if c.is_ascii_digit() || matches!(c, b'-' | b'+' | b'.') {
+        // A number runs to the end of the operand.
+        let ns = i;
+        i = run_end(b, i, NUMBER);
+        op.core = Core::Number(&line[ns..i]);
+    } else if c == b'c' && b.get(i + 1) == Some(&b'[') {
+        let bs = i + 2;
+        let be = word_end(b, bs);
+        if b.get(be) != Some(&b']') || b.get(be + 1) != Some(&b'[') {
+            return None;
+        }
+        let os = be + 2;
+        let oe = word_end(b, os);
+        if b.get(oe) != Some(&b']') {
+            return None;
+        }
+        op.core = Core::CMem { bank: int(&line[bs..be])?, offset: int(&line[os..oe])? };
+        i = oe + 1;
+    } else if c.is_ascii_alphabetic() || c == b'_' {
+        let ns = i;
+        i = word_end(b, ns);
+        let n = &line[ns..i];
+        if b.get(i) == Some(&b'[') {
+            return None;
+        }
+        if n.eq_ignore_ascii_case("inf") || n.eq_ignore_ascii_case("nan") {
+            if b.get(i) == Some(&b'.') {
+                return None;
+            }
+            op.core = Core::Number(n);
+        } else {
+            op.core = Core::Name(n);
+            name = reg_name(m, t, b, ns, i, n);
+        }
+    } else {
+        return None;
+    }
+    // A suffix after a name or constant-memory reference.
+    if b.get(i) == Some(&b'.') && !matches!(op.core, Core::Number(_)) {
+        let ss = i + 1;
+        i = word_end(b, ss);
+        if i == ss {
+            return None;
+        }
+        op.suffix = Some(&line[ss..i]);
+    }
+    if op.abs {
+        if b.get(i) != Some(&b'|') {
+            return None;
+        }
+        i += 1;
+    }
+    if i < b.len() && !matches!(b[i], b',' | b' ') {
+        return None;
+    }
+    Some((Pre { text: Some(op), name }, i))
+}
+
+/// Assembles `line` if the fast path can: `None` when it does not read the
+/// line or no form takes it (the general path then decides, and words why).
+pub fn assemble(m: &Model, line: &str) -> Option<Assembled> {
+    let t = m.fast.get_or_init(|| Tables::new(m));
+    let mut l = Scanned::default();
+    scan(m, t, line, &mut l)?;
+    let guard = l.guard.map_or_else(RegName::default, |(_, g)| reg_name(m, t, line.as_bytes(), g.col, g.col + g.text.len(), g.text));
+    let mut kinds = [0u32; MAX_OPERANDS];
+    for (k, p) in kinds.iter_mut().zip(l.pre.iter()) {
+        *k = kind(t, p);
+    }
+    let kinds = &kinds[..l.pre.len()];
+    for &(oc, fi) in m.mnemonics[l.mnemonic as usize].forms {
+        let (oc, fi) = (oc as usize, fi as usize);
+        if !kinds_fit(m.opcodes[oc].forms[fi].operands, kinds) {
+            continue;
+        }
+        if let Some(word) = try_form(m, t, &l, guard, oc, fi) {
+            if (m.check)(oc, word).is_ok() {
+                return Some(Assembled { opcode: oc, word });
+            }
+        }
+    }
+    None
+}
+
+/// Form `fi` of opcode `oc` on a scanned line: what `asm::try_form` gives
+/// when it succeeds, `None` when it fails.
+#[inline]
+fn try_form(m: &Model, t: &Tables, l: &Scanned, guard: RegName, oc: usize, fi: usize) -> Option<u128> {
+    let op = &m.opcodes[oc];
+    let form = &op.forms[fi];
+    let f = t.first_form[oc] as usize + fi;
+    let ft = &t.forms[f];
+    if ft.never {
+        return None;
+    }
+    let mut w = op.base;
+    if let Some((neg, tok)) = l.guard {
+        m.guard?;
+        let g = op.guard?;
+        w = g.reg.bits.set(w, guard.register(m, g.class, g.reg.bits, tok.text)?);
+        match g.not {
+            Some(f) => w = f.bits.set(w, if neg { f.on } else { f.off }),
+            None if neg => return None,
+            None => {}
+        }
+    }
+    // Modifiers: each part into the first free slot that takes it, at or
+    // after the last one filled, else from the first slot.
+    let mut filled = 0u64;
+    let mut by_slot = [Fit { slots: 0, acts: 0 }; MAX_SLOTS];
+    let mut last = 0u32;
+    for &id in l.parts.iter() {
+        let fit = t.fits[t.fit_index.get((f as u128) << 32 | id as u128)? as usize];
+        let free = fit.slots & !filled;
+        let after = free & (!0u64 << last);
+        let s = if after != 0 { after.trailing_zeros() } else if free != 0 { free.trailing_zeros() } else { return None };
+        filled |= 1 << s;
+        by_slot[s as usize] = fit;
+        last = s + 1;
+    }
+    if ft.mandatory & !filled != 0 {
+        return None;
+    }
+    let mut rest = filled;
+    while rest != 0 {
+        let s = rest.trailing_zeros();
+        rest &= rest - 1;
+        match by_slot[s as usize].act(t, s) {
+            Act::Nothing => {}
+            Act::Set(bits, v) => w = bits.set(w, v),
+            Act::Fail => return None,
+        }
+    }
+    w = fit(m, form.operands, &l.pre, 0, w)?;
+    for &(index, value) in l.controls.iter() {
+        let index = index?;
+        let c = op.controls.iter().find(|c| c.index == index)?;
+        let bits = c.field.bits;
+        w = bits.set(w, int(value).filter(|v| *v <= bits.max())?);
+    }
+    if form.unsettable.is_some() {
+        return None;
+    }
+    Some(w)
+}
+
+/// Places operand texts `pre[x..]` into operands `ops`, an optional one
+/// present first, then absent: `asm::place` when it succeeds.
+fn fit(m: &Model, ops: &[Operand], pre: &[Pre], x: usize, w: u128) -> Option<u128> {
+    let Some((sop, rest)) = ops.split_first() else { return (x == pre.len()).then_some(w) };
+    if x < pre.len() {
+        if let Some(done) = take(m, sop, pre, x, w).and_then(|(used, w)| fit(m, rest, pre, x + used, w)) {
+            return Some(done);
+        }
+    }
+    if sop.optional {
+        return fit(m, rest, pre, x, w);
+    }
+    None
+}
+
+/// Operand `sop` takes text `pre[x]` (and the lanes after it): how many
+/// texts it used and the word, as `asm::operand` when it succeeds. The
+/// fast path reads no register pair or indexed register, so those cores
+/// never come here.
+#[inline]
+fn take(m: &Model, sop: &Operand, pre: &[Pre], x: usize, mut w: u128) -> Option<(usize, u128)> {
+    let p = &pre[x];
+    let t = p.text.as_ref()?;
+    debug_assert!(!matches!(t.core, Core::Pair { .. } | Core::Indexed { .. }));
+    let mut used = 1;
+    let mut literal_sign = false;
+    match &sop.kind {
+        OperandKind::Literal => {
+            let bare = !(t.neg || t.abs || t.not || t.inv) && t.suffix.is_none();
+            return (bare && t.core == Core::Name(sop.name)).then_some((1, w));
+        }
+        OperandKind::Register { bits, class, .. } => {
+            let Core::Name(n) = t.core else { return None };
+            w = bits.set(w, p.name.register(m, *class, *bits, n)?);
+        }
+        OperandKind::Int { bits, signed: is_signed } => {
+            let Core::Number(s) = t.core else { return None };
+            let v = signed(s)?;
+            literal_sign = t.neg;
+            w = bits.set(w, int_value(*bits, *is_signed, if t.neg { -v } else { v })?);
+        }
+        OperandKind::Float { bits, format, lanes, select } => {
+            if !matches!(t.core, Core::Number(_)) {
+                return None;
+            }
+            let fmt = select.and_then(|(by, table)| table.iter().find(|(v, _)| *v == by.get(w)).map(|&(_, f)| f)).unwrap_or(*format);
+            let lanes = if fmt.width() < bits.width as u32 { bits.width as u32 / fmt.width() } else { (*lanes).max(1) };
+            // Lanes are written highest first: `H1, H0`.
+            let mut v = 0u64;
+            for lane in 0..lanes {
+                let lt = pre.get(x + lane as usize)?.text.as_ref()?;
+                let Core::Number(s) = lt.core else { return None };
+                let b = parse_float(s, fmt).ok()?;
+                let b = if lt.neg { b ^ 1 << (fmt.width() - 1) } else { b };
+                v |= b << (fmt.width() * (lanes - 1 - lane));
+            }
+            used = lanes as usize;
+            literal_sign = t.neg;
+            w = bits.set(w, v);
+        }
+        OperandKind::ConstMem { bits, bank, offset } => {
+            let Core::CMem { bank: b, offset: o } = t.core else { return None };
+            if b > bank.max() || o > offset.max() {
+                return None;
+            }
+            w = bits.set(w, b << bank.start | o << offset.start);
+        }
+        OperandKind::Indexed { .. } | OperandKind::Enum | OperandKind::Unbound | OperandKind::Broken(_) => return None,
+    }
+    Some((used, decorate(sop, t, literal_sign, w).ok()?))
+}
+
+/// Kind bits of an operand text ([`kind`]): a bit per register class the
+/// text can name (low bits), then what else it is.
+const NUMBER_TEXT: u32 = 1 << 31;
+const CMEM_TEXT: u32 = 1 << 30;
+const NAME_TEXT: u32 = 1 << 29;
+/// Register classes past this many are not told apart (any class may take the name).
+const CLASSES: u32 = 29;
+
+/// What an operand text can be, for [`kinds_fit`]: a number, a
+/// constant-memory reference, or a name, with the classes whose register
+/// it can name (its prefix's class with a number, classes naming it).
+#[inline]
+fn kind(t: &Tables, p: &Pre) -> u32 {
+    match p.text.as_ref().map(|t| &t.core) {
+        Some(Core::Number(_)) => NUMBER_TEXT,
+        Some(Core::CMem { .. }) => CMEM_TEXT,
+        Some(Core::Name(n)) => {
+            let mut k = NAME_TEXT;
+            if let Some(c) = p.name.class.filter(|_| p.name.number.is_some()) {
+                k |= class_bit(c);
+            }
+            if p.name.named {
+                k |= match pack(n).and_then(|key| t.named_index.get(key)) {
+                    Some(i) => t.named[i as usize].1,
+                    None => (1 << CLASSES) - 1,
+                };
+            }
+            k
+        }
+        _ => u32::MAX,
+    }
+}
+
+#[inline(always)]
+fn class_bit(c: u16) -> u32 {
+    if (c as u32) < CLASSES {
+        1 << c
+    } else {
+        (1 << CLASSES) - 1
+    }
+}
+
+/// Whether operands `ops` can take texts of kinds `kinds`, judged by kind
+/// alone: `false` only when [`fit`] must fail (as `asm::may_fit`).
+fn kinds_fit(ops: &[Operand], kinds: &[u32]) -> bool {
+    let mut x = 0;
+    for (k, o) in ops.iter().enumerate() {
+        let want = match o.kind {
+            OperandKind::Register { class, .. } => class_bit(class),
+            OperandKind::Int { .. } | OperandKind::Float { .. } => NUMBER_TEXT,
+            OperandKind::ConstMem { .. } => CMEM_TEXT,
+            OperandKind::Literal => NAME_TEXT,
+            _ => 0,
+        };
+        let fits = kinds.get(x).is_some_and(|&t| t & want != 0);
+        // A float may take several texts (its lanes): [`fit`] decides.
+        if matches!(o.kind, OperandKind::Float { .. }) && (fits || x == kinds.len()) {
+            return true;
+        }
+        if o.optional {
+            return (fits && kinds_fit(&ops[k + 1..], &kinds[x + 1..])) || kinds_fit(&ops[k + 1..], &kinds[x..]);
+        }
+        if !fits {
+            return false;
+        }
+        x += 1;
+    }
+    x == kinds.len()
+}
