@@ -10,7 +10,7 @@
 //! matches, the failure that got furthest into the line is reported.
 
 use super::lex::{self, Core, Line, List, OperandText, Tok, MAX_CONTROLS, MAX_OPERANDS};
-use super::literal::{float_error_message, int, int_error_message, parse_float, signed};
+use super::literal::{float_error_message, int, int_error_message, parse_float, signed, FloatFormat};
 use super::model::*;
 
 /// Why a line does not assemble: a byte column in the line and a reason.
@@ -756,17 +756,14 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
             if !matches!(t.core, Core::Number(_)) {
                 return Err(mismatch(tok, &t.core, sop, loud));
             }
-            let fmt = select.and_then(|(by, table)| table.iter().find(|(v, _)| *v == by.get(w)).map(|&(_, f)| f)).unwrap_or(*format);
-            let lanes = if fmt.width() < bits.width as u32 { bits.width as u32 / fmt.width() } else { (*lanes).max(1) };
-            // Lanes are written highest first: `H1, H0`.
+            let (fmt, lanes) = float_shape(*bits, *format, *lanes, *select, w);
             let mut v = 0u64;
             for lane in 0..lanes {
                 let tk = texts.get(x + lane as usize).ok_or_else(|| err(msg!(loud, "`{}` takes {lanes} values", sop.name)))?;
                 let lt = pre[x + lane as usize].read(*tk)?;
                 let Core::Number(s) = lt.core else { return Err(AsmError::at(tk.col, msg!(loud, "expected a number"))) };
                 let b = parse_float(s, fmt).map_err(|e| AsmError::at(tk.col, msg!(loud, "{}", float_error_message(s, fmt, e))))?;
-                let b = if lt.neg { b ^ 1 << (fmt.width() - 1) } else { b };
-                v |= b << (fmt.width() * (lanes - 1 - lane));
+                v |= lane_bits(b, lt.neg, fmt, lane, lanes);
             }
             used = lanes as usize;
             literal_sign = t.neg;
@@ -783,6 +780,22 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
     }
     let w = decorate(sop, t, literal_sign, w).map_err(|b| err(if loud { b.message(sop) } else { String::new() }))?;
     Ok((used, w))
+}
+
+/// A float operand's format in word `w` (another field may choose it: a
+/// `CvtFImm` hook) and how many lanes it has.
+pub(super) fn float_shape(bits: Bits, format: FloatFormat, lanes: u32, select: Option<(Bits, &[(u64, FloatFormat)])>, w: u128) -> (FloatFormat, u32) {
+    let fmt = select.and_then(|(by, table)| table.iter().find(|(v, _)| *v == by.get(w)).map(|&(_, f)| f)).unwrap_or(format);
+    let lanes = if fmt.width() < bits.width as u32 { bits.width as u32 / fmt.width() } else { lanes.max(1) };
+    (fmt, lanes)
+}
+
+/// Lane `lane` of `lanes` (written highest first: `H1, H0`) in a float
+/// operand's value: the float's bits `b`, negated when `neg`.
+#[inline]
+pub(super) fn lane_bits(b: u64, neg: bool, fmt: FloatFormat, lane: u32, lanes: u32) -> u64 {
+    let b = if neg { b ^ 1 << (fmt.width() - 1) } else { b };
+    b << (fmt.width() * (lanes - 1 - lane))
 }
 
 /// Why an operand's decorations do not fit its template ([`decorate`]).

@@ -8,7 +8,7 @@
 //! does not read, and every line that does not assemble, goes to the general
 //! path, which also words the errors. Tests hold the two equal.
 
-use super::asm::{decorate, int_value, Assembled, Pre, RegName};
+use super::asm::{decorate, float_shape, int_value, lane_bits, Assembled, Pre, RegName};
 use super::lex::{Core, List, OperandText, Tok, MAX_CONTROLS, MAX_OPERANDS, MAX_PARTS};
 use super::literal::{int, parse_float, signed};
 use super::model::*;
@@ -647,16 +647,13 @@ fn take(m: &Model, sop: &Operand, pre: &[Pre], x: usize, mut w: u128) -> Option<
             if !matches!(t.core, Core::Number(_)) {
                 return None;
             }
-            let fmt = select.and_then(|(by, table)| table.iter().find(|(v, _)| *v == by.get(w)).map(|&(_, f)| f)).unwrap_or(*format);
-            let lanes = if fmt.width() < bits.width as u32 { bits.width as u32 / fmt.width() } else { (*lanes).max(1) };
-            // Lanes are written highest first: `H1, H0`.
+            let (fmt, lanes) = float_shape(*bits, *format, *lanes, *select, w);
             let mut v = 0u64;
             for lane in 0..lanes {
                 let lt = pre.get(x + lane as usize)?.text.as_ref()?;
                 let Core::Number(s) = lt.core else { return None };
                 let b = parse_float(s, fmt).ok()?;
-                let b = if lt.neg { b ^ 1 << (fmt.width() - 1) } else { b };
-                v |= b << (fmt.width() * (lanes - 1 - lane));
+                v |= lane_bits(b, lt.neg, fmt, lane, lanes);
             }
             used = lanes as usize;
             literal_sign = t.neg;
