@@ -1,5 +1,6 @@
 //! The assembler's fast path. A line as the disassembler prints it
-//! (printable ASCII, spaces, no label, comment or register pair) is read in
+//! (printable ASCII, spaces, no label, comment, register pair or indexed
+//! register) is read in
 //! one pass over its bytes; its mnemonic and modifiers are found by hashing
 //! (in [`Tables`], built from the [`Model`] on first use), its modifiers placed
 //! into a form's slots by bit masks, and the forms tried in the order
@@ -14,7 +15,7 @@ use super::literal::{int, parse_float, signed};
 use super::model::*;
 
 /// The lookup tables of the fast path, built from a [`Model`] on first use
-/// (about a millisecond): mnemonics and modifier spellings by hash, and per
+/// (about a million instructions, well under a millisecond): mnemonics and modifier spellings by hash, and per
 /// form the slots each spelling fits.
 pub struct Tables {
     /// Packed base mnemonic -> its index in [`Model::mnemonics`].
