@@ -49475,8 +49475,11 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
     check: check_word,
     fast: ::std::sync::OnceLock::new(),
 };
+/// The capacity a `String` for one line starts with: every printer's
+/// line fits it without growing.
+const LINE_CAPACITY: usize = 296;
 /// Per opcode, its printer.
-static PRINT: [fn(u128, &mut String, usize); 184] = [
+static PRINT: [fn(u128, &mut String); 184] = [
     print_0,
     print_1,
     print_2,
@@ -49663,10 +49666,10 @@ static PRINT: [fn(u128, &mut String, usize); 184] = [
     print_183,
 ];
 ///Prints HADD2_RR: its first syntax form that can express the word, else `.word`.
-fn print_0(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_0(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        213,
         |out| {
             let w = word & 340277174881589831535090021003494948863u128;
             out.piece(
@@ -49687,9 +49690,6 @@ fn print_0(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_0, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -49756,10 +49756,10 @@ fn print_0(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HADD2_RU: its first syntax form that can express the word, else `.word`.
-fn print_1(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_1(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        214,
         |out| {
             let w = word & 340277174881589831535090020178861228031u128;
             out.piece(
@@ -49780,9 +49780,6 @@ fn print_1(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_1, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -49849,10 +49846,10 @@ fn print_1(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HADD2_RI: its first syntax form that can express the word, else `.word`.
-fn print_2(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_2(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        185,
         |out| {
             let w = word & 340277174643890836900908375646964547583u128;
             out.piece(
@@ -49873,9 +49870,6 @@ fn print_2(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_2, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -49949,10 +49943,10 @@ fn print_2(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HADD2_RC: its first syntax form that can express the word, else `.word`.
-fn print_3(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_3(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        235,
         |out| {
             let w = word & 340277174881589831535108034302492803071u128;
             out.piece(
@@ -49973,9 +49967,6 @@ fn print_3(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_3, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -50053,10 +50044,10 @@ fn print_3(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HMUL2_RR: its first syntax form that can express the word, else `.word`.
-fn print_4(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_4(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        213,
         |out| {
             let w = word & 340277174881589831535090021003494948863u128;
             out.piece(
@@ -50077,9 +50068,6 @@ fn print_4(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_4, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -50146,10 +50134,10 @@ fn print_4(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HMUL2_RU: its first syntax form that can express the word, else `.word`.
-fn print_5(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_5(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        214,
         |out| {
             let w = word & 340277174881589831535090020178861228031u128;
             out.piece(
@@ -50170,9 +50158,6 @@ fn print_5(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_5, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -50239,10 +50224,10 @@ fn print_5(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HMUL2_RI: its first syntax form that can express the word, else `.word`.
-fn print_6(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_6(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        185,
         |out| {
             let w = word & 340277174643890836900908375646964547583u128;
             out.piece(
@@ -50263,9 +50248,6 @@ fn print_6(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_6, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -50339,10 +50321,10 @@ fn print_6(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HMUL2_RC: its first syntax form that can express the word, else `.word`.
-fn print_7(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_7(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        235,
         |out| {
             let w = word & 340277174881589831535108034302492803071u128;
             out.piece(
@@ -50363,9 +50345,6 @@ fn print_7(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_7, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -50443,10 +50422,10 @@ fn print_7(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HFMA2_RRR: its first syntax form that can express the word, else `.word`.
-fn print_8(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_8(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        258,
         |out| {
             let w = word & 340277174886599681503890577535155568639u128;
             out.piece(
@@ -50467,9 +50446,6 @@ fn print_8(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_8, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -50561,10 +50537,10 @@ fn print_8(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HFMA2_RRI: its first syntax form that can express the word, else `.word`.
-fn print_9(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_9(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        230,
         |out| {
             let w = word & 340277174648857165540202805528335745023u128;
             out.piece(
@@ -50585,9 +50561,6 @@ fn print_9(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_9, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -50686,10 +50659,10 @@ fn print_9(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HFMA2_RIR: its first syntax form that can express the word, else `.word`.
-fn print_10(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_10(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        230,
         |out| {
             let w = word & 340277174648900686869708932178625167359u128;
             out.piece(
@@ -50710,9 +50683,6 @@ fn print_10(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_10, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -50811,10 +50781,10 @@ fn print_10(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HFMA2_RRU: its first syntax form that can express the word, else `.word`.
-fn print_11(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_11(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        259,
         |out| {
             let w = word & 340277174886599681503890576710521847807u128;
             out.piece(
@@ -50835,9 +50805,6 @@ fn print_11(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_11, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -50929,10 +50896,10 @@ fn print_11(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HFMA2_RUR: its first syntax form that can express the word, else `.word`.
-fn print_12(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_12(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        259,
         |out| {
             let w = word & 340277174886599681503890576710521847807u128;
             out.piece(
@@ -50953,9 +50920,6 @@ fn print_12(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_12, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -51047,10 +51011,10 @@ fn print_12(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HFMA2_RRC: its first syntax form that can express the word, else `.word`.
-fn print_13(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_13(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        280,
         |out| {
             let w = word & 340277174886599681503908590834153422847u128;
             out.piece(
@@ -51071,9 +51035,6 @@ fn print_13(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_13, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -51176,10 +51137,10 @@ fn print_13(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HFMA2_RCR: its first syntax form that can express the word, else `.word`.
-fn print_14(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_14(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        280,
         |out| {
             let w = word & 340277174886599681503908590834153422847u128;
             out.piece(
@@ -51200,9 +51161,6 @@ fn print_14(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_14, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -51305,10 +51263,10 @@ fn print_14(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HMNMX2_RR: its first syntax form that can express the word, else `.word`.
-fn print_15(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_15(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        227,
         |out| {
             let w = word & 340277179635298774088336658854280429567u128;
             out.piece(
@@ -51329,9 +51287,6 @@ fn print_15(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_15, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -51405,10 +51360,10 @@ fn print_15(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HMNMX2_RU: its first syntax form that can express the word, else `.word`.
-fn print_16(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_16(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        228,
         |out| {
             let w = word & 340277179635298774088336658029646708735u128;
             out.piece(
@@ -51429,9 +51384,6 @@ fn print_16(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_16, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -51505,10 +51457,10 @@ fn print_16(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HMNMX2_RI: its first syntax form that can express the word, else `.word`.
-fn print_17(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_17(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        199,
         |out| {
             let w = word & 340277179397599779454155013497750028287u128;
             out.piece(
@@ -51529,9 +51481,6 @@ fn print_17(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_17, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -51612,10 +51561,10 @@ fn print_17(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HMNMX2_RC: its first syntax form that can express the word, else `.word`.
-fn print_18(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_18(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        249,
         |out| {
             let w = word & 340277179635298774088354672153278283775u128;
             out.piece(
@@ -51636,9 +51585,6 @@ fn print_18(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_18, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -51723,10 +51669,10 @@ fn print_18(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HSETP2_RR: its first syntax form that can express the word, else `.word`.
-fn print_19(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_19(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        254,
         |out| {
             let w = word & 340282290803718148722341205702896320511u128;
             out.piece(
@@ -51747,9 +51693,6 @@ fn print_19(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_19, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -51838,10 +51781,10 @@ fn print_19(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HSETP2_RU: its first syntax form that can express the word, else `.word`.
-fn print_20(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_20(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        255,
         |out| {
             let w = word & 340282290803718148722341204878262599679u128;
             out.piece(
@@ -51862,9 +51805,6 @@ fn print_20(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_20, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -51953,10 +51893,10 @@ fn print_20(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HSETP2_RI: its first syntax form that can express the word, else `.word`.
-fn print_21(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_21(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        226,
         |out| {
             let w = word & 340282290566019154088159560346365919231u128;
             out.piece(
@@ -51977,9 +51917,6 @@ fn print_21(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_21, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -52075,10 +52012,10 @@ fn print_21(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HSETP2_RC: its first syntax form that can express the word, else `.word`.
-fn print_22(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_22(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        276,
         |out| {
             let w = word & 340282290803718148722359219001894174719u128;
             out.piece(
@@ -52099,9 +52036,6 @@ fn print_22(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_22, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -52201,10 +52135,10 @@ fn print_22(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HSET2_RR: its first syntax form that can express the word, else `.word`.
-fn print_23(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_23(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        256,
         |out| {
             let w = word & 340277179637735968540679751270488080383u128;
             out.piece(
@@ -52225,9 +52159,6 @@ fn print_23(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_23, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -52311,10 +52242,10 @@ fn print_23(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HSET2_RU: its first syntax form that can express the word, else `.word`.
-fn print_24(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_24(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        257,
         |out| {
             let w = word & 340277179637735968540679750445854359551u128;
             out.piece(
@@ -52335,9 +52266,6 @@ fn print_24(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_24, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -52421,10 +52349,10 @@ fn print_24(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HSET2_RI: its first syntax form that can express the word, else `.word`.
-fn print_25(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_25(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        228,
         |out| {
             let w = word & 340277179400036973906498105913957679103u128;
             out.piece(
@@ -52445,9 +52373,6 @@ fn print_25(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_25, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -52538,10 +52463,10 @@ fn print_25(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints HSET2_RC: its first syntax form that can express the word, else `.word`.
-fn print_26(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_26(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        278,
         |out| {
             let w = word & 340277179637735968540697764569485934591u128;
             out.piece(
@@ -52562,9 +52487,6 @@ fn print_26(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_26, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -52659,10 +52581,10 @@ fn print_26(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FADD_RR: its first syntax form that can express the word, else `.word`.
-fn print_27(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_27(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        182,
         |out| {
             let w = word & 340277174861765563713594428139369398271u128;
             out.piece(
@@ -52683,9 +52605,6 @@ fn print_27(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_27, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -52724,10 +52643,10 @@ fn print_27(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FADD_RU: its first syntax form that can express the word, else `.word`.
-fn print_28(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_28(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        183,
         |out| {
             let w = word & 340277174861765563713594427314735677439u128;
             out.piece(
@@ -52748,9 +52667,6 @@ fn print_28(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_28, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -52789,10 +52705,10 @@ fn print_28(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FADD_RI: its first syntax form that can express the word, else `.word`.
-fn print_29(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_29(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        169,
         |out| {
             let w = word & 340277174624081076189248158332935471103u128;
             out.piece(
@@ -52813,9 +52729,6 @@ fn print_29(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_29, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -52859,10 +52772,10 @@ fn print_29(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FADD_RC: its first syntax form that can express the word, else `.word`.
-fn print_30(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_30(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        204,
         |out| {
             let w = word & 340277174861765563713612441438367252479u128;
             out.piece(
@@ -52883,9 +52796,6 @@ fn print_30(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_30, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -52935,10 +52845,10 @@ fn print_30(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FMUL_RR: its first syntax form that can express the word, else `.word`.
-fn print_31(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_31(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        197,
         |out| {
             let w = word & 340277174861774026194331730543592341503u128;
             out.piece(
@@ -52959,9 +52869,6 @@ fn print_31(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_31, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53003,10 +52910,10 @@ fn print_31(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FMUL_RU: its first syntax form that can express the word, else `.word`.
-fn print_32(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_32(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        198,
         |out| {
             let w = word & 340277174861774026194331729718958620671u128;
             out.piece(
@@ -53027,9 +52934,6 @@ fn print_32(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_32, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53071,10 +52975,10 @@ fn print_32(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FMUL_RI: its first syntax form that can express the word, else `.word`.
-fn print_33(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_33(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        184,
         |out| {
             let w = word & 340277174624089538669985460737158414335u128;
             out.piece(
@@ -53095,9 +52999,6 @@ fn print_33(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_33, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53144,10 +53045,10 @@ fn print_33(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FMUL_RC: its first syntax form that can express the word, else `.word`.
-fn print_34(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_34(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        219,
         |out| {
             let w = word & 340277174861774026194349743842590195711u128;
             out.piece(
@@ -53168,9 +53069,6 @@ fn print_34(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_34, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53223,10 +53121,10 @@ fn print_34(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FFMA_RRR: its first syntax form that can express the word, else `.word`.
-fn print_35(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_35(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        197,
         |out| {
             let w = word & 340277174861765625085911961371047624703u128;
             out.piece(
@@ -53247,9 +53145,6 @@ fn print_35(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_35, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53298,10 +53193,10 @@ fn print_35(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FFMA_RRI: its first syntax form that can express the word, else `.word`.
-fn print_36(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_36(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        184,
         |out| {
             let w = word & 340277174624081137561565691564613697535u128;
             out.piece(
@@ -53322,9 +53217,6 @@ fn print_36(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_36, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53378,10 +53270,10 @@ fn print_36(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FFMA_RIR: its first syntax form that can express the word, else `.word`.
-fn print_37(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_37(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        184,
         |out| {
             let w = word & 340277174624081137561565691564613697535u128;
             out.piece(
@@ -53402,9 +53294,6 @@ fn print_37(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_37, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53458,10 +53347,10 @@ fn print_37(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FFMA_RRU: its first syntax form that can express the word, else `.word`.
-fn print_38(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_38(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        198,
         |out| {
             let w = word & 340277174861765625085911960546413903871u128;
             out.piece(
@@ -53482,9 +53371,6 @@ fn print_38(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_38, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53533,10 +53419,10 @@ fn print_38(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FFMA_RUR: its first syntax form that can express the word, else `.word`.
-fn print_39(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_39(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        198,
         |out| {
             let w = word & 340277174861765625085911960546413903871u128;
             out.piece(
@@ -53557,9 +53443,6 @@ fn print_39(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_39, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53608,10 +53491,10 @@ fn print_39(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FFMA_RRC: its first syntax form that can express the word, else `.word`.
-fn print_40(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_40(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        219,
         |out| {
             let w = word & 340277174861765625085929974670045478911u128;
             out.piece(
@@ -53632,9 +53515,6 @@ fn print_40(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_40, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53694,10 +53574,10 @@ fn print_40(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FFMA_RCR: its first syntax form that can express the word, else `.word`.
-fn print_41(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_41(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        219,
         |out| {
             let w = word & 340277174861765625085929974670045478911u128;
             out.piece(
@@ -53718,9 +53598,6 @@ fn print_41(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_41, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53780,10 +53657,10 @@ fn print_41(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FMNMX_RR: its first syntax form that can express the word, else `.word`.
-fn print_42(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_42(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        181,
         |out| {
             let w = word & 340277179615463928165919437984876199935u128;
             out.piece(
@@ -53804,9 +53681,6 @@ fn print_42(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_42, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53851,10 +53725,10 @@ fn print_42(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FMNMX_RU: its first syntax form that can express the word, else `.word`.
-fn print_43(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_43(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        182,
         |out| {
             let w = word & 340277179615463928165919437160242479103u128;
             out.piece(
@@ -53875,9 +53749,6 @@ fn print_43(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_43, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53922,10 +53793,10 @@ fn print_43(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FMNMX_RI: its first syntax form that can express the word, else `.word`.
-fn print_44(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_44(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        168,
         |out| {
             let w = word & 340277179377779440641573168178442272767u128;
             out.piece(
@@ -53946,9 +53817,6 @@ fn print_44(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_44, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -53998,10 +53866,10 @@ fn print_44(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FMNMX_RC: its first syntax form that can express the word, else `.word`.
-fn print_45(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_45(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        203,
         |out| {
             let w = word & 340277179615463928165937451283874054143u128;
             out.piece(
@@ -54022,9 +53890,6 @@ fn print_45(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_45, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -54080,10 +53945,10 @@ fn print_45(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FSETP_RR: its first syntax form that can express the word, else `.word`.
-fn print_46(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_46(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        208,
         |out| {
             let w = word & 340282290783892974206480901866889740287u128;
             out.piece(
@@ -54104,9 +53969,6 @@ fn print_46(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_46, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -54170,10 +54032,10 @@ fn print_46(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FSETP_RU: its first syntax form that can express the word, else `.word`.
-fn print_47(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_47(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        209,
         |out| {
             let w = word & 340282290783892974206480901042256019455u128;
             out.piece(
@@ -54194,9 +54056,6 @@ fn print_47(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_47, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -54260,10 +54119,10 @@ fn print_47(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FSETP_RI: its first syntax form that can express the word, else `.word`.
-fn print_48(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_48(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        195,
         |out| {
             let w = word & 340282290546208486682134632060455813119u128;
             out.piece(
@@ -54284,9 +54143,6 @@ fn print_48(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_48, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -54355,10 +54211,10 @@ fn print_48(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FSETP_RC: its first syntax form that can express the word, else `.word`.
-fn print_49(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_49(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        230,
         |out| {
             let w = word & 340282290783892974206498915165887594495u128;
             out.piece(
@@ -54379,9 +54235,6 @@ fn print_49(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_49, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -54456,10 +54309,10 @@ fn print_49(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FSET_RR: its first syntax form that can express the word, else `.word`.
-fn print_50(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_50(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        210,
         |out| {
             let w = word & 340277179617910794024819447434481500159u128;
             out.piece(
@@ -54480,9 +54333,6 @@ fn print_50(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_50, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -54533,10 +54383,10 @@ fn print_50(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FSET_RU: its first syntax form that can express the word, else `.word`.
-fn print_51(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_51(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        211,
         |out| {
             let w = word & 340277179617910794024819446609847779327u128;
             out.piece(
@@ -54557,9 +54407,6 @@ fn print_51(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_51, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -54610,10 +54457,10 @@ fn print_51(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FSET_RI: its first syntax form that can express the word, else `.word`.
-fn print_52(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_52(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        197,
         |out| {
             let w = word & 340277179380226306500473177628047572991u128;
             out.piece(
@@ -54634,9 +54481,6 @@ fn print_52(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_52, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -54692,10 +54536,10 @@ fn print_52(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FSET_RC: its first syntax form that can express the word, else `.word`.
-fn print_53(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_53(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        232,
         |out| {
             let w = word & 340277179617910794024837460733479354367u128;
             out.piece(
@@ -54716,9 +54560,6 @@ fn print_53(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_53, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -54780,10 +54621,10 @@ fn print_53(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FSEL_RR: its first syntax form that can express the word, else `.word`.
-fn print_54(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_54(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        165,
         |out| {
             let w = word & 340277179615454256759362520951478550527u128;
             out.piece(
@@ -54804,9 +54645,6 @@ fn print_54(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_54, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -54850,10 +54688,10 @@ fn print_54(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FSEL_RU: its first syntax form that can express the word, else `.word`.
-fn print_55(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_55(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        166,
         |out| {
             let w = word & 340277179615454256759362520126844829695u128;
             out.piece(
@@ -54874,9 +54712,6 @@ fn print_55(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_55, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -54920,10 +54755,10 @@ fn print_55(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FSEL_RI: its first syntax form that can express the word, else `.word`.
-fn print_56(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_56(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        152,
         |out| {
             let w = word & 340277179377769769235016251145044623359u128;
             out.piece(
@@ -54944,9 +54779,6 @@ fn print_56(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_56, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -54995,10 +54827,10 @@ fn print_56(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FSEL_RC: its first syntax form that can express the word, else `.word`.
-fn print_57(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_57(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        187,
         |out| {
             let w = word & 340277179615454256759380534250476404735u128;
             out.piece(
@@ -55019,9 +54851,6 @@ fn print_57(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_57, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55076,10 +54905,10 @@ fn print_57(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FCHK_RR: its first syntax form that can express the word, else `.word`.
-fn print_58(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_58(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        137,
         |out| {
             let w = word & 340277742769233332592410409947537407999u128;
             out.piece(
@@ -55100,9 +54929,6 @@ fn print_58(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_58, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55138,10 +54964,10 @@ fn print_58(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FCHK_RU: its first syntax form that can express the word, else `.word`.
-fn print_59(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_59(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        138,
         |out| {
             let w = word & 340277742769233332592410409122903687167u128;
             out.piece(
@@ -55162,9 +54988,6 @@ fn print_59(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_59, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55200,10 +55023,10 @@ fn print_59(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FCHK_RI: its first syntax form that can express the word, else `.word`.
-fn print_60(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_60(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        124,
         |out| {
             let w = word & 340277742531548845068064140141103480831u128;
             out.piece(
@@ -55224,9 +55047,6 @@ fn print_60(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_60, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55267,10 +55087,10 @@ fn print_60(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FCHK_RC: its first syntax form that can express the word, else `.word`.
-fn print_61(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_61(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        159,
         |out| {
             let w = word & 340277742769233332592428423246535262207u128;
             out.piece(
@@ -55291,9 +55111,6 @@ fn print_61(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_61, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55340,10 +55157,10 @@ fn print_61(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints I2F_R: its first syntax form that can express the word, else `.word`.
-fn print_62(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_62(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        178,
         |out| {
             let w = word & 340277174659686118569400847455999754239u128;
             out.piece(
@@ -55364,9 +55181,6 @@ fn print_62(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_62, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55419,10 +55233,10 @@ fn print_62(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints I2F_C: its first syntax form that can express the word, else `.word`.
-fn print_63(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_63(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        200,
         |out| {
             let w = word & 340277174659686118569418860754997608447u128;
             out.piece(
@@ -55443,9 +55257,6 @@ fn print_63(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_63, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55509,10 +55320,10 @@ fn print_63(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints I2F_U: its first syntax form that can express the word, else `.word`.
-fn print_64(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_64(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        179,
         |out| {
             let w = word & 340277174659686118569400846631366033407u128;
             out.piece(
@@ -55533,9 +55344,6 @@ fn print_64(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_64, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55588,10 +55396,10 @@ fn print_64(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints F2F_R: its first syntax form that can express the word, else `.word`.
-fn print_65(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_65(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        196,
         |out| {
             let w = word & 340277174877553969634934584719171387391u128;
             out.piece(
@@ -55612,9 +55420,6 @@ fn print_65(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_65, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55662,10 +55467,10 @@ fn print_65(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints F2F_U: its first syntax form that can express the word, else `.word`.
-fn print_66(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_66(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        197,
         |out| {
             let w = word & 340277174877553969634934583894537666559u128;
             out.piece(
@@ -55686,9 +55491,6 @@ fn print_66(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_66, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55736,10 +55538,10 @@ fn print_66(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints F2F_C: its first syntax form that can express the word, else `.word`.
-fn print_67(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_67(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        218,
         |out| {
             let w = word & 340277174877553969634952598018169241599u128;
             out.piece(
@@ -55760,9 +55562,6 @@ fn print_67(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_67, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55821,10 +55620,10 @@ fn print_67(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints F2I_R: its first syntax form that can express the word, else `.word`.
-fn print_68(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_68(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        211,
         |out| {
             let w = word & 340277174878792060789947416822717349887u128;
             out.piece(
@@ -55845,9 +55644,6 @@ fn print_68(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_68, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55896,10 +55692,10 @@ fn print_68(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints F2I_U: its first syntax form that can express the word, else `.word`.
-fn print_69(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_69(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        212,
         |out| {
             let w = word & 340277174878792060789947415998083629055u128;
             out.piece(
@@ -55920,9 +55716,6 @@ fn print_69(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_69, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -55971,10 +55764,10 @@ fn print_69(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints F2I_C: its first syntax form that can express the word, else `.word`.
-fn print_70(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_70(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        233,
         |out| {
             let w = word & 340277174878792060789965430121715204095u128;
             out.piece(
@@ -55995,9 +55788,6 @@ fn print_70(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_70, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -56057,10 +55847,10 @@ fn print_70(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FRND_R: its first syntax form that can express the word, else `.word`.
-fn print_71(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_71(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        182,
         |out| {
             let w = word & 340277174862698689163510021420381896703u128;
             out.piece(
@@ -56081,9 +55871,6 @@ fn print_71(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_71, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -56128,10 +55915,10 @@ fn print_71(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FRND_U: its first syntax form that can express the word, else `.word`.
-fn print_72(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_72(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        183,
         |out| {
             let w = word & 340277174862698689163510020595748175871u128;
             out.piece(
@@ -56152,9 +55939,6 @@ fn print_72(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_72, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -56199,10 +55983,10 @@ fn print_72(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints FRND_C: its first syntax form that can express the word, else `.word`.
-fn print_73(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_73(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        204,
         |out| {
             let w = word & 340277174862698689163528034719379750911u128;
             out.piece(
@@ -56223,9 +56007,6 @@ fn print_73(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_73, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -56281,10 +56062,10 @@ fn print_73(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints F2FP_RRR: its first syntax form that can express the word, else `.word`.
-fn print_74(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_74(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        92,
         |out| {
             let w = word & 340277174703036087544516862860121341951u128;
             out.piece(
@@ -56301,15 +56082,12 @@ fn print_74(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_74, word, out, room);
-    }
 }
 ///Prints F2FP_RUR: its first syntax form that can express the word, else `.word`.
-fn print_75(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_75(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        92,
         |out| {
             let w = word & 340277174703036087544516862035487621119u128;
             out.piece(
@@ -56326,15 +56104,12 @@ fn print_75(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_75, word, out, room);
-    }
 }
 ///Prints F2FP_RIR: its first syntax form that can express the word, else `.word`.
-fn print_76(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_76(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        92,
         |out| {
             let w = word & 340277174703021580453128230284222791679u128;
             out.piece(
@@ -56351,15 +56126,12 @@ fn print_76(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_76, word, out, room);
-    }
 }
 ///Prints F2FP_RCR: its first syntax form that can express the word, else `.word`.
-fn print_77(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_77(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        92,
         |out| {
             let w = word & 340277174703036087544534876159119196159u128;
             out.piece(
@@ -56376,15 +56148,12 @@ fn print_77(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_77, word, out, room);
-    }
 }
 ///Prints F2IP_RRR: its first syntax form that can express the word, else `.word`.
-fn print_78(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_78(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        218,
         |out| {
             let w = word & 340277174639267517295756951324073132031u128;
             out.piece(
@@ -56405,9 +56174,6 @@ fn print_78(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_78, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -56464,10 +56230,10 @@ fn print_78(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints F2IP_RUR: its first syntax form that can express the word, else `.word`.
-fn print_79(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_79(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        219,
         |out| {
             let w = word & 340277174639267517295756950499439411199u128;
             out.piece(
@@ -56488,9 +56254,6 @@ fn print_79(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_79, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -56547,10 +56310,10 @@ fn print_79(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints F2IP_RCR: its first syntax form that can express the word, else `.word`.
-fn print_80(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_80(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        240,
         |out| {
             let w = word & 340277174639267517295774964623070986239u128;
             out.piece(
@@ -56571,9 +56334,6 @@ fn print_80(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_80, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -56641,10 +56401,10 @@ fn print_80(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints F2IP_RIR: its first syntax form that can express the word, else `.word`.
-fn print_81(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_81(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        208,
         |out| {
             let w = word & 340277174639267517314203694298271055871u128;
             out.piece(
@@ -56665,9 +56425,6 @@ fn print_81(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_81, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -56733,10 +56490,10 @@ fn print_81(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IADD_RR: its first syntax form that can express the word, else `.word`.
-fn print_82(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_82(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        160,
         |out| {
             let w = word & 340277747443694987047137088141680181247u128;
             out.piece(
@@ -56762,9 +56519,6 @@ fn print_82(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_82, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 572661158728660495852049996447744u128
@@ -56857,10 +56611,10 @@ fn print_82(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IADD_RU: its first syntax form that can express the word, else `.word`.
-fn print_83(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_83(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        161,
         |out| {
             let w = word & 340277747443694987047137087317046460415u128;
             out.piece(
@@ -56886,9 +56640,6 @@ fn print_83(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_83, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 572661158728660495852049996447744u128
@@ -56981,10 +56732,10 @@ fn print_83(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IADD_RI: its first syntax form that can express the word, else `.word`.
-fn print_84(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_84(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        168,
         |out| {
             let w = word & 340277747285238662037055155928790204415u128;
             out.piece(
@@ -57010,9 +56761,6 @@ fn print_84(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_84, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 572661158728660495852049996447744u128
@@ -57115,10 +56863,10 @@ fn print_84(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IADD_RC: its first syntax form that can express the word, else `.word`.
-fn print_85(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_85(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        182,
         |out| {
             let w = word & 340277747443694987047155101440678035455u128;
             out.piece(
@@ -57144,9 +56892,6 @@ fn print_85(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_85, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 572661158728660495852049996447744u128
@@ -57261,10 +57006,10 @@ fn print_85(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_RRR: its first syntax form that can express the word, else `.word`.
-fn print_86(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_86(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        189,
         |out| {
             let w = word & 340277747285238869784286915145272131583u128;
             out.piece(
@@ -57290,9 +57035,6 @@ fn print_86(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_86, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -57413,10 +57155,10 @@ fn print_86(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_RRI: its first syntax form that can express the word, else `.word`.
-fn print_87(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_87(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        197,
         |out| {
             let w = word & 340277747285238850913267726640889200639u128;
             out.piece(
@@ -57442,9 +57184,6 @@ fn print_87(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_87, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -57575,10 +57314,10 @@ fn print_87(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_RIR: its first syntax form that can express the word, else `.word`.
-fn print_88(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_88(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        198,
         |out| {
             let w = word & 340277747285238869802733658119470055423u128;
             out.piece(
@@ -57604,9 +57343,6 @@ fn print_88(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_88, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -57741,10 +57477,10 @@ fn print_88(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_RRC: its first syntax form that can express the word, else `.word`.
-fn print_89(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_89(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        211,
         |out| {
             let w = word & 340277747443695175923367672152777031679u128;
             out.piece(
@@ -57770,9 +57506,6 @@ fn print_89(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_89, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -57915,10 +57648,10 @@ fn print_89(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_RCR: its first syntax form that can express the word, else `.word`.
-fn print_90(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_90(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        211,
         |out| {
             let w = word & 340277747285238869784304928444269985791u128;
             out.piece(
@@ -57944,9 +57677,6 @@ fn print_90(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_90, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -58089,10 +57819,10 @@ fn print_90(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_RRU: its first syntax form that can express the word, else `.word`.
-fn print_91(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_91(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        190,
         |out| {
             let w = word & 340277747443695175923349658029145456639u128;
             out.piece(
@@ -58118,9 +57848,6 @@ fn print_91(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_91, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -58241,10 +57968,10 @@ fn print_91(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_RUR: its first syntax form that can express the word, else `.word`.
-fn print_92(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_92(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        190,
         |out| {
             let w = word & 340277747285238869784286914320638410751u128;
             out.piece(
@@ -58270,9 +57997,6 @@ fn print_92(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_92, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -58393,10 +58117,10 @@ fn print_92(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_WIDE_RRR: its first syntax form that can express the word, else `.word`.
-fn print_93(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_93(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        191,
         |out| {
             let w = word & 340277747285238832005355052188110422015u128;
             out.piece(
@@ -58422,9 +58146,6 @@ fn print_93(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_93, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -58542,10 +58263,10 @@ fn print_93(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_WIDE_RIR: its first syntax form that can express the word, else `.word`.
-fn print_94(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_94(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        200,
         |out| {
             let w = word & 340277747285238832023801795162308345855u128;
             out.piece(
@@ -58571,9 +58292,6 @@ fn print_94(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_94, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -58705,10 +58423,10 @@ fn print_94(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_WIDE_RRC: its first syntax form that can express the word, else `.word`.
-fn print_95(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_95(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        213,
         |out| {
             let w = word & 340277747443695138144435809195615322111u128;
             out.piece(
@@ -58734,9 +58452,6 @@ fn print_95(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_95, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -58876,10 +58591,10 @@ fn print_95(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_WIDE_RCR: its first syntax form that can express the word, else `.word`.
-fn print_96(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_96(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        213,
         |out| {
             let w = word & 340277747285238832005373065487108276223u128;
             out.piece(
@@ -58905,9 +58620,6 @@ fn print_96(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_96, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -59047,10 +58759,10 @@ fn print_96(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_WIDE_RRU: its first syntax form that can express the word, else `.word`.
-fn print_97(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_97(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        192,
         |out| {
             let w = word & 340277747443695138144417795071983747071u128;
             out.piece(
@@ -59076,9 +58788,6 @@ fn print_97(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_97, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -59196,10 +58905,10 @@ fn print_97(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMAD_WIDE_RUR: its first syntax form that can express the word, else `.word`.
-fn print_98(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_98(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        192,
         |out| {
             let w = word & 340277747285238832005355051363476701183u128;
             out.piece(
@@ -59225,9 +58934,6 @@ fn print_98(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_98, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 4753689826413723981526960439296u128 != 4753689750855860255612637020160u128
@@ -59345,10 +59051,10 @@ fn print_98(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP2A_RRR: its first syntax form that can express the word, else `.word`.
-fn print_99(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_99(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        215,
         |out| {
             let w = word & 340277747285239077568412161409661534207u128;
             out.piece(
@@ -59369,9 +59075,6 @@ fn print_99(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_99, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -59432,10 +59135,10 @@ fn print_99(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP2A_RRI: its first syntax form that can express the word, else `.word`.
-fn print_100(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_100(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        224,
         |out| {
             let w = word & 340277747285239077586858904383859458047u128;
             out.piece(
@@ -59456,9 +59159,6 @@ fn print_100(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_100, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -59526,10 +59226,10 @@ fn print_100(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP2A_RIR: its first syntax form that can express the word, else `.word`.
-fn print_101(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_101(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        224,
         |out| {
             let w = word & 340277747285239077586858904383859458047u128;
             out.piece(
@@ -59550,9 +59250,6 @@ fn print_101(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_101, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -59620,10 +59317,10 @@ fn print_101(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP2A_RRC: its first syntax form that can express the word, else `.word`.
-fn print_102(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_102(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        237,
         |out| {
             let w = word & 340277747285239077568430174708659388415u128;
             out.piece(
@@ -59644,9 +59341,6 @@ fn print_102(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_102, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -59718,10 +59412,10 @@ fn print_102(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP2A_RCR: its first syntax form that can express the word, else `.word`.
-fn print_103(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_103(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        237,
         |out| {
             let w = word & 340277747285239077568430174708659388415u128;
             out.piece(
@@ -59742,9 +59436,6 @@ fn print_103(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_103, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -59816,10 +59507,10 @@ fn print_103(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP2A_RRU: its first syntax form that can express the word, else `.word`.
-fn print_104(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_104(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        216,
         |out| {
             let w = word & 340277747285239077568412160585027813375u128;
             out.piece(
@@ -59840,9 +59531,6 @@ fn print_104(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_104, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -59903,10 +59591,10 @@ fn print_104(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP2A_RUR: its first syntax form that can express the word, else `.word`.
-fn print_105(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_105(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        216,
         |out| {
             let w = word & 340277747285239077568412160585027813375u128;
             out.piece(
@@ -59927,9 +59615,6 @@ fn print_105(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_105, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -59990,10 +59675,10 @@ fn print_105(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP4A_RRR: its first syntax form that can express the word, else `.word`.
-fn print_106(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_106(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        200,
         |out| {
             let w = word & 340277747285239039789480298452499824639u128;
             out.piece(
@@ -60014,9 +59699,6 @@ fn print_106(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_106, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -60076,10 +59758,10 @@ fn print_106(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP4A_RRI: its first syntax form that can express the word, else `.word`.
-fn print_107(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_107(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        209,
         |out| {
             let w = word & 340277747285239039807927041426697748479u128;
             out.piece(
@@ -60100,9 +59782,6 @@ fn print_107(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_107, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -60169,10 +59848,10 @@ fn print_107(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP4A_RIR: its first syntax form that can express the word, else `.word`.
-fn print_108(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_108(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        209,
         |out| {
             let w = word & 340277747285239039807927041426697748479u128;
             out.piece(
@@ -60193,9 +59872,6 @@ fn print_108(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_108, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -60262,10 +59938,10 @@ fn print_108(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP4A_RRC: its first syntax form that can express the word, else `.word`.
-fn print_109(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_109(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        222,
         |out| {
             let w = word & 340277747285239039789498311751497678847u128;
             out.piece(
@@ -60286,9 +59962,6 @@ fn print_109(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_109, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -60359,10 +60032,10 @@ fn print_109(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP4A_RCR: its first syntax form that can express the word, else `.word`.
-fn print_110(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_110(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        222,
         |out| {
             let w = word & 340277747285239039789498311751497678847u128;
             out.piece(
@@ -60383,9 +60056,6 @@ fn print_110(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_110, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -60456,10 +60126,10 @@ fn print_110(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP4A_RRU: its first syntax form that can express the word, else `.word`.
-fn print_111(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_111(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        201,
         |out| {
             let w = word & 340277747285239039789480297627866103807u128;
             out.piece(
@@ -60480,9 +60150,6 @@ fn print_111(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_111, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -60542,10 +60209,10 @@ fn print_111(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IDP4A_RUR: its first syntax form that can express the word, else `.word`.
-fn print_112(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_112(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        201,
         |out| {
             let w = word & 340277747285239039789480297627866103807u128;
             out.piece(
@@ -60566,9 +60233,6 @@ fn print_112(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_112, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -60628,10 +60292,10 @@ fn print_112(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMUL_RR: its first syntax form that can express the word, else `.word`.
-fn print_113(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_113(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        162,
         |out| {
             let w = word & 340277174624080136419871324299340021759u128;
             out.piece(
@@ -60652,9 +60316,6 @@ fn print_113(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_113, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -60685,10 +60346,10 @@ fn print_113(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMUL_RU: its first syntax form that can express the word, else `.word`.
-fn print_114(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_114(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        163,
         |out| {
             let w = word & 340277174782536442558934067183213346815u128;
             out.piece(
@@ -60709,9 +60370,6 @@ fn print_114(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_114, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -60742,10 +60400,10 @@ fn print_114(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMUL_RI: its first syntax form that can express the word, else `.word`.
-fn print_115(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_115(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        170,
         |out| {
             let w = word & 340277174624080117548852135794957090815u128;
             out.piece(
@@ -60766,9 +60424,6 @@ fn print_115(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_115, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -60805,10 +60460,10 @@ fn print_115(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMUL_RC: its first syntax form that can express the word, else `.word`.
-fn print_116(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_116(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        184,
         |out| {
             let w = word & 340277174782536442558952081306844921855u128;
             out.piece(
@@ -60829,9 +60484,6 @@ fn print_116(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_116, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -60873,10 +60525,10 @@ fn print_116(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints LEA_RRR: its first syntax form that can express the word, else `.word`.
-fn print_117(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_117(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        194,
         |out| {
             let w = word & 340277747443846145257440518541615824895u128;
             out.piece(
@@ -60897,9 +60549,6 @@ fn print_117(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_117, word, out, room);
-    }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 158457533954348289816262606848u128 != 0u128 {
@@ -60984,10 +60633,10 @@ fn print_117(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints LEA_RIR: its first syntax form that can express the word, else `.word`.
-fn print_118(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_118(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        203,
         |out| {
             let w = word & 340277747285389820247358586328725848063u128;
             out.piece(
@@ -61008,9 +60657,6 @@ fn print_118(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_118, word, out, room);
-    }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 1208925819614629174706176u128 != 0u128 {
@@ -61102,10 +60748,10 @@ fn print_118(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints LEA_RCR: its first syntax form that can express the word, else `.word`.
-fn print_119(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_119(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        216,
         |out| {
             let w = word & 340277747443846145257458531840613679103u128;
             out.piece(
@@ -61126,9 +60772,6 @@ fn print_119(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_119, word, out, room);
-    }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 158457533954348289816262606848u128 != 0u128 {
@@ -61224,10 +60867,10 @@ fn print_119(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints LEA_RUR: its first syntax form that can express the word, else `.word`.
-fn print_120(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_120(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        195,
         |out| {
             let w = word & 340277747443846145257440517716982104063u128;
             out.piece(
@@ -61248,9 +60891,6 @@ fn print_120(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_120, word, out, room);
-    }
     #[inline(always)]
     fn form_1(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 158457533954348289816262606848u128 != 0u128 {
@@ -61335,10 +60975,10 @@ fn print_120(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IABS_R: its first syntax form that can express the word, else `.word`.
-fn print_121(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_121(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        119,
         |out| {
             let w = word & 340277174624079928635746078030672429055u128;
             out.piece(
@@ -61359,9 +60999,6 @@ fn print_121(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_121, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -61383,10 +61020,10 @@ fn print_121(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IABS_U: its first syntax form that can express the word, else `.word`.
-fn print_122(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_122(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        120,
         |out| {
             let w = word & 340277174624079928635746077206038708223u128;
             out.piece(
@@ -61407,9 +61044,6 @@ fn print_122(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_122, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -61431,10 +61065,10 @@ fn print_122(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IABS_I: its first syntax form that can express the word, else `.word`.
-fn print_123(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_123(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        128,
         |out| {
             let w = word & 340277174624079928654192821004870352895u128;
             out.piece(
@@ -61455,9 +61089,6 @@ fn print_123(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_123, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -61486,10 +61117,10 @@ fn print_123(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IABS_C: its first syntax form that can express the word, else `.word`.
-fn print_124(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_124(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        141,
         |out| {
             let w = word & 340277174624079928635764091329670283263u128;
             out.piece(
@@ -61510,9 +61141,6 @@ fn print_124(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_124, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -61545,10 +61173,10 @@ fn print_124(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMNMX_RR: its first syntax form that can express the word, else `.word`.
-fn print_125(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_125(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        160,
         |out| {
             let w = word & 340277179377769830607333785476234477567u128;
             out.piece(
@@ -61569,9 +61197,6 @@ fn print_125(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_125, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -61607,10 +61232,10 @@ fn print_125(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMNMX_RU: its first syntax form that can express the word, else `.word`.
-fn print_126(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_126(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        161,
         |out| {
             let w = word & 340277179377769830607333784651600756735u128;
             out.piece(
@@ -61631,9 +61256,6 @@ fn print_126(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_126, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -61669,10 +61291,10 @@ fn print_126(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMNMX_RI: its first syntax form that can express the word, else `.word`.
-fn print_127(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_127(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        169,
         |out| {
             let w = word & 340277179377769830625780528450432401407u128;
             out.piece(
@@ -61693,9 +61315,6 @@ fn print_127(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_127, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -61738,10 +61357,10 @@ fn print_127(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints IMNMX_RC: its first syntax form that can express the word, else `.word`.
-fn print_128(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_128(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        182,
         |out| {
             let w = word & 340277179377769830607351798775232331775u128;
             out.piece(
@@ -61762,9 +61381,6 @@ fn print_128(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_128, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -61811,10 +61427,10 @@ fn print_128(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints P2R_RR: its first syntax form that can express the word, else `.word`.
-fn print_129(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_129(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        149,
         |out| {
             let w = word & 340277174624081742024475499978712678399u128;
             out.piece(
@@ -61835,9 +61451,6 @@ fn print_129(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_129, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -61872,10 +61485,10 @@ fn print_129(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints P2R_RU: its first syntax form that can express the word, else `.word`.
-fn print_130(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_130(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        150,
         |out| {
             let w = word & 340277174624081742024475499154078957567u128;
             out.piece(
@@ -61896,9 +61509,6 @@ fn print_130(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_130, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -61933,10 +61543,10 @@ fn print_130(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints P2R_RI: its first syntax form that can express the word, else `.word`.
-fn print_131(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_131(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        158,
         |out| {
             let w = word & 340277174624081742042922242952910602239u128;
             out.piece(
@@ -61957,9 +61567,6 @@ fn print_131(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_131, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -62001,10 +61608,10 @@ fn print_131(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints P2R_RC: its first syntax form that can express the word, else `.word`.
-fn print_132(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_132(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        171,
         |out| {
             let w = word & 340277174624081742024493513277710532607u128;
             out.piece(
@@ -62025,9 +61632,6 @@ fn print_132(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_132, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -62073,10 +61677,10 @@ fn print_132(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints R2P_RR: its first syntax form that can express the word, else `.word`.
-fn print_133(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_133(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        137,
         |out| {
             let w = word & 340277174624081742024475499978695966719u128;
             out.piece(
@@ -62097,9 +61701,6 @@ fn print_133(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_133, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -62141,10 +61742,10 @@ fn print_133(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints R2P_RU: its first syntax form that can express the word, else `.word`.
-fn print_134(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_134(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        138,
         |out| {
             let w = word & 340277174624081742024475499154062245887u128;
             out.piece(
@@ -62165,9 +61766,6 @@ fn print_134(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_134, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -62209,10 +61807,10 @@ fn print_134(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints R2P_RI: its first syntax form that can express the word, else `.word`.
-fn print_135(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_135(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        146,
         |out| {
             let w = word & 340277174624081742042922242952893890559u128;
             out.piece(
@@ -62233,9 +61831,6 @@ fn print_135(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_135, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -62284,10 +61879,10 @@ fn print_135(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints R2P_RC: its first syntax form that can express the word, else `.word`.
-fn print_136(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_136(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        159,
         |out| {
             let w = word & 340277174624081742024493513277693820927u128;
             out.piece(
@@ -62308,9 +61903,6 @@ fn print_136(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_136, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -62363,10 +61955,10 @@ fn print_136(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints ISETP_RR: its first syntax form that can express the word, else `.word`.
-fn print_137(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_137(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        217,
         |out| {
             let w = word & 340282366604044778430112462652265529343u128;
             out.piece(
@@ -62392,9 +61984,6 @@ fn print_137(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_137, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 76059036089251627815716515741696u128
@@ -62517,10 +62106,10 @@ fn print_137(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints ISETP_RU: its first syntax form that can express the word, else `.word`.
-fn print_138(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_138(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        218,
         |out| {
             let w = word & 340282366604044778430112461827631808511u128;
             out.piece(
@@ -62546,9 +62135,6 @@ fn print_138(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_138, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 76059036089251627815716515741696u128
@@ -62671,10 +62257,10 @@ fn print_138(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints ISETP_RI: its first syntax form that can express the word, else `.word`.
-fn print_139(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_139(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        226,
         |out| {
             let w = word & 340282366604044778448559205626463453183u128;
             out.piece(
@@ -62700,9 +62286,6 @@ fn print_139(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_139, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 76059036089251627815716515741696u128
@@ -62839,10 +62422,10 @@ fn print_139(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints ISETP_RC: its first syntax form that can express the word, else `.word`.
-fn print_140(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_140(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        239,
         |out| {
             let w = word & 340282366604044778430130475951263383551u128;
             out.piece(
@@ -62868,9 +62451,6 @@ fn print_140(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_140, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 76059036089251627815716515741696u128
@@ -63015,10 +62595,10 @@ fn print_140(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints ISET_RR: its first syntax form that can express the word, else `.word`.
-fn print_141(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_141(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        219,
         |out| {
             let w = word & 340277255436844001022279462011753463807u128;
             out.piece(
@@ -63044,9 +62624,6 @@ fn print_141(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_141, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 76059036089251627815716515741696u128
@@ -63160,10 +62737,10 @@ fn print_141(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints ISET_RU: its first syntax form that can express the word, else `.word`.
-fn print_142(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_142(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        220,
         |out| {
             let w = word & 340277255436844001022279461187119742975u128;
             out.piece(
@@ -63189,9 +62766,6 @@ fn print_142(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_142, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 76059036089251627815716515741696u128
@@ -63305,10 +62879,10 @@ fn print_142(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints ISET_RI: its first syntax form that can express the word, else `.word`.
-fn print_143(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_143(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        228,
         |out| {
             let w = word & 340277255436844001040726204985951387647u128;
             out.piece(
@@ -63334,9 +62908,6 @@ fn print_143(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_143, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 76059036089251627815716515741696u128
@@ -63464,10 +63035,10 @@ fn print_143(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints ISET_RC: its first syntax form that can express the word, else `.word`.
-fn print_144(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_144(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        241,
         |out| {
             let w = word & 340277255436844001022297475310751318015u128;
             out.piece(
@@ -63493,9 +63064,6 @@ fn print_144(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_144, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         if w & 76059036089251627815716515741696u128
@@ -63631,10 +63199,10 @@ fn print_144(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints SEL_RR: its first syntax form that can express the word, else `.word`.
-fn print_145(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_145(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        143,
         |out| {
             let w = word & 340277179377769679491606333647587639295u128;
             out.piece(
@@ -63655,9 +63223,6 @@ fn print_145(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_145, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -63692,10 +63257,10 @@ fn print_145(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints SEL_RU: its first syntax form that can express the word, else `.word`.
-fn print_146(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_146(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        144,
         |out| {
             let w = word & 340277179377769679491606332822953918463u128;
             out.piece(
@@ -63716,9 +63281,6 @@ fn print_146(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_146, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -63753,10 +63315,10 @@ fn print_146(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints SEL_RI: its first syntax form that can express the word, else `.word`.
-fn print_147(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_147(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        152,
         |out| {
             let w = word & 340277179377769679510053076621785563135u128;
             out.piece(
@@ -63777,9 +63339,6 @@ fn print_147(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_147, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -63821,10 +63380,10 @@ fn print_147(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints SEL_RC: its first syntax form that can express the word, else `.word`.
-fn print_148(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_148(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        165,
         |out| {
             let w = word & 340277179377769679491624346946585493503u128;
             out.piece(
@@ -63845,9 +63404,6 @@ fn print_148(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_148, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -63893,10 +63449,10 @@ fn print_148(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints LOP3_RRR: its first syntax form that can express the word, else `.word`.
-fn print_149(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_149(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        204,
         |out| {
             let w = word & 340277747286473504167034286668521668607u128;
             out.piece(
@@ -63917,9 +63473,6 @@ fn print_149(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_149, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -63984,10 +63537,10 @@ fn print_149(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints LOP3_RIR: its first syntax form that can express the word, else `.word`.
-fn print_150(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_150(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        213,
         |out| {
             let w = word & 340277747286473504185481029642719592447u128;
             out.piece(
@@ -64008,9 +63561,6 @@ fn print_150(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_150, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -64082,10 +63632,10 @@ fn print_150(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints LOP3_RCR: its first syntax form that can express the word, else `.word`.
-fn print_151(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_151(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        226,
         |out| {
             let w = word & 340277747286473504167052299967519522815u128;
             out.piece(
@@ -64106,9 +63656,6 @@ fn print_151(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_151, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -64184,10 +63731,10 @@ fn print_151(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints LOP3_RUR: its first syntax form that can express the word, else `.word`.
-fn print_152(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_152(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        205,
         |out| {
             let w = word & 340277747286473504167034285843887947775u128;
             out.piece(
@@ -64208,9 +63755,6 @@ fn print_152(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_152, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -64275,10 +63819,10 @@ fn print_152(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints PLOP3_X: its first syntax form that can express the word, else `.word`.
-fn print_153(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_153(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        168,
         |out| {
             let w = word & 340277742532781935495226030386994806783u128;
             out.piece(
@@ -64299,9 +63843,6 @@ fn print_153(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_153, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -64351,10 +63892,10 @@ fn print_153(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints PLOP3_U: its first syntax form that can express the word, else `.word`.
-fn print_154(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_154(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        169,
         |out| {
             let w = word & 340277742532781935495226030386994806783u128;
             out.piece(
@@ -64375,9 +63916,6 @@ fn print_154(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_154, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -64427,10 +63965,10 @@ fn print_154(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints SHF_RRR: its first syntax form that can express the word, else `.word`.
-fn print_155(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_155(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        202,
         |out| {
             let w = word & 340277174624084051243238879161512624127u128;
             out.piece(
@@ -64451,9 +63989,6 @@ fn print_155(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_155, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -64491,10 +64026,10 @@ fn print_155(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints SHF_RRI: its first syntax form that can express the word, else `.word`.
-fn print_156(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_156(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        211,
         |out| {
             let w = word & 340277174624084051261685622135710547967u128;
             out.piece(
@@ -64515,9 +64050,6 @@ fn print_156(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_156, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -64562,10 +64094,10 @@ fn print_156(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints SHF_RIR: its first syntax form that can express the word, else `.word`.
-fn print_157(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_157(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        211,
         |out| {
             let w = word & 340277174624084051261685622135710547967u128;
             out.piece(
@@ -64586,9 +64118,6 @@ fn print_157(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_157, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -64633,10 +64162,10 @@ fn print_157(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints SHF_RRC: its first syntax form that can express the word, else `.word`.
-fn print_158(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_158(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        224,
         |out| {
             let w = word & 340277174624084051243256892460510478335u128;
             out.piece(
@@ -64657,9 +64186,6 @@ fn print_158(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_158, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -64708,10 +64234,10 @@ fn print_158(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints SHF_RCR: its first syntax form that can express the word, else `.word`.
-fn print_159(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_159(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        224,
         |out| {
             let w = word & 340277174624084051243256892460510478335u128;
             out.piece(
@@ -64732,9 +64258,6 @@ fn print_159(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_159, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -64783,10 +64306,10 @@ fn print_159(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints SHF_RRU: its first syntax form that can express the word, else `.word`.
-fn print_160(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_160(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        203,
         |out| {
             let w = word & 340277174624084051243238878336878903295u128;
             out.piece(
@@ -64807,9 +64330,6 @@ fn print_160(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_160, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -64847,10 +64367,10 @@ fn print_160(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints SHF_RUR: its first syntax form that can express the word, else `.word`.
-fn print_161(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_161(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        203,
         |out| {
             let w = word & 340277174624084051243238878336878903295u128;
             out.piece(
@@ -64871,9 +64391,6 @@ fn print_161(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_161, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -64911,10 +64428,10 @@ fn print_161(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints MOV_R: its first syntax form that can express the word, else `.word`.
-fn print_162(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_162(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        121,
         |out| {
             let w = word & 340277174624081137561565692659847135231u128;
             out.piece(
@@ -64940,9 +64457,6 @@ fn print_162(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_162, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65024,10 +64538,10 @@ fn print_162(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints MOV_U: its first syntax form that can express the word, else `.word`.
-fn print_163(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_163(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        122,
         |out| {
             let w = word & 340277174624081137561565691835213414399u128;
             out.piece(
@@ -65053,9 +64567,6 @@ fn print_163(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_163, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65137,10 +64648,10 @@ fn print_163(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints MOV_I: its first syntax form that can express the word, else `.word`.
-fn print_164(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_164(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        130,
         |out| {
             let w = word & 340277174624081137580012435634045059071u128;
             out.piece(
@@ -65166,9 +64677,6 @@ fn print_164(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_164, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65248,10 +64756,10 @@ fn print_164(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints MOV_C: its first syntax form that can express the word, else `.word`.
-fn print_165(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_165(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        143,
         |out| {
             let w = word & 340277174624081137561583705958844989439u128;
             out.piece(
@@ -65277,9 +64785,6 @@ fn print_165(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_165, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65367,10 +64872,10 @@ fn print_165(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints PRMT_RRR: its first syntax form that can express the word, else `.word`.
-fn print_166(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_166(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        158,
         |out| {
             let w = word & 340277174624080462244711898231150215167u128;
             out.piece(
@@ -65391,9 +64896,6 @@ fn print_166(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_166, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65430,10 +64932,10 @@ fn print_166(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints PRMT_RRI: its first syntax form that can express the word, else `.word`.
-fn print_167(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_167(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        167,
         |out| {
             let w = word & 340277174624080462263158641205348139007u128;
             out.piece(
@@ -65454,9 +64956,6 @@ fn print_167(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_167, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65500,10 +64999,10 @@ fn print_167(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints PRMT_RIR: its first syntax form that can express the word, else `.word`.
-fn print_168(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_168(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        167,
         |out| {
             let w = word & 340277174624080462263158641205348139007u128;
             out.piece(
@@ -65524,9 +65023,6 @@ fn print_168(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_168, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65570,10 +65066,10 @@ fn print_168(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints PRMT_RRC: its first syntax form that can express the word, else `.word`.
-fn print_169(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_169(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        180,
         |out| {
             let w = word & 340277174624080462244729911530148069375u128;
             out.piece(
@@ -65594,9 +65090,6 @@ fn print_169(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_169, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65644,10 +65137,10 @@ fn print_169(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints PRMT_RCR: its first syntax form that can express the word, else `.word`.
-fn print_170(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_170(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        180,
         |out| {
             let w = word & 340277174624080462244729911530148069375u128;
             out.piece(
@@ -65668,9 +65161,6 @@ fn print_170(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_170, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65718,10 +65208,10 @@ fn print_170(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints PRMT_RRU: its first syntax form that can express the word, else `.word`.
-fn print_171(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_171(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        159,
         |out| {
             let w = word & 340277174624080462244711897406516494335u128;
             out.piece(
@@ -65742,9 +65232,6 @@ fn print_171(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_171, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65781,10 +65268,10 @@ fn print_171(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints PRMT_RUR: its first syntax form that can express the word, else `.word`.
-fn print_172(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_172(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        159,
         |out| {
             let w = word & 340277174624080462244711897406516494335u128;
             out.piece(
@@ -65805,9 +65292,6 @@ fn print_172(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_172, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65844,10 +65328,10 @@ fn print_172(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints I2I_R: its first syntax form that can express the word, else `.word`.
-fn print_173(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_173(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        133,
         |out| {
             let w = word & 340277174624080155309337255773642686463u128;
             out.piece(
@@ -65868,9 +65352,6 @@ fn print_173(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_173, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65893,10 +65374,10 @@ fn print_173(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints I2I_U: its first syntax form that can express the word, else `.word`.
-fn print_174(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_174(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        134,
         |out| {
             let w = word & 340277174624080155309337254949008965631u128;
             out.piece(
@@ -65917,9 +65398,6 @@ fn print_174(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_174, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65942,10 +65420,10 @@ fn print_174(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints I2I_I: its first syntax form that can express the word, else `.word`.
-fn print_175(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_175(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        142,
         |out| {
             let w = word & 340277174624080155327783998747840610303u128;
             out.piece(
@@ -65966,9 +65444,6 @@ fn print_175(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_175, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -65998,10 +65473,10 @@ fn print_175(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints I2I_C: its first syntax form that can express the word, else `.word`.
-fn print_176(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_176(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        155,
         |out| {
             let w = word & 340277174624080155309355269072640540671u128;
             out.piece(
@@ -66022,9 +65497,6 @@ fn print_176(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_176, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -66058,10 +65530,10 @@ fn print_176(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints I2IP_RRR: its first syntax form that can express the word, else `.word`.
-fn print_177(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_177(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        173,
         |out| {
             let w = word & 340277174624080500023643761188311924735u128;
             out.piece(
@@ -66082,9 +65554,6 @@ fn print_177(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_177, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -66122,10 +65591,10 @@ fn print_177(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints I2IP_RUR: its first syntax form that can express the word, else `.word`.
-fn print_178(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_178(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        174,
         |out| {
             let w = word & 340277174624080500023643760363678203903u128;
             out.piece(
@@ -66146,9 +65615,6 @@ fn print_178(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_178, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -66186,10 +65652,10 @@ fn print_178(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints I2IP_RIR: its first syntax form that can express the word, else `.word`.
-fn print_179(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_179(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        182,
         |out| {
             let w = word & 340277174624080500042090504162509848575u128;
             out.piece(
@@ -66210,9 +65676,6 @@ fn print_179(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_179, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -66257,10 +65720,10 @@ fn print_179(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints I2IP_RCR: its first syntax form that can express the word, else `.word`.
-fn print_180(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_180(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        195,
         |out| {
             let w = word & 340277174624080500023661774487309778943u128;
             out.piece(
@@ -66281,9 +65744,6 @@ fn print_180(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_180, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -66332,10 +65792,10 @@ fn print_180(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints R2UR_R: its first syntax form that can express the word, else `.word`.
-fn print_181(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_181(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        120,
         |out| {
             let w = word & 340277174624079928635746078030659846143u128;
             out.piece(
@@ -66356,9 +65816,6 @@ fn print_181(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_181, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -66380,10 +65837,10 @@ fn print_181(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints SETGPR_U: its first syntax form that can express the word, else `.word`.
-fn print_182(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_182(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        143,
         |out| {
             let w = word & 340277174624079929797890955778147287039u128;
             out.piece(
@@ -66404,9 +65861,6 @@ fn print_182(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_182, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -66434,10 +65888,10 @@ fn print_182(word: u128, out: &mut String, room: usize) {
     }
 }
 ///Prints GETGPR_U: its first syntax form that can express the word, else `.word`.
-fn print_183(word: u128, out: &mut String, room: usize) {
-    let printed = ::isa_runtime::text::disasm::print(
+fn print_183(word: u128, out: &mut String) {
+    ::isa_runtime::text::disasm::print(
         out,
-        room,
+        143,
         |out| {
             let w = word & 340277174624079929797890955773885808639u128;
             out.piece(
@@ -66458,9 +65912,6 @@ fn print_183(word: u128, out: &mut String, room: usize) {
             }
         },
     );
-    if !printed {
-        ::isa_runtime::text::disasm::retry(print_183, word, out, room);
-    }
     #[inline(always)]
     fn form_0(w: u128, out: &mut ::isa_runtime::text::disasm::Line) -> Option<()> {
         {
@@ -67114,7 +66565,7 @@ impl Instruction {
     }
     /// Appends the canonical text of the instruction to `out`.
     pub fn write_text(&self, out: &mut String) {
-        PRINT[self.index()](self.to_word(), out, ::isa_runtime::text::disasm::LINE_BYTES)
+        PRINT[self.index()](self.to_word(), out)
     }
 }
 impl core::str::FromStr for Instruction {
@@ -67131,7 +66582,7 @@ impl core::str::FromStr for Instruction {
 impl core::fmt::Display for Instruction {
     /// The canonical assembly text (width and alignment apply: `{:<60}`).
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        let mut s = String::with_capacity(::isa_runtime::text::disasm::LINE_BYTES);
+        let mut s = String::with_capacity(LINE_CAPACITY);
         self.write_text(&mut s);
         f.pad(&s)
     }
@@ -67144,7 +66595,7 @@ pub fn assemble(text: &str) -> (Vec<u128>, Vec<(usize, usize, String)>) {
 }
 /// Decodes a word and prints it.
 pub fn disassemble(word: u128) -> Result<String, DecodeError> {
-    let mut s = String::with_capacity(::isa_runtime::text::disasm::LINE_BYTES);
+    let mut s = String::with_capacity(LINE_CAPACITY);
     disassemble_into(word, &mut s)?;
     Ok(s)
 }
@@ -67154,6 +66605,6 @@ pub fn disassemble(word: u128) -> Result<String, DecodeError> {
 /// that a `.word` line shows `word` as given, stray bits included.
 pub fn disassemble_into(word: u128, out: &mut String) -> Result<(), DecodeError> {
     let d = Decoded::new(word)?;
-    PRINT[d.index()](d.word(), out, ::isa_runtime::text::disasm::LINE_BYTES);
+    PRINT[d.index()](d.word(), out);
     Ok(())
 }

@@ -29,6 +29,77 @@ use isa_dsl::ir::*;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
+/// The most the unchecked stores in printing code `tokens` can advance a
+/// line, all together: every call of a `Line` method in
+/// `isa_runtime::text::disasm::UNCHECKED_METHODS` (`out.piece(..)`), of a
+/// function in its `UNCHECKED_FNS` (`disasm::int(..)`), and of a register
+/// printer (`register_k(..)`, one piece), each counted at its entry, except
+/// a piece whose longest text is known: a fixed one (`piece("IADD3")`), or
+/// one from a table `longest` knows (`PIECES_k`, and `register_k` for the
+/// tables of register names). Every call is counted, on
+/// every path, so the sum bounds any one path; the line relies on it
+/// (`disasm::Line`).
+fn unchecked_spare(tokens: &TokenStream, longest: &dyn Fn(&str) -> Option<usize>) -> usize {
+    use isa_runtime::text::disasm::{UNCHECKED_FNS, UNCHECKED_METHODS};
+    use proc_macro2::{Delimiter, TokenTree};
+    let find = |list: &[(&str, usize)], name: &str| list.iter().find(|(n, _)| *n == name).map_or(0, |&(_, a)| a);
+    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let mut sum = 0;
+    for (k, t) in trees.iter().enumerate() {
+        match t {
+            TokenTree::Group(g) => sum += unchecked_spare(&g.stream(), longest),
+            TokenTree::Ident(name) => {
+                let args = match trees.get(k + 1) {
+                    Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis => g.stream(),
+                    _ => continue,
+                };
+                let name = name.to_string();
+                sum += match k.checked_sub(1).map(|j| &trees[j]) {
+                    Some(TokenTree::Punct(p)) if p.as_char() == '.' && name == "piece" => {
+                        piece_longest(&args, longest).unwrap_or_else(|| find(UNCHECKED_METHODS, "piece"))
+                    }
+                    Some(TokenTree::Punct(p)) if p.as_char() == '.' => find(UNCHECKED_METHODS, &name),
+                    // `piece` after `::` is the const constructor, which prints nothing.
+                    Some(TokenTree::Punct(p)) if p.as_char() == ':' => find(UNCHECKED_FNS, &name),
+                    _ if name.starts_with("register_") && !name.ends_with("_slow") => {
+                        longest(&name).unwrap_or_else(|| find(UNCHECKED_METHODS, "piece"))
+                    }
+                    _ => 0,
+                };
+            }
+            _ => {}
+        }
+    }
+    sum
+}
+
+/// The longest text the argument of `out.piece(..)` can be, when it names
+/// one: the text of a fixed piece (`&const { disasm::piece("IADD3") }`), or
+/// the longest entry of the one table it indexes (`&PIECES_3[..]`).
+fn piece_longest(args: &TokenStream, longest: &dyn Fn(&str) -> Option<usize>) -> Option<usize> {
+    use proc_macro2::TokenTree;
+    let mut found = Vec::new();
+    fn walk(ts: &TokenStream, longest: &dyn Fn(&str) -> Option<usize>, found: &mut Vec<Option<usize>>) {
+        for t in ts.clone() {
+            match t {
+                TokenTree::Group(g) => walk(&g.stream(), longest, found),
+                TokenTree::Literal(l) => found.push(syn::parse_str::<syn::LitStr>(&l.to_string()).ok().map(|s| s.value().len())),
+                TokenTree::Ident(i) => {
+                    if let Some(n) = longest(&i.to_string()) {
+                        found.push(Some(n));
+                    }
+                }
+                TokenTree::Punct(_) => {}
+            }
+        }
+    }
+    walk(args, longest, &mut found);
+    match found.as_slice() {
+        [Some(n)] => Some(*n),
+        _ => None,
+    }
+}
+
 fn rt() -> TokenStream {
     quote! { ::isa_runtime::text::model }
 }
@@ -189,6 +260,8 @@ struct Lower<'a> {
     classes: Vec<(String, Vec<(String, u64)>)>,
     /// Piece tables the printers index (`PIECES_k` is entry k), each once.
     tables: std::cell::RefCell<Vec<Vec<Option<String>>>>,
+    /// The largest `spare` of the printers so far (`disasm::print`).
+    max_spare: std::cell::Cell<usize>,
 }
 
 /// Field values with a table of pieces up to this width (4 KiB per table).
@@ -213,7 +286,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             classes.push((prefix.clone(), quote! { #rt::RegClass { prefix: #prefix, constants: &[ #( (#names, #idx) ),* ], predicate: #predicate } }));
         }
     }
-    let lw = Lower { isa, asm: Assembler::new(isa), class_of, classes: class_data, tables: Default::default() };
+    let lw = Lower { isa, asm: Assembler::new(isa), class_of, classes: class_data, tables: Default::default(), max_spare: Default::default() };
     let rt = rt();
     // Longest prefix first, ties in type order (what the interpreted assembler does).
     let mut prefixes: Vec<(String, u16)> = classes.iter().enumerate().map(|(i, (p, _))| (p.clone(), i as u16)).collect();
@@ -241,6 +314,8 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
     let (opcode_items, printers): (Vec<TokenStream>, Vec<TokenStream>) = isa.opcodes.iter().enumerate().map(|(oc, op)| lw.opcode(oc, op)).unzip();
     let printer_names = (0..isa.opcodes.len()).map(|oc| format_ident!("print_{}", oc));
     let n_opcodes = Literal::usize_unsuffixed(isa.opcodes.len());
+    // A line's `String` holds its spare and one 16-byte store past it.
+    let line_capacity = Literal::usize_unsuffixed(lw.max_spare.get() + 16);
     let dis = dis();
     let class_printers = lw.classes.iter().enumerate().map(|(k, (prefix, constants))| {
         let printer = format_ident!("register_{}", k);
@@ -331,8 +406,12 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             fast: ::std::sync::OnceLock::new(),
         };
 
+        /// The capacity a `String` for one line starts with: every printer's
+        /// line fits it without growing.
+        const LINE_CAPACITY: usize = #line_capacity;
+
         /// Per opcode, its printer.
-        static PRINT: [fn(u128, &mut String, usize); #n_opcodes] = [ #( #printer_names ),* ];
+        static PRINT: [fn(u128, &mut String); #n_opcodes] = [ #( #printer_names ),* ];
 
         #( #printers )*
 
@@ -371,7 +450,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
 
             /// Appends the canonical text of the instruction to `out`.
             pub fn write_text(&self, out: &mut String) {
-                PRINT[self.index()](self.to_word(), out, #dis::LINE_BYTES)
+                PRINT[self.index()](self.to_word(), out)
             }
         }
 
@@ -386,7 +465,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         impl core::fmt::Display for Instruction {
             /// The canonical assembly text (width and alignment apply: `{:<60}`).
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                let mut s = String::with_capacity(#dis::LINE_BYTES);
+                let mut s = String::with_capacity(LINE_CAPACITY);
                 self.write_text(&mut s);
                 f.pad(&s)
             }
@@ -401,7 +480,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
 
         /// Decodes a word and prints it.
         pub fn disassemble(word: u128) -> Result<String, DecodeError> {
-            let mut s = String::with_capacity(#dis::LINE_BYTES);
+            let mut s = String::with_capacity(LINE_CAPACITY);
             disassemble_into(word, &mut s)?;
             Ok(s)
         }
@@ -412,7 +491,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         /// that a `.word` line shows `word` as given, stray bits included.
         pub fn disassemble_into(word: u128, out: &mut String) -> Result<(), DecodeError> {
             let d = Decoded::new(word)?;
-            PRINT[d.index()](d.word(), out, #dis::LINE_BYTES);
+            PRINT[d.index()](d.word(), out);
             Ok(())
         }
     }
@@ -464,6 +543,21 @@ impl Lower<'_> {
 
     /// Prints entry `index` of piece table `table`; the form fails at an
     /// entry that has no text, unless the table has none such.
+    /// The longest text of piece table `name` (`PIECES_k`), or of the
+    /// register names printer `name` (`register_k`) prints from its tables
+    /// (a name too long for a piece is printed with checks).
+    fn longest_piece(&self, name: &str) -> Option<usize> {
+        if let Some(k) = name.strip_prefix("register_") {
+            let (prefix, constants) = self.classes.get(k.parse::<usize>().ok()?)?;
+            // `R[254:255]`, `R255`, and the named ones.
+            let numbered = prefix.len() + "[254:255]".len();
+            return Some(constants.iter().map(|(n, _)| n.len()).fold(numbered, usize::max).min(15));
+        }
+        let k: usize = name.strip_prefix("PIECES_")?.parse().ok()?;
+        let tables = self.tables.borrow();
+        Some(tables.get(k)?.iter().flatten().map(String::len).max().unwrap_or(0))
+    }
+
     fn print_piece(&self, table: &PieceTable, index: TokenStream) -> TokenStream {
         if table.total {
             quote! { out.piece(&#table[#index]); }
@@ -602,30 +696,37 @@ impl Lower<'_> {
             quote! { #( #tries )||* }
         };
         let printer = format_ident!("print_{}", oc);
-        let printer_name = printer.clone();
         let doc = format!("Prints {name}: its first syntax form that can express the word, else `.word`.");
         let mark = if form_fns.is_empty() { quote! {} } else { quote! { let mark = out.mark(); } };
+        let line = quote! {
+            // Stray bits outside every field do not print (as after
+            // decoding), except in `.word`, which keeps every bit.
+            let w = word & #covered;
+            #print_guard
+            #mark
+            if #printed {
+                #( #print_controls )*
+            } else {
+                out.reset(0);
+                #dis::word(word, out);
+            }
+        };
+        // Each form is tried from the same mark, so one form's stores are
+        // on the line at a time: the guard's, the controls' and `.word`'s
+        // (counted together, more than any path takes) and the widest form's.
+        let longest = |name: &str| self.longest_piece(name);
+        let widest_form = form_fns.iter().map(|(_, body)| unchecked_spare(body, &longest)).max().unwrap_or(0);
+        let spare = unchecked_spare(&line, &longest) + widest_form;
+        self.max_spare.set(self.max_spare.get().max(spare));
+        let spare = Literal::usize_unsuffixed(spare);
         let printer = quote! {
             #[doc = #doc]
-            fn #printer(word: u128, out: &mut String, room: usize) {
+            fn #printer(word: u128, out: &mut String) {
                 // The line is a local whose address no call takes, so its
                 // fields live in registers.
-                let printed = #dis::print(out, room, |out| {
-                    // Stray bits outside every field do not print (as after
-                    // decoding), except in `.word`, which keeps every bit.
-                    let w = word & #covered;
-                    #print_guard
-                    #mark
-                    if #printed {
-                        #( #print_controls )*
-                    } else {
-                        out.reset(0);
-                        #dis::word(word, out);
-                    }
+                #dis::print(out, #spare, |out| {
+                    #line
                 });
-                if !printed {
-                    #dis::retry(#printer_name, word, out, room);
-                }
                 #( #bodies )*
             }
         };

@@ -8,25 +8,39 @@
 
 use super::literal::{push_dec, write_float_lanes, FloatFormat, Sink};
 
-/// The spare capacity a line starts with: a `String` that has it takes
-/// the line without growing. A line that needs more is printed again with
-/// more ([`print`]).
+/// What a line's `String` grows by beyond what a checked write needs, so
+/// that a long line (floats, long names) grows it once or twice, not on
+/// every write.
 pub const LINE_BYTES: usize = 256;
+
+/// How far each method of [`Line`] that stores without a check (see
+/// [`Line`]) can move a line's end, by name. The generator adds these (and
+/// [`UNCHECKED_FNS`]) up over every call in a printer to get the printer's
+/// `spare` ([`print`]), so a helper added or changed must keep its entry
+/// true (the tests in this module hold each one to it). A public helper not
+/// listed stores only with a check, or not at all.
+pub const UNCHECKED_METHODS: &[(&str, usize)] = &[("piece", 15), ("byte_if", 1), ("separator", 2), ("control", 16)];
+
+/// [`UNCHECKED_METHODS`] for the functions of this module that print.
+pub const UNCHECKED_FNS: &[(&str, usize)] = &[("int", 19), ("offset", 19), ("const_mem", 32), ("raw_register", 16), ("word", 32)];
 
 /// A line being printed, straight into the spare capacity of the `String`
 /// it is appended to, which becomes part of the `String` only when the line
 /// is done (so the bytes are written once, and never read back).
 ///
-/// Text goes in as fixed 16-byte stores that advance `pos` by the text's
-/// length, so that choosing among texts is a table lookup rather than a
-/// branch. A store goes to `pos`, or to `limit` when `pos` is past it (the
-/// line has overflowed its room), so no store leaves the capacity and none
-/// needs a check; a line whose `pos` ends past `limit` does not finish, and
-/// [`print`] prints it again with more room. (A store at `limit` only
-/// touches bytes past `limit`, so a line cut back to a mark at or before
-/// `limit` is intact.) What lies before `pos` has been written and is
-/// whole `&str`s (ASCII while `ascii` holds); what lies beyond it may never
-/// have been written.
+/// Text goes in as fixed 16-byte stores at `pos` that advance it by the
+/// text's length, so that choosing among texts is a table lookup rather
+/// than a branch, and these stores do not check the capacity. What makes
+/// that sound is `spare`, the most that all the unchecked stores of the
+/// printer together can advance the line (the generator's sum of
+/// [`UNCHECKED_METHODS`] and [`UNCHECKED_FNS`] over its calls): the line starts with `limit >=
+/// spare`, and every checked write (text of any length, [`Sink`]) leaves
+/// `limit >= pos + spare`, growing the `String` when it must. From the last
+/// checked write on, `pos` grows by at most `spare` (a reset only lowers
+/// it), so every unchecked store starts at or before `limit`, and its 16
+/// bytes lie within the capacity. What lies before `pos` has been written
+/// and is whole `&str`s (ASCII while `ascii` holds); what lies beyond it
+/// may never have been written.
 pub struct Line<'a> {
     out: &'a mut String,
     /// `out.len()`, where the line begins; the `String`'s length stays
@@ -34,10 +48,12 @@ pub struct Line<'a> {
     start: usize,
     /// `out`'s buffer at `start`.
     base: *mut u8,
-    /// Bytes of the line written (past `limit`: overflowed).
+    /// Bytes of the line written.
     pos: usize,
     /// The largest `pos` with 16 bytes of capacity after it.
     limit: usize,
+    /// The most the printer's unchecked stores advance the line, all together.
+    spare: usize,
     /// Whether every byte ever stored is ASCII: pieces and digits are; a
     /// text or byte that is not clears it.
     ascii: bool,
@@ -166,34 +182,34 @@ fn locate(out: &mut String, start: usize) -> (*mut u8, usize) {
     (v.as_mut_ptr().wrapping_add(start), v.capacity() - start - 16)
 }
 
-/// Grows `out` for a line at `start` with `pos` bytes written, to hold
-/// `extra` more (beyond the 16 every store has) and takes the line's
-/// bytes along; the line's new `base` and `limit`.
+/// Grows `out` for a line at `start` with `pos` bytes written, so that
+/// `limit >= pos + extra`, and takes the line's bytes along; the line's new
+/// `base` and `limit`.
 #[cold]
 #[inline(never)]
 fn grow(out: &mut String, start: usize, pos: usize, extra: usize) -> (*mut u8, usize) {
-    // SAFETY: the first `pos` bytes after `start` have been written (and
-    // `pos <= limit`: a line that overflowed does not grow), and they are
-    // whole `&str`s (UTF-8); `Vec::reserve` keeps only the bytes within the
-    // length, so they are part of it while it reallocates, then the length
-    // goes back to `start` (which leaves the bytes where they are).
+    // SAFETY: the first `pos` bytes after `start` have been written (`pos
+    // <= limit`), and they are whole `&str`s (UTF-8); `Vec::reserve` keeps
+    // only the bytes within the length, so they are part of it while it
+    // reallocates, then the length goes back to `start` (which leaves the
+    // bytes where they are).
     let v = unsafe { out.as_mut_vec() };
     unsafe { v.set_len(start + pos) };
-    v.reserve(extra + LINE_BYTES);
+    v.reserve(extra + 16 + LINE_BYTES);
     v.truncate(start);
     locate(out, start)
 }
 
 impl<'a> Line<'a> {
-    /// A line to be appended to `out`, with at least `room` bytes of
-    /// capacity; it is part of `out` once [`Line::finish`]ed (dropped
-    /// unfinished, it is not).
+    /// A line to be appended to `out` by a printer whose unchecked stores
+    /// advance it by at most `spare` bytes in all (see [`Line`]); it is
+    /// part of `out` once [`Line::finish`]ed (dropped unfinished, it is not).
     #[inline(always)]
-    pub fn new(out: &'a mut String, room: usize) -> Self {
+    pub fn new(out: &'a mut String, spare: usize) -> Self {
         let start = out.len();
-        out.reserve(room.max(LINE_BYTES));
+        out.reserve(spare + 16);
         let (base, limit) = locate(out, start);
-        Line { out, start, base, pos: 0, limit, ascii: true }
+        Line { out, start, base, pos: 0, limit, spare, ascii: true }
     }
 
     /// Runs `f` on a copy of the line, then takes the copy's state back.
@@ -203,38 +219,35 @@ impl<'a> Line<'a> {
     /// them in registers.
     #[inline(always)]
     pub fn detached<R>(&mut self, f: impl FnOnce(&mut Line<'_>) -> R) -> R {
-        let mut copy = Line { out: &mut *self.out, start: self.start, base: self.base, pos: self.pos, limit: self.limit, ascii: self.ascii };
+        let mut copy = Line { out: &mut *self.out, start: self.start, base: self.base, pos: self.pos, limit: self.limit, spare: self.spare, ascii: self.ascii };
         let r = f(&mut copy);
         let (base, pos, limit, ascii) = (copy.base, copy.pos, copy.limit, copy.ascii);
         (self.base, self.pos, self.limit, self.ascii) = (base, pos, limit, ascii);
         r
     }
 
-    /// Makes room for `extra` more bytes after `pos` (beyond the 16 every
-    /// store has).
+    /// Makes room for `n` bytes written with a check at `pos`, keeping
+    /// `limit >= pos + n + spare` (see [`Line`]).
     #[inline(always)]
-    fn grow(&mut self, extra: usize) {
-        (self.base, self.limit) = grow(self.out, self.start, self.pos, extra);
+    fn ensure(&mut self, n: usize) {
+        if self.pos + n + self.spare > self.limit {
+            (self.base, self.limit) = grow(self.out, self.start, self.pos, n + self.spare);
+        }
     }
 
-    /// Makes the line part of the `String`; `false` (and the `String` as
-    /// it was) when the line overflowed its room.
+    /// Makes the line part of the `String`.
     #[inline(always)]
-    #[must_use]
-    pub fn finish(self) -> bool {
-        if self.pos > self.limit {
-            return false;
-        }
+    pub fn finish(self) {
+        debug_assert!(self.pos <= self.limit, "a printer advanced its line past its spare");
         let end = self.start + self.pos;
         if self.ascii {
-            // SAFETY: the `pos` bytes after `start` are written (the line
-            // did not overflow), within the capacity, and ASCII, so the
-            // `String` stays UTF-8.
+            // SAFETY: the `pos` bytes after `start` are written, within the
+            // capacity (`pos <= limit`), and ASCII, so the `String` stays
+            // UTF-8.
             unsafe { self.out.as_mut_vec().set_len(end) };
         } else {
             self.finish_unicode(end);
         }
-        true
     }
 
     /// [`Line::finish`] for a line with text that is not ASCII: whole
@@ -273,18 +286,19 @@ impl<'a> Line<'a> {
         self.pos = core::hint::select_unpredictable(keep, self.pos, mark.min(self.pos));
     }
 
-    /// Where the next 16-byte store goes: `pos`, or `limit` once the line
-    /// has overflowed (see [`Line`]).
+    /// Where the next unchecked 16-byte store goes: `pos`, which is at or
+    /// before `limit` when the printer's `spare` is true (see [`Line`]).
     #[inline(always)]
     fn at(&self) -> usize {
-        self.pos.min(self.limit)
+        debug_assert!(self.pos <= self.limit, "a printer advanced its line past its spare");
+        self.pos
     }
 
     /// Appends a piece; `false` (and nothing appended) for [`NO_PIECE`].
     #[inline(always)]
     pub fn piece(&mut self, p: &Piece) -> bool {
-        // SAFETY: `at() <= limit`, so the 16 bytes lie within the capacity.
-        // (A copy from the piece in memory, not `put` of its bytes by
+        // SAFETY: `at() <= limit` (see [`Line`]), so the 16 bytes lie
+        // within the capacity. (A copy from the piece in memory, not `put` of its bytes by
         // value: that way it is one 16-byte load and store.)
         unsafe { core::ptr::copy_nonoverlapping(p.0.as_ptr(), self.base.add(self.at()), 16) };
         self.pos += piece_len(p);
@@ -401,25 +415,15 @@ fn hex16_words(v: u64, upper: bool) -> u128 {
     x + 0x30 * BYTES + letters * if upper { 7 } else { 39 }
 }
 
-/// Prints a line with `body` in `room` bytes and appends it to `out`;
-/// `false` (and `out` as it was) when the line needs more room. A printer
-/// calls this, then [`retry`] on `false`: no loop, which would have the
-/// compiler hoist the printer's table addresses out of it and keep them on
-/// the stack.
+/// Prints a line with `body` and appends it to `out`. `spare` must be at
+/// least the sum, over every call in `body` of a helper listed in
+/// [`UNCHECKED_METHODS`] or [`UNCHECKED_FNS`], of its entry: the unchecked stores rely on it
+/// (see [`Line`]). The generator computes it for each printer.
 #[inline(always)]
-#[must_use]
-pub fn print(out: &mut String, room: usize, body: impl FnOnce(&mut Line)) -> bool {
-    let mut line = Line::new(out, room);
+pub fn print(out: &mut String, spare: usize, body: impl FnOnce(&mut Line)) {
+    let mut line = Line::new(out, spare);
     body(&mut line);
     line.finish()
-}
-
-/// Runs `print` again with four times the room (a line's text does not
-/// depend on its room, so this ends).
-#[cold]
-#[inline(never)]
-pub fn retry(print: fn(u128, &mut String, usize), w: u128, out: &mut String, room: usize) {
-    print(w, out, room.max(LINE_BYTES) * 4)
 }
 
 impl Sink for Line<'_> {
@@ -427,21 +431,15 @@ impl Sink for Line<'_> {
     fn push_str(&mut self, s: &str) {
         self.ascii &= s.is_ascii();
         let b = s.as_bytes();
-        if self.pos + b.len() > self.limit + 16 {
-            if self.pos > self.limit {
-                // Overflowed: the line will be printed again anyway.
-                self.pos += b.len();
-                return;
-            }
-            self.grow(b.len());
-        }
-        // SAFETY: `pos + len <= limit + 16`, within the capacity; `s` is
-        // not part of the `String` (it is borrowed while the line is not).
+        self.ensure(b.len());
+        // SAFETY: `pos + len <= limit`, within the capacity; `s` is not
+        // part of the `String` (it is borrowed while the line is not).
         unsafe { core::ptr::copy_nonoverlapping(b.as_ptr(), self.base.add(self.pos), b.len()) };
         self.pos += b.len();
     }
     #[inline(always)]
     fn push_byte(&mut self, b: u8) {
+        self.ensure(1);
         self.byte_if(b, true);
     }
 }
@@ -529,17 +527,78 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// Prints with `print` into a fresh `String` that already holds `before`.
-    fn line(before: &str, print: impl Fn(u128, &mut Line)) -> String {
-        fn once(print: &dyn Fn(u128, &mut Line), out: &mut String, room: usize) -> bool {
-            super::print(out, room, |line| print(0, line))
-        }
-        let mut s = before.to_string();
-        let mut room = 0;
-        while !once(&print, &mut s, room) {
-            room = room.max(LINE_BYTES) * 4;
-        }
+    /// Prints with `print`, whose unchecked stores advance the line by at
+    /// most `spare` in all, into a `String` that holds `before` and has no
+    /// capacity to spare (so that any store past the bound is caught by the
+    /// debug checks rather than landing in slack).
+    fn line_with(before: &str, spare: usize, print: impl Fn(u128, &mut Line)) -> String {
+        let mut s = String::with_capacity(before.len());
+        s.push_str(before);
+        super::print(&mut s, spare, |line| print(0, line));
         s
+    }
+
+    /// [`line_with`] for a few unchecked stores.
+    fn line(before: &str, print: impl Fn(u128, &mut Line)) -> String {
+        line_with(before, 64, print)
+    }
+
+    /// How far `print` moves a line's end (from an empty line).
+    fn advance(print: impl Fn(&mut Line)) -> usize {
+        let mut s = String::new();
+        let mut n = 0;
+        super::print(&mut s, 1024, |line| {
+            print(line);
+            n = line.mark();
+        });
+        n
+    }
+
+    /// Each helper in `UNCHECKED_METHODS` and `UNCHECKED_FNS` moves the line by at most its
+    /// entry, at the extremes of its arguments (the longest texts), with
+    /// the line's own checked writes included: an upper bound on its
+    /// unchecked stores, which is what the generator's sums rely on.
+    #[test]
+    fn unchecked_advances_are_upper_bounds() {
+        let listed = UNCHECKED_METHODS.iter().chain(UNCHECKED_FNS);
+        let bound = |name: &str| listed.clone().find(|(n, _)| *n == name).map(|&(_, a)| a).unwrap_or_else(|| panic!("{name} is listed"));
+        let longest = |name: &str, max: usize| {
+            assert!(max <= bound(name), "{name}: moves {max}, listed as {}", bound(name));
+        };
+        longest("piece", (0..=15).map(|n| advance(|l| { l.piece(&piece_of(&"x".repeat(n))); })).max().unwrap());
+        longest("byte_if", advance(|l| l.byte_if(b'!', true)));
+        longest("separator", advance(|l| l.separator(true)).max(advance(|l| l.separator(false))));
+        longest("control", advance(|l| l.control("", u64::MAX, true)));
+        longest("int", advance(|l| int(l, -(u64::MAX as i128))).max(advance(|l| int(l, u64::MAX as i128))));
+        longest("offset", advance(|l| offset(l, -(u64::MAX as i128))).max(advance(|l| offset(l, u64::MAX as i128))));
+        longest("const_mem", advance(|l| const_mem(l, u64::MAX, u64::MAX)) - "c[0x][0x]".len());
+        longest("raw_register", advance(|l| raw_register(l, u64::MAX)) - "0x".len());
+        longest("word", advance(|l| word(u128::MAX, l)) - ".word 0x".len());
+        // And the list names only helpers this test measures.
+        for (name, _) in listed {
+            assert!(["piece", "byte_if", "separator", "control", "int", "offset", "const_mem", "raw_register", "word"].contains(name), "{name} is not measured here");
+        }
+    }
+
+    /// A printer's stores up to its spare land in a `String` with no
+    /// capacity beyond, however full it already is (the capacity grows at
+    /// the start and at each checked write, never in between).
+    #[test]
+    fn stores_up_to_the_spare_stay_in_the_capacity() {
+        for before in ["", "x", &"y".repeat(300)] {
+            for n in 0..40 {
+                let text = line_with(before, 15 * n + 32 * 2, |_, out| {
+                    for _ in 0..n {
+                        out.piece(&piece_of("fifteen-bytes!!"));
+                    }
+                    word(u128::MAX, out);
+                    out.push_str(&"long text ".repeat(n));
+                    word(0, out);
+                });
+                let want = format!("{before}{}.word 0x{:032x}{}.word 0x{:032x}", "fifteen-bytes!!".repeat(n), u128::MAX, "long text ".repeat(n), 0);
+                assert_eq!(text, want);
+            }
+        }
     }
 
     proptest! {
@@ -583,7 +642,8 @@ mod tests {
                     _ => if *on { want.push_str(text) },
                 }
             }
-            let got = line("prefix ", |_, out| {
+            let spare: usize = ops.iter().map(|(kind, _, _)| [15, 0, 1, 16, 0][*kind as usize]).sum();
+            let got = line_with("prefix ", spare, |_, out| {
                 for (kind, text, on) in &ops {
                     let t: String = text.chars().filter(|c| c.is_ascii()).take(15).collect();
                     match kind {
@@ -631,16 +691,10 @@ mod tests {
     fn a_line_not_finished_is_not_appended() {
         let mut s = String::from("kept");
         {
-            let mut line = Line::new(&mut s, 0);
+            let mut line = Line::new(&mut s, 16);
             line.push_str(" dropped");
+            line.piece(&piece("dropped too"));
         }
-        assert_eq!(s, "kept");
-        // Nor is one that overflowed its room.
-        let mut line = Line::new(&mut s, 0);
-        for _ in 0..100 {
-            line.piece(&piece("overflow"));
-        }
-        assert!(!line.finish());
         assert_eq!(s, "kept");
     }
 
