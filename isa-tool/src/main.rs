@@ -83,35 +83,47 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads a text file; one that is not UTF-8 is reported at its first bad byte.
-fn read_text(path: &Path) -> Option<String> {
+/// Reads a text file, and whether it is UTF-8. One that is not is reported
+/// at its first bad byte, and the rest is read with replacement characters,
+/// so that its other errors are reported too (as `isa-codegen asm` does);
+/// the caller fails the command either way.
+fn read_text(path: &Path) -> Option<(String, bool)> {
     match String::from_utf8(read(path)?) {
         // A byte-order mark (editors on Windows write one) is not text.
-        Ok(text) => Some(match text.strip_prefix('\u{feff}') {
-            Some(body) => body.to_string(),
-            None => text,
-        }),
+        Ok(text) => Some((
+            match text.strip_prefix('\u{feff}') {
+                Some(body) => body.to_string(),
+                None => text,
+            },
+            true,
+        )),
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
             // The text up to the bad byte is the file's own, so the place is exact.
-            let text = String::from_utf8_lossy(e.as_bytes());
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
             let mut report = Report::new(path, &text);
-            report.error(Some(codes::INVALID_UTF8), Some((at, char::REPLACEMENT_CHARACTER.len_utf8())), "file is not valid UTF-8", "invalid byte sequence here");
-            None
+            report.error(Some(codes::INVALID_UTF8), Some((at, char::REPLACEMENT_CHARACTER.len_utf8())), "file is not valid UTF-8", "invalid byte sequence here; the rest is read with replacement characters");
+            drop(report);
+            Some((text, false))
         }
     }
 }
 
 fn run(program: &Path, state: Option<&Path>) -> ExitCode {
-    let Some(code) = read_text(program) else { return ExitCode::from(1) };
-    let state_text = match state {
+    let Some((code, code_utf8)) = read_text(program) else { return ExitCode::from(1) };
+    let (state_text, state_utf8) = match state {
         Some(p) => match read_text(p) {
             Some(t) => t,
             None => return ExitCode::from(1),
         },
-        None => String::new(),
+        None => (String::new(), true),
     };
+    let bad_files = usize::from(!code_utf8) + usize::from(!state_utf8);
     match isa_sim::run_program(&code, &state_text) {
+        Ok(_) if bad_files > 0 => {
+            say!("{}; nothing written", isa_runtime::report::summary(bad_files, 0));
+            ExitCode::from(1)
+        }
         Ok(yaml) => {
             if let Err(e) = isa_runtime::text::words::to_stdout(&yaml) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
             ExitCode::SUCCESS
@@ -128,7 +140,7 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
                     }
                 }
             }
-            say!("{}; nothing written", isa_runtime::report::summary(errors.len(), 0));
+            say!("{}; nothing written", isa_runtime::report::summary(errors.len() + bad_files, 0));
             ExitCode::from(1)
         }
     }
@@ -143,15 +155,15 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
         say!("error: -o {} is the input file: writing words there would destroy the source", o.display());
         return ExitCode::from(2);
     }
-    let Some(text) = read_text(file) else { return ExitCode::from(1) };
+    let Some((text, utf8)) = read_text(file) else { return ExitCode::from(1) };
     let (words, errors) = isa_generated::text::assemble(&text);
-    if !errors.is_empty() {
+    if !errors.is_empty() || !utf8 {
         let mut report = Report::new(file, &text);
         for (offset, len, message) in &errors {
             report.error(Some(codes::ASM_ERROR), Some((*offset, *len)), message, message);
         }
         drop(report);
-        say!("{}; nothing written", isa_runtime::report::summary(errors.len(), 0));
+        say!("{}; nothing written", isa_runtime::report::summary(errors.len() + usize::from(!utf8), 0));
         return ExitCode::from(1);
     }
     match out {

@@ -108,6 +108,21 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     assert_eq!((code, stdout.as_str()), (1, ""));
     assert!(!out.exists());
     assert!(err.contains("error[E002]: file is not valid UTF-8") && err.contains("bad.s:2:15"), "{err}");
+    // The rest of the file is still read (with replacement characters), so
+    // its other errors are reported in the same run; a bad byte in a mere
+    // comment still fails the file.
+    std::fs::write(&src, b"FADD R1, R2, R\xE9\nFADD R1, R2\nFADD R1, R2, R3 // caf\xE9\n").unwrap();
+    let (code, stdout, err) = isa(&["asm", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(!out.exists());
+    assert!(err.contains("error[E002]: file is not valid UTF-8") && err.contains("bad.s:1:15"), "{err}");
+    assert!(err.contains("bad.s:2:"), "the line after the bad byte is assembled too: {err}");
+    assert!(err.ends_with("3 errors, 0 warnings; nothing written\n"), "{err}");
+    std::fs::write(&src, b"FADD R1, R2, R3 // caf\xE9\n").unwrap();
+    let (code, stdout, err) = isa(&["asm", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(!out.exists());
+    assert!(err.contains("bad.s:1:23") && err.ends_with("1 error, 0 warnings; nothing written\n"), "{err}");
     // A file that is neither hex text nor whole 16-byte words.
     std::fs::write(&src, [1u8, 2, 3]).unwrap();
     let (code, _, err) = isa(&["disasm", src.to_str().unwrap()]);
