@@ -60,24 +60,28 @@ pub struct Line<'a> {
 }
 
 /// An ASCII text of at most 15 bytes, as a printer stores it: the bytes,
-/// then the length in byte 15, or [`NO_PIECE`] for "no text" (the form
-/// cannot print). Only this module's `const fn`s make pieces, so every byte
-/// of one is ASCII, which [`Line`] relies on.
+/// then the length in byte 15 (so that the length is the byte as it is,
+/// with no mask), or [`NO_PIECE`] for "no text" (the form cannot print).
+/// Only this module's `const fn`s make pieces, so a piece's text is ASCII,
+/// which [`Line`] relies on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Piece([u8; 16]);
 
-/// The piece that stands for "no text": printing it fails.
+/// The piece that stands for "no text": printing it fails, and moves the
+/// line by nothing (its length is 0).
 pub const NO_PIECE: Piece = {
     let mut p = [0u8; 16];
-    p[15] = NONE;
+    p[14] = NONE;
     Piece(p)
 };
 
 /// The piece of no text at all.
 pub const EMPTY_PIECE: Piece = Piece([0; 16]);
 
-/// Byte 15 of [`NO_PIECE`]: ASCII, and length 0 under the length mask.
-const NONE: u8 = 0x40;
+/// Byte 14 of [`NO_PIECE`]: not ASCII, so no piece of text has it there
+/// (a 15-byte text ends at byte 14). It is stored past the line's end, so
+/// it never becomes part of the line.
+const NONE: u8 = 0x80;
 
 /// The piece holding `s`; a compile-time error when `s` is longer than 15
 /// bytes or not ASCII (the generator uses pieces only for texts that fit).
@@ -349,13 +353,13 @@ impl<'a> Line<'a> {
 /// Whether a piece stands for text (is not [`NO_PIECE`]).
 #[inline(always)]
 pub fn piece_ok(p: &Piece) -> bool {
-    p.0[15] & NONE == 0
+    p.0[14] != NONE
 }
 
 /// The length of a piece's text.
 #[inline(always)]
 pub fn piece_len(p: &Piece) -> usize {
-    (p.0[15] & 15) as usize
+    p.0[15] as usize
 }
 
 /// The hex digits of `v`, most significant first, and how many there are
@@ -704,8 +708,10 @@ mod tests {
             assert!(!out.piece(&NO_PIECE));
             assert!(out.piece(&EMPTY_PIECE));
             assert!(out.piece(&piece(".FTZ")));
+            // A text as long as a piece holds is a text, not "no text".
+            assert!(out.piece(&piece("fifteen-bytes!!")));
         });
-        assert_eq!(s, "x.FTZ");
+        assert_eq!(s, "x.FTZ fifteen-bytes!!".replace(' ', ""));
     }
 
     #[test]
