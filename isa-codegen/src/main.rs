@@ -339,8 +339,8 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
     let (words, errors) = isa_codegen::asm::assemble_text(&fe.isa, &text);
     for (offset, len, message) in errors {
         diags.push(
-            isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, isa_dsl::Span::new(id, offset, offset + len), message.clone())
-                .with_label(message),
+            // The caret alone: the message already says what is wrong there.
+            isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, isa_dsl::Span::new(id, offset, offset + len), message),
         );
     }
     if diags.has_errors() {

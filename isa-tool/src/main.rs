@@ -134,9 +134,9 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
                 let mut state_errors = Report::new(state.unwrap_or(program), &state_text);
                 for e in &errors {
                     match e.kind {
-                        isa_sim::ErrorKind::Assembly => program_errors.error(Some(codes::ASM_ERROR), e.span, &e.message, &e.message),
+                        isa_sim::ErrorKind::Assembly => program_errors.error(Some(codes::ASM_ERROR), e.span, &e.message, ""),
                         isa_sim::ErrorKind::Fault => program_errors.error(Some(codes::SIM_FAULT), e.span, &e.message, "this instruction faults"),
-                        isa_sim::ErrorKind::State => state_errors.error(Some(codes::SIM_STATE), e.span, &e.message, &e.message),
+                        isa_sim::ErrorKind::State => state_errors.error(Some(codes::SIM_STATE), e.span, &e.message, ""),
                     }
                 }
             }
@@ -160,7 +160,8 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
     if !errors.is_empty() || !utf8 {
         let mut report = Report::new(file, &text);
         for (offset, len, message) in &errors {
-            report.error(Some(codes::ASM_ERROR), Some((*offset, *len)), message, message);
+            // The caret alone: the message already says what is wrong there.
+            report.error(Some(codes::ASM_ERROR), Some((*offset, *len)), message, "");
         }
         drop(report);
         say!("{}; nothing written", isa_runtime::report::summary(errors.len() + usize::from(!utf8), 0));

@@ -86,7 +86,7 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     isa_dsl::add_source(&mut sources, &src.display().to_string(), text.as_bytes(), &mut diags);
     for (offset, len, message) in errors {
         let span = isa_dsl::Span::new(isa_dsl::FileId(0), offset, offset + len);
-        diags.push(isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, span, message.clone()).with_label(message));
+        diags.push(isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, span, message));
     }
     assert_eq!(err, format!("{}{}; nothing written\n", diags.render(&sources, false), diags.summary()));
     // Control sequences and bidi overrides in the input are not echoed to the terminal.
