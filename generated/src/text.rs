@@ -49477,7 +49477,7 @@ pub static MODEL: ::isa_runtime::text::model::Model = ::isa_runtime::text::model
 };
 /// The capacity a `String` for one line starts with: every printer's
 /// line fits it without growing.
-const LINE_CAPACITY: usize = 296;
+const LINE_CAPACITY: usize = 233;
 /// Per opcode, its printer.
 static PRINT: [fn(u128, &mut String); 184] = [
     print_0,
@@ -49669,7 +49669,7 @@ static PRINT: [fn(u128, &mut String); 184] = [
 fn print_0(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        213,
+        160,
         |out| {
             let w = word & 340277174881589831535090021003494948863u128;
             out.piece(
@@ -49759,7 +49759,7 @@ fn print_0(word: u128, out: &mut String) {
 fn print_1(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        214,
+        161,
         |out| {
             let w = word & 340277174881589831535090020178861228031u128;
             out.piece(
@@ -49849,7 +49849,7 @@ fn print_1(word: u128, out: &mut String) {
 fn print_2(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        185,
+        132,
         |out| {
             let w = word & 340277174643890836900908375646964547583u128;
             out.piece(
@@ -49946,7 +49946,7 @@ fn print_2(word: u128, out: &mut String) {
 fn print_3(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        235,
+        182,
         |out| {
             let w = word & 340277174881589831535108034302492803071u128;
             out.piece(
@@ -50047,7 +50047,7 @@ fn print_3(word: u128, out: &mut String) {
 fn print_4(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        213,
+        160,
         |out| {
             let w = word & 340277174881589831535090021003494948863u128;
             out.piece(
@@ -50137,7 +50137,7 @@ fn print_4(word: u128, out: &mut String) {
 fn print_5(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        214,
+        161,
         |out| {
             let w = word & 340277174881589831535090020178861228031u128;
             out.piece(
@@ -50227,7 +50227,7 @@ fn print_5(word: u128, out: &mut String) {
 fn print_6(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        185,
+        132,
         |out| {
             let w = word & 340277174643890836900908375646964547583u128;
             out.piece(
@@ -50324,7 +50324,7 @@ fn print_6(word: u128, out: &mut String) {
 fn print_7(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        235,
+        182,
         |out| {
             let w = word & 340277174881589831535108034302492803071u128;
             out.piece(
@@ -50425,7 +50425,7 @@ fn print_7(word: u128, out: &mut String) {
 fn print_8(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        258,
+        195,
         |out| {
             let w = word & 340277174886599681503890577535155568639u128;
             out.piece(
@@ -50540,7 +50540,7 @@ fn print_8(word: u128, out: &mut String) {
 fn print_9(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        230,
+        167,
         |out| {
             let w = word & 340277174648857165540202805528335745023u128;
             out.piece(
@@ -50662,7 +50662,7 @@ fn print_9(word: u128, out: &mut String) {
 fn print_10(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        230,
+        167,
         |out| {
             let w = word & 340277174648900686869708932178625167359u128;
             out.piece(
@@ -50784,7 +50784,7 @@ fn print_10(word: u128, out: &mut String) {
 fn print_11(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        259,
+        196,
         |out| {
             let w = word & 340277174886599681503890576710521847807u128;
             out.piece(
@@ -50899,7 +50899,7 @@ fn print_11(word: u128, out: &mut String) {
 fn print_12(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        259,
+        196,
         |out| {
             let w = word & 340277174886599681503890576710521847807u128;
             out.piece(
@@ -51014,7 +51014,7 @@ fn print_12(word: u128, out: &mut String) {
 fn print_13(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        280,
+        217,
         |out| {
             let w = word & 340277174886599681503908590834153422847u128;
             out.piece(
@@ -51140,7 +51140,7 @@ fn print_13(word: u128, out: &mut String) {
 fn print_14(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        280,
+        217,
         |out| {
             let w = word & 340277174886599681503908590834153422847u128;
             out.piece(
@@ -51266,7 +51266,7 @@ fn print_14(word: u128, out: &mut String) {
 fn print_15(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        227,
+        174,
         |out| {
             let w = word & 340277179635298774088336658854280429567u128;
             out.piece(
@@ -51363,7 +51363,7 @@ fn print_15(word: u128, out: &mut String) {
 fn print_16(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        228,
+        175,
         |out| {
             let w = word & 340277179635298774088336658029646708735u128;
             out.piece(
@@ -51460,7 +51460,7 @@ fn print_16(word: u128, out: &mut String) {
 fn print_17(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        199,
+        146,
         |out| {
             let w = word & 340277179397599779454155013497750028287u128;
             out.piece(
@@ -51564,7 +51564,7 @@ fn print_17(word: u128, out: &mut String) {
 fn print_18(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        249,
+        196,
         |out| {
             let w = word & 340277179635298774088354672153278283775u128;
             out.piece(
@@ -51672,7 +51672,7 @@ fn print_18(word: u128, out: &mut String) {
 fn print_19(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        254,
+        190,
         |out| {
             let w = word & 340282290803718148722341205702896320511u128;
             out.piece(
@@ -51784,7 +51784,7 @@ fn print_19(word: u128, out: &mut String) {
 fn print_20(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        255,
+        191,
         |out| {
             let w = word & 340282290803718148722341204878262599679u128;
             out.piece(
@@ -51896,7 +51896,7 @@ fn print_20(word: u128, out: &mut String) {
 fn print_21(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        226,
+        162,
         |out| {
             let w = word & 340282290566019154088159560346365919231u128;
             out.piece(
@@ -52015,7 +52015,7 @@ fn print_21(word: u128, out: &mut String) {
 fn print_22(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        276,
+        212,
         |out| {
             let w = word & 340282290803718148722359219001894174719u128;
             out.piece(
@@ -52138,7 +52138,7 @@ fn print_22(word: u128, out: &mut String) {
 fn print_23(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        256,
+        180,
         |out| {
             let w = word & 340277179637735968540679751270488080383u128;
             out.piece(
@@ -52245,7 +52245,7 @@ fn print_23(word: u128, out: &mut String) {
 fn print_24(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        257,
+        181,
         |out| {
             let w = word & 340277179637735968540679750445854359551u128;
             out.piece(
@@ -52352,7 +52352,7 @@ fn print_24(word: u128, out: &mut String) {
 fn print_25(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        228,
+        152,
         |out| {
             let w = word & 340277179400036973906498105913957679103u128;
             out.piece(
@@ -52466,7 +52466,7 @@ fn print_25(word: u128, out: &mut String) {
 fn print_26(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        278,
+        202,
         |out| {
             let w = word & 340277179637735968540697764569485934591u128;
             out.piece(
@@ -52584,7 +52584,7 @@ fn print_26(word: u128, out: &mut String) {
 fn print_27(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        182,
+        124,
         |out| {
             let w = word & 340277174861765563713594428139369398271u128;
             out.piece(
@@ -52646,7 +52646,7 @@ fn print_27(word: u128, out: &mut String) {
 fn print_28(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        183,
+        125,
         |out| {
             let w = word & 340277174861765563713594427314735677439u128;
             out.piece(
@@ -52708,7 +52708,7 @@ fn print_28(word: u128, out: &mut String) {
 fn print_29(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        169,
+        111,
         |out| {
             let w = word & 340277174624081076189248158332935471103u128;
             out.piece(
@@ -52775,7 +52775,7 @@ fn print_29(word: u128, out: &mut String) {
 fn print_30(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        204,
+        146,
         |out| {
             let w = word & 340277174861765563713612441438367252479u128;
             out.piece(
@@ -52848,7 +52848,7 @@ fn print_30(word: u128, out: &mut String) {
 fn print_31(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        197,
+        127,
         |out| {
             let w = word & 340277174861774026194331730543592341503u128;
             out.piece(
@@ -52913,7 +52913,7 @@ fn print_31(word: u128, out: &mut String) {
 fn print_32(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        198,
+        128,
         |out| {
             let w = word & 340277174861774026194331729718958620671u128;
             out.piece(
@@ -52978,7 +52978,7 @@ fn print_32(word: u128, out: &mut String) {
 fn print_33(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        184,
+        114,
         |out| {
             let w = word & 340277174624089538669985460737158414335u128;
             out.piece(
@@ -53048,7 +53048,7 @@ fn print_33(word: u128, out: &mut String) {
 fn print_34(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        219,
+        149,
         |out| {
             let w = word & 340277174861774026194349743842590195711u128;
             out.piece(
@@ -53124,7 +53124,7 @@ fn print_34(word: u128, out: &mut String) {
 fn print_35(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        197,
+        139,
         |out| {
             let w = word & 340277174861765625085911961371047624703u128;
             out.piece(
@@ -53196,7 +53196,7 @@ fn print_35(word: u128, out: &mut String) {
 fn print_36(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        184,
+        126,
         |out| {
             let w = word & 340277174624081137561565691564613697535u128;
             out.piece(
@@ -53273,7 +53273,7 @@ fn print_36(word: u128, out: &mut String) {
 fn print_37(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        184,
+        126,
         |out| {
             let w = word & 340277174624081137561565691564613697535u128;
             out.piece(
@@ -53350,7 +53350,7 @@ fn print_37(word: u128, out: &mut String) {
 fn print_38(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        198,
+        140,
         |out| {
             let w = word & 340277174861765625085911960546413903871u128;
             out.piece(
@@ -53422,7 +53422,7 @@ fn print_38(word: u128, out: &mut String) {
 fn print_39(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        198,
+        140,
         |out| {
             let w = word & 340277174861765625085911960546413903871u128;
             out.piece(
@@ -53494,7 +53494,7 @@ fn print_39(word: u128, out: &mut String) {
 fn print_40(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        219,
+        161,
         |out| {
             let w = word & 340277174861765625085929974670045478911u128;
             out.piece(
@@ -53577,7 +53577,7 @@ fn print_40(word: u128, out: &mut String) {
 fn print_41(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        219,
+        161,
         |out| {
             let w = word & 340277174861765625085929974670045478911u128;
             out.piece(
@@ -53660,7 +53660,7 @@ fn print_41(word: u128, out: &mut String) {
 fn print_42(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        181,
+        135,
         |out| {
             let w = word & 340277179615463928165919437984876199935u128;
             out.piece(
@@ -53728,7 +53728,7 @@ fn print_42(word: u128, out: &mut String) {
 fn print_43(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        182,
+        136,
         |out| {
             let w = word & 340277179615463928165919437160242479103u128;
             out.piece(
@@ -53796,7 +53796,7 @@ fn print_43(word: u128, out: &mut String) {
 fn print_44(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        168,
+        122,
         |out| {
             let w = word & 340277179377779440641573168178442272767u128;
             out.piece(
@@ -53869,7 +53869,7 @@ fn print_44(word: u128, out: &mut String) {
 fn print_45(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        203,
+        157,
         |out| {
             let w = word & 340277179615463928165937451283874054143u128;
             out.piece(
@@ -53948,7 +53948,7 @@ fn print_45(word: u128, out: &mut String) {
 fn print_46(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        208,
+        151,
         |out| {
             let w = word & 340282290783892974206480901866889740287u128;
             out.piece(
@@ -54035,7 +54035,7 @@ fn print_46(word: u128, out: &mut String) {
 fn print_47(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        209,
+        152,
         |out| {
             let w = word & 340282290783892974206480901042256019455u128;
             out.piece(
@@ -54122,7 +54122,7 @@ fn print_47(word: u128, out: &mut String) {
 fn print_48(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        195,
+        138,
         |out| {
             let w = word & 340282290546208486682134632060455813119u128;
             out.piece(
@@ -54214,7 +54214,7 @@ fn print_48(word: u128, out: &mut String) {
 fn print_49(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        230,
+        173,
         |out| {
             let w = word & 340282290783892974206498915165887594495u128;
             out.piece(
@@ -54312,7 +54312,7 @@ fn print_49(word: u128, out: &mut String) {
 fn print_50(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        210,
+        141,
         |out| {
             let w = word & 340277179617910794024819447434481500159u128;
             out.piece(
@@ -54386,7 +54386,7 @@ fn print_50(word: u128, out: &mut String) {
 fn print_51(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        211,
+        142,
         |out| {
             let w = word & 340277179617910794024819446609847779327u128;
             out.piece(
@@ -54460,7 +54460,7 @@ fn print_51(word: u128, out: &mut String) {
 fn print_52(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        197,
+        128,
         |out| {
             let w = word & 340277179380226306500473177628047572991u128;
             out.piece(
@@ -54539,7 +54539,7 @@ fn print_52(word: u128, out: &mut String) {
 fn print_53(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        232,
+        163,
         |out| {
             let w = word & 340277179617910794024837460733479354367u128;
             out.piece(
@@ -54624,7 +54624,7 @@ fn print_53(word: u128, out: &mut String) {
 fn print_54(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        165,
+        130,
         |out| {
             let w = word & 340277179615454256759362520951478550527u128;
             out.piece(
@@ -54691,7 +54691,7 @@ fn print_54(word: u128, out: &mut String) {
 fn print_55(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        166,
+        131,
         |out| {
             let w = word & 340277179615454256759362520126844829695u128;
             out.piece(
@@ -54758,7 +54758,7 @@ fn print_55(word: u128, out: &mut String) {
 fn print_56(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        152,
+        117,
         |out| {
             let w = word & 340277179377769769235016251145044623359u128;
             out.piece(
@@ -54830,7 +54830,7 @@ fn print_56(word: u128, out: &mut String) {
 fn print_57(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        187,
+        152,
         |out| {
             let w = word & 340277179615454256759380534250476404735u128;
             out.piece(
@@ -54908,7 +54908,7 @@ fn print_57(word: u128, out: &mut String) {
 fn print_58(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        137,
+        113,
         |out| {
             let w = word & 340277742769233332592410409947537407999u128;
             out.piece(
@@ -54967,7 +54967,7 @@ fn print_58(word: u128, out: &mut String) {
 fn print_59(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        138,
+        114,
         |out| {
             let w = word & 340277742769233332592410409122903687167u128;
             out.piece(
@@ -55026,7 +55026,7 @@ fn print_59(word: u128, out: &mut String) {
 fn print_60(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        124,
+        100,
         |out| {
             let w = word & 340277742531548845068064140141103480831u128;
             out.piece(
@@ -55090,7 +55090,7 @@ fn print_60(word: u128, out: &mut String) {
 fn print_61(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        159,
+        135,
         |out| {
             let w = word & 340277742769233332592428423246535262207u128;
             out.piece(
@@ -55160,7 +55160,7 @@ fn print_61(word: u128, out: &mut String) {
 fn print_62(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        178,
+        121,
         |out| {
             let w = word & 340277174659686118569400847455999754239u128;
             out.piece(
@@ -55236,7 +55236,7 @@ fn print_62(word: u128, out: &mut String) {
 fn print_63(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        200,
+        143,
         |out| {
             let w = word & 340277174659686118569418860754997608447u128;
             out.piece(
@@ -55323,7 +55323,7 @@ fn print_63(word: u128, out: &mut String) {
 fn print_64(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        179,
+        122,
         |out| {
             let w = word & 340277174659686118569400846631366033407u128;
             out.piece(
@@ -55399,7 +55399,7 @@ fn print_64(word: u128, out: &mut String) {
 fn print_65(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        196,
+        129,
         |out| {
             let w = word & 340277174877553969634934584719171387391u128;
             out.piece(
@@ -55470,7 +55470,7 @@ fn print_65(word: u128, out: &mut String) {
 fn print_66(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        197,
+        130,
         |out| {
             let w = word & 340277174877553969634934583894537666559u128;
             out.piece(
@@ -55541,7 +55541,7 @@ fn print_66(word: u128, out: &mut String) {
 fn print_67(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        218,
+        151,
         |out| {
             let w = word & 340277174877553969634952598018169241599u128;
             out.piece(
@@ -55623,7 +55623,7 @@ fn print_67(word: u128, out: &mut String) {
 fn print_68(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        211,
+        135,
         |out| {
             let w = word & 340277174878792060789947416822717349887u128;
             out.piece(
@@ -55695,7 +55695,7 @@ fn print_68(word: u128, out: &mut String) {
 fn print_69(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        212,
+        136,
         |out| {
             let w = word & 340277174878792060789947415998083629055u128;
             out.piece(
@@ -55767,7 +55767,7 @@ fn print_69(word: u128, out: &mut String) {
 fn print_70(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        233,
+        157,
         |out| {
             let w = word & 340277174878792060789965430121715204095u128;
             out.piece(
@@ -55850,7 +55850,7 @@ fn print_70(word: u128, out: &mut String) {
 fn print_71(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        182,
+        127,
         |out| {
             let w = word & 340277174862698689163510021420381896703u128;
             out.piece(
@@ -55918,7 +55918,7 @@ fn print_71(word: u128, out: &mut String) {
 fn print_72(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        183,
+        128,
         |out| {
             let w = word & 340277174862698689163510020595748175871u128;
             out.piece(
@@ -55986,7 +55986,7 @@ fn print_72(word: u128, out: &mut String) {
 fn print_73(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        204,
+        149,
         |out| {
             let w = word & 340277174862698689163528034719379750911u128;
             out.piece(
@@ -56065,7 +56065,7 @@ fn print_73(word: u128, out: &mut String) {
 fn print_74(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        92,
+        68,
         |out| {
             let w = word & 340277174703036087544516862860121341951u128;
             out.piece(
@@ -56087,7 +56087,7 @@ fn print_74(word: u128, out: &mut String) {
 fn print_75(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        92,
+        68,
         |out| {
             let w = word & 340277174703036087544516862035487621119u128;
             out.piece(
@@ -56109,7 +56109,7 @@ fn print_75(word: u128, out: &mut String) {
 fn print_76(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        92,
+        68,
         |out| {
             let w = word & 340277174703021580453128230284222791679u128;
             out.piece(
@@ -56131,7 +56131,7 @@ fn print_76(word: u128, out: &mut String) {
 fn print_77(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        92,
+        68,
         |out| {
             let w = word & 340277174703036087544534876159119196159u128;
             out.piece(
@@ -56153,7 +56153,7 @@ fn print_77(word: u128, out: &mut String) {
 fn print_78(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        218,
+        152,
         |out| {
             let w = word & 340277174639267517295756951324073132031u128;
             out.piece(
@@ -56233,7 +56233,7 @@ fn print_78(word: u128, out: &mut String) {
 fn print_79(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        219,
+        153,
         |out| {
             let w = word & 340277174639267517295756950499439411199u128;
             out.piece(
@@ -56313,7 +56313,7 @@ fn print_79(word: u128, out: &mut String) {
 fn print_80(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        240,
+        174,
         |out| {
             let w = word & 340277174639267517295774964623070986239u128;
             out.piece(
@@ -56404,7 +56404,7 @@ fn print_80(word: u128, out: &mut String) {
 fn print_81(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        208,
+        142,
         |out| {
             let w = word & 340277174639267517314203694298271055871u128;
             out.piece(
@@ -56493,7 +56493,7 @@ fn print_81(word: u128, out: &mut String) {
 fn print_82(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        160,
+        136,
         |out| {
             let w = word & 340277747443694987047137088141680181247u128;
             out.piece(
@@ -56614,7 +56614,7 @@ fn print_82(word: u128, out: &mut String) {
 fn print_83(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        161,
+        137,
         |out| {
             let w = word & 340277747443694987047137087317046460415u128;
             out.piece(
@@ -56735,7 +56735,7 @@ fn print_83(word: u128, out: &mut String) {
 fn print_84(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        168,
+        144,
         |out| {
             let w = word & 340277747285238662037055155928790204415u128;
             out.piece(
@@ -56866,7 +56866,7 @@ fn print_84(word: u128, out: &mut String) {
 fn print_85(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        182,
+        158,
         |out| {
             let w = word & 340277747443694987047155101440678035455u128;
             out.piece(
@@ -57009,7 +57009,7 @@ fn print_85(word: u128, out: &mut String) {
 fn print_86(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        189,
+        154,
         |out| {
             let w = word & 340277747285238869784286915145272131583u128;
             out.piece(
@@ -57158,7 +57158,7 @@ fn print_86(word: u128, out: &mut String) {
 fn print_87(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        197,
+        162,
         |out| {
             let w = word & 340277747285238850913267726640889200639u128;
             out.piece(
@@ -57317,7 +57317,7 @@ fn print_87(word: u128, out: &mut String) {
 fn print_88(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        198,
+        163,
         |out| {
             let w = word & 340277747285238869802733658119470055423u128;
             out.piece(
@@ -57480,7 +57480,7 @@ fn print_88(word: u128, out: &mut String) {
 fn print_89(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        211,
+        176,
         |out| {
             let w = word & 340277747443695175923367672152777031679u128;
             out.piece(
@@ -57651,7 +57651,7 @@ fn print_89(word: u128, out: &mut String) {
 fn print_90(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        211,
+        176,
         |out| {
             let w = word & 340277747285238869784304928444269985791u128;
             out.piece(
@@ -57822,7 +57822,7 @@ fn print_90(word: u128, out: &mut String) {
 fn print_91(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        190,
+        155,
         |out| {
             let w = word & 340277747443695175923349658029145456639u128;
             out.piece(
@@ -57971,7 +57971,7 @@ fn print_91(word: u128, out: &mut String) {
 fn print_92(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        190,
+        155,
         |out| {
             let w = word & 340277747285238869784286914320638410751u128;
             out.piece(
@@ -58120,7 +58120,7 @@ fn print_92(word: u128, out: &mut String) {
 fn print_93(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        191,
+        156,
         |out| {
             let w = word & 340277747285238832005355052188110422015u128;
             out.piece(
@@ -58266,7 +58266,7 @@ fn print_93(word: u128, out: &mut String) {
 fn print_94(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        200,
+        165,
         |out| {
             let w = word & 340277747285238832023801795162308345855u128;
             out.piece(
@@ -58426,7 +58426,7 @@ fn print_94(word: u128, out: &mut String) {
 fn print_95(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        213,
+        178,
         |out| {
             let w = word & 340277747443695138144435809195615322111u128;
             out.piece(
@@ -58594,7 +58594,7 @@ fn print_95(word: u128, out: &mut String) {
 fn print_96(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        213,
+        178,
         |out| {
             let w = word & 340277747285238832005373065487108276223u128;
             out.piece(
@@ -58762,7 +58762,7 @@ fn print_96(word: u128, out: &mut String) {
 fn print_97(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        192,
+        157,
         |out| {
             let w = word & 340277747443695138144417795071983747071u128;
             out.piece(
@@ -58908,7 +58908,7 @@ fn print_97(word: u128, out: &mut String) {
 fn print_98(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        192,
+        157,
         |out| {
             let w = word & 340277747285238832005355051363476701183u128;
             out.piece(
@@ -59054,7 +59054,7 @@ fn print_98(word: u128, out: &mut String) {
 fn print_99(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        215,
+        156,
         |out| {
             let w = word & 340277747285239077568412161409661534207u128;
             out.piece(
@@ -59138,7 +59138,7 @@ fn print_99(word: u128, out: &mut String) {
 fn print_100(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        224,
+        165,
         |out| {
             let w = word & 340277747285239077586858904383859458047u128;
             out.piece(
@@ -59229,7 +59229,7 @@ fn print_100(word: u128, out: &mut String) {
 fn print_101(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        224,
+        165,
         |out| {
             let w = word & 340277747285239077586858904383859458047u128;
             out.piece(
@@ -59320,7 +59320,7 @@ fn print_101(word: u128, out: &mut String) {
 fn print_102(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        237,
+        178,
         |out| {
             let w = word & 340277747285239077568430174708659388415u128;
             out.piece(
@@ -59415,7 +59415,7 @@ fn print_102(word: u128, out: &mut String) {
 fn print_103(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        237,
+        178,
         |out| {
             let w = word & 340277747285239077568430174708659388415u128;
             out.piece(
@@ -59510,7 +59510,7 @@ fn print_103(word: u128, out: &mut String) {
 fn print_104(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        216,
+        157,
         |out| {
             let w = word & 340277747285239077568412160585027813375u128;
             out.piece(
@@ -59594,7 +59594,7 @@ fn print_104(word: u128, out: &mut String) {
 fn print_105(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        216,
+        157,
         |out| {
             let w = word & 340277747285239077568412160585027813375u128;
             out.piece(
@@ -59678,7 +59678,7 @@ fn print_105(word: u128, out: &mut String) {
 fn print_106(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        200,
+        152,
         |out| {
             let w = word & 340277747285239039789480298452499824639u128;
             out.piece(
@@ -59761,7 +59761,7 @@ fn print_106(word: u128, out: &mut String) {
 fn print_107(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        209,
+        161,
         |out| {
             let w = word & 340277747285239039807927041426697748479u128;
             out.piece(
@@ -59851,7 +59851,7 @@ fn print_107(word: u128, out: &mut String) {
 fn print_108(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        209,
+        161,
         |out| {
             let w = word & 340277747285239039807927041426697748479u128;
             out.piece(
@@ -59941,7 +59941,7 @@ fn print_108(word: u128, out: &mut String) {
 fn print_109(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        222,
+        174,
         |out| {
             let w = word & 340277747285239039789498311751497678847u128;
             out.piece(
@@ -60035,7 +60035,7 @@ fn print_109(word: u128, out: &mut String) {
 fn print_110(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        222,
+        174,
         |out| {
             let w = word & 340277747285239039789498311751497678847u128;
             out.piece(
@@ -60129,7 +60129,7 @@ fn print_110(word: u128, out: &mut String) {
 fn print_111(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        201,
+        153,
         |out| {
             let w = word & 340277747285239039789480297627866103807u128;
             out.piece(
@@ -60212,7 +60212,7 @@ fn print_111(word: u128, out: &mut String) {
 fn print_112(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        201,
+        153,
         |out| {
             let w = word & 340277747285239039789480297627866103807u128;
             out.piece(
@@ -60295,7 +60295,7 @@ fn print_112(word: u128, out: &mut String) {
 fn print_113(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        162,
+        115,
         |out| {
             let w = word & 340277174624080136419871324299340021759u128;
             out.piece(
@@ -60349,7 +60349,7 @@ fn print_113(word: u128, out: &mut String) {
 fn print_114(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        163,
+        116,
         |out| {
             let w = word & 340277174782536442558934067183213346815u128;
             out.piece(
@@ -60403,7 +60403,7 @@ fn print_114(word: u128, out: &mut String) {
 fn print_115(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        170,
+        123,
         |out| {
             let w = word & 340277174624080117548852135794957090815u128;
             out.piece(
@@ -60463,7 +60463,7 @@ fn print_115(word: u128, out: &mut String) {
 fn print_116(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        184,
+        137,
         |out| {
             let w = word & 340277174782536442558952081306844921855u128;
             out.piece(
@@ -60528,7 +60528,7 @@ fn print_116(word: u128, out: &mut String) {
 fn print_117(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        194,
+        170,
         |out| {
             let w = word & 340277747443846145257440518541615824895u128;
             out.piece(
@@ -60636,7 +60636,7 @@ fn print_117(word: u128, out: &mut String) {
 fn print_118(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        203,
+        179,
         |out| {
             let w = word & 340277747285389820247358586328725848063u128;
             out.piece(
@@ -60751,7 +60751,7 @@ fn print_118(word: u128, out: &mut String) {
 fn print_119(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        216,
+        192,
         |out| {
             let w = word & 340277747443846145257458531840613679103u128;
             out.piece(
@@ -60870,7 +60870,7 @@ fn print_119(word: u128, out: &mut String) {
 fn print_120(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        195,
+        171,
         |out| {
             let w = word & 340277747443846145257440517716982104063u128;
             out.piece(
@@ -60978,7 +60978,7 @@ fn print_120(word: u128, out: &mut String) {
 fn print_121(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        119,
+        95,
         |out| {
             let w = word & 340277174624079928635746078030672429055u128;
             out.piece(
@@ -61023,7 +61023,7 @@ fn print_121(word: u128, out: &mut String) {
 fn print_122(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        120,
+        96,
         |out| {
             let w = word & 340277174624079928635746077206038708223u128;
             out.piece(
@@ -61068,7 +61068,7 @@ fn print_122(word: u128, out: &mut String) {
 fn print_123(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        128,
+        104,
         |out| {
             let w = word & 340277174624079928654192821004870352895u128;
             out.piece(
@@ -61120,7 +61120,7 @@ fn print_123(word: u128, out: &mut String) {
 fn print_124(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        141,
+        117,
         |out| {
             let w = word & 340277174624079928635764091329670283263u128;
             out.piece(
@@ -61176,7 +61176,7 @@ fn print_124(word: u128, out: &mut String) {
 fn print_125(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        160,
+        125,
         |out| {
             let w = word & 340277179377769830607333785476234477567u128;
             out.piece(
@@ -61235,7 +61235,7 @@ fn print_125(word: u128, out: &mut String) {
 fn print_126(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        161,
+        126,
         |out| {
             let w = word & 340277179377769830607333784651600756735u128;
             out.piece(
@@ -61294,7 +61294,7 @@ fn print_126(word: u128, out: &mut String) {
 fn print_127(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        169,
+        134,
         |out| {
             let w = word & 340277179377769830625780528450432401407u128;
             out.piece(
@@ -61360,7 +61360,7 @@ fn print_127(word: u128, out: &mut String) {
 fn print_128(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        182,
+        147,
         |out| {
             let w = word & 340277179377769830607351798775232331775u128;
             out.piece(
@@ -61430,7 +61430,7 @@ fn print_128(word: u128, out: &mut String) {
 fn print_129(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        149,
+        113,
         |out| {
             let w = word & 340277174624081742024475499978712678399u128;
             out.piece(
@@ -61488,7 +61488,7 @@ fn print_129(word: u128, out: &mut String) {
 fn print_130(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        150,
+        114,
         |out| {
             let w = word & 340277174624081742024475499154078957567u128;
             out.piece(
@@ -61546,7 +61546,7 @@ fn print_130(word: u128, out: &mut String) {
 fn print_131(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        158,
+        122,
         |out| {
             let w = word & 340277174624081742042922242952910602239u128;
             out.piece(
@@ -61611,7 +61611,7 @@ fn print_131(word: u128, out: &mut String) {
 fn print_132(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        171,
+        135,
         |out| {
             let w = word & 340277174624081742024493513277710532607u128;
             out.piece(
@@ -61680,7 +61680,7 @@ fn print_132(word: u128, out: &mut String) {
 fn print_133(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        137,
+        113,
         |out| {
             let w = word & 340277174624081742024475499978695966719u128;
             out.piece(
@@ -61745,7 +61745,7 @@ fn print_133(word: u128, out: &mut String) {
 fn print_134(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        138,
+        114,
         |out| {
             let w = word & 340277174624081742024475499154062245887u128;
             out.piece(
@@ -61810,7 +61810,7 @@ fn print_134(word: u128, out: &mut String) {
 fn print_135(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        146,
+        122,
         |out| {
             let w = word & 340277174624081742042922242952893890559u128;
             out.piece(
@@ -61882,7 +61882,7 @@ fn print_135(word: u128, out: &mut String) {
 fn print_136(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        159,
+        135,
         |out| {
             let w = word & 340277174624081742024493513277693820927u128;
             out.piece(
@@ -61958,7 +61958,7 @@ fn print_136(word: u128, out: &mut String) {
 fn print_137(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        217,
+        159,
         |out| {
             let w = word & 340282366604044778430112462652265529343u128;
             out.piece(
@@ -62109,7 +62109,7 @@ fn print_137(word: u128, out: &mut String) {
 fn print_138(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        218,
+        160,
         |out| {
             let w = word & 340282366604044778430112461827631808511u128;
             out.piece(
@@ -62260,7 +62260,7 @@ fn print_138(word: u128, out: &mut String) {
 fn print_139(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        226,
+        168,
         |out| {
             let w = word & 340282366604044778448559205626463453183u128;
             out.piece(
@@ -62425,7 +62425,7 @@ fn print_139(word: u128, out: &mut String) {
 fn print_140(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        239,
+        181,
         |out| {
             let w = word & 340282366604044778430130475951263383551u128;
             out.piece(
@@ -62598,7 +62598,7 @@ fn print_140(word: u128, out: &mut String) {
 fn print_141(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        219,
+        149,
         |out| {
             let w = word & 340277255436844001022279462011753463807u128;
             out.piece(
@@ -62740,7 +62740,7 @@ fn print_141(word: u128, out: &mut String) {
 fn print_142(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        220,
+        150,
         |out| {
             let w = word & 340277255436844001022279461187119742975u128;
             out.piece(
@@ -62882,7 +62882,7 @@ fn print_142(word: u128, out: &mut String) {
 fn print_143(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        228,
+        158,
         |out| {
             let w = word & 340277255436844001040726204985951387647u128;
             out.piece(
@@ -63038,7 +63038,7 @@ fn print_143(word: u128, out: &mut String) {
 fn print_144(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        241,
+        171,
         |out| {
             let w = word & 340277255436844001022297475310751318015u128;
             out.piece(
@@ -63202,7 +63202,7 @@ fn print_144(word: u128, out: &mut String) {
 fn print_145(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        143,
+        119,
         |out| {
             let w = word & 340277179377769679491606333647587639295u128;
             out.piece(
@@ -63260,7 +63260,7 @@ fn print_145(word: u128, out: &mut String) {
 fn print_146(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        144,
+        120,
         |out| {
             let w = word & 340277179377769679491606332822953918463u128;
             out.piece(
@@ -63318,7 +63318,7 @@ fn print_146(word: u128, out: &mut String) {
 fn print_147(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        152,
+        128,
         |out| {
             let w = word & 340277179377769679510053076621785563135u128;
             out.piece(
@@ -63383,7 +63383,7 @@ fn print_147(word: u128, out: &mut String) {
 fn print_148(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        165,
+        141,
         |out| {
             let w = word & 340277179377769679491624346946585493503u128;
             out.piece(
@@ -63452,7 +63452,7 @@ fn print_148(word: u128, out: &mut String) {
 fn print_149(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        204,
+        170,
         |out| {
             let w = word & 340277747286473504167034286668521668607u128;
             out.piece(
@@ -63540,7 +63540,7 @@ fn print_149(word: u128, out: &mut String) {
 fn print_150(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        213,
+        179,
         |out| {
             let w = word & 340277747286473504185481029642719592447u128;
             out.piece(
@@ -63635,7 +63635,7 @@ fn print_150(word: u128, out: &mut String) {
 fn print_151(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        226,
+        192,
         |out| {
             let w = word & 340277747286473504167052299967519522815u128;
             out.piece(
@@ -63734,7 +63734,7 @@ fn print_151(word: u128, out: &mut String) {
 fn print_152(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        205,
+        171,
         |out| {
             let w = word & 340277747286473504167034285843887947775u128;
             out.piece(
@@ -63822,7 +63822,7 @@ fn print_152(word: u128, out: &mut String) {
 fn print_153(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        168,
+        144,
         |out| {
             let w = word & 340277742532781935495226030386994806783u128;
             out.piece(
@@ -63895,7 +63895,7 @@ fn print_153(word: u128, out: &mut String) {
 fn print_154(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        169,
+        145,
         |out| {
             let w = word & 340277742532781935495226030386994806783u128;
             out.piece(
@@ -63968,7 +63968,7 @@ fn print_154(word: u128, out: &mut String) {
 fn print_155(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        202,
+        132,
         |out| {
             let w = word & 340277174624084051243238879161512624127u128;
             out.piece(
@@ -64029,7 +64029,7 @@ fn print_155(word: u128, out: &mut String) {
 fn print_156(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        211,
+        141,
         |out| {
             let w = word & 340277174624084051261685622135710547967u128;
             out.piece(
@@ -64097,7 +64097,7 @@ fn print_156(word: u128, out: &mut String) {
 fn print_157(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        211,
+        141,
         |out| {
             let w = word & 340277174624084051261685622135710547967u128;
             out.piece(
@@ -64165,7 +64165,7 @@ fn print_157(word: u128, out: &mut String) {
 fn print_158(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        224,
+        154,
         |out| {
             let w = word & 340277174624084051243256892460510478335u128;
             out.piece(
@@ -64237,7 +64237,7 @@ fn print_158(word: u128, out: &mut String) {
 fn print_159(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        224,
+        154,
         |out| {
             let w = word & 340277174624084051243256892460510478335u128;
             out.piece(
@@ -64309,7 +64309,7 @@ fn print_159(word: u128, out: &mut String) {
 fn print_160(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        203,
+        133,
         |out| {
             let w = word & 340277174624084051243238878336878903295u128;
             out.piece(
@@ -64370,7 +64370,7 @@ fn print_160(word: u128, out: &mut String) {
 fn print_161(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        203,
+        133,
         |out| {
             let w = word & 340277174624084051243238878336878903295u128;
             out.piece(
@@ -64431,7 +64431,7 @@ fn print_161(word: u128, out: &mut String) {
 fn print_162(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        121,
+        97,
         |out| {
             let w = word & 340277174624081137561565692659847135231u128;
             out.piece(
@@ -64541,7 +64541,7 @@ fn print_162(word: u128, out: &mut String) {
 fn print_163(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        122,
+        98,
         |out| {
             let w = word & 340277174624081137561565691835213414399u128;
             out.piece(
@@ -64651,7 +64651,7 @@ fn print_163(word: u128, out: &mut String) {
 fn print_164(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        130,
+        106,
         |out| {
             let w = word & 340277174624081137580012435634045059071u128;
             out.piece(
@@ -64759,7 +64759,7 @@ fn print_164(word: u128, out: &mut String) {
 fn print_165(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        143,
+        119,
         |out| {
             let w = word & 340277174624081137561583705958844989439u128;
             out.piece(
@@ -64875,7 +64875,7 @@ fn print_165(word: u128, out: &mut String) {
 fn print_166(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        158,
+        124,
         |out| {
             let w = word & 340277174624080462244711898231150215167u128;
             out.piece(
@@ -64935,7 +64935,7 @@ fn print_166(word: u128, out: &mut String) {
 fn print_167(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        167,
+        133,
         |out| {
             let w = word & 340277174624080462263158641205348139007u128;
             out.piece(
@@ -65002,7 +65002,7 @@ fn print_167(word: u128, out: &mut String) {
 fn print_168(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        167,
+        133,
         |out| {
             let w = word & 340277174624080462263158641205348139007u128;
             out.piece(
@@ -65069,7 +65069,7 @@ fn print_168(word: u128, out: &mut String) {
 fn print_169(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        180,
+        146,
         |out| {
             let w = word & 340277174624080462244729911530148069375u128;
             out.piece(
@@ -65140,7 +65140,7 @@ fn print_169(word: u128, out: &mut String) {
 fn print_170(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        180,
+        146,
         |out| {
             let w = word & 340277174624080462244729911530148069375u128;
             out.piece(
@@ -65211,7 +65211,7 @@ fn print_170(word: u128, out: &mut String) {
 fn print_171(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        159,
+        125,
         |out| {
             let w = word & 340277174624080462244711897406516494335u128;
             out.piece(
@@ -65271,7 +65271,7 @@ fn print_171(word: u128, out: &mut String) {
 fn print_172(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        159,
+        125,
         |out| {
             let w = word & 340277174624080462244711897406516494335u128;
             out.piece(
@@ -65331,7 +65331,7 @@ fn print_172(word: u128, out: &mut String) {
 fn print_173(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        133,
+        98,
         |out| {
             let w = word & 340277174624080155309337255773642686463u128;
             out.piece(
@@ -65377,7 +65377,7 @@ fn print_173(word: u128, out: &mut String) {
 fn print_174(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        134,
+        99,
         |out| {
             let w = word & 340277174624080155309337254949008965631u128;
             out.piece(
@@ -65423,7 +65423,7 @@ fn print_174(word: u128, out: &mut String) {
 fn print_175(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        142,
+        107,
         |out| {
             let w = word & 340277174624080155327783998747840610303u128;
             out.piece(
@@ -65476,7 +65476,7 @@ fn print_175(word: u128, out: &mut String) {
 fn print_176(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        155,
+        120,
         |out| {
             let w = word & 340277174624080155309355269072640540671u128;
             out.piece(
@@ -65533,7 +65533,7 @@ fn print_176(word: u128, out: &mut String) {
 fn print_177(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        173,
+        127,
         |out| {
             let w = word & 340277174624080500023643761188311924735u128;
             out.piece(
@@ -65594,7 +65594,7 @@ fn print_177(word: u128, out: &mut String) {
 fn print_178(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        174,
+        128,
         |out| {
             let w = word & 340277174624080500023643760363678203903u128;
             out.piece(
@@ -65655,7 +65655,7 @@ fn print_178(word: u128, out: &mut String) {
 fn print_179(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        182,
+        136,
         |out| {
             let w = word & 340277174624080500042090504162509848575u128;
             out.piece(
@@ -65723,7 +65723,7 @@ fn print_179(word: u128, out: &mut String) {
 fn print_180(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        195,
+        149,
         |out| {
             let w = word & 340277174624080500023661774487309778943u128;
             out.piece(
@@ -65795,7 +65795,7 @@ fn print_180(word: u128, out: &mut String) {
 fn print_181(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        120,
+        96,
         |out| {
             let w = word & 340277174624079928635746078030659846143u128;
             out.piece(
@@ -65840,7 +65840,7 @@ fn print_181(word: u128, out: &mut String) {
 fn print_182(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        143,
+        119,
         |out| {
             let w = word & 340277174624079929797890955778147287039u128;
             out.piece(
@@ -65891,7 +65891,7 @@ fn print_182(word: u128, out: &mut String) {
 fn print_183(word: u128, out: &mut String) {
     ::isa_runtime::text::disasm::print(
         out,
-        143,
+        119,
         |out| {
             let w = word & 340277174624079929797890955773885808639u128;
             out.piece(

@@ -73,29 +73,29 @@ fn unchecked_spare(tokens: &TokenStream, longest: &dyn Fn(&str) -> Option<usize>
     sum
 }
 
-/// The longest text the argument of `out.piece(..)` can be, when it names
-/// one: the text of a fixed piece (`&const { disasm::piece("IADD3") }`), or
-/// the longest entry of the one table it indexes (`&PIECES_3[..]`).
+/// The longest text the argument of `out.piece(..)` can be, when it is
+/// exactly one of two shapes: an entry of a table `longest` knows
+/// (`&PIECES_3[..]`, whatever the index), or a fixed piece (`&const {
+/// ..::piece("IADD3") }`). Anything else (a variable, a choice between
+/// pieces) is `None`, and counts as the longest piece there is.
 fn piece_longest(args: &TokenStream, longest: &dyn Fn(&str) -> Option<usize>) -> Option<usize> {
-    use proc_macro2::TokenTree;
-    let mut found = Vec::new();
-    fn walk(ts: &TokenStream, longest: &dyn Fn(&str) -> Option<usize>, found: &mut Vec<Option<usize>>) {
-        for t in ts.clone() {
-            match t {
-                TokenTree::Group(g) => walk(&g.stream(), longest, found),
-                TokenTree::Literal(l) => found.push(syn::parse_str::<syn::LitStr>(&l.to_string()).ok().map(|s| s.value().len())),
-                TokenTree::Ident(i) => {
-                    if let Some(n) = longest(&i.to_string()) {
-                        found.push(Some(n));
-                    }
+    use proc_macro2::{Delimiter, TokenTree};
+    let trees: Vec<TokenTree> = args.clone().into_iter().collect();
+    match trees.as_slice() {
+        [TokenTree::Punct(amp), TokenTree::Ident(table), TokenTree::Group(index)] if amp.as_char() == '&' && index.delimiter() == Delimiter::Bracket => {
+            longest(&table.to_string())
+        }
+        [TokenTree::Punct(amp), TokenTree::Ident(kw), TokenTree::Group(body)] if amp.as_char() == '&' && kw == "const" && body.delimiter() == Delimiter::Brace => {
+            let inner: Vec<TokenTree> = body.stream().into_iter().collect();
+            let [.., TokenTree::Punct(colon), TokenTree::Ident(f), TokenTree::Group(call)] = inner.as_slice() else { return None };
+            let text: Vec<TokenTree> = call.stream().into_iter().collect();
+            match text.as_slice() {
+                [TokenTree::Literal(l)] if colon.as_char() == ':' && f == "piece" && call.delimiter() == Delimiter::Parenthesis => {
+                    syn::parse_str::<syn::LitStr>(&l.to_string()).ok().map(|t| t.value().len())
                 }
-                TokenTree::Punct(_) => {}
+                _ => None,
             }
         }
-    }
-    walk(args, longest, &mut found);
-    match found.as_slice() {
-        [Some(n)] => Some(*n),
         _ => None,
     }
 }
@@ -1331,5 +1331,37 @@ fn decoration_bit(k: DecorationKind) -> u8 {
         DecorationKind::Not => 2,
         DecorationKind::Invert => 3,
         DecorationKind::Suffix => 4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a printer's room is made of: each unchecked store at its
+    /// helper's figure, a piece at its longest text when its shape says it,
+    /// nothing for checked writes, and every call, nested or not.
+    #[test]
+    fn unchecked_spare_counts_each_store_at_its_bound() {
+        let longest = |name: &str| match name {
+            "PIECES_0" => Some(5),
+            "register_2" => Some(10),
+            _ => None,
+        };
+        let spare = |t: TokenStream| unchecked_spare(&t, &longest);
+        assert_eq!(spare(quote! { out.piece(&PIECES_0[(w >> 3) as usize & 7]); }), 5);
+        assert_eq!(spare(quote! { out.piece(&const { ::isa_runtime::text::disasm::piece("IADD3.X") }); }), 7);
+        // A piece of no known shape counts as the longest a piece can be.
+        assert_eq!(spare(quote! { out.piece(suffix); }), 15);
+        assert_eq!(spare(quote! { out.piece(pick(c, &PIECES_0[1], suffix)); }), 15);
+        assert_eq!(spare(quote! { out.piece(&PIECES_9[0]); }), 15, "a table it does not know");
+        assert_eq!(spare(quote! { register_2(out, r, false); }), 10);
+        assert_eq!(spare(quote! { ::isa_runtime::text::disasm::int(out, v); }), 19);
+        assert_eq!(spare(quote! { out.byte_if(b'-', neg); out.separator(true); }), 1 + 2);
+        // Checked writes, and the const constructor of a piece, store nothing unchecked.
+        assert_eq!(spare(quote! { out.push_str("a long text"); out.push_byte(b']'); ::isa_runtime::text::disasm::dec(out, r); }), 0);
+        assert_eq!(spare(quote! { let p = ::isa_runtime::text::disasm::piece("X"); }), 0);
+        // Calls inside blocks, closures and other calls count too.
+        assert_eq!(spare(quote! { if c { out.detached(|out| { out.byte_if(b'!', x); }); } else { register_2(out, r, true); } }), 1 + 10);
     }
 }
