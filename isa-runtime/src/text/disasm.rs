@@ -446,6 +446,14 @@ impl Sink for Line<'_> {
         self.ensure(1);
         self.byte_if(b, true);
     }
+    /// One 16-byte store, checked once (a float's cached text).
+    #[inline(always)]
+    fn push_small(&mut self, text: &[u8; 16]) {
+        let n = usize::from(text[15]).min(15);
+        self.ascii &= text[..n].is_ascii();
+        self.ensure(16);
+        self.put(*text, n);
+    }
 }
 
 /// `.word 0x` and the 32 hex digits of `w`: a word no form prints.

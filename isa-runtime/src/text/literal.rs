@@ -325,6 +325,12 @@ pub trait Sink {
     fn push_str(&mut self, s: &str);
     /// Appends one ASCII byte.
     fn push_byte(&mut self, b: u8);
+    /// Appends a short ASCII text held as a disassembler's piece is: up to
+    /// 15 bytes, and their count in byte 15.
+    fn push_small(&mut self, text: &[u8; 16]) {
+        let n = usize::from(text[15]).min(15);
+        self.push_str(core::str::from_utf8(&text[..n]).unwrap_or(""));
+    }
 }
 
 impl Sink for String {
@@ -374,23 +380,21 @@ pub fn write_float<S: Sink>(out: &mut S, bits: u64, f: FloatFormat) {
             return;
         }
     } else if f.exponent <= 8 && f.mantissa <= 23 {
-        let y = to_f64(bits, f);
-        if y.is_finite() && y != 0.0 {
-            if y < 0.0 {
+        let negative = bits >> (f.width() - 1) & 1 == 1;
+        if let Some(text) = cached_text(bits & !(1u64 << (f.width() - 1)), f) {
+            if negative {
                 out.push_byte(b'-');
             }
-            let scientific = y.abs() >= 1e7 || y.abs() < 1e-4;
-            let magnitude = bits & !(1u64 << (f.width() - 1));
-            match cached_digits(magnitude, f) {
-                Some(p) => {
-                    let (digits, n, exp) = unpack_digits(p);
-                    lay_out(out, &digits[..n], exp, scientific);
-                }
-                None => {
-                    let ((digits, n), exp) = find_shortest_narrow(magnitude, f);
-                    lay_out(out, &digits[..n], exp, scientific);
-                }
+            out.push_small(&text);
+            return;
+        }
+        let y = to_f64(bits, f);
+        if y.is_finite() && y != 0.0 {
+            if negative {
+                out.push_byte(b'-');
             }
+            let ((digits, n), exp) = find_shortest_narrow(bits & !(1u64 << (f.width() - 1)), f);
+            lay_out(out, &digits[..n], exp, y.abs() >= 1e7 || y.abs() < 1e-4);
             return;
         }
     }
@@ -427,43 +431,62 @@ pub fn write_float<S: Sink>(out: &mut S, bits: u64, f: FloatFormat) {
     out.push_str(&text);
 }
 
-/// The shortest digits of the magnitude of an F16 or BF16 value (finite,
-/// not zero), packed ([`pack_digits`]); `None` for other formats. Finding
-/// them takes a few formatted tries, so each value's digits are kept once
-/// found (a disassembler prints the same constants again and again).
-fn cached_digits(magnitude: u64, f: FloatFormat) -> Option<u64> {
+/// The text of an F16 or BF16 magnitude (finite, not zero) as
+/// [`write_float`] lays it out (`0.1`, `6.1e-5`, `65500`): at most 15 ASCII
+/// bytes, and their count in byte 15. `None` for other formats, zero, an
+/// infinity or a NaN. Finding the shortest digits takes a few formatted
+/// tries, so each value's text is kept once found (a disassembler prints
+/// the same constants again and again).
+fn cached_text(magnitude: u64, f: FloatFormat) -> Option<[u8; 16]> {
     let cache = match f {
-        FloatFormat::F16 => &F16_DIGITS,
-        FloatFormat::BF16 => &BF16_DIGITS,
+        FloatFormat::F16 => &F16_TEXT,
+        FloatFormat::BF16 => &BF16_TEXT,
         _ => return None,
     };
-    let slots = cache.get_or_init(|| (0..1 << 15).map(|_| AtomicU64::new(0)).collect());
-    let slot = slots.get(magnitude as usize)?;
-    let packed = slot.load(Ordering::Relaxed);
-    if packed != 0 {
-        return Some(packed);
+    if magnitude == 0 || magnitude >> f.mantissa == (1 << f.exponent) - 1 {
+        return None;
     }
-    let packed = pack_digits(find_shortest_narrow(magnitude, f))?;
-    slot.store(packed, Ordering::Relaxed);
-    Some(packed)
+    let slots = cache.get_or_init(|| (0..2 << 15).map(|_| AtomicU64::new(0)).collect());
+    let (low, high) = (slots.get(2 * magnitude as usize)?, slots.get(2 * magnitude as usize + 1)?);
+    // The low word is stored last (and is never 0: the text starts with a
+    // digit), so once it is seen, the high word is there too.
+    let l = low.load(Ordering::Acquire);
+    if l != 0 {
+        let mut text = [0u8; 16];
+        text[..8].copy_from_slice(&l.to_le_bytes());
+        text[8..].copy_from_slice(&high.load(Ordering::Relaxed).to_le_bytes());
+        return Some(text);
+    }
+    let text = lay_out_small(magnitude, f)?;
+    high.store(u64::from_le_bytes(text[8..].try_into().ok()?), Ordering::Relaxed);
+    low.store(u64::from_le_bytes(text[..8].try_into().ok()?), Ordering::Release);
+    Some(text)
 }
 
-/// Found digits of F16 and BF16 values, by magnitude bits (0: not yet).
-static F16_DIGITS: OnceLock<Box<[AtomicU64]>> = OnceLock::new();
-static BF16_DIGITS: OnceLock<Box<[AtomicU64]>> = OnceLock::new();
+/// Found texts of F16 and BF16 magnitudes, two words each (0: not yet).
+static F16_TEXT: OnceLock<Box<[AtomicU64]>> = OnceLock::new();
+static BF16_TEXT: OnceLock<Box<[AtomicU64]>> = OnceLock::new();
 
-/// At most 5 digits as ASCII (bits 0..40, first digit lowest), their count
-/// (bits 40..44) and the exponent biased by 1024 (bits 44..56), with bit 63
-/// set, so that the word is not 0 and unpacking is shifts, not divisions.
-/// `None` for more than 5 digits (F16 needs at most 5, BF16 4).
-fn pack_digits(((d, n), exp): (([u8; 24], usize), i32)) -> Option<u64> {
-    let ascii = d.get(..n).filter(|_| n <= 5)?.iter().rev().fold(0u64, |v, &c| v << 8 | u64::from(c));
-    Some(1 << 63 | ((exp + 1024) as u64 & 0xFFF) << 44 | (n as u64) << 40 | ascii)
+/// [`cached_text`]'s text, laid out afresh; `None` when it is longer than 15 bytes.
+fn lay_out_small(magnitude: u64, f: FloatFormat) -> Option<[u8; 16]> {
+    let y = to_f64(magnitude, f);
+    let ((digits, n), exp) = find_shortest_narrow(magnitude, f);
+    let mut buf = Buf::default();
+    lay_out(&mut buf, &digits[..n], exp, !(1e-4..1e7).contains(&y));
+    let len = buf.0.len();
+    let mut text = [0u8; 16];
+    text.get_mut(..len).filter(|_| len <= 15)?.copy_from_slice(&buf.0);
+    text[15] = len as u8;
+    Some(text)
 }
 
-/// The digits, their count and the exponent of [`pack_digits`]' word.
-fn unpack_digits(p: u64) -> ([u8; 8], usize, i32) {
-    ((p & 0xFF_FFFF_FFFF).to_le_bytes(), (p >> 40 & 15) as usize, (p >> 44 & 0xFFF) as i32 - 1024)
+impl Sink for Buf {
+    fn push_str(&mut self, s: &str) {
+        let _ = self.0.try_extend_from_slice(s.as_bytes());
+    }
+    fn push_byte(&mut self, b: u8) {
+        let _ = self.0.try_push(b);
+    }
 }
 
 /// The shortest digits of `magnitude` in `f`, a format narrower than
@@ -640,19 +663,26 @@ fn lay_out<S: Sink>(out: &mut S, d: &[u8], exp: i32, scientific: bool) {
 mod tests {
     use super::*;
 
-    /// The cache gives back the digits it was given: F16 and BF16
-    /// magnitudes that are finite and not zero (every third one) fit the
-    /// packed word (at most 5 digits), and unpack to what the search found.
+    /// The cache gives back the text it was given: every third F16 and
+    /// BF16 magnitude that is finite and not zero has one (at most 15
+    /// bytes), the text the shortest digits lay out to, asked for twice.
     #[test]
-    fn cached_digits_are_the_found_digits() {
+    fn cached_texts_are_the_laid_out_texts() {
         for f in [FloatFormat::F16, FloatFormat::BF16] {
             let inf = ((1u64 << f.exponent) - 1) << f.mantissa;
             for magnitude in (1..inf).step_by(3) {
+                let y = to_f64(magnitude, f);
                 let ((d, n), exp) = find_shortest_narrow(magnitude, f);
-                let packed = cached_digits(magnitude, f).expect("F16 and BF16 digits are cached");
-                let (cd, cn, cexp) = unpack_digits(packed);
-                assert_eq!((&cd[..cn], cexp), (&d[..n], exp), "{f:?} {magnitude:#x}");
+                let mut want = String::new();
+                lay_out(&mut want, &d[..n], exp, !(1e-4..1e7).contains(&y));
+                for _ in 0..2 {
+                    let text = cached_text(magnitude, f).expect("F16 and BF16 texts are cached");
+                    assert_eq!(&text[..usize::from(text[15])], want.as_bytes(), "{f:?} {magnitude:#x}");
+                }
             }
+            assert_eq!(cached_text(0, f), None);
+            assert_eq!(cached_text(inf, f), None);
+            assert_eq!(cached_text(inf | 1, f), None);
         }
     }
 
