@@ -66564,6 +66564,7 @@ impl Instruction {
         }
     }
     /// Appends the canonical text of the instruction to `out`.
+    #[inline]
     pub fn write_text(&self, out: &mut String) {
         PRINT[self.index()](self.to_word(), out)
     }

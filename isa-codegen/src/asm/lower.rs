@@ -449,6 +449,11 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             }
 
             /// Appends the canonical text of the instruction to `out`.
+            // Inline, so that a caller in another crate passes the opcode
+            // and the word in registers: through memory, the packed
+            // instruction is read back wider than it was written, which
+            // stalls the load.
+            #[inline]
             pub fn write_text(&self, out: &mut String) {
                 PRINT[self.index()](self.to_word(), out)
             }
