@@ -36,9 +36,12 @@ use quote::{format_ident, quote};
 /// printer (`register_k(..)`, one piece), each counted at its entry, except
 /// a piece whose longest text is known: a fixed one (`piece("IADD3")`), or
 /// one from a table `longest` knows (`PIECES_k`, and `register_k` for the
-/// tables of register names). Every call is counted, on
-/// every path, so the sum bounds any one path; the line relies on it
-/// (`disasm::Line`).
+/// tables of register names). Every call is counted, on every path, so the
+/// sum bounds any one path: printers have no loops, and call helpers as
+/// methods (`out.f(..)`) or by path (`disasm::f(..)`), the shapes counted
+/// here. A count short of a path makes the line panic at its first store
+/// past its room (`disasm::Line::at`), which the tests' million random
+/// words would show.
 fn unchecked_spare(tokens: &TokenStream, longest: &dyn Fn(&str) -> Option<usize>) -> usize {
     use isa_runtime::text::disasm::{UNCHECKED_FNS, UNCHECKED_METHODS};
     use proc_macro2::{Delimiter, TokenTree};
@@ -546,8 +549,6 @@ impl Lower<'_> {
         Some(PieceTable { ident: format_ident!("PIECES_{}", k), total })
     }
 
-    /// Prints entry `index` of piece table `table`; the form fails at an
-    /// entry that has no text, unless the table has none such.
     /// The longest text of piece table `name` (`PIECES_k`), or of the
     /// register names printer `name` (`register_k`) prints from its tables
     /// (a name too long for a piece is printed with checks).
@@ -563,6 +564,8 @@ impl Lower<'_> {
         Some(tables.get(k)?.iter().flatten().map(String::len).max().unwrap_or(0))
     }
 
+    /// Prints entry `index` of piece table `table`; the form fails at an
+    /// entry that has no text, unless the table has none such.
     fn print_piece(&self, table: &PieceTable, index: TokenStream) -> TokenStream {
         if table.total {
             quote! { out.piece(&#table[#index]); }

@@ -30,15 +30,17 @@ pub const UNCHECKED_FNS: &[(&str, usize)] = &[("int", 19), ("offset", 19), ("con
 ///
 /// Text goes in as fixed 16-byte stores at `pos` that advance it by the
 /// text's length, so that choosing among texts is a table lookup rather
-/// than a branch, and these stores do not check the capacity. What makes
-/// that sound is `spare`, the most that all the unchecked stores of the
-/// printer together can advance the line (the generator's sum of
-/// [`UNCHECKED_METHODS`] and [`UNCHECKED_FNS`] over its calls): the line starts with `limit >=
-/// spare`, and every checked write (text of any length, [`Sink`]) leaves
-/// `limit >= pos + spare`, growing the `String` when it must. From the last
-/// checked write on, `pos` grows by at most `spare` (a reset only lowers
-/// it), so every unchecked store starts at or before `limit`, and its 16
-/// bytes lie within the capacity. What lies before `pos` has been written
+/// than a branch. A store needs `pos <= limit` (then its 16 bytes lie in
+/// the capacity); [`Line::at`] makes sure of it with a branch that the
+/// generated printers never take, thanks to `spare`: the most that all the
+/// unchecked stores of the printer together can advance the line (the
+/// generator's sum of [`UNCHECKED_METHODS`] and [`UNCHECKED_FNS`] over its
+/// calls). The line starts with `limit >= spare`, and every checked write
+/// (text of any length, [`Sink`]) leaves `limit >= pos + spare`, growing
+/// the `String` when it must. From the last checked write on, `pos` grows
+/// by at most `spare` (a reset only lowers it), so it stays at or before
+/// `limit`. A `spare` too small (a caller's mistake) makes the line panic
+/// rather than store out of the capacity. What lies before `pos` has been written
 /// and is whole `&str`s (ASCII while `ascii` holds); what lies beyond it
 /// may never have been written.
 pub struct Line<'a> {
@@ -242,7 +244,9 @@ impl<'a> Line<'a> {
     /// Makes the line part of the `String`.
     #[inline(always)]
     pub fn finish(self) {
-        debug_assert!(self.pos <= self.limit, "a printer advanced its line past its spare");
+        if self.pos > self.limit {
+            spare_exceeded();
+        }
         let end = self.start + self.pos;
         if self.ascii {
             // SAFETY: the `pos` bytes after `start` are written, within the
@@ -290,21 +294,28 @@ impl<'a> Line<'a> {
         self.pos = core::hint::select_unpredictable(keep, self.pos, mark.min(self.pos));
     }
 
-    /// Where the next unchecked 16-byte store goes: `pos`, which is at or
-    /// before `limit` when the printer's `spare` is true (see [`Line`]).
+    /// Where the next 16-byte store goes: `pos`, at or before `limit`.
+    /// That holds whenever the printer's `spare` is true (see [`Line`]);
+    /// should it not (a caller's mistake, never the input's), the line
+    /// panics rather than store outside the `String`, so no `spare` makes
+    /// a store unsound. The test is a compare and a branch never taken to
+    /// one shared place, which costs less than the clamp it replaced.
     #[inline(always)]
     fn at(&self) -> usize {
-        debug_assert!(self.pos <= self.limit, "a printer advanced its line past its spare");
+        if self.pos > self.limit {
+            spare_exceeded();
+        }
         self.pos
     }
 
     /// Appends a piece; `false` (and nothing appended) for [`NO_PIECE`].
     #[inline(always)]
     pub fn piece(&mut self, p: &Piece) -> bool {
-        // SAFETY: `at() <= limit` (see [`Line`]), so the 16 bytes lie
+        // SAFETY: `at() <= limit` (see [`Line::at`]), so the 16 bytes lie
         // within the capacity. (A copy from the piece in memory, not `put` of its bytes by
         // value: that way it is one 16-byte load and store.)
-        unsafe { core::ptr::copy_nonoverlapping(p.0.as_ptr(), self.base.add(self.at()), 16) };
+        let at = self.at();
+        unsafe { core::ptr::copy_nonoverlapping(p.0.as_ptr(), self.base.add(at), 16) };
         self.pos += piece_len(p);
         piece_ok(p)
     }
@@ -313,7 +324,8 @@ impl<'a> Line<'a> {
     #[inline(always)]
     fn put(&mut self, bytes: [u8; 16], n: usize) {
         // SAFETY: `at() <= limit`, so the 16 bytes lie within the capacity.
-        unsafe { core::ptr::write_unaligned(self.base.add(self.at()) as *mut u128, u128::from_ne_bytes(bytes)) };
+        let at = self.at();
+        unsafe { core::ptr::write_unaligned(self.base.add(at) as *mut u128, u128::from_ne_bytes(bytes)) };
         self.pos += n;
     }
 
@@ -328,7 +340,8 @@ impl<'a> Line<'a> {
     pub fn byte_if(&mut self, b: u8, on: bool) {
         self.ascii &= b.is_ascii();
         // SAFETY: `at() <= limit`, within the capacity.
-        unsafe { self.base.add(self.at()).write(b) };
+        let at = self.at();
+        unsafe { self.base.add(at).write(b) };
         self.pos += on as usize;
     }
 
@@ -348,6 +361,14 @@ impl<'a> Line<'a> {
         let (digits, n) = hex_digits(v, upper);
         self.put(digits, n);
     }
+}
+
+/// What a line does when its printer stores more than its `spare` allows
+/// (see [`Line::at`]): a bug in the printer, not in its input.
+#[cold]
+#[inline(never)]
+fn spare_exceeded() -> ! {
+    panic!("a printer stored past the room its spare allows: its spare is counted short")
 }
 
 /// Whether a piece stands for text (is not [`NO_PIECE`]).
@@ -419,10 +440,12 @@ fn hex16_words(v: u64, upper: bool) -> u128 {
     x + 0x30 * BYTES + letters * if upper { 7 } else { 39 }
 }
 
-/// Prints a line with `body` and appends it to `out`. `spare` must be at
+/// Prints a line with `body` and appends it to `out`. `spare` should be at
 /// least the sum, over every call in `body` of a helper listed in
-/// [`UNCHECKED_METHODS`] or [`UNCHECKED_FNS`], of its entry: the unchecked stores rely on it
-/// (see [`Line`]). The generator computes it for each printer.
+/// [`UNCHECKED_METHODS`] or [`UNCHECKED_FNS`], of its entry (the generator
+/// computes it for each printer): then no store checks more than a never
+/// taken branch (see [`Line`]). With a smaller one the line panics before
+/// it would store past its room (a bug in the printer, never in the word).
 #[inline(always)]
 pub fn print(out: &mut String, spare: usize, body: impl FnOnce(&mut Line)) {
     let mut line = Line::new(out, spare);
@@ -697,6 +720,28 @@ mod tests {
         assert_eq!(long[1], NO_PIECE);
         assert_eq!(long[200], NO_PIECE);
         assert_eq!(text(&long[2]), "LONGPREFIX[2:3]");
+    }
+
+    /// A spare too small is a caller's mistake: the line panics at the
+    /// first store past its room, before the store, and the `String` is
+    /// left as it was (a valid `String`, the line not appended).
+    #[test]
+    fn a_spare_too_small_panics_before_storing_out_of_room() {
+        for before in ["", "x", &"y".repeat(300)] {
+            let mut s = String::with_capacity(before.len());
+            s.push_str(before);
+            let stored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                super::print(&mut s, 0, |out| {
+                    for _ in 0..200 {
+                        out.piece(&piece_of("fifteen-bytes!!"));
+                        out.byte_if(b'!', true);
+                        int(out, -(u64::MAX as i128));
+                    }
+                })
+            }));
+            assert!(stored.is_err());
+            assert_eq!(s, before);
+        }
     }
 
     #[test]
