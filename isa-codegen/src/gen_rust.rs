@@ -995,11 +995,13 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             }
 
             /// The word as 16 little-endian bytes (byte 0 holds bits 0..7).
+            #[inline]
             pub fn to_le_bytes(&self) -> Result<[u8; 16], EncodeError> {
                 self.encode().map(u128::to_le_bytes)
             }
 
             /// Opcode name in the spec.
+            #[inline]
             pub fn name(&self) -> &'static str {
                 match self { #( Instruction::#names(_) => #names::NAME, )* }
             }
@@ -1046,6 +1048,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             }
 
             /// Decodes from 16 little-endian bytes.
+            #[inline]
             pub fn decode_le_bytes(bytes: [u8; 16]) -> Result<Instruction, DecodeError> {
                 Self::decode(u128::from_le_bytes(bytes))
             }
