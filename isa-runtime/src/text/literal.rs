@@ -480,12 +480,16 @@ fn lay_out_small(magnitude: u64, f: FloatFormat) -> Option<[u8; 16]> {
     Some(text)
 }
 
+/// A text too long for the buffer fills it, so that it reads as too long
+/// for a piece rather than as a shorter, wrong text.
 impl Sink for Buf {
     fn push_str(&mut self, s: &str) {
-        let _ = self.0.try_extend_from_slice(s.as_bytes());
+        if self.0.try_extend_from_slice(s.as_bytes()).is_err() {
+            while self.0.try_push(b'?').is_ok() {}
+        }
     }
     fn push_byte(&mut self, b: u8) {
-        let _ = self.0.try_push(b);
+        self.push_str(core::str::from_utf8(&[b]).unwrap_or("?"));
     }
 }
 
