@@ -30,9 +30,11 @@ pub struct Tables {
     fits: Box<[Fit]>,
     /// Per [`Fit`], what each of its slots does, in slot order.
     acts: Box<[Act]>,
+    /// Every form's operands as [`kinds_fit`] reads them, form after form.
+    wants: Box<[Want]>,
     /// Packed register prefixes and their classes, when every prefix is
     /// letters and so a name's leading letters are its prefix or none is.
-    prefixes: Option<Box<[(u128, u16)]>>,
+    prefixes: Option<Box<[(u64, u16)]>>,
     /// Some named register's name ends in a digit (else names that do
     /// are not looked up among them).
     named_digit: bool,
@@ -54,6 +56,18 @@ struct FormTable {
     mandatory: u64,
     /// The form never matches: more slots than the general path places.
     never: bool,
+    /// Where the form's operands start in [`Tables::wants`], and how many.
+    wants: (u32, u32),
+}
+
+/// What an operand takes, for [`kinds_fit`]: the kind bits ([`kind`]) of
+/// texts it can take, and whether it is optional or a float (which may
+/// take several texts, its lanes).
+#[derive(Clone, Copy)]
+struct Want {
+    kinds: u32,
+    optional: bool,
+    float: bool,
 }
 
 /// The slots of a form that take one spelling.
@@ -155,6 +169,16 @@ fn pack_at(b: &[u8], s: usize, len: usize) -> u128 {
     (hi as u128) << 64 | lo as u128
 }
 
+/// `b[s..s + len]` (`1 <= len <= 8`, within `b`) packed as [`pack_at`]
+/// packs it: one 8-byte load when the line has 8 bytes from `s`.
+#[inline(always)]
+fn pack8_at(b: &[u8], s: usize, len: usize) -> u64 {
+    match b.get(s..s + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or_default()) & (u64::MAX >> (64 - 8 * len)),
+        None => b[s..s + len].iter().rev().fold(0u64, |w, &c| w << 8 | c as u64),
+    }
+}
+
 /// A model text packed, when it has 1 to 16 bytes.
 fn pack(s: &str) -> Option<u128> {
     (1..=16).contains(&s.len()).then(|| pack_at(s.as_bytes(), 0, s.len()))
@@ -176,7 +200,7 @@ impl Tables {
         };
         let mut first_form = Vec::with_capacity(m.opcodes.len());
         let mut forms = Vec::new();
-        let (mut fit_keys, mut fits, mut acts) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut fit_keys, mut fits, mut acts, mut wants) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for op in m.opcodes {
             first_form.push(forms.len() as u32);
             for form in op.forms {
@@ -214,7 +238,20 @@ impl Tables {
                     fits.push(Fit { slots: same.iter().fold(0, |m, t| m | 1 << t.1), acts: acts.len() as u32 });
                     acts.extend(same.iter().map(|t| t.2));
                 }
-                forms.push(FormTable { mandatory, never: form.modifiers.len() > MAX_SLOTS });
+                let start = wants.len() as u32;
+                wants.extend(form.operands.iter().map(|o| Want {
+                    kinds: match o.kind {
+                        OperandKind::Register { class, .. } => class_bit(class),
+                        OperandKind::Int { .. } | OperandKind::Float { .. } => NUMBER_TEXT,
+                        OperandKind::ConstMem { .. } => CMEM_TEXT,
+                        OperandKind::Literal => NAME_TEXT,
+                        _ => 0,
+                    },
+                    optional: o.optional,
+                    float: matches!(o.kind, OperandKind::Float { .. }),
+                }));
+                let wants = (start, form.operands.len() as u32);
+                forms.push(FormTable { mandatory, never: form.modifiers.len() > MAX_SLOTS, wants });
             }
         }
         // Each prefix `p` must read as itself in `p0`: then a name of
@@ -225,7 +262,7 @@ impl Tables {
                 r.class == Some(c) && r.number == Some(0)
             }
         });
-        let prefixes: Option<Box<[(u128, u16)]>> = m.prefixes.iter().map(|&(p, c)| Some((pack(p)?, c))).collect();
+        let prefixes: Option<Box<[(u64, u16)]>> = m.prefixes.iter().map(|&(p, c)| Some((pack(p).filter(|_| p.len() <= 8)? as u64, c))).collect();
         let named: Vec<&str> = m.registers.iter().flat_map(|c| c.constants.iter().map(|&(n, _)| n)).collect();
         let named_keys: Vec<(u128, u32)> = named.iter().enumerate().filter_map(|(k, n)| Some((pack(n)?, k as u32))).collect();
         Tables {
@@ -243,6 +280,7 @@ impl Tables {
             fit_index: Table::new(&fit_keys),
             fits: fits.into(),
             acts: acts.into(),
+            wants: wants.into(),
         }
     }
 }
@@ -414,7 +452,7 @@ fn reg_name(m: &Model, t: &Tables, b: &[u8], s: usize, e: usize, name: &str) -> 
     let l = run_end(b, s, ALPHA);
     // Letters and digits: a prefix and a number.
     if l > s && l < e && run_end(b, l, DIGIT) == e {
-        let key = pack_at(b, s, l - s);
+        let key = if l - s <= 8 { pack8_at(b, s, l - s) } else { 0 };
         if let Some(&(_, class)) = prefixes.iter().find(|(p, _)| *p == key) {
             let number = b[l..e].iter().try_fold(0u64, |n, &d| n.checked_mul(10)?.checked_add((d - b'0') as u64));
             return RegName { class: Some(class), number, named: false };
@@ -529,7 +567,8 @@ pub fn assemble(m: &Model, line: &str) -> Option<Assembled> {
     let kinds = &kinds[..l.pre.len()];
     for &(oc, fi) in m.mnemonics[l.mnemonic as usize].forms {
         let (oc, fi) = (oc as usize, fi as usize);
-        if !kinds_fit(m.opcodes[oc].forms[fi].operands, kinds) {
+        let (start, len) = t.forms[t.first_form[oc] as usize + fi].wants;
+        if !kinds_fit(&t.wants[start as usize..][..len as usize], kinds) {
             continue;
         }
         if let Some(word) = try_form(m, t, &l, guard, oc, fi) {
@@ -716,19 +755,12 @@ fn class_bit(c: u16) -> u32 {
 
 /// Whether operands `ops` can take texts of kinds `kinds`, judged by kind
 /// alone: `false` only when [`fit`] must fail (as `asm::may_fit`).
-fn kinds_fit(ops: &[Operand], kinds: &[u32]) -> bool {
+fn kinds_fit(ops: &[Want], kinds: &[u32]) -> bool {
     let mut x = 0;
     for (k, o) in ops.iter().enumerate() {
-        let want = match o.kind {
-            OperandKind::Register { class, .. } => class_bit(class),
-            OperandKind::Int { .. } | OperandKind::Float { .. } => NUMBER_TEXT,
-            OperandKind::ConstMem { .. } => CMEM_TEXT,
-            OperandKind::Literal => NAME_TEXT,
-            _ => 0,
-        };
-        let fits = kinds.get(x).is_some_and(|&t| t & want != 0);
+        let fits = kinds.get(x).is_some_and(|&t| t & o.kinds != 0);
         // A float may take several texts (its lanes): [`fit`] decides.
-        if matches!(o.kind, OperandKind::Float { .. }) && (fits || x == kinds.len()) {
+        if o.float && (fits || x == kinds.len()) {
             return true;
         }
         if o.optional {
