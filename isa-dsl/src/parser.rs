@@ -25,7 +25,8 @@ struct DslParser;
 /// `__OperandInfo` directive keywords.
 const DIRECTIVES: &[&str] = &["InList", "OutList", "Order", "Bitwidth", "AsmFormat", "ModiOrder"];
 
-/// Deepest parenthesis nesting accepted in one expression. Deeper input is
+/// Deepest nesting accepted in one expression (brackets, or `!`/`not` in a
+/// row: [`max_nesting`]). Deeper input is
 /// reported (E011) instead of risking the parser's stack.
 pub const MAX_NESTING: usize = 32;
 
@@ -334,17 +335,36 @@ fn pratt() -> &'static PrattParser<Rule> {
     })
 }
 
-fn max_paren_depth(s: &str) -> usize {
-    let (mut d, mut m) = (0usize, 0usize);
-    for c in s.bytes() {
-        match c {
+/// How deeply a line nests: its deepest bracket, or its longest run of
+/// prefix operators (`!`, `not`; brackets and spaces between them do not
+/// end a run), whichever is more. Both nest the expression tree, and the
+/// passes over it recurse once per level.
+fn max_nesting(s: &str) -> usize {
+    let b = s.as_bytes();
+    let (mut d, mut m, mut run) = (0usize, 0usize, 0usize);
+    let mut i = 0;
+    while i < b.len() {
+        let word_start = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_');
+        match b[i] {
             b'(' | b'{' | b'[' => {
                 d += 1;
                 m = m.max(d);
             }
             b')' | b'}' | b']' => d = d.saturating_sub(1),
-            _ => {}
+            b'!' if b.get(i + 1) != Some(&b'=') => {
+                run += 1;
+                m = m.max(run);
+            }
+            b'n' if word_start && b[i..].starts_with(b"not") && !b.get(i + 3).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') => {
+                run += 1;
+                m = m.max(run);
+                i += 3;
+                continue;
+            }
+            c if c.is_ascii_whitespace() => {}
+            _ => run = 0,
         }
+        i += 1;
     }
     m
 }
@@ -506,10 +526,10 @@ impl Cx<'_> {
         what: &str,
         diags: &mut Diagnostics,
     ) -> Option<Pair<'i, Rule>> {
-        if max_paren_depth(line.value) > MAX_NESTING {
+        if max_nesting(line.value) > MAX_NESTING {
             diags.push(
                 Diagnostic::new(Code::TooDeep, trim_span(line), format!("{what} nested too deeply"))
-                    .with_note(format!("at most {MAX_NESTING} levels of brackets are accepted")),
+                    .with_note(format!("at most {MAX_NESTING} levels of brackets, or {MAX_NESTING} `!`/`not` in a row, are accepted")),
             );
             return None;
         }

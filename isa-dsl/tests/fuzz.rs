@@ -115,6 +115,12 @@ fn deep_nesting_is_reported_not_overflowed() {
     s.push_str(&"(".repeat(100_000));
     s.push('x');
     s.push_str(&")".repeat(100_000));
+    s.push_str(";\n    EncodingError<K, \"m\"> = ");
+    s.push_str(&"!".repeat(100_000));
+    s.push_str("x;\n    EncodingError<K, \"m\"> = ");
+    s.push_str(&"not (".repeat(20_000));
+    s.push('x');
+    s.push_str(&")".repeat(20_000));
     s.push_str(";\n  __OperandInfo\n    Bitwidth<x> = ");
     s.push_str(&"(".repeat(50_000));
     s.push_str("\n  __Syntax\n```\nA");
@@ -122,7 +128,7 @@ fn deep_nesting_is_reported_not_overflowed() {
     s.push_str("\n```\n");
     let fe = isa_dsl::compile_texts([("deep.txt", s.as_str())]);
     let deep = fe.diagnostics.items.iter().filter(|d| d.code == isa_dsl::Code::TooDeep).count();
-    assert_eq!(deep, 3, "{}", fe.render_diagnostics());
+    assert_eq!(deep, 5, "{}", fe.render_diagnostics());
 }
 
 #[test]
