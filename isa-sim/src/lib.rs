@@ -37,28 +37,19 @@ pub enum ErrorKind {
 /// length) of its line.
 pub type Program = Vec<(Instruction, (usize, usize))>;
 
-/// Assembles `program`. Every bad line is reported.
+/// Assembles `program` as `isa asm` does (the same line ends, labels and
+/// error spans: [`isa_runtime::text::asm::assemble_lines`]). Every bad line
+/// is reported.
 pub fn assemble(program: &str) -> Result<Program, Vec<RunError>> {
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
-    let mut offset = 0;
-    for line in program.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\n', '\r']);
-        match Instruction::parse_line(body) {
-            Ok(Some(i)) => out.push((i, (offset, body.len()))),
-            Ok(None) => {}
-            Err(e) => errors.push(RunError {
-                kind: ErrorKind::Assembly,
-                span: Some((offset + e.col.min(body.len()), 1)),
-                message: e.message,
-            }),
-        }
-        offset += line.len();
-    }
+    let (out, errors) = isa_runtime::text::asm::assemble_lines(program, |line| {
+        // `line` is a slice of `program`: its offset is where it starts.
+        let offset = line.as_ptr() as usize - program.as_ptr() as usize;
+        Ok(Instruction::parse_line(line)?.map(|i| (i, (offset, line.len()))))
+    });
     if errors.is_empty() {
         Ok(out)
     } else {
-        Err(errors)
+        Err(errors.into_iter().map(|(offset, len, message)| RunError { kind: ErrorKind::Assembly, span: Some((offset, len)), message }).collect())
     }
 }
 

@@ -194,6 +194,20 @@ fn run_prints_the_final_state_and_rejects_bad_input() {
     assert_eq!((code, out.as_str()), (1, ""));
     assert!(err.contains("error[E052]: GETGPR") && err.contains("register index 455") && err.contains("axpy.s:2:1"), "{err}");
     assert!(err.ends_with("1 error, 0 warnings; nothing written\n"), "{err}");
+
+    // `run` reads a program as `asm` does: lines ending at a lone CR, a
+    // label defined twice, the place of an error after a byte-order mark.
+    std::fs::write(&prog, "MOV R0, 0x5\rIADD R1, R0, R0\r").unwrap();
+    let (code, out, err) = isa(&["run", prog.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("R1: 0x0000000a"), "{out}");
+    for text in ["a: MOV R1, 0x5\na: MOV R2, 0x6\n", "\u{feff}MOV R1, 0x5\nMOV R0\n"] {
+        std::fs::write(&prog, text).unwrap();
+        let (code, _, run_err) = isa(&["run", prog.to_str().unwrap()]);
+        let (asm_code, _, asm_err) = isa(&["asm", prog.to_str().unwrap()]);
+        assert_eq!((code, asm_code), (1, 1), "{run_err}");
+        assert_eq!(run_err, asm_err);
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
