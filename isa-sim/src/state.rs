@@ -25,8 +25,23 @@ use serde_yaml::Value;
 use std::fmt::Write;
 
 fn error(text: &str, near: &str, message: impl Into<String>) -> RunError {
-    let span = if near.is_empty() { None } else { text.find(near).map(|at| (at, near.len())) };
+    let span = if near.is_empty() { None } else { find_key(text, near).map(|at| (at, near.len())) };
     RunError { kind: ErrorKind::State, span, message: message.into() }
+}
+
+/// Where `key` is written as a mapping key (first on its line, or after
+/// `{`/`,` in a flow mapping, maybe quoted, then `:`), else its first
+/// occurrence: `R1` is not found inside `R10:`, nor in a comment.
+fn find_key(text: &str, key: &str) -> Option<usize> {
+    let is_key = |at: usize| {
+        let before = text[..at].rsplit('\n').next().unwrap_or("");
+        let lead = before.trim_end_matches(['"', '\'']).trim_end();
+        let after = text[at + key.len()..].trim_start_matches(['"', '\'']).trim_start_matches([' ', '\t']);
+        (lead.is_empty() || lead.ends_with(['{', ',']) || lead.trim_start().starts_with('-') && lead.trim_start().len() == 1)
+            && !before.contains('#')
+            && after.starts_with(':')
+    };
+    text.match_indices(key).map(|(at, _)| at).find(|&at| is_key(at)).or_else(|| text.find(key))
 }
 
 /// Loads `text` into `warp` (registers not named keep their values).
@@ -166,8 +181,9 @@ fn cmem(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
     };
     for (k, v) in m {
         let name = scalar_text(k);
-        let Some((bank, offset)) = parse_cmem(&name).filter(|(b, o)| *b < 32 && *o < 1 << 17) else {
-            return Err(error(text, &name, format!("`{name}` is not `c[bank][offset]` (bank < 32, byte offset < 0x20000)")));
+        // Whole aligned words, inside the bank: what `dump` prints reads back as the same words.
+        let Some((bank, offset)) = parse_cmem(&name).filter(|(b, o)| *b < 32 && *o < 1 << 17 && o % 4 == 0) else {
+            return Err(error(text, &name, format!("`{name}` is not `c[bank][offset]` (bank < 32, byte offset < 0x20000 and a multiple of 4: the value is a 32-bit word)")));
         };
         let x = word(text, &name, v)?;
         warp.cmem.write(bank, offset, x).map_err(|e| error(text, &name, e.to_string()))?;
@@ -254,17 +270,22 @@ mod tests {
             ("regs:\n  R1: [1, 2]\n", "R1"),
             ("regs:\n  R1: 0x1_0000_0000\n", "R1"),
             ("cmem:\n  c[0x40][0]: 1\n", "c[0x40][0]"),
+            ("cmem:\n  c[0x0][0x1FFFF]: 1\n", "c[0x0][0x1FFFF]"),
+            ("cmem:\n  c[0x0][0x101]: 1\n", "c[0x0][0x101]"),
             ("bogus: 1\n", "bogus"),
             ("regs: [\n", ""),
             ("regs:\n  P2: 7\n", "P2"),
             ("regs:\n  R2: 1.0e39\n", "R2"),
             ("regs:\n  R2: 1.0e-50\n", "R2"),
+            ("regs:\n  R10: 1\n  R1: abc\n", "R1: abc"),
+            ("# R1x here\nactive: 1\nregs: {R1: 1, R1x: 2}\n", "R1x: 2"),
         ] {
             let e = load(&mut new_warp(), bad).unwrap_err();
             assert_eq!(e.kind, ErrorKind::State);
             if !what.is_empty() {
                 let (at, len) = e.span.unwrap_or_else(|| panic!("{bad}: no span: {}", e.message));
-                assert_eq!(&bad[at..at + len], what, "{}", e.message);
+                assert_eq!(&bad[at..], &bad[bad.find(what).unwrap()..], "{bad}: {}", e.message);
+                assert_eq!(len, what.split(':').next().unwrap().len(), "{}", e.message);
             } else {
                 assert!(e.span.is_some(), "{}", e.message);
             }
