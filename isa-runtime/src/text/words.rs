@@ -97,7 +97,7 @@ pub fn read_words_as(bytes: &[u8], format: WordsFormat) -> Result<Words, WordsEr
     let hex = match format {
         WordsFormat::Hex => true,
         WordsFormat::Binary => false,
-        WordsFormat::Auto => text_end == bytes.len() || looks_like_hex_words(&bytes[..text_end]),
+        WordsFormat::Auto => text_end == bytes.len() || looks_like_hex_words(&bytes[..text_end]) || hex_but_comments(bytes, text_end),
     };
     if !hex {
         if !bytes.len().is_multiple_of(16) {
@@ -109,7 +109,11 @@ pub fn read_words_as(bytes: &[u8], format: WordsFormat) -> Result<Words, WordsEr
     if text_end < bytes.len() {
         let line = 1 + bytes[..text_end].iter().filter(|&&b| b == b'\n').count();
         let col = 1 + text_end - bytes[..text_end].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let hint = if format == WordsFormat::Auto { "; the lines before it are hex words (`--format binary` reads the file as binary words)" } else { "" };
+        let hint = match format {
+            WordsFormat::Auto if looks_like_hex_words(&bytes[..text_end]) => "; the lines before it are hex words (`--format binary` reads the file as binary words)",
+            WordsFormat::Auto => "; it is in a comment of a file of hex words (`--format binary` reads the file as binary words)",
+            _ => "",
+        };
         return Err(WordsError {
             message: format!("byte {:#04x} at line {line}, column {col} is not text in a hex words file{hint}", bytes[text_end]),
             span: None,
@@ -133,6 +137,16 @@ fn text_prefix(bytes: &[u8]) -> usize {
 fn looks_like_hex_words(text: &[u8]) -> bool {
     let Some(end) = text.iter().rposition(|&b| b == b'\n').filter(|&e| e >= 16) else { return false };
     std::str::from_utf8(&text[..end + 1]).ok().and_then(|t| hex_words(t).ok()).is_some_and(|w| w.bad.is_empty() && !w.words.is_empty())
+}
+
+/// Whether a file whose first byte that is not text (at `text_end`) is in
+/// a `//` comment reads as hex words everywhere else: every line is a word,
+/// blank or a comment, with at least one word (a comment in Latin-1 is a
+/// hex file with a stray byte, not a binary file).
+fn hex_but_comments(bytes: &[u8], text_end: usize) -> bool {
+    let line_start = bytes[..text_end].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1);
+    bytes[line_start..text_end].windows(2).any(|w| w == b"//")
+        && hex_words(&String::from_utf8_lossy(bytes)).is_ok_and(|w| w.bad.is_empty() && !w.words.is_empty())
 }
 
 /// The words of a hex text.
@@ -325,6 +339,16 @@ mod tests {
         let digits = b"0000000100007041";
         assert_eq!(read_words(digits).unwrap().words, [0x100007041]);
         assert_eq!(read_words_as(digits, WordsFormat::Binary).unwrap().words, [u128::from_le_bytes(*digits)]);
+        // A first line that is a comment with a Latin-1 byte: still hex
+        // words, the byte reported where it is (48 bytes, as above).
+        let latin1 = b"// caf\xe9 abcdef\n00000000000000000000000100007041\n";
+        assert_eq!(latin1.len(), 48);
+        let e = read_words(latin1).unwrap_err();
+        assert!(e.message.starts_with("byte 0xe9 at line 1, column 7 is not text in a hex words file; it is in a comment"), "{}", e.message);
+        // Binary whose first bytes are `//`, then bytes that are not text, is still binary.
+        let mut slashes = b"//".to_vec();
+        slashes.extend_from_slice(&[0x80u8; 30]);
+        assert_eq!(read_words(&slashes).unwrap().words.len(), 2);
         // Binary that happens to start with a newline is still binary.
         let mut bin = vec![b'\n'; 1];
         bin.extend_from_slice(&[0xffu8; 31]);
