@@ -273,6 +273,9 @@ fn messages_name_the_mistake_not_a_symptom() {
         ("IDP.U8.S8 R0, R1, R2, R3", 0, "`IDP` is not written alone: it is `IDP.2A` or `IDP.4A`; did you mean `IDP.4A.U8.S8`?"),
         // Lower case where the ISA spells upper case.
         ("FFMA.ftz R0, R1, R2, R3", 5, "modifier `.ftz` is not allowed here; `FFMA` takes .FTZ .SAT .RN .RP .RM .RZ; did you mean `.FTZ`?"),
+        // What the mnemonic takes in its other forms too (`IADD.X`, `MOV.64`).
+        ("IADD.x R1, R3, ~R5, P0", 5, "modifier `.x` is not allowed here; `IADD` takes .X; did you mean `.X`?"),
+        ("MOV.FOO R0, R1", 4, "modifier `.FOO` is not allowed here; `MOV` takes .32 .64"),
         ("MOV r1, R2", 4, "`r1` is not a register `Rn` (operand `Rd`); did you mean `R1`?"),
         // Swapped letters, and a name that begins a mnemonic.
         ("ISTEP.LT.AND P0, PT, R1, R2, PT", 0, "unknown mnemonic `ISTEP`; did you mean `ISETP`?"),

@@ -244,6 +244,24 @@ pub fn not_allowed_modifier(part: &str, mnemonic: &str, spellings: &str, case: b
     format!("modifier `.{part}` is not allowed here; `{mnemonic}` takes {spellings}{hint}")
 }
 
+/// The modifiers a mnemonic takes, for [`not_allowed_modifier`]: `own`,
+/// the list of the form tried (as [`Form::spellings`] words it: `.F32 .F16`,
+/// or `no modifiers`), then, sorted, the spellings only its other forms
+/// take (`MOV` takes `.32`, and `.64` in another form). Both paths word it
+/// the same.
+pub fn mnemonic_spellings<'a>(own: &str, others: impl IntoIterator<Item = &'a str>) -> String {
+    fn items(list: &str) -> impl Iterator<Item = String> + '_ {
+        let list = if list == "no modifiers" { "" } else { list };
+        list.split(" .").filter(|s| !s.is_empty()).map(|s| if s.starts_with('.') { s.to_string() } else { format!(".{s}") })
+    }
+    let mut out: Vec<String> = items(own).collect();
+    let mut extra: Vec<String> = others.into_iter().flat_map(items).filter(|s| !out.contains(s)).collect();
+    extra.sort();
+    extra.dedup();
+    out.extend(extra);
+    if out.is_empty() { "no modifiers".into() } else { out.join(" ") }
+}
+
 /// The message for a text left over once a form's operands are placed:
 /// more texts than operands, or as many, but an optional operand skipped
 /// because the text in its place is of another kind (`IMAD R0, R2, ..`
@@ -529,9 +547,12 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
                 Some(prev) if loud => repeated_modifier(part.text, prev.text),
                 Some(_) => String::new(),
                 None if loud => {
+                    // What the mnemonic takes in any form: `IADD.X` is a form of `IADD`.
+                    let all = find_mnemonic(m, form.mnemonic).map_or(&[][..], |k| m.mnemonics[k].forms);
+                    let forms = || all.iter().map(|&(oc, fi)| &m.opcodes[oc as usize].forms[fi as usize]);
                     let upper = part.text.to_ascii_uppercase();
-                    let case = upper != part.text && slots.iter().any(|s| slot_accepts(s, &upper));
-                    not_allowed_modifier(part.text, form.mnemonic, form.spellings, case)
+                    let case = upper != part.text && (slots.iter().chain(forms().flat_map(|f| f.modifiers)).any(|s| slot_accepts(s, &upper)));
+                    not_allowed_modifier(part.text, form.mnemonic, &mnemonic_spellings(form.spellings, forms().map(|f| f.spellings)), case)
                 }
                 None => String::new(),
             };
