@@ -366,7 +366,11 @@ impl<'a> Resolver<'a> {
             match by_name.get(p.value.as_str()) {
                 None => {
                     let mut diag = Diagnostic::new(Code::UndefinedParent, p.span, format!("undefined parent `{}`", p.value));
-                    if let Some(s) = nearest(&p.value, by_name.keys().copied()) {
+                    // Suggest only what can be this declaration's parent: not
+                    // itself, and of the kind its parent must be.
+                    let want = if matches!(d.kind, DeclKind::Group | DeclKind::Optype) { DeclKind::Group } else { DeclKind::Optype };
+                    let fits = by_name.iter().filter(|&(n, &ci)| *n != d.name.value.as_str() && classes[ci].decl.kind == want).map(|(n, _)| *n);
+                    if let Some(s) = nearest(&p.value, fits) {
                         diag = diag.with_label(format!("did you mean `{s}`?"));
                     }
                     self.diags.push(diag);
