@@ -381,17 +381,19 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
         isa_dsl::add_source(&mut sources, &name, bytes, &mut diags);
     }
     let mut failed = false;
-    let mut error = |code: isa_dsl::Code, span: Option<(usize, usize)>, message: String| {
+    // `titled`: the code's title goes under the caret (a file-wide error);
+    // else the caret alone, as the message says what is wrong there.
+    let mut error = |code: isa_dsl::Code, span: Option<(usize, usize)>, message: String, titled: bool| {
         failed = true;
         match span.filter(|_| is_text) {
-            Some((at, len)) => diags.push(isa_dsl::Diagnostic::new(code, isa_dsl::Span::new(isa_dsl::FileId(0), at, at + len), message).with_label(code.title())),
+            Some((at, len)) => diags.push(isa_dsl::Diagnostic::new(code, isa_dsl::Span::new(isa_dsl::FileId(0), at, at + len), message).with_label(if titled { code.title() } else { "" })),
             None => say!("error[{}]: {name}: {message}", code.as_str()),
         }
     };
     let words = match isa_runtime::text::words::read_words_as(bytes, format) {
         Ok(w) => w,
         Err(e) => {
-            error(isa_dsl::Code::WordsFile, e.span, e.message);
+            error(isa_dsl::Code::WordsFile, e.span, e.message, true);
             isa_runtime::text::words::Words { words: Vec::new(), spans: None, bad: Vec::new() }
         }
     };
@@ -403,7 +405,7 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
             isa_runtime::text::words::Entry::Word { index, word, span } => (index, word, span),
             isa_runtime::text::words::Entry::Bad(e) => {
                 out.push_str("// not a word\n");
-                error(isa_dsl::Code::WordsFile, e.span, e.message.clone());
+                error(isa_dsl::Code::WordsFile, e.span, e.message.clone(), false);
                 continue;
             }
         };
@@ -411,7 +413,7 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
             Ok(t) => out.push_str(&format!("{t} ;\n")),
             Err(e) => {
                 let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
-                error(isa_dsl::Code::DisasmError, span, format!("{place}{w:#034x} does not decode: {e}"));
+                error(isa_dsl::Code::DisasmError, span, format!("{place}{w:#034x} does not decode: {e}"), true);
                 out.push_str(&format!("// {w:#034x}: {e}\n"));
             }
         }

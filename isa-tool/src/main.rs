@@ -228,7 +228,8 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
             words::Entry::Bad(e) => {
                 failed += 1;
                 out.push_str("// not a word\n");
-                report.error(Some(codes::WORDS_FILE), e.span, &e.message, codes::WORDS_FILE.1);
+                // The caret alone: the message says what is wrong with the line.
+                report.error(Some(codes::WORDS_FILE), e.span, &e.message, "");
                 continue;
             }
         };
