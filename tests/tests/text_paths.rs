@@ -255,6 +255,8 @@ fn messages_name_the_mistake_not_a_symptom() {
         // The guard runs into the mnemonic.
         ("@P0MOV R1, R2", 3, "a space is missing between the guard `P0` and `MOV`"),
         ("@!PTMOV.64 R[0:1], R[2:3]", 4, "a space is missing between the guard `PT` and `MOV`"),
+        ("FADD R0, R1, -nan", 13, "`-nan` does not say which NaN: write its bits, such as `0f7FC00000` (the quiet NaN of a 32-bit float)"),
+        ("@P0 @P1 MOV R1, R2", 4, "`@P1` is a second guard: a line has one guard, before its mnemonic"),
         // An optype the spec gives no syntax (W008).
         ("F2FP R1, R2, R3", 0, "`F2FP` cannot be assembled: the spec gives optype `F2FP` no `__Syntax`"),
         // A mandatory part left out: the line assembles with it.
@@ -331,7 +333,7 @@ fn a_bad_value_outranks_a_wrong_kind() {
         ("IADD R1, R2, 0x1FFFFFFFFFF", 13, "0x1FFFFFFFFFF does not fit the 32-bit field `vb` (SImm32)"),
         ("FFMA R1, R2, 0f, R4", 13, "`0f` is not a 32-bit float"),
         ("FFMA R1, R2, nan, R4", 13, "`nan` does not say which NaN: write its bits, such as `0f7FC00000` (the quiet NaN of a 32-bit float)"),
-        ("HFMA2 R1, R2, R3, 1, -NaN", 21, "`NaN` does not say which NaN: write its bits, such as `0f7E00` (the quiet NaN of a 16-bit float)"),
+        ("HFMA2 R1, R2, R3, 1, -NaN", 21, "`-NaN` does not say which NaN: write its bits, such as `0f7E00` (the quiet NaN of a 16-bit float)"),
         ("FFMA R1, R2, c[0x3][0x1000000], R4", 13, "`c[0x3][0x1000000]` is out of range (bank < 32, offset < 0x20000)"),
         ("FFMA R1, R999, R3, R4", 9, "`R999` is out of range: operand `Ra` is a register `Rn` with n at most 255"),
         ("HADD2 R1, R2, 70000, 1", 14, "`70000` is out of range of a 16-bit float (the largest finite value is 65504; infinity is written `inf`)"),

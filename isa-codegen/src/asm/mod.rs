@@ -483,7 +483,7 @@ impl<'a> Assembler<'a> {
                     let tk = texts.get(x + lane as usize).ok_or_else(|| err(format!("`{}` takes {lanes} values", sop.name)))?;
                     let lt = text::operand(tk.text).map_err(|m| AsmError::at(tk.col, m))?;
                     let Core::Number(s) = &lt.core else { return Err(AsmError::at(tk.col, "expected a number")) };
-                    let bits = literal::parse_float(s, fmt).map_err(|e| AsmError::at(tk.col, literal::float_error_message(s, fmt, e)))?;
+                    let bits = literal::parse_float(s, fmt).map_err(|e| AsmError::at(tk.col, literal::float_error_message(tk.text, fmt, e)))?;
                     let bits = if lt.neg { bits ^ 1 << (fmt.width() - 1) } else { bits };
                     v |= bits << (fmt.width() * (lanes - 1 - lane));
                 }

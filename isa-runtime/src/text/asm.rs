@@ -226,6 +226,10 @@ pub fn unknown_mnemonic<'a>(text: &str, known: impl Iterator<Item = &'a str>, wi
     if without_syntax.into_iter().any(|o| o == text) {
         return format!("`{text}` cannot be assembled: the spec gives optype `{text}` no `__Syntax`");
     }
+    // The lexer takes the first `@..` as the guard; another is where the mnemonic should be.
+    if text.starts_with('@') {
+        return format!("`{text}` is a second guard: a line has one guard, before its mnemonic");
+    }
     let hint = crate::spelling::nearest(text, known).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
     format!("unknown mnemonic `{text}`{hint}")
 }
@@ -783,7 +787,7 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
                 let tk = texts.get(x + lane as usize).ok_or_else(|| err(msg!(loud, "`{}` takes {lanes} values", sop.name)))?;
                 let lt = pre[x + lane as usize].read(*tk)?;
                 let Core::Number(s) = lt.core else { return Err(AsmError::at(tk.col, msg!(loud, "expected a number"))) };
-                let b = parse_float(s, fmt).map_err(|e| AsmError::at(tk.col, msg!(loud, "{}", float_error_message(s, fmt, e))))?;
+                let b = parse_float(s, fmt).map_err(|e| AsmError::at(tk.col, msg!(loud, "{}", float_error_message(tk.text, fmt, e))))?;
                 v |= lane_bits(b, lt.neg, fmt, lane, lanes);
             }
             used = lanes as usize;
