@@ -109,7 +109,14 @@ fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
             } else {
                 s.parse::<u32>().ok().or_else(|| s.parse::<i32>().ok().map(|i| i as u32))
             };
-            parsed.ok_or_else(bad)
+            match parsed {
+                Some(x) => Ok(x),
+                // A float or a boolean in quotes: read as the scalar it holds.
+                None => match serde_yaml::from_str::<Value>(s) {
+                    Ok(inner @ (Value::Number(_) | Value::Bool(_))) => word(text, key, &inner),
+                    _ => Err(bad()),
+                },
+            }
         }
         _ => Err(bad()),
     }
@@ -253,6 +260,11 @@ mod tests {
         load(&mut again, &dumped).unwrap();
         assert_eq!(w, again);
         assert!(dumped.contains("R0: 0x3fc00000"), "{dumped}");
+        // A string holds any of these: a float, a boolean, an integer.
+        let mut q = new_warp();
+        load(&mut q, "regs:\n  R9: \"1.5\"\n  P1: \"true\"\n  R4: \"-2\"\n").unwrap();
+        assert_eq!((q.lane(0, 9, 0), q.lane(0, 4, 7)), (0x3FC0_0000, 0xFFFF_FFFE));
+        assert_eq!(dump(&q).lines().find(|l| l.contains("P1")), Some("  P1: true"));
         // Predicates take true/false or 1/0; floats round to binary32, YAML's
         // infinities and NaN included.
         load(&mut w, "regs:\n  P0: 1\n  P1: false\n  R4: .inf\n  R5: -.inf\n  R6: 0.1\n").unwrap();
