@@ -264,7 +264,9 @@ impl<'a> Assembler<'a> {
                     // end of the dotted parts, past a form that rejects one.
                     let col = l.mnemonic.as_ref().map_or(0, |m| m.col);
                     let reach = l.parts.last().map_or(col, |p| p.col + p.text.len());
-                    return Err(Attempt { score: (reach, 3), error: AsmError::at(col, format!("missing modifier `.{}`: expected {what}", modifier.name)) });
+                    // The caret where the modifier is missing: after the written parts.
+                    let at = l.parts.last().map_or(l.mnemonic.as_ref().map_or(0, |m| m.col + m.text.len()), |p| p.col + p.text.len());
+                    return Err(Attempt { score: (reach, 3), error: AsmError::at(at, format!("missing modifier `.{}`: expected {what}", modifier.name)) });
                 }
                 continue;
             };

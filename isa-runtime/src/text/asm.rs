@@ -583,9 +583,11 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
                     ModifierKind::Broken => return Err(fail(3, mn_col, msg!(loud, "modifier `.{}` has no field (spec defect)", slot.name))),
                 };
                 // Every written part found its slot: this reaches the end of
-                // the dotted parts, past a form that rejects one.
+                // the dotted parts, past a form that rejects one; the caret
+                // goes there, where the modifier is missing.
                 let reach = l.parts.last().map_or(mn_col, |p| p.col + p.text.len());
-                return Err(Attempt { score: (reach, 3), error: AsmError::at(mn_col, msg!(loud, "missing modifier `.{}`: expected {what}", slot.name)) });
+                let at = l.parts.last().map_or(l.mnemonic.map_or(mn_col, |m| m.col + m.text.len()), |p| p.col + p.text.len());
+                return Err(Attempt { score: (reach, 3), error: AsmError::at(at, msg!(loud, "missing modifier `.{}`: expected {what}", slot.name)) });
             }
             continue;
         };
