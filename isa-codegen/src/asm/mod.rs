@@ -265,7 +265,7 @@ impl<'a> Assembler<'a> {
                     let col = l.mnemonic.as_ref().map_or(0, |m| m.col);
                     let reach = l.parts.last().map_or(col, |p| p.col + p.text.len());
                     // The caret where the modifier is missing: after the written parts.
-                    let at = l.parts.last().map_or(l.mnemonic.as_ref().map_or(0, |m| m.col + m.text.len()), |p| p.col + p.text.len());
+                    let at = if l.parts.is_empty() { l.mnemonic.as_ref().map_or(0, |m| m.col + m.text.len()) } else { reach };
                     return Err(Attempt { score: (reach, 3), error: AsmError::at(at, format!("missing modifier `.{}`: expected {what}", modifier.name)) });
                 }
                 continue;

@@ -586,7 +586,7 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
                 // the dotted parts, past a form that rejects one; the caret
                 // goes there, where the modifier is missing.
                 let reach = l.parts.last().map_or(mn_col, |p| p.col + p.text.len());
-                let at = l.parts.last().map_or(l.mnemonic.map_or(mn_col, |m| m.col + m.text.len()), |p| p.col + p.text.len());
+                let at = if l.parts.is_empty() { l.mnemonic.map_or(mn_col, |m| m.col + m.text.len()) } else { reach };
                 return Err(Attempt { score: (reach, 3), error: AsmError::at(at, msg!(loud, "missing modifier `.{}`: expected {what}", slot.name)) });
             }
             continue;
