@@ -232,12 +232,12 @@ impl<'a> Assembler<'a> {
                 let msg = match taken {
                     Some(prev) => isa_runtime::text::asm::repeated_modifier(part.text, prev.text),
                     None => {
-                        // What the mnemonic takes in any form: `IADD.X` is a form of `IADD`.
+                        // What the mnemonic takes in any form (this one among them): `IADD.X` is a form of `IADD`.
                         let all: Vec<(usize, &FormBinding)> = self.forms.get(&form.mnemonic).into_iter().flatten().flat_map(|&(ot, fi)| {
                             isa.optypes[ot].opcodes.iter().map(move |&oc| (ot, &isa.opcodes[oc].forms[fi]))
                         }).collect();
                         let upper = part.text.to_ascii_uppercase();
-                        let case = upper != part.text && (b.modifiers.iter().any(|m| self.slot_accepts(ot, m, &upper)) || all.iter().any(|&(ot, f)| f.modifiers.iter().any(|m| self.slot_accepts(ot, m, &upper))));
+                        let case = upper != part.text && all.iter().any(|&(ot, f)| f.modifiers.iter().any(|m| self.slot_accepts(ot, m, &upper)));
                         let others: Vec<String> = all.iter().map(|&(ot, f)| self.modifier_spellings(ot, f)).collect();
                         let spellings = isa_runtime::text::asm::mnemonic_spellings(&self.modifier_spellings(ot, b), others.iter().map(String::as_str));
                         isa_runtime::text::asm::not_allowed_modifier(part.text, &form.mnemonic, &spellings, case)

@@ -551,11 +551,11 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
                 Some(prev) if loud => repeated_modifier(part.text, prev.text),
                 Some(_) => String::new(),
                 None if loud => {
-                    // What the mnemonic takes in any form: `IADD.X` is a form of `IADD`.
+                    // What the mnemonic takes in any form (this one among them): `IADD.X` is a form of `IADD`.
                     let all = find_mnemonic(m, form.mnemonic).map_or(&[][..], |k| m.mnemonics[k].forms);
                     let forms = || all.iter().map(|&(oc, fi)| &m.opcodes[oc as usize].forms[fi as usize]);
                     let upper = part.text.to_ascii_uppercase();
-                    let case = upper != part.text && (slots.iter().chain(forms().flat_map(|f| f.modifiers)).any(|s| slot_accepts(s, &upper)));
+                    let case = upper != part.text && forms().flat_map(|f| f.modifiers).any(|s| slot_accepts(s, &upper));
                     not_allowed_modifier(part.text, form.mnemonic, &mnemonic_spellings(form.spellings, forms().map(|f| f.spellings)), case)
                 }
                 None => String::new(),
