@@ -66554,6 +66554,7 @@ impl Instruction {
         match ::isa_runtime::text::assemble_line(&MODEL, line)? {
             None => Ok(None),
             Some(a) => {
+                a.opcode?;
                 Instruction::decode(a.word)
                     .map(Some)
                     .map_err(|e| AsmError {

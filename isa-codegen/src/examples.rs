@@ -2,7 +2,7 @@
 //! assemble, and its disassembly must assemble back to the same bits. Lines
 //! that do not are reported as W014 at the exact column the assembler stopped.
 
-use crate::asm::Assembler;
+use crate::asm::{Assembled, Assembler};
 use isa_dsl::{Code, Diagnostic, Span};
 
 /// Counts over all examples.
@@ -36,10 +36,12 @@ pub fn check_examples(asm: &Assembler) -> (Vec<CheckedExample>, Vec<Diagnostic>,
         for ex in &o.examples {
             let result = match asm.assemble_line(&ex.text) {
                 Ok(None) => continue,
-                Ok(Some(a)) => {
-                    let text = asm.render(&a.raw);
+                // A `.word` that does not decode is no instruction.
+                Ok(Some(Assembled { raw: Err(e), .. })) => Err((e.col, e.message)),
+                Ok(Some(Assembled { raw: Ok(raw), word })) => {
+                    let text = asm.render(&raw);
                     match asm.assemble_line(&text) {
-                        Ok(Some(b)) if b.word == a.word => Ok((a.word, text)),
+                        Ok(Some(b)) if b.word == word => Ok((word, text)),
                         Ok(_) => Err((0, format!("disassembles to `{text}`, which does not assemble to the same bits"))),
                         Err(e) => Err((0, format!("disassembles to `{text}`, which does not assemble: {}", e.message))),
                     }

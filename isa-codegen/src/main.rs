@@ -414,7 +414,7 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
             Err(e) => {
                 let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
                 error(isa_dsl::Code::DisasmError, span, format!("{place}{w:#034x} does not decode: {e}"), true);
-                out.push_str(&format!("// {w:#034x}: {e}\n"));
+                out.push_str(&format!(".word {w:#034x} ; // does not decode: {e}\n"));
             }
         }
     }

@@ -279,9 +279,16 @@ fn asm_and_disasm_round_trip_and_point_at_bad_input() {
     std::fs::write(&hex_file, format!("{}\nffffffffffffffffffffffffffffffff\n", hex.lines().next().unwrap())).unwrap();
     let out = bin().args(["disasm", "--spec", "spec/", "--color", "never"]).arg(&hex_file).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), "FFMA R1, R2, R3, R4 ;\n// 0xffffffffffffffffffffffffffffffff: unknown opcode\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text, "FFMA R1, R2, R3, R4 ;\n.word 0xffffffffffffffffffffffffffffffff ; // does not decode: unknown opcode\n");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("error[E041]") && err.contains("prog.hex:2:1"), "{err}");
+    // No word is lost: the text assembles back to the same words.
+    let back = dir.join("back.s");
+    std::fs::write(&back, &text).unwrap();
+    let out = bin().args(["asm", "--spec", "spec/"]).arg(&back).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{}\nffffffffffffffffffffffffffffffff\n", hex.lines().next().unwrap()));
     // Binary words that do not decode: by index and byte range.
     std::fs::write(&bin_file, [0xFFu8; 16]).unwrap();
     let out = bin().args(["disasm", "--spec", "spec/"]).arg(&bin_file).output().unwrap();

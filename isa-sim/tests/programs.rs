@@ -172,3 +172,16 @@ fn garbage_state_and_programs_do_not_panic() {
         let _ = isa_sim::state::load(&mut new_warp(), &isa_sim::state::dump(&warp));
     }
 }
+
+#[test]
+fn a_word_that_does_not_decode_is_not_run() {
+    // `.word` keeps any value as data, but only an instruction runs: the
+    // error is at the number, as `isa asm` would place it.
+    let e = isa_sim::assemble("MOV R1, R2 ;\n.word 0x1 ;\n").unwrap_err();
+    assert_eq!(e.len(), 1);
+    assert_eq!((e[0].span, e[0].message.as_str()), (Some((19, 1)), "`.word` does not decode: 0x00000000000000000000000000000001: unknown opcode"));
+    // A word that decodes runs as its instruction.
+    let word = isa_generated::text::assemble("MOV R1, R2 ;").0[0];
+    let program = isa_sim::assemble(&format!(".word {word:#034x}\n")).unwrap();
+    assert_eq!(program[0].0.to_string(), "MOV R1, R2");
+}

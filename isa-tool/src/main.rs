@@ -244,7 +244,7 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
                 };
                 let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
                 report.error(Some(codes::DISASM_ERROR), span, &format!("{place}{w:#034x} does not decode: {reason}"), codes::DISASM_ERROR.1);
-                out.push_str(&format!("// {w:#034x}: {reason}\n"));
+                out.push_str(&format!(".word {w:#034x} ; // does not decode: {reason}\n"));
             }
         }
     }

@@ -142,9 +142,14 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     std::fs::write(&hex, "00000000000000040000000302017912\nffffffffffffffffffffffffffffffff\n").unwrap();
     let (code, stdout, err) = isa(&["disasm", hex.to_str().unwrap()]);
     assert_eq!(code, 1);
-    assert_eq!(stdout, "FFMA R1, R2, R3, R4 ;\n// 0xffffffffffffffffffffffffffffffff: unknown opcode\n");
+    assert_eq!(stdout, "FFMA R1, R2, R3, R4 ;\n.word 0xffffffffffffffffffffffffffffffff ; // does not decode: unknown opcode\n");
     assert!(err.contains("words.hex:2:1") && err.contains("0xffffffffffffffffffffffffffffffff does not decode: unknown opcode"), "{err}");
     assert_eq!(err.matches("0xffff").count(), 1, "{err}");
+    // No word is lost: the text assembles back to the same words.
+    let text = dir.join("back.s");
+    std::fs::write(&text, &stdout).unwrap();
+    let (code, words, asm_err) = isa(&["asm", text.to_str().unwrap()]);
+    assert_eq!((code, words.as_str(), asm_err.as_str()), (0, "00000000000000040000000302017912\nffffffffffffffffffffffffffffffff\n", ""));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -445,9 +445,11 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             pub fn parse_line(line: &str) -> Result<Option<Instruction>, AsmError> {
                 match ::isa_runtime::text::assemble_line(&MODEL, line)? {
                     None => Ok(None),
-                    Some(a) => Instruction::decode(a.word)
-                        .map(Some)
-                        .map_err(|e| AsmError { col: 0, message: e.to_string() }),
+                    Some(a) => {
+                        // A `.word` that does not decode is data, no instruction.
+                        a.opcode?;
+                        Instruction::decode(a.word).map(Some).map_err(|e| AsmError { col: 0, message: e.to_string() })
+                    }
                 }
             }
 

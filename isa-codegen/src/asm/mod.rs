@@ -45,10 +45,13 @@ impl std::fmt::Display for AsmError {
     }
 }
 
-/// An assembled instruction.
+/// An assembled line: the word, and the instruction it decodes as.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Assembled {
-    pub raw: RawInstruction,
+    /// The instruction; `Err` only for a `.word` whose value does not
+    /// decode, with why and where. Such a word is data, kept as written (it
+    /// is how the disassembler prints a word it cannot decode).
+    pub raw: Result<RawInstruction, AsmError>,
     pub word: u128,
 }
 
@@ -120,7 +123,7 @@ impl<'a> Assembler<'a> {
             for &oc in &self.isa.optypes[ot].opcodes {
                 match self.try_form(&lexed, ot, fi, oc) {
                     Ok(raw) => match self.codec.encode(&raw) {
-                        Ok(word) => return Ok(Some(Assembled { raw, word })),
+                        Ok(word) => return Ok(Some(Assembled { raw: Ok(raw), word })),
                         Err(e) => {
                             let a = Attempt { score: (usize::MAX, 9), error: AsmError::at(mn.col, e.to_string()) };
                             if best.as_ref().is_none_or(|b| a.score > b.score) {
@@ -157,7 +160,8 @@ impl<'a> Assembler<'a> {
         Err(e)
     }
 
-    /// `.word 0x...`: a raw instruction word, which must decode.
+    /// `.word 0x...`: a raw word, any value; one that does not decode has
+    /// the reason as its instruction's error.
     fn raw_word(&self, l: &text::Line) -> Result<Assembled, AsmError> {
         isa_runtime::text::asm::raw_word_extras(l).map_err(|e| AsmError { col: e.col, message: e.message })?;
         let Some(t) = l.operands.first().filter(|_| l.operands.len() == 1) else {
@@ -169,7 +173,7 @@ impl<'a> Assembler<'a> {
             // Worded as the generated decoder's error, which names the word.
             let e = if e == crate::interp::DecodeError::UnknownOpcode { format!("{word:#034x}: unknown opcode") } else { e.to_string() };
             AsmError::at(t.col, format!("`.word` does not decode: {e}"))
-        })?;
+        });
         Ok(Assembled { raw, word })
     }
 

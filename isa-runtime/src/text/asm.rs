@@ -35,10 +35,14 @@ impl std::fmt::Display for AsmError {
 
 impl std::error::Error for AsmError {}
 
-/// An assembled line: the opcode index and the word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// An assembled line: the word, and the opcode it decodes as.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Assembled {
-    pub opcode: usize,
+    /// The opcode's index; `Err` only for a `.word` whose value does not
+    /// decode, with why and where. Such a word is data, kept as written (it
+    /// is how the disassembler prints a word it cannot decode), but it is no
+    /// instruction: what needs one reports the error.
+    pub opcode: Result<usize, AsmError>,
     pub word: u128,
 }
 
@@ -187,7 +191,7 @@ fn assemble(m: &Model, line: &str, hint: bool) -> Result<Option<Assembled>, AsmE
                         // The loud pass differs from the quiet one only by
                         // `may_fit`, which must never skip a form that fits.
                         debug_assert!(!loud, "may_fit skipped a form that assembles `{line}`");
-                        return Ok(Some(Assembled { opcode: oc, word }));
+                        return Ok(Some(Assembled { opcode: Ok(oc), word }));
                     }
                     Err(e) => keep(&mut best, Attempt { score: (usize::MAX, 9), error: AsmError::at(mn.col, e) }),
                 },
@@ -373,7 +377,8 @@ fn text_fits(m: &Model, o: &Operand, p: &Pre) -> bool {
     }
 }
 
-/// `.word 0x...`: a raw instruction word, which must decode.
+/// `.word 0x...`: a raw word, any value; one that does not decode has the
+/// reason as its opcode's error.
 fn raw_word(m: &Model, l: &Line) -> Result<Assembled, AsmError> {
     raw_word_extras(l)?;
     let Some(t) = l.operands.first().filter(|_| l.operands.len() == 1) else {
@@ -382,7 +387,7 @@ fn raw_word(m: &Model, l: &Line) -> Result<Assembled, AsmError> {
     let bad = || AsmError::at(t.col, "expected `0x` and up to 32 hex digits");
     let hex = t.text.strip_prefix("0x").ok_or_else(bad)?;
     let word = u128::from_str_radix(hex, 16).map_err(|_| bad())?;
-    let opcode = (m.decode)(word).map_err(|e| AsmError::at(t.col, format!("`.word` does not decode: {e}")))?;
+    let opcode = (m.decode)(word).map_err(|e| AsmError::at(t.col, format!("`.word` does not decode: {e}")));
     Ok(Assembled { opcode, word })
 }
 

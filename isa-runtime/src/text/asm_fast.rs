@@ -573,7 +573,7 @@ pub fn assemble(m: &Model, line: &str) -> Option<Assembled> {
         }
         if let Some(word) = try_form(m, t, &l, guard, oc, fi) {
             if (m.check)(oc, word).is_ok() {
-                return Some(Assembled { opcode: oc, word });
+                return Some(Assembled { opcode: Ok(oc), word });
             }
         }
     }
