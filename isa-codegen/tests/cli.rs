@@ -125,6 +125,21 @@ fn an_empty_spec_directory_or_a_fifo_is_an_error_not_a_success_or_a_hang() {
     let out = bin().args(["check", notes.to_str().unwrap()]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no file of the spec is in the DSL"), "{}", String::from_utf8_lossy(&out.stderr));
+    // An empty file and a comments-only one are alike: empty DSL files,
+    // and a spec of only those declares nothing.
+    for (name, text) in [("empty.txt", ""), ("comments.txt", "// nothing yet\n\n  // still nothing\n")] {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        let out = bin().args(["check", "--color", "never", file.to_str().unwrap()]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains("error[E001]: the spec declares nothing") && !err.contains("W013"), "{name}: {err}");
+        // Beside a real spec, such a file adds nothing and costs nothing.
+        let out = bin().args(["check", "--color", "never", "spec/", file.to_str().unwrap()]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{name}: {err}");
+        assert!(!err.contains("W013") && String::from_utf8_lossy(&out.stdout).starts_with("12 files"), "{name}: {err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

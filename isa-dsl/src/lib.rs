@@ -160,7 +160,8 @@ pub fn is_dsl(text: &str) -> bool {
 /// Runs parse -> resolve -> bind -> check over every file in `sources`.
 /// Files in the SPA 5.3 notation go through its own front end (`spa`) into
 /// `Isa::legacy`; other files with no `__Def` declaration are not DSL and are
-/// skipped with warning W013.
+/// skipped with warning W013, except files of blanks and `//` comments only
+/// (empty DSL files). A spec that declares nothing at all is an error.
 pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
     let mut dsl = Vec::new();
     let mut spa = Vec::new();
@@ -169,7 +170,7 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
             spa.push(id);
             continue;
         }
-        if !is_dsl(&f.text) && !f.text.trim().is_empty() {
+        if !is_dsl(&f.text) && !f.text.lines().all(parser::is_blank_or_comment) {
             let first = f.text.lines().next().unwrap_or("").trim_end();
             diags.push(
                 Diagnostic::new(Code::LegacySkipped, Span::new(id, 0, first.len()), "file is not in the DSL; skipped")
@@ -188,6 +189,14 @@ pub fn compile(sources: SourceMap, mut diags: Diagnostics) -> Frontend {
         );
     }
     let isa = pipeline::run(&sources, dsl, spa, &mut diags);
+    // Only empty or comment-only files: an empty ISA is a mistake, not a spec.
+    let nothing = isa.types.is_empty() && isa.groups.is_empty() && isa.optypes.is_empty() && isa.legacy.is_empty();
+    if nothing && sources.files().next().is_some() && !diags.has_errors() {
+        diags.push(
+            Diagnostic::new(Code::Io, None, "the spec declares nothing: its files are empty or comments only")
+                .with_note("give the spec's directory, e.g. `spec/`, or its files"),
+        );
+    }
     diags.sort();
     Frontend { sources, isa, diagnostics: diags }
 }

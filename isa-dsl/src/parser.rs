@@ -207,7 +207,8 @@ fn error_pos(e: &pest::error::Error<Rule>) -> usize {
     }
 }
 
-fn is_blank_or_comment(s: &str) -> bool {
+/// Whether a line is blank or a `//` comment.
+pub(crate) fn is_blank_or_comment(s: &str) -> bool {
     let t = s.trim_start_matches([' ', '\t', '\u{3000}']);
     t.trim_end().is_empty() || t.starts_with("//")
 }
