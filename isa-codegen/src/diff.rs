@@ -49,6 +49,7 @@ pub struct ModifierDiff {
 }
 
 impl IsaDiff {
+    /// Whether the two specs describe the same instructions alike.
     pub fn is_empty(&self) -> bool {
         self.only_old.is_empty() && self.only_new.is_empty() && self.changed.is_empty()
     }

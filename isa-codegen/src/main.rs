@@ -2,7 +2,8 @@
 //! work is done by the `isa_codegen` / `isa_dsl` libraries.
 //!
 //! Exit codes: 0 success (warnings allowed), 1 spec errors (or warnings with
-//! `--deny-warnings`), 2 usage errors.
+//! `--deny-warnings`), 2 usage errors. `diff` follows diff(1): 0 the specs
+//! are the same, 1 they differ, 2 either has errors (or usage errors).
 
 use clap::{Parser, Subcommand, ValueEnum};
 use isa_codegen::dump::{dump, Format};
@@ -114,7 +115,8 @@ enum Command {
         format: String,
     },
     /// Compare two specs (files or directories): instructions, modifiers,
-    /// operand forms, encodings and prose.
+    /// operand forms, encodings and prose. Exit 0 when they are the same, 1
+    /// when they differ, 2 on errors (as diff(1)).
     Diff {
         old: PathBuf,
         new: PathBuf,
@@ -191,8 +193,9 @@ fn main() -> ExitCode {
         }
         Command::Diff { old, new, format, include } => {
             let side = |p: &PathBuf| include.iter().cloned().chain(std::iter::once(p.clone())).collect::<Vec<_>>();
+            // Exit codes as diff(1): 1 says "they differ", so errors are 2.
             let (Some(a), Some(b)) = (load_clean(&side(&old), color), load_clean(&side(&new), color)) else {
-                return ExitCode::from(1);
+                return ExitCode::from(2);
             };
             let d = isa_codegen::diff::diff(&a.isa, &b.isa);
             let text = match format {
@@ -201,12 +204,12 @@ fn main() -> ExitCode {
                     Ok(y) => y,
                     Err(e) => {
                         say!("error: {e}");
-                        return ExitCode::from(1);
+                        return ExitCode::from(2);
                     }
                 },
             };
-            if let Err(e) = isa_runtime::text::words::to_stdout(&text) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
-            ExitCode::SUCCESS
+            if let Err(e) = isa_runtime::text::words::to_stdout(&text) { say!("error: cannot write the output: {e}"); return ExitCode::from(2); }
+            if d.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
         }
         Command::Asm { spec, file, out } => match spec_and_file(spec, file, "asm") {
             Some((spec, file)) => asm(&spec, &file, out.as_deref(), color),

@@ -240,11 +240,14 @@ fn diff_of_two_extensions_over_a_shared_base() {
         .args(["diff", "tests/diff/old.txt", "tests/diff/new.txt", "--include", "spec/base/"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // Exit codes as diff(1): 1 they differ, 0 the same, 2 trouble.
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("MOV_R: field `ra` moved from [31:24] to [39:32]"), "{text}");
     let same = bin().args(["diff", "spec/", "spec/"]).output().unwrap();
-    assert_eq!(String::from_utf8(same.stdout).unwrap(), "no differences between spec/ and spec/\n");
+    assert_eq!((same.status.code(), String::from_utf8(same.stdout).unwrap().as_str()), (Some(0), "no differences between spec/ and spec/\n"));
+    let broken = bin().args(["diff", "spec/", "tests/diff/missing.txt"]).output().unwrap();
+    assert_eq!(broken.status.code(), Some(2), "{}", String::from_utf8_lossy(&broken.stderr));
 }
 
 #[test]
