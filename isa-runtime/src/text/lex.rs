@@ -759,6 +759,16 @@ fn decorated(text: &str) -> Result<OperandText<'_>, String> {
             return Err(format!("`{text}`: prefixes are written before `|`, not inside it"));
         }
     }
+    // `R1 extra`: a blank outside brackets before what starts an operand
+    // is most likely a `,` left out.
+    let mut depth = 0i32;
+    let gap = s.bytes().position(|c| {
+        depth += i32::from(c == b'[') - i32::from(c == b']');
+        depth == 0 && (c == b' ' || c == b'\t')
+    });
+    if let Some(next) = gap.map(|g| trim_start(&s[g..])).filter(|n| n.starts_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '!' | '~' | '|'))) {
+        return Err(format!("`{text}` is not an operand: is a `,` missing before `{next}`?"));
+    }
     // Suffix: `.NAME` after a register-like core (not inside a number).
     let core_text;
     if !s.as_bytes().first().is_some_and(|&c| c.is_ascii_digit() || c == b'-' || c == b'+' || c == b'.') {
@@ -875,6 +885,12 @@ mod tests {
         assert_eq!(operand("-1.5").unwrap().core, Core::Number("-1.5"));
         let o = operand("-|-1.5|").unwrap();
         assert!(o.neg && o.abs && o.core == Core::Number("-1.5"));
+        // Two operands with no `,` between them: the message says so.
+        assert_eq!(operand("R1 extra").unwrap_err(), "`R1 extra` is not an operand: is a `,` missing before `extra`?");
+        assert_eq!(operand("-R1  -|R2|").unwrap_err(), "`-R1  -|R2|` is not an operand: is a `,` missing before `-|R2|`?");
+        // Blanks inside brackets are no gap.
+        assert_eq!(operand("c[ 0x3 ][ 0x18 ]").unwrap().core, Core::CMem { bank: 3, offset: 0x18 });
+        assert_eq!(operand("c[0x3] [0x18]").unwrap_err(), "`c[0x3] [0x18]` is not an operand");
     }
 
     // The byte scans against the `str` methods they stand for, on text
