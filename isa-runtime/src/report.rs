@@ -39,7 +39,61 @@ pub mod codes {
 /// Renders `diagnostics` about `files` one after another, in colour (ANSI)
 /// or not. A diagnostic whose labels lie on one line longer than
 /// [`LONG_LINE`] bytes shows that line cut around them ([`cut_long_line`]).
+/// At most [`shown_limit`] of them are shown, errors before warnings, in
+/// their order, and a last line counts those left out.
 pub fn render<'f, F: Files<'f>>(files: &'f F, diagnostics: &[Diagnostic<F::FileId>], color: bool) -> String {
+    render_limited(files, diagnostics, color, shown_limit())
+}
+
+/// [`render`], showing at most `limit` diagnostics.
+pub fn render_limited<'f, F: Files<'f>>(files: &'f F, diagnostics: &[Diagnostic<F::FileId>], color: bool, limit: usize) -> String {
+    let errors = diagnostics.iter().filter(|d| d.severity >= codespan_reporting::diagnostic::Severity::Error).count();
+    // Errors first: a warning never hides an error.
+    let (mut errors_left, mut others_left) = (limit.min(errors), limit.saturating_sub(errors));
+    let shown = diagnostics.iter().filter(|d| {
+        let left = if d.severity >= codespan_reporting::diagnostic::Severity::Error { &mut errors_left } else { &mut others_left };
+        *left > 0 && {
+            *left -= 1;
+            true
+        }
+    });
+    let mut out = render_all(files, shown, color);
+    out += &not_shown(diagnostics.len().saturating_sub(limit), errors.saturating_sub(limit));
+    out
+}
+
+/// The line that counts the diagnostics [`render`] left out, if any.
+fn not_shown(hidden: usize, hidden_errors: usize) -> String {
+    if hidden == 0 {
+        return String::new();
+    }
+    let count = |n: usize, what: &str| format!("{n} more {what}{}", if n == 1 { "" } else { "s" });
+    let what = match (hidden_errors, hidden - hidden_errors) {
+        (_, 0) => count(hidden, "error"),
+        (0, w) => count(w, "warning"),
+        (e, w) => format!("{} and {}", count(e, "error"), count(w, "warning")),
+    };
+    format!("note: {what} not shown; {SHOWN_VAR}=0 shows all\n\n")
+}
+
+/// The environment variable that sets how many diagnostics [`render`]
+/// shows (`0`: all).
+pub const SHOWN_VAR: &str = "ISA_MAX_DIAGNOSTICS";
+
+/// How many diagnostics [`render`] shows at most: [`SHOWN_VAR`], else 100
+/// (a broken file of half a million lines would print them all).
+pub fn shown_limit() -> usize {
+    match std::env::var(SHOWN_VAR).ok().and_then(|v| v.trim().parse::<usize>().ok()) {
+        Some(0) => usize::MAX,
+        Some(n) => n,
+        None => 100,
+    }
+}
+
+fn render_all<'f, 'd, F: Files<'f>>(files: &'f F, diagnostics: impl Iterator<Item = &'d Diagnostic<F::FileId>>, color: bool) -> String
+where
+    F::FileId: 'd,
+{
     let mut out = Vec::new();
     {
         let mut writer: Box<dyn termcolor::WriteColor> = if color {
@@ -162,7 +216,7 @@ pub struct FileReport<'t> {
     file: SimpleFile<String, Cow<'t, str>>,
     diagnostics: Vec<Diagnostic<()>>,
     /// Errors without a place, rendered as `error[code]: file: message`.
-    unplaced: String,
+    unplaced: Vec<String>,
     errors: usize,
 }
 
@@ -177,7 +231,7 @@ impl<'t> FileReport<'t> {
             shown = Cow::Owned(shown.char_indices().map(|(i, c)| if c == '\r' && b.get(i + 1) != Some(&b'\n') { '\n' } else { c }).collect());
         }
         let name = printable(name).into_owned();
-        FileReport { file: SimpleFile::new(name.clone(), shown), name, diagnostics: Vec::new(), unplaced: String::new(), errors: 0 }
+        FileReport { file: SimpleFile::new(name.clone(), shown), name, diagnostics: Vec::new(), unplaced: Vec::new(), errors: 0 }
     }
 
     /// An error with a code (from [`codes`]) or none, at `span` (byte offset
@@ -188,7 +242,7 @@ impl<'t> FileReport<'t> {
         let message = printable(message).into_owned();
         let Some((at, len)) = span else {
             let code = code.map(|c| format!("[{c}]")).unwrap_or_default();
-            self.unplaced += &format!("error{code}: {}: {message}\n", self.name);
+            self.unplaced.push(format!("error{code}: {}: {message}\n", self.name));
             return;
         };
         let end = (at + len).min(self.file.source().len());
@@ -204,9 +258,18 @@ impl<'t> FileReport<'t> {
         self.errors
     }
 
-    /// The errors as text: placed ones rendered, then those without a place.
+    /// The errors as text: placed ones rendered, then those without a
+    /// place, at most [`shown_limit`] in all.
     pub fn render(&self, color: bool) -> String {
-        render(&self.file, &self.diagnostics, color) + &self.unplaced
+        self.render_limited(color, shown_limit())
+    }
+
+    /// [`FileReport::render`], showing at most `limit` errors.
+    pub fn render_limited(&self, color: bool, limit: usize) -> String {
+        let room = limit.saturating_sub(self.diagnostics.len());
+        let shown = self.unplaced.iter().take(room).map(String::as_str);
+        let hidden = self.unplaced.len().saturating_sub(room);
+        render_limited(&self.file, &self.diagnostics, color, limit) + &shown.collect::<String>() + &not_shown(hidden, hidden)
     }
 }
 
@@ -220,6 +283,30 @@ mod tests {
         let shown = lines.find(|l| l.trim_start().starts_with(char::is_numeric)).unwrap_or_default();
         let carets = lines.find(|l| l.contains('^')).unwrap_or_default();
         (shown, carets)
+    }
+
+    #[test]
+    fn at_most_the_limit_is_shown_errors_first_and_the_rest_counted() {
+        let text = "a\nb\nc\nd\n";
+        let file = SimpleFile::new("t.s", text);
+        let at = |i: usize, d: Diagnostic<()>| d.with_message(format!("line {i}")).with_labels(vec![Label::primary((), 2 * i..2 * i + 1)]);
+        // Warnings on lines 0 and 1, errors on 2 and 3: both errors show.
+        let ds = vec![at(0, Diagnostic::warning()), at(1, Diagnostic::warning()), at(2, Diagnostic::error()), at(3, Diagnostic::error())];
+        let out = render_limited(&file, &ds, false, 3);
+        let shown: Vec<&str> = out.lines().filter(|l| l.starts_with("warning") || l.starts_with("error")).collect();
+        assert_eq!(shown, ["warning: line 0", "error: line 2", "error: line 3"], "{out}");
+        assert!(out.ends_with("note: 1 more warning not shown; ISA_MAX_DIAGNOSTICS=0 shows all\n\n"), "{out}");
+        let out = render_limited(&file, &ds, false, 1);
+        assert!(out.contains("error: line 2") && !out.contains("line 3") && out.contains("note: 1 more error and 2 more warnings not shown"), "{out}");
+        assert!(!render_limited(&file, &ds, false, 4).contains("not shown"));
+        // Errors without a place count against the same limit.
+        let mut r = FileReport::new("w.bin", "");
+        for k in 0..5 {
+            r.error(Some(codes::DISASM_ERROR.0), None, &format!("word {k}"), "");
+        }
+        let out = r.render_limited(false, 2);
+        assert_eq!(out.matches("error[E041]").count(), 2, "{out}");
+        assert!(out.contains("word 1") && !out.contains("word 2") && out.contains("note: 3 more errors not shown"), "{out}");
     }
 
     #[test]

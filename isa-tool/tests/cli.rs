@@ -218,9 +218,15 @@ fn run_prints_the_final_state_and_rejects_bad_input() {
 
 /// Runs `isa` with `input` on standard input.
 fn isa_stdin(args: &[&str], input: &[u8]) -> (i32, String, String) {
+    isa_stdin_env(args, input, &[])
+}
+
+/// [`isa_stdin`] with environment variables set.
+fn isa_stdin_env(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> (i32, String, String) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_isa"))
         .args(args)
+        .envs(env.iter().copied())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -277,4 +283,19 @@ fn stdin_formats_and_outputs_behave_as_a_user_expects() {
         assert_eq!(std::fs::read(&out).unwrap().len(), 16);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_flood_of_errors_shows_the_first_hundred_and_counts_the_rest() {
+    let bad: String = (0..150).map(|i| format!("FOO R{i}\n")).collect();
+    let (code, _, err) = isa_stdin(&["asm", "-"], bad.as_bytes());
+    assert_eq!(code, 1);
+    assert_eq!(err.matches("error[E040]").count(), 100, "{err}");
+    assert!(err.contains("-:100:1") && !err.contains("-:101:1"), "{err}");
+    assert!(err.ends_with("note: 50 more errors not shown; ISA_MAX_DIAGNOSTICS=0 shows all\n\n150 errors, 0 warnings; nothing written\n"), "{err}");
+    // The variable lifts or moves the limit.
+    for (limit, shown) in [("0", 150), ("7", 7)] {
+        let (_, _, err) = isa_stdin_env(&["asm", "-"], bad.as_bytes(), &[("ISA_MAX_DIAGNOSTICS", limit)]);
+        assert_eq!(err.matches("error[E040]").count(), shown, "ISA_MAX_DIAGNOSTICS={limit}");
+    }
 }
