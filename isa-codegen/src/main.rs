@@ -390,7 +390,8 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
         failed = true;
         match span.filter(|_| is_text) {
             Some((at, len)) => diags.push(isa_dsl::Diagnostic::new(code, isa_dsl::Span::new(isa_dsl::FileId(0), at, at + len), message).with_label(if titled { code.title() } else { "" })),
-            None => say!("error[{}]: {name}: {message}", code.as_str()),
+            // Rendered with the rest, so the limit on how many show holds.
+            None => diags.push(isa_dsl::Diagnostic::new(code, None, format!("{name}: {message}"))),
         }
     };
     let words = match isa_runtime::text::words::read_words_as(bytes, format) {

@@ -313,6 +313,12 @@ fn asm_and_disasm_round_trip_and_point_at_bad_input() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("word 0 (bytes 0..16), 0xffffffffffffffffffffffffffffffff does not decode"), "{err}");
+    // Errors without a place count against the limit on how many show.
+    std::fs::write(&bin_file, [0xFFu8; 16 * 150]).unwrap();
+    let out = bin().args(["disasm", "--spec", "spec/"]).arg(&bin_file).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.matches("error[E041]").count(), 100, "{err}");
+    assert!(err.contains("word 99 (bytes") && err.contains("note: 50 more errors not shown"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
