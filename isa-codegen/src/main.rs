@@ -425,6 +425,7 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
     if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if !diags.is_empty() {
         say_raw!("{}", diags.render(&sources, color));
+        say!("{}", diags.summary());
     }
     if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }

@@ -291,6 +291,7 @@ fn asm_and_disasm_round_trip_and_point_at_bad_input() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("error[E042]") && err.contains("prog.hex:2:7") && err.contains("`0x12z4` is not a hex word"), "{err}");
     assert!(err.contains("prog.hex:3:1") && err.contains("`qq` is not a hex word"), "{err}");
+    assert!(err.ends_with("\n2 errors, 0 warnings\n"), "{err}");
     // The caret alone under a bad line: the file as a whole is hex words.
     assert!(!err.contains("neither hex words nor"), "{err}");
     // A word that does not decode: E041 at its line.

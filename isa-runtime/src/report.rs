@@ -214,9 +214,9 @@ pub fn summary(errors: usize, warnings: usize) -> String {
 pub struct FileReport<'t> {
     name: String,
     file: SimpleFile<String, Cow<'t, str>>,
+    /// Errors without a place have no label, and the file's name leads
+    /// their message.
     diagnostics: Vec<Diagnostic<()>>,
-    /// Errors without a place, rendered as `error[code]: file: message`.
-    unplaced: Vec<String>,
     errors: usize,
 }
 
@@ -231,7 +231,7 @@ impl<'t> FileReport<'t> {
             shown = Cow::Owned(shown.char_indices().map(|(i, c)| if c == '\r' && b.get(i + 1) != Some(&b'\n') { '\n' } else { c }).collect());
         }
         let name = printable(name).into_owned();
-        FileReport { file: SimpleFile::new(name.clone(), shown), name, diagnostics: Vec::new(), unplaced: Vec::new(), errors: 0 }
+        FileReport { file: SimpleFile::new(name.clone(), shown), name, diagnostics: Vec::new(), errors: 0 }
     }
 
     /// An error with a code (from [`codes`]) or none, at `span` (byte offset
@@ -240,13 +240,13 @@ impl<'t> FileReport<'t> {
     pub fn error(&mut self, code: Option<&str>, span: Option<(usize, usize)>, message: &str, label: &str) {
         self.errors += 1;
         let message = printable(message).into_owned();
-        let Some((at, len)) = span else {
-            let code = code.map(|c| format!("[{c}]")).unwrap_or_default();
-            self.unplaced.push(format!("error{code}: {}: {message}\n", self.name));
-            return;
+        let mut d = match span {
+            Some((at, len)) => {
+                let end = (at + len).min(self.file.source().len());
+                Diagnostic::error().with_message(message).with_labels(vec![Label::primary((), at.min(end)..end).with_message(printable(label))])
+            }
+            None => Diagnostic::error().with_message(format!("{}: {message}", self.name)),
         };
-        let end = (at + len).min(self.file.source().len());
-        let mut d = Diagnostic::error().with_message(message).with_labels(vec![Label::primary((), at.min(end)..end).with_message(printable(label))]);
         if let Some(code) = code {
             d = d.with_code(code);
         }
@@ -258,18 +258,9 @@ impl<'t> FileReport<'t> {
         self.errors
     }
 
-    /// The errors as text: placed ones rendered, then those without a
-    /// place, at most [`shown_limit`] in all.
+    /// The errors as text, in the order reported (at most [`shown_limit`]).
     pub fn render(&self, color: bool) -> String {
-        self.render_limited(color, shown_limit())
-    }
-
-    /// [`FileReport::render`], showing at most `limit` errors.
-    pub fn render_limited(&self, color: bool, limit: usize) -> String {
-        let room = limit.saturating_sub(self.diagnostics.len());
-        let shown = self.unplaced.iter().take(room).map(String::as_str);
-        let hidden = self.unplaced.len().saturating_sub(room);
-        render_limited(&self.file, &self.diagnostics, color, limit) + &shown.collect::<String>() + &not_shown(hidden, hidden)
+        render(&self.file, &self.diagnostics, color)
     }
 }
 
@@ -299,14 +290,11 @@ mod tests {
         let out = render_limited(&file, &ds, false, 1);
         assert!(out.contains("error: line 2") && !out.contains("line 3") && out.contains("note: 1 more error and 2 more warnings not shown"), "{out}");
         assert!(!render_limited(&file, &ds, false, 4).contains("not shown"));
-        // Errors without a place count against the same limit.
+        // An error without a place is a diagnostic without a label, led by
+        // the file's name (as the front end renders one).
         let mut r = FileReport::new("w.bin", "");
-        for k in 0..5 {
-            r.error(Some(codes::DISASM_ERROR.0), None, &format!("word {k}"), "");
-        }
-        let out = r.render_limited(false, 2);
-        assert_eq!(out.matches("error[E041]").count(), 2, "{out}");
-        assert!(out.contains("word 1") && !out.contains("word 2") && out.contains("note: 3 more errors not shown"), "{out}");
+        r.error(Some(codes::DISASM_ERROR.0), None, "word 0", "");
+        assert_eq!(r.render(false), "error[E041]: w.bin: word 0\n\n");
     }
 
     #[test]

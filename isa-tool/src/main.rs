@@ -216,6 +216,8 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
         Ok(w) => w,
         Err(e) => {
             report.error(Some(codes::WORDS_FILE), e.span, &e.message, codes::WORDS_FILE.1);
+            drop(report);
+            say!("{}", isa_runtime::report::summary(1, 0));
             return ExitCode::from(1);
         }
     };
@@ -249,6 +251,9 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
         }
     }
     drop(report);
+    if failed > 0 {
+        say!("{}", isa_runtime::report::summary(failed, 0));
+    }
     if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if failed > 0 {
         ExitCode::from(1)

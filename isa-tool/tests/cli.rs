@@ -137,6 +137,7 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     assert_eq!((code, stdout.as_str()), (1, "FFMA R1, R2, R3, R4 ;\n// not a word\n// not a word\n"));
     assert!(err.contains("words.hex:2:7") && err.contains("`0x12z4` is not a hex word"), "{err}");
     assert!(err.contains("words.hex:3:1") && err.contains("`qq` is not a hex word"), "{err}");
+    assert!(err.ends_with("\n2 errors, 0 warnings\n"), "{err}");
     // A word that does not decode: its line, the word named once; the
     // other words are still printed.
     std::fs::write(&hex, "00000000000000040000000302017912\nffffffffffffffffffffffffffffffff\n").unwrap();
