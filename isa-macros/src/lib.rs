@@ -5,12 +5,13 @@
 //!
 //! ```ignore
 //! isa_macros::isa! {
-//!     include "spec/*.txt";
-//!     include "spec/base/*.txt";
-//!     include "spec/formats/*.txt";
+//!     include "spec/**/*.txt";  // the whole spec, subfolders too, as `isa-codegen spec/` reads it
 //!     module gpu;            // optional: the module to expand into (default: the ISA's name, lower case)
 //! }
 //! ```
+//! The expansion refers to `::isa_runtime` (the hand-written runtime: text
+//! model, warp, float kernels), so the calling crate depends on
+//! `isa-runtime` as well as on this crate.
 //! Globs are relative to the calling crate's `CARGO_MANIFEST_DIR` (or to
 //! `ISA_MACRO_ROOT` when that environment variable is set). Every
 //! matched file is also passed to `include_bytes!`, so Cargo rebuilds the
@@ -108,6 +109,9 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
     // The API opens with inner attributes, so it needs a module of its own.
     let module = input.module.clone().unwrap_or_else(|| Ident::new(&default_module(&fe.isa.name), Span::call_site()));
     Ok(quote! {
+        // A caller's `#![deny(missing_docs)]` must not fail on generated
+        // items (enum values, raw accessors) the spec gives no prose for.
+        #[allow(missing_docs)]
         pub mod #module {
             #api
             // Makes Cargo rebuild this crate when a spec file changes.

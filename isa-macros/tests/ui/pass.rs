@@ -1,8 +1,6 @@
 // The seed spec embedded inline: the same API as the generated crate.
 isa_macros::isa! {
-    include "../spec/*.txt";
-    include "../spec/base/*.txt";
-    include "../spec/formats/*.txt";
+    include "../spec/**/*.txt";
     module gpu;
 }
 
