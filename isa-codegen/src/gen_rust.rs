@@ -515,7 +515,8 @@ fn kind_is_f32(kind: &TypeKind) -> bool {
 // ---------------------------------------------------------------------------
 
 fn gen_opcodes(isa: &Isa) -> TokenStream {
-    let items = isa.opcodes.iter().enumerate().map(|(i, op)| gen_opcode(isa, i, op));
+    let codec = crate::interp::Codec::new(isa);
+    let items = isa.opcodes.iter().enumerate().map(|(i, op)| gen_opcode(isa, &codec, i, op));
     quote! {
         //! One struct per opcode: every non-constant field, typed, with
         //! `encode` (to the 128-bit word) and `decode` (from it).
@@ -652,11 +653,11 @@ pub(crate) fn raw_expr(e: &RawExpr) -> TokenStream {
     }
 }
 
-fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
+fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcode) -> TokenStream {
     let name = ident(&op.name);
     let name_str = op.name.as_str();
     let doc = docs(&opcode_doc(isa, op));
-    let index = Literal::usize_unsuffixed(index);
+    let index = Literal::usize_unsuffixed(opcode);
     let fields: Vec<&Field> = free_fields(op).collect();
     let fidents: Vec<_> = fields.iter().map(|f| field_ident(&f.name)).collect();
     let ftypes: Vec<_> = fields.iter().map(|f| ident(&f.ty_name)).collect();
@@ -676,8 +677,10 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
         quote! { field!(#fdoc, #id, #set, #with, #t, #at, #m); }
     });
     // The spec's defaults are checked values of their types (E034); a field
-    // without one is zero, which an enum need not have.
-    let default_word = fields.iter().fold(op.fixed_bits, |w, f| w | ((f.default_value().unwrap_or(0) & mask64(f.width)) as u128) << f.start);
+    // without one is zero, which an enum need not have, unless that breaks
+    // an `__Exception` rule (`Codec::encodable_default`).
+    let defaults = codec.encodable_default(opcode).map(|r| r.values).unwrap_or_default();
+    let default_word = op.fields.iter().zip(&defaults).fold(op.fixed_bits, |w, (f, &v)| w | ((v & mask64(f.width)) as u128) << f.start);
     let default_word = u128_lit(default_word);
     let no_default = fields.iter().filter(|f| {
         let zero_missing = matches!(&isa.types[f.ty].kind, TypeKind::Enum { values } if !values.iter().any(|v| v.encoding == 0));
@@ -740,7 +743,8 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
         pub struct #name { word: [u8; 16] }
 
         impl Default for #name {
-            /// The spec's defaults; fields without one are zero.
+            /// The spec's defaults; fields without one are zero, or the first
+            /// values that keep the `__Exception` rules when zero does not.
             fn default() -> Self { Self::DEFAULT }
         }
 
@@ -752,7 +756,8 @@ fn gen_opcode(isa: &Isa, index: usize, op: &Opcode) -> TokenStream {
         }
 
         impl #name {
-            /// The spec's defaults; fields without one are zero.
+            /// The spec's defaults; fields without one are zero, or the first
+            /// values that keep the `__Exception` rules when zero does not.
             pub const DEFAULT: Self = Self::of(#default_word);
             /// Opcode name in the spec.
             pub const NAME: &'static str = #name_str;

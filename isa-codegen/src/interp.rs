@@ -191,4 +191,48 @@ impl<'a> Codec<'a> {
         let op = self.isa.opcodes.get(opcode)?;
         Some(RawInstruction { opcode, values: op.fields.iter().map(|f| f.default_value().unwrap_or(0)).collect() })
     }
+
+    /// [`Codec::default_instruction`], except that when it breaks an
+    /// `__Exception` rule (F2F's zero types are the same type, which it
+    /// forbids), the fields without a spec default take the first values
+    /// that keep every rule: tried in field order, each field's candidates
+    /// in its type's order (0 first, then an enum's values, else 1..=3), at
+    /// most [`Self::DEFAULT_SEARCH`] combinations. Unchanged when none does.
+    /// What the typed `DEFAULT` of an opcode holds.
+    pub fn encodable_default(&self, opcode: usize) -> Option<RawInstruction> {
+        let base = self.default_instruction(opcode)?;
+        if !matches!(self.encode(&base), Err(EncodeError::Exception { .. })) {
+            return Some(base);
+        }
+        let op = &self.isa.opcodes[opcode];
+        // (field index, candidates) for each field without a default.
+        let free: Vec<(usize, Vec<u64>)> = op
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.default_value().is_none())
+            .map(|(k, f)| {
+                let others = self.valid[opcode][k].clone().unwrap_or_else(|| (1..=3.min(mask64(f.width))).collect());
+                (k, std::iter::once(0).chain(others.into_iter().filter(|&v| v != 0)).collect())
+            })
+            .collect();
+        // An odometer over the candidates, the first field turning slowest.
+        let mut at = vec![0usize; free.len()];
+        for _ in 0..Self::DEFAULT_SEARCH {
+            let mut r = base.clone();
+            for ((k, cands), &i) in free.iter().zip(&at) {
+                r.values[*k] = cands[i];
+            }
+            if self.encode(&r).is_ok() {
+                return Some(r);
+            }
+            let Some(turn) = (0..free.len()).rev().find(|&j| at[j] + 1 < free[j].1.len()) else { break };
+            at[turn] += 1;
+            at[turn + 1..].iter_mut().for_each(|i| *i = 0);
+        }
+        Some(base)
+    }
+
+    /// How many combinations [`Codec::encodable_default`] tries at most.
+    pub const DEFAULT_SEARCH: usize = 4096;
 }
