@@ -32,8 +32,20 @@ pub struct Checked {
     pub example_stats: examples::ExampleStats,
 }
 
+/// The check code generation needs beyond the front end's: spec names the
+/// generated Rust cannot keep apart (E060, [`names::check`]). Run by
+/// [`check_frontend`] and by the `isa!` macro before [`expand`].
+pub fn check_names(fe: &mut Frontend) {
+    if !fe.has_errors() {
+        let found = names::check(&fe.isa);
+        fe.diagnostics.extend(found);
+        fe.diagnostics.sort();
+    }
+}
+
 /// Runs the checks on a front-end result.
 pub fn check_frontend(mut fe: Frontend) -> Checked {
+    check_names(&mut fe);
     let (examples, stats) = if fe.has_errors() {
         (Vec::new(), examples::ExampleStats::default())
     } else {

@@ -77,6 +77,8 @@ codes! {
     AsmError = "E040", Error, "assembly line does not assemble";
     DisasmError = "E041", Error, "instruction word does not decode";
     WordsFile = "E042", Error, "a words file is neither hex words nor whole 16-byte words";
+    // --- generated code ---------------------------------------------------
+    RustNameClash = "E060", Error, "two spec names, or a spec name and the generated API's own, become one Rust name";
     // --- simulation -------------------------------------------------------
     UnknownHookName = "E050", Error, "simulation hook names an unknown optype, operand or field";
     KernelSignature = "E051", Error, "one kernel called with different argument types";

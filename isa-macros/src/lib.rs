@@ -96,7 +96,8 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
             .map_err(|e| syn::Error::new(input.includes[*k].span(), format!("cannot read {shown}: {e}")))?;
         isa_dsl::add_source(&mut sources, shown, &bytes, &mut diags);
     }
-    let fe = isa_dsl::compile(sources, diags);
+    let mut fe = isa_dsl::compile(sources, diags);
+    isa_codegen::check_names(&mut fe);
     let Some(api) = isa_codegen::expand(&fe) else {
         // Point at the include that brought in the first file with an error.
         let first = fe.diagnostics.items.iter().find(|d| d.is_error()).and_then(|d| d.span).map(|s| s.file.0 as usize);
