@@ -97,6 +97,13 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
         isa_dsl::add_source(&mut sources, shown, &bytes, &mut diags);
     }
     let mut fe = isa_dsl::compile(sources, diags);
+    // A file skipped as not the DSL (W013) would vanish without a word:
+    // the macro cannot show warnings, and such a file is a wrong glob.
+    let skipped = fe.diagnostics.items.iter().filter(|d| d.code == isa_dsl::Code::LegacySkipped);
+    if let Some((shown, _, k)) = skipped.filter_map(|d| files.get(d.span?.file.0 as usize)).next() {
+        let msg = format!("{shown} is not a spec file: it has no `__Def...` declaration (`isa!` includes only spec files; narrow the glob)");
+        return Err(syn::Error::new(input.includes[*k].span(), msg));
+    }
     isa_codegen::check_names(&mut fe);
     let Some(api) = isa_codegen::expand(&fe) else {
         // Point at the include that brought in the first file with an error.

@@ -1,8 +1,8 @@
 //! Compile-time behaviour of `isa!`: passing crates (the seed ISA; an ISA whose
 //! decode checks need one window per opcode; one whose texts are too long for
 //! the printers' tables), and the compile errors
-//! for a missing file, a glob matching nothing, a spec syntax error and an
-//! overlap error (`TRYBUILD=overwrite` refreshes the `.stderr` files).
+//! for a missing file, a glob matching nothing, a spec syntax error, an
+//! overlap error and a file that is not the DSL (`TRYBUILD=overwrite` refreshes the `.stderr` files).
 
 #[test]
 fn ui() {
@@ -16,4 +16,5 @@ fn ui() {
     t.compile_fail("tests/ui/no_match.rs");
     t.compile_fail("tests/ui/syntax_error.rs");
     t.compile_fail("tests/ui/overlap.rs");
+    t.compile_fail("tests/ui/not_dsl.rs");
 }

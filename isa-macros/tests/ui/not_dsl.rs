@@ -1,0 +1,6 @@
+isa_macros::isa! {
+    include "../spec/**/*.txt";
+    include "tests/ui/specs/*.md";
+}
+
+fn main() {}
