@@ -522,7 +522,7 @@ fn gen_opcodes(isa: &Isa) -> TokenStream {
         //! `encode` (to the 128-bit word) and `decode` (from it).
         #![allow(non_camel_case_types, clippy::all)]
         use super::types::*;
-        use super::{DecodeError, EncodeError};
+        use super::{constant_bits_owner, DecodeError, EncodeError};
 
         /// The `m`-masked bits of `w` from bit `at` (a field's raw value).
         #[inline(always)]
@@ -831,7 +831,10 @@ fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcod
             #[inline(never)]
             fn decode_error(w: u128) -> DecodeError {
                 if w & Self::FIXED_MASK != Self::FIXED_BITS {
-                    return DecodeError::UnknownOpcode { word: w };
+                    return match constant_bits_owner(w) {
+                        Some(found) => DecodeError::WrongOpcode { opcode: #name_str, found },
+                        None => DecodeError::UnknownOpcode { word: w },
+                    };
                 }
                 let lo = w as u64;
                 let hi = (w >> 64) as u64;
@@ -934,6 +937,9 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             Exception { opcode: &'static str, message: &'static str },
             /// Strict decoding: bits no field covers are not zero.
             UncoveredBits { opcode: &'static str, bits: u128 },
+            /// One opcode's `decode` was given a word with another
+            /// opcode's constant bits (`found`, the first in spec order).
+            WrongOpcode { opcode: &'static str, found: &'static str },
         }
 
         impl core::fmt::Display for DecodeError {
@@ -943,6 +949,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
                     DecodeError::InvalidValue { opcode, field, value } => write!(f, "{opcode}: field `{field}` holds {value:#x}, which is not a value of its type"),
                     DecodeError::Exception { opcode, message } => write!(f, "{opcode}: {message}"),
                     DecodeError::UncoveredBits { opcode, bits } => write!(f, "{opcode}: bits {bits:#x} are not covered by any field"),
+                    DecodeError::WrongOpcode { opcode, found } => write!(f, "{opcode}: the word has the constant bits of {found}"),
                 }
             }
         }
@@ -950,6 +957,15 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
 
         /// Names of all opcodes, in spec order (the index is `Instruction::index`).
         pub const OPCODE_NAMES: [&str; #n] = [ #( #name_strs ),* ];
+
+        /// The first opcode, in spec order, whose constant bits `w` has: what
+        /// an opcode's `decode` names when given another's word (an error
+        /// path, so a scan).
+        #[cold]
+        fn constant_bits_owner(w: u128) -> Option<&'static str> {
+            const FIXED: [(u128, u128); #n] = [ #( (#names::FIXED_MASK, #names::FIXED_BITS) ),* ];
+            FIXED.iter().position(|&(m, b)| w & m == b).map(|k| OPCODE_NAMES[k])
+        }
 
         /// `COVERED` of every opcode, in spec order, as its low and high
         /// halves: a table, so that [`Instruction::covered_mask`] does not

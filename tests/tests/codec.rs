@@ -235,6 +235,21 @@ fn from_raw_fields_rejects_what_does_not_fit() {
 }
 
 #[test]
+fn an_opcodes_decode_names_the_opcode_a_word_belongs_to() {
+    // A word of another opcode: named, as the IR's constant bits say.
+    let w = Instruction::FMUL_RR(isa_generated::FMUL_RR::DEFAULT).encode().unwrap();
+    let owner = isa().opcodes.iter().find(|o| w & o.fixed_mask == o.fixed_bits).map(|o| o.name.as_str());
+    assert_eq!(owner, Some("FMUL_RR"));
+    let err = isa_generated::HADD2_RR::decode(w).unwrap_err();
+    assert_eq!(err, isa_generated::DecodeError::WrongOpcode { opcode: "HADD2_RR", found: "FMUL_RR" });
+    assert_eq!(err.to_string(), "HADD2_RR: the word has the constant bits of FMUL_RR");
+    // No opcode's constant bits: unknown, as `Instruction::decode` says.
+    let none = (0..u128::MAX).step_by(0x1234_5678_9abc_def1).find(|w| isa().opcodes.iter().all(|o| w & o.fixed_mask != o.fixed_bits)).unwrap();
+    assert_eq!(isa_generated::HADD2_RR::decode(none), Err(isa_generated::DecodeError::UnknownOpcode { word: none }));
+    assert_eq!(Instruction::decode(none), Err(isa_generated::DecodeError::UnknownOpcode { word: none }));
+}
+
+#[test]
 fn exceptions_are_enforced_both_ways() {
     // HADD2 with BF16_V2 and FTZ violates H_ARITH's rule.
     let mut i = isa_generated::HADD2_RR::DEFAULT.with_hfmt_v2(isa_generated::HFmtV2::BF16_V2).with_ftz(isa_generated::FPFtz::FTZ);
