@@ -3796,11 +3796,11 @@ impl SignModi {
     }
 }
 /// Register `RN` (8 bits), `RZ` = R255.
+///
+/// `Default` is register 0 (`R0`), as for every register type; a field's own default is its opcode's business.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Reg(pub(crate) u8);
-/// The assembly name: a named register's name, else the prefix and
-/// the number (`R7`); a 64-bit operand's pair (`R[4:5]`) is the
-/// instruction text's business.
+/// The assembly name: a named register's name, else the prefix and the number (`R1`, `RZ`); a 64-bit operand's pair (`R[4:5]`) is the instruction text's business.
 impl core::fmt::Display for Reg {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.0 {
@@ -3809,7 +3809,7 @@ impl core::fmt::Display for Reg {
         }
     }
 }
-/// As [`Display`](core::fmt::Display): `R7`, `RZ`.
+/// As [`Display`](core::fmt::Display): `R1`, `RZ`.
 impl core::fmt::Debug for Reg {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         core::fmt::Display::fmt(self, f)
@@ -3862,11 +3862,11 @@ impl Reg {
     }
 }
 /// Register `URN` (6 bits), `URZ` = UR63.
+///
+/// `Default` is register 0 (`UR0`), as for every register type; a field's own default is its opcode's business.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct UReg(pub(crate) u8);
-/// The assembly name: a named register's name, else the prefix and
-/// the number (`R7`); a 64-bit operand's pair (`R[4:5]`) is the
-/// instruction text's business.
+/// The assembly name: a named register's name, else the prefix and the number (`UR1`, `URZ`); a 64-bit operand's pair (`UR[4:5]`) is the instruction text's business.
 impl core::fmt::Display for UReg {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.0 {
@@ -3875,7 +3875,7 @@ impl core::fmt::Display for UReg {
         }
     }
 }
-/// As [`Display`](core::fmt::Display): `R7`, `RZ`.
+/// As [`Display`](core::fmt::Display): `UR1`, `URZ`.
 impl core::fmt::Debug for UReg {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         core::fmt::Display::fmt(self, f)
@@ -3928,11 +3928,11 @@ impl UReg {
     }
 }
 /// Predicate `PN` (3 bits), `PT` = P7.
+///
+/// `Default` is register 0 (`P0`), as for every register type; a field's own default is its opcode's business.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Pred(pub(crate) u8);
-/// The assembly name: a named register's name, else the prefix and
-/// the number (`R7`); a 64-bit operand's pair (`R[4:5]`) is the
-/// instruction text's business.
+/// The assembly name: a named register's name, else the prefix and the number (`P1`, `PT`).
 impl core::fmt::Display for Pred {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.0 {
@@ -3941,7 +3941,7 @@ impl core::fmt::Display for Pred {
         }
     }
 }
-/// As [`Display`](core::fmt::Display): `R7`, `RZ`.
+/// As [`Display`](core::fmt::Display): `P1`, `PT`.
 impl core::fmt::Debug for Pred {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         core::fmt::Display::fmt(self, f)
@@ -3994,11 +3994,11 @@ impl Pred {
     }
 }
 /// Predicate `UPN` (3 bits), `UPT` = UP7.
+///
+/// `Default` is register 0 (`UP0`), as for every register type; a field's own default is its opcode's business.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct UPred(pub(crate) u8);
-/// The assembly name: a named register's name, else the prefix and
-/// the number (`R7`); a 64-bit operand's pair (`R[4:5]`) is the
-/// instruction text's business.
+/// The assembly name: a named register's name, else the prefix and the number (`UP1`, `UPT`).
 impl core::fmt::Display for UPred {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.0 {
@@ -4007,7 +4007,7 @@ impl core::fmt::Display for UPred {
         }
     }
 }
-/// As [`Display`](core::fmt::Display): `R7`, `RZ`.
+/// As [`Display`](core::fmt::Display): `UP1`, `UPT`.
 impl core::fmt::Debug for UPred {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         core::fmt::Display::fmt(self, f)

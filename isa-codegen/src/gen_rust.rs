@@ -284,19 +284,25 @@ fn gen_register(t: &Type) -> TokenStream {
         let text = &c.name;
         quote! { #v => f.pad(#text), }
     });
+    // Examples in this register file's own spelling.
+    let example = constants.first().map_or(format!("`{prefix}1`"), |c| format!("`{prefix}1`, `{}`", c.name));
+    let pair = if *predicate { String::new() } else { format!("; a 64-bit operand's pair (`{prefix}[4:5]`) is the instruction text's business") };
+    let display_doc = docs(&format!("The assembly name: a named register's name, else the prefix and the number ({example}){pair}."));
+    let debug_doc = docs(&format!("As [`Display`](core::fmt::Display): {example}."));
+    let default_doc = docs(&format!("`Default` is register 0 (`{prefix}0`), as for every register type; a field's own default is its opcode's business."));
     quote! {
         #doc
+        ///
+        #default_doc
         #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
         pub struct #name(pub(crate) #repr);
-        /// The assembly name: a named register's name, else the prefix and
-        /// the number (`R7`); a 64-bit operand's pair (`R[4:5]`) is the
-        /// instruction text's business.
+        #display_doc
         impl core::fmt::Display for #name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 match self.0 { #( #named )* n => f.pad(&format!("{}{}", Self::PREFIX, n)) }
             }
         }
-        /// As [`Display`](core::fmt::Display): `R7`, `RZ`.
+        #debug_doc
         impl core::fmt::Debug for #name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { core::fmt::Display::fmt(self, f) }
         }
