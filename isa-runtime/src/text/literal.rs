@@ -225,6 +225,14 @@ pub fn float_error_message(text: &str, f: FloatFormat, e: FloatError) -> String 
             let digits = w.div_ceil(4) as usize;
             format!("`{text}` does not say which NaN: write its bits, such as `0f{quiet:0digits$X}` (the quiet NaN of a {w}-bit float)")
         }
+        // Bits written as an integer: they are written `0f...`.
+        FloatError::Syntax if text.trim().starts_with("0x") || text.trim().starts_with("0X") => {
+            let digits = w.div_ceil(4) as usize;
+            match u64::from_str_radix(&text.trim()[2..], 16).ok().filter(|&v| w >= 64 || v >> w == 0) {
+                Some(v) => format!("`{text}` is not a {w}-bit float: its bits are written `0f{v:0digits$X}`, a value as a decimal such as `1.5`"),
+                None => format!("`{text}` is not a {w}-bit float: bits are written `0f` and {digits} hex digits, a value as a decimal such as `1.5`"),
+            }
+        }
         FloatError::Syntax => format!("`{text}` is not a {w}-bit float"),
         FloatError::Overflow => {
             let max = exact_text((((1u64 << f.exponent) - 1) << f.mantissa) - 1, f);
@@ -760,6 +768,17 @@ mod tests {
             "`70000` is out of range of a 16-bit float (the largest finite value is 65504; infinity is written `inf`)"
         );
         assert_eq!(float_error_message("1e-46", F32, FloatError::Underflow), "`1e-46` rounds to zero in a 32-bit float (the smallest nonzero value is 1e-45)");
+        // Bits written as a hex integer: the `0f` spelling of the same bits.
+        assert_eq!(parse_float("0x3f800000", F32), Err(FloatError::Syntax));
+        assert_eq!(
+            float_error_message("0x3f800000", F32, FloatError::Syntax),
+            "`0x3f800000` is not a 32-bit float: its bits are written `0f3F800000`, a value as a decimal such as `1.5`"
+        );
+        assert_eq!(float_error_message("0x3c00", F16, FloatError::Syntax), "`0x3c00` is not a 16-bit float: its bits are written `0f3C00`, a value as a decimal such as `1.5`");
+        assert_eq!(
+            float_error_message("0x1ffff", F16, FloatError::Syntax),
+            "`0x1ffff` is not a 16-bit float: bits are written `0f` and 4 hex digits, a value as a decimal such as `1.5`"
+        );
     }
 
     #[test]
