@@ -63,7 +63,7 @@ const TAKEN_TYPE_NAMES: &[&str] = &[
 
 /// E060: spec names the generated Rust cannot keep apart. Two types or
 /// opcodes whose identifiers are the same (`A-B`, `A_B`), a type or opcode
-/// named like a name the generated code already uses ([`TAKEN_TYPE_NAMES`]),
+/// named like a name the generated code already uses (`TAKEN_TYPE_NAMES`),
 /// and two fields of one opcode with the same accessor (`t.x`, `t_x`).
 /// Without this check such a spec would pass and its generated crate would
 /// not compile, with the error far from the spec.

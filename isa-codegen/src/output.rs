@@ -47,7 +47,7 @@ pub struct Written {
 }
 
 /// Replaces `out` with `files`. `out` must not exist, or be an empty
-/// directory or one this generator wrote (see [`replaceable`]); anything
+/// directory or one this generator wrote (see `replaceable`); anything
 /// else is refused and left untouched. Files in `out` that the previous
 /// run did not write are kept (moved into the new output). On error the
 /// old output is in place and unchanged. The one partial outcome is

@@ -26,7 +26,7 @@ struct DslParser;
 const DIRECTIVES: &[&str] = &["InList", "OutList", "Order", "Bitwidth", "AsmFormat", "ModiOrder"];
 
 /// Deepest nesting accepted in one expression (brackets, or `!`/`not` in a
-/// row: [`max_nesting`]). Deeper input is
+/// row: `max_nesting`). Deeper input is
 /// reported (E011) instead of risking the parser's stack.
 pub const MAX_NESTING: usize = 32;
 

@@ -38,7 +38,7 @@ pub mod codes {
 
 /// Renders `diagnostics` about `files` one after another, in colour (ANSI)
 /// or not. A diagnostic whose labels lie on one line longer than
-/// [`LONG_LINE`] bytes shows that line cut around them ([`cut_long_line`]).
+/// [`LONG_LINE`] bytes shows that line cut around them (`cut_long_line`).
 /// At most [`shown_limit`] of them are shown, errors before warnings, in
 /// their order, and a last line counts those left out.
 pub fn render<'f, F: Files<'f>>(files: &'f F, diagnostics: &[Diagnostic<F::FileId>], color: bool) -> String {

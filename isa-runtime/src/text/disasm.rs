@@ -16,7 +16,7 @@ pub const LINE_BYTES: usize = 256;
 /// How far each method of [`Line`] that stores without a check (see
 /// [`Line`]) can move a line's end, by name. The generator adds these (and
 /// [`UNCHECKED_FNS`]) up over every call in a printer to get the printer's
-/// `spare` ([`print`]), so a helper added or changed must keep its entry
+/// `spare` (`print`), so a helper added or changed must keep its entry
 /// true (the tests in this module hold each one to it). A public helper not
 /// listed stores only with a check, or not at all.
 pub const UNCHECKED_METHODS: &[(&str, usize)] = &[("piece", 15), ("byte_if", 1), ("separator", 2), ("control", 16)];
@@ -31,7 +31,7 @@ pub const UNCHECKED_FNS: &[(&str, usize)] = &[("int", 19), ("offset", 19), ("con
 /// Text goes in as fixed 16-byte stores at `pos` that advance it by the
 /// text's length, so that choosing among texts is a table lookup rather
 /// than a branch. A store needs `pos <= limit` (then its 16 bytes lie in
-/// the capacity); [`Line::at`] makes sure of it with a branch that the
+/// the capacity); `Line::at` makes sure of it with a branch that the
 /// generated printers never take, thanks to `spare`: the most that all the
 /// unchecked stores of the printer together can advance the line (the
 /// generator's sum of [`UNCHECKED_METHODS`] and [`UNCHECKED_FNS`] over its

@@ -115,8 +115,8 @@ pub fn label(line: &str) -> Option<Tok<'_>> {
 ///
 /// Whitespace is what [`char::is_whitespace`] says, as everywhere in the
 /// assembler. Lines of printable ASCII whose only whitespace is the space
-/// (what the disassembler prints) take [`fast`]; the rest, and every line
-/// with an error, take [`general`], which gives `fast`'s result wherever
+/// (what the disassembler prints) take `fast`; the rest, and every line
+/// with an error, take `general`, which gives `fast`'s result wherever
 /// `fast` gives one (a property test holds them equal).
 #[inline]
 pub fn lex(line: &str) -> Result<Line<'_>, (usize, String)> {
