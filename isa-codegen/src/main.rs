@@ -383,11 +383,9 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
     if is_text {
         isa_dsl::add_source(&mut sources, &name, bytes, &mut diags);
     }
-    let mut failed = false;
-    // `titled`: the code's title goes under the caret (a file-wide error);
+    // A diagnostic; `titled`: the code's title goes under the caret (a file-wide error);
     // else the caret alone, as the message says what is wrong there.
-    let mut error = |code: isa_dsl::Code, span: Option<(usize, usize)>, message: String, titled: bool| {
-        failed = true;
+    let mut report = |code: isa_dsl::Code, span: Option<(usize, usize)>, message: String, titled: bool| {
         match span.filter(|_| is_text) {
             Some((at, len)) => diags.push(isa_dsl::Diagnostic::new(code, isa_dsl::Span::new(isa_dsl::FileId(0), at, at + len), message).with_label(if titled { code.title() } else { "" })),
             // Rendered with the rest, so the limit on how many show holds.
@@ -397,11 +395,12 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
     let words = match isa_runtime::text::words::read_words_as(bytes, format) {
         Ok(w) => w,
         Err(e) => {
-            error(isa_dsl::Code::WordsFile, e.span, e.message, true);
+            report(isa_dsl::Code::WordsFile, e.span, e.message, true);
             isa_runtime::text::words::Words { words: Vec::new(), spans: None, bad: Vec::new() }
         }
     };
     let asm = isa_codegen::asm::Assembler::new(&fe.isa);
+    let codec = isa_codegen::interp::Codec::new(&fe.isa);
     let mut out = String::new();
     // Lines that are not words are reported where they are, and reading goes on.
     for entry in words.entries() {
@@ -409,15 +408,25 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
             isa_runtime::text::words::Entry::Word { index, word, span } => (index, word, span),
             isa_runtime::text::words::Entry::Bad(e) => {
                 out.push_str("// not a word\n");
-                error(isa_dsl::Code::WordsFile, e.span, e.message.clone(), false);
+                report(isa_dsl::Code::WordsFile, e.span, e.message.clone(), false);
                 continue;
             }
         };
         match asm.disassemble(w) {
-            Ok(t) => out.push_str(&format!("{t} ;\n")),
+            // Bits no field covers would not come back from the text: the
+            // word is kept as data, its text a comment.
+            Ok(t) => match codec.decode_strict(w) {
+                Err(isa_codegen::interp::DecodeError::UncoveredBits { opcode, bits }) => {
+                    out.push_str(&format!(".word {w:#034x} ; // {t} with bits {bits:#x} no field covers\n"));
+                    let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
+                    let message = format!("{place}{w:#034x} has bits {bits:#x} no field of {opcode} covers: printed as `.word`, so that it assembles back to itself");
+                    report(isa_dsl::Code::StrayBits, span, message, true);
+                }
+                _ => out.push_str(&format!("{t} ;\n")),
+            },
             Err(e) => {
                 let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
-                error(isa_dsl::Code::DisasmError, span, format!("{place}{w:#034x} does not decode: {e}"), true);
+                report(isa_dsl::Code::DisasmError, span, format!("{place}{w:#034x} does not decode: {e}"), true);
                 out.push_str(&format!(".word {w:#034x} ; // does not decode: {e}\n"));
             }
         }
@@ -427,5 +436,5 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
         say_raw!("{}", diags.render(&sources, color));
         say!("{}", diags.summary());
     }
-    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if diags.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }

@@ -308,6 +308,17 @@ fn asm_and_disasm_round_trip_and_point_at_bad_input() {
     let out = bin().args(["asm", "--spec", "spec/"]).arg(&back).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{}\nffffffffffffffffffffffffffffffff\n", hex.lines().next().unwrap()));
+    // A word with a bit no field covers (bit 100 of FADD R0, R1, R2): kept
+    // as `.word`, its text a comment, with W019; exit 0.
+    std::fs::write(&hex_file, "00000010000000000000000201007510\n").unwrap();
+    let out = bin().args(["disasm", "--spec", "spec/", "--color", "never"]).arg(&hex_file).output().unwrap();
+    let (text, err) = (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap());
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(text, ".word 0x00000010000000000000000201007510 ; // FADD R0, R1, R2 with bits 0x10000000000000000000000000 no field covers\n");
+    assert!(err.contains("warning[W019]") && err.contains("prog.hex:1:1") && err.ends_with("0 errors, 1 warning\n"), "{err}");
+    std::fs::write(&back, &text).unwrap();
+    let out = bin().args(["asm", "--spec", "spec/"]).arg(&back).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "00000010000000000000000201007510\n");
     // Binary words that do not decode: by index and byte range.
     std::fs::write(&bin_file, [0xFFu8; 16]).unwrap();
     let out = bin().args(["disasm", "--spec", "spec/"]).arg(&bin_file).output().unwrap();

@@ -77,13 +77,13 @@ codes! {
     AsmError = "E040", Error, "assembly line does not assemble";
     DisasmError = "E041", Error, "instruction word does not decode";
     WordsFile = "E042", Error, "a words file is neither hex words nor whole 16-byte words";
-    // --- generated code ---------------------------------------------------
-    RustNameClash = "E060", Error, "two spec names, or a spec name and the generated API's own, become one Rust name";
     // --- simulation -------------------------------------------------------
     UnknownHookName = "E050", Error, "simulation hook names an unknown optype, operand or field";
     KernelSignature = "E051", Error, "one kernel called with different argument types";
     SimFault = "E052", Error, "an instruction faults when simulated";
     SimState = "E053", Error, "a simulation state file is malformed";
+    // --- generated code ---------------------------------------------------
+    RustNameClash = "E060", Error, "two spec names, or a spec name and the generated API's own, become one Rust name";
     // --- warnings ----------------------------------------------------------
     IdenticalRedefinition = "W001", Warning, "field defined twice identically";
     UnboundModifier = "W002", Warning, "syntax modifier with no field to encode it";
@@ -103,6 +103,7 @@ codes! {
     ModifierNotApplied = "W016", Warning, "operand modifier the simulation neither applies nor passes";
     HookOutputNotListed = "W017", Warning, "simulation writes an operand OutList does not name";
     NoSimulation = "W018", Warning, "optype without a simulation hook";
+    StrayBits = "W019", Warning, "instruction word with bits no field covers";
 }
 
 /// A secondary label: another place that explains the primary one.
@@ -297,6 +298,7 @@ mod tests {
             (Code::AsmError, codes::ASM_ERROR),
             (Code::DisasmError, codes::DISASM_ERROR),
             (Code::WordsFile, codes::WORDS_FILE),
+            (Code::StrayBits, codes::STRAY_BITS),
             (Code::SimFault, codes::SIM_FAULT),
             (Code::SimState, codes::SIM_STATE),
         ] {

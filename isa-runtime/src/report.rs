@@ -30,6 +30,8 @@ pub mod codes {
     pub const DISASM_ERROR: (&str, &str) = ("E041", "instruction word does not decode");
     /// A words file is neither hex words nor whole 16-byte words.
     pub const WORDS_FILE: (&str, &str) = ("E042", "a words file is neither hex words nor whole 16-byte words");
+    /// A word decodes, but has bits no field of its opcode covers.
+    pub const STRAY_BITS: (&str, &str) = ("W019", "instruction word with bits no field covers");
     /// An instruction faults when simulated.
     pub const SIM_FAULT: (&str, &str) = ("E052", "an instruction faults when simulated");
     /// A simulation state file is malformed.
@@ -206,7 +208,7 @@ pub fn summary(errors: usize, warnings: usize) -> String {
     format!("{errors} error{}, {warnings} warning{}", plural(errors), plural(warnings))
 }
 
-/// Errors about one input file, rendered by [`render`]: with its name,
+/// Errors and warnings about one input file, rendered by [`render`]: with its name,
 /// line, column and a caret when an error has a span (byte offset and
 /// length) into the file's text, else by the file's name alone. The text's
 /// line index is built once, whatever the number of errors, and the text
@@ -218,6 +220,7 @@ pub struct FileReport<'t> {
     /// their message.
     diagnostics: Vec<Diagnostic<()>>,
     errors: usize,
+    warnings: usize,
 }
 
 impl<'t> FileReport<'t> {
@@ -231,7 +234,7 @@ impl<'t> FileReport<'t> {
             shown = Cow::Owned(shown.char_indices().map(|(i, c)| if c == '\r' && b.get(i + 1) != Some(&b'\n') { '\n' } else { c }).collect());
         }
         let name = printable(name).into_owned();
-        FileReport { file: SimpleFile::new(name.clone(), shown), name, diagnostics: Vec::new(), errors: 0 }
+        FileReport { file: SimpleFile::new(name.clone(), shown), name, diagnostics: Vec::new(), errors: 0, warnings: 0 }
     }
 
     /// An error with a code (from [`codes`]) or none, at `span` (byte offset
@@ -239,13 +242,23 @@ impl<'t> FileReport<'t> {
     /// caret.
     pub fn error(&mut self, code: Option<&str>, span: Option<(usize, usize)>, message: &str, label: &str) {
         self.errors += 1;
+        self.push(Diagnostic::error(), code, span, message, label);
+    }
+
+    /// A warning, placed as [`Self::error`] places an error.
+    pub fn warning(&mut self, code: Option<&str>, span: Option<(usize, usize)>, message: &str, label: &str) {
+        self.warnings += 1;
+        self.push(Diagnostic::warning(), code, span, message, label);
+    }
+
+    fn push(&mut self, d: Diagnostic<()>, code: Option<&str>, span: Option<(usize, usize)>, message: &str, label: &str) {
         let message = printable(message).into_owned();
         let mut d = match span {
             Some((at, len)) => {
                 let end = (at + len).min(self.file.source().len());
-                Diagnostic::error().with_message(message).with_labels(vec![Label::primary((), at.min(end)..end).with_message(printable(label))])
+                d.with_message(message).with_labels(vec![Label::primary((), at.min(end)..end).with_message(printable(label))])
             }
-            None => Diagnostic::error().with_message(format!("{}: {message}", self.name)),
+            None => d.with_message(format!("{}: {message}", self.name)),
         };
         if let Some(code) = code {
             d = d.with_code(code);
@@ -258,7 +271,12 @@ impl<'t> FileReport<'t> {
         self.errors
     }
 
-    /// The errors as text, in the order reported (at most [`shown_limit`]).
+    /// How many warnings were reported.
+    pub fn warnings(&self) -> usize {
+        self.warnings
+    }
+
+    /// The diagnostics as text, errors first (at most [`shown_limit`]).
     pub fn render(&self, color: bool) -> String {
         render(&self.file, &self.diagnostics, color)
     }

@@ -182,7 +182,7 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
     }
 }
 
-/// Errors about one file ([`FileReport`]), printed to standard error when
+/// Errors and warnings about one file ([`FileReport`]), printed to standard error when
 /// dropped (after the last one is added).
 struct Report<'t>(FileReport<'t>);
 
@@ -196,11 +196,16 @@ impl<'t> Report<'t> {
     fn error(&mut self, code: Option<(&str, &str)>, span: Option<(usize, usize)>, message: &str, label: &str) {
         self.0.error(code.map(|c| c.0), span, message, label);
     }
+
+    /// A warning, placed as [`Self::error`] places an error.
+    fn warning(&mut self, code: (&str, &str), span: Option<(usize, usize)>, message: &str, label: &str) {
+        self.0.warning(Some(code.0), span, message, label);
+    }
 }
 
 impl Drop for Report<'_> {
     fn drop(&mut self) {
-        if self.0.errors() > 0 {
+        if self.0.errors() + self.0.warnings() > 0 {
             let text = self.0.render(COLOR.get().copied().unwrap_or(false));
             let _ = std::io::stderr().lock().write_all(text.as_bytes());
         }
@@ -222,7 +227,7 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
         }
     };
     let mut out = String::with_capacity(ws.words.len() * 48);
-    let mut failed = 0;
+    let (mut failed, mut stray) = (0, 0);
     // Lines that are not words are reported where they are, and reading goes on.
     for entry in ws.entries() {
         let (k, w, span) = match entry {
@@ -235,8 +240,21 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
                 continue;
             }
         };
+        let line = out.len();
         match isa_generated::text::disassemble_into(w, &mut out) {
-            Ok(()) => out.push_str(" ;\n"),
+            Ok(()) => match isa_generated::Instruction::decode_strict(w) {
+                // Bits no field covers would not come back from the text:
+                // the word is kept as data, its text a comment.
+                Err(isa_generated::DecodeError::UncoveredBits { opcode, bits }) => {
+                    let text = out.split_off(line);
+                    out.push_str(&format!(".word {w:#034x} ; // {text} with bits {bits:#x} no field covers\n"));
+                    let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
+                    let message = format!("{place}{w:#034x} has bits {bits:#x} no field of {opcode} covers: printed as `.word`, so that it assembles back to itself");
+                    report.warning(codes::STRAY_BITS, span, &message, codes::STRAY_BITS.1);
+                    stray += 1;
+                }
+                _ => out.push_str(" ;\n"),
+            },
             Err(e) => {
                 failed += 1;
                 // The message names the word once.
@@ -251,8 +269,8 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
         }
     }
     drop(report);
-    if failed > 0 {
-        say!("{}", isa_runtime::report::summary(failed, 0));
+    if failed + stray > 0 {
+        say!("{}", isa_runtime::report::summary(failed, stray));
     }
     if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if failed > 0 {

@@ -151,6 +151,16 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     std::fs::write(&text, &stdout).unwrap();
     let (code, words, asm_err) = isa(&["asm", text.to_str().unwrap()]);
     assert_eq!((code, words.as_str(), asm_err.as_str()), (0, "00000000000000040000000302017912\nffffffffffffffffffffffffffffffff\n", ""));
+    // A word with a bit no field covers (bit 100 of FADD R0, R1, R2): kept
+    // as `.word`, its text a comment, with a warning; exit 0.
+    std::fs::write(&hex, "00000010000000000000000201007510\n").unwrap();
+    let (code, stdout, err) = isa(&["disasm", hex.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(stdout, ".word 0x00000010000000000000000201007510 ; // FADD R0, R1, R2 with bits 0x10000000000000000000000000 no field covers\n");
+    assert!(err.contains("warning[W019]") && err.contains("words.hex:1:1") && err.ends_with("0 errors, 1 warning\n"), "{err}");
+    std::fs::write(&text, &stdout).unwrap();
+    let (code, words, _) = isa(&["asm", text.to_str().unwrap()]);
+    assert_eq!((code, words.as_str()), (0, "00000010000000000000000201007510\n"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
