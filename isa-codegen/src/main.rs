@@ -95,7 +95,8 @@ enum Command {
         spec: Vec<PathBuf>,
         /// Assembly source (`-`: standard input).
         file: Option<PathBuf>,
-        /// Write binary words here instead of printing hex.
+        /// Write binary words here instead of printing hex (`-`: to
+        /// standard output).
         #[arg(short = 'o')]
         out: Option<PathBuf>,
     },
@@ -355,7 +356,7 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
     match out {
         Some(path) => {
             let bin = isa_runtime::text::words::to_bytes(&words);
-            match isa_runtime::text::words::write_atomically(path, &bin) {
+            match isa_runtime::text::words::write_output(path, &bin) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     say!("error: cannot write {}: {e}", path.display());

@@ -265,6 +265,9 @@ fn asm_and_disasm_round_trip_and_point_at_bad_input() {
     let bin_file = dir.join("prog.bin");
     assert_eq!(bin().args(["asm", "--spec", "spec/"]).arg(&src).arg("-o").arg(&bin_file).status().unwrap().code(), Some(0));
     assert_eq!(std::fs::read(&bin_file).unwrap().len(), 32);
+    // `-o -`: the same bytes on standard output (as `-` is standard input).
+    let out = bin().args(["asm", "--spec", "spec/"]).arg(&src).args(["-o", "-"]).output().unwrap();
+    assert_eq!((out.status.code(), out.stdout), (Some(0), std::fs::read(&bin_file).unwrap()));
     for words in [&hex_file, &bin_file] {
         let out = bin().args(["disasm", "--spec", "spec/"]).arg(words).output().unwrap();
         assert_eq!(out.status.code(), Some(0));

@@ -46,7 +46,8 @@ enum Command {
     /// Assemble a file: print each instruction's word as 32 hex digits, or write binary words with -o.
     Asm {
         file: PathBuf,
-        /// Write 16-byte little-endian words here instead of printing hex.
+        /// Write 16-byte little-endian words here instead of printing hex
+        /// (`-`: to standard output).
         #[arg(short = 'o')]
         out: Option<PathBuf>,
     },
@@ -168,7 +169,7 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
         return ExitCode::from(1);
     }
     match out {
-        Some(path) => match words::write_atomically(path, &words::to_bytes(&words)) {
+        Some(path) => match words::write_output(path, &words::to_bytes(&words)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 say!("error: cannot write {}: {e}", path.display());

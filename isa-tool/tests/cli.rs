@@ -50,6 +50,9 @@ fn assembles_like_the_interpreted_path_and_round_trips() {
     let bin = dir.join("prog.bin");
     assert_eq!(isa(&["asm", src.to_str().unwrap(), "-o", bin.to_str().unwrap()]).0, 0);
     assert_eq!(std::fs::read(&bin).unwrap(), isa_runtime::text::words::to_bytes(&words));
+    // `-o -`: the same bytes on standard output (as `-` is standard input).
+    let out = Command::new(env!("CARGO_BIN_EXE_isa")).args(["asm", src.to_str().unwrap(), "-o", "-"]).output().unwrap();
+    assert_eq!((out.status.code(), out.stdout), (Some(0), isa_runtime::text::words::to_bytes(&words)));
     let (code, from_bin, err) = isa(&["disasm", bin.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let hexfile = dir.join("prog.hex");

@@ -227,6 +227,20 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     })
 }
 
+/// Writes the binary output: to standard output when `path` is `-` (as `-`
+/// is standard input for the input file), else [`write_atomically`].
+pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if path.as_os_str() == "-" {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        return match out.write_all(bytes).and_then(|()| out.flush()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other,
+        };
+    }
+    write_atomically(path, bytes)
+}
+
 /// Reads an input file; `-` is standard input.
 pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
     if path.as_os_str() == "-" {
@@ -240,7 +254,7 @@ pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
 /// Whether writing `out` would replace the input file `input` (the same
 /// file, by whatever path): an assembler refuses, as the source would be lost.
 pub fn is_same_file(input: &Path, out: &Path) -> bool {
-    input.as_os_str() != "-" && matches!((std::fs::canonicalize(input), std::fs::canonicalize(out)), (Ok(a), Ok(b)) if a == b)
+    input.as_os_str() != "-" && out.as_os_str() != "-" && matches!((std::fs::canonicalize(input), std::fs::canonicalize(out)), (Ok(a), Ok(b)) if a == b)
 }
 
 /// Writes `text` to standard output and flushes it. A reader that went
