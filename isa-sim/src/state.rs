@@ -59,7 +59,7 @@ pub fn load(warp: &mut Warp, text: &str) -> Result<(), RunError> {
     for (k, v) in map {
         let key = k.as_str().unwrap_or("");
         match key {
-            "active" => warp.active = word(text, key, v)?,
+            "active" => warp.active = mask(text, key, v)?,
             "regs" => regs(warp, text, v)?,
             "cmem" => cmem(warp, text, v)?,
             _ => {
@@ -80,6 +80,20 @@ fn scalar_text(v: &Value) -> String {
 /// A 32-bit value: an integer (decimal, hex, negative), a float (its binary32
 /// bits, rounded to nearest; one that would round to infinity or to zero is
 /// an error, as in assembly), a boolean, or a string holding one of these.
+/// The lane mask: an integer only (a float's bits or a boolean as a mask is
+/// a mistake, not a spelling).
+fn mask(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
+    let integer = match v {
+        Value::Number(n) => n.is_u64() || n.is_i64(),
+        Value::String(s) => !s.trim().starts_with(['0']) || !s.trim()[1..].starts_with(['f', 'F']),
+        _ => false,
+    };
+    if !integer {
+        return Err(error(text, key, format!("`{key}`: `{}` is not a lane mask: write an integer, bit i for lane i (`0xffffffff`: all 32)", scalar_text(v))));
+    }
+    word(text, key, v)
+}
+
 fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
     let bad = || error(text, key, format!("`{key}`: `{}` is not a 32-bit value", scalar_text(v)));
     match v {
@@ -291,6 +305,9 @@ mod tests {
             ("regs:\n  R2: 1.0e-50\n", "R2"),
             ("regs:\n  R10: 1\n  R1: abc\n", "R1: abc"),
             ("# R1x here\nactive: 1\nregs: {R1: 1, R1x: 2}\n", "R1x: 2"),
+            ("active: 1.5\n", "active"),
+            ("active: true\n", "active"),
+            ("active: 0f3F800000\n", "active"),
         ] {
             let e = load(&mut new_warp(), bad).unwrap_err();
             assert_eq!(e.kind, ErrorKind::State);
