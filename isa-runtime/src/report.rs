@@ -75,7 +75,12 @@ fn not_shown(hidden: usize, hidden_errors: usize) -> String {
         (0, w) => count(w, "warning"),
         (e, w) => format!("{} and {}", count(e, "error"), count(w, "warning")),
     };
-    format!("note: {what} not shown; {SHOWN_VAR}=0 shows all\n\n")
+    // A limit set but not a number is ignored: say so where it matters.
+    let ignored = match std::env::var(SHOWN_VAR) {
+        Ok(v) if v.trim().parse::<usize>().is_err() => format!(" (`{SHOWN_VAR}={v}` is not a number: the default, 100, holds)"),
+        _ => String::new(),
+    };
+    format!("note: {what} not shown; {SHOWN_VAR}=0 shows all{ignored}\n\n")
 }
 
 /// The environment variable that sets how many diagnostics [`render`]

@@ -312,4 +312,8 @@ fn a_flood_of_errors_shows_the_first_hundred_and_counts_the_rest() {
         let (_, _, err) = isa_stdin_env(&["asm", "-"], bad.as_bytes(), &[("ISA_MAX_DIAGNOSTICS", limit)]);
         assert_eq!(err.matches("error[E040]").count(), shown, "ISA_MAX_DIAGNOSTICS={limit}");
     }
+    // A value that is not a number: the default holds, and the note says why.
+    let (_, _, err) = isa_stdin_env(&["asm", "-"], bad.as_bytes(), &[("ISA_MAX_DIAGNOSTICS", "abc")]);
+    assert_eq!(err.matches("error[E040]").count(), 100, "{err}");
+    assert!(err.contains("ISA_MAX_DIAGNOSTICS=0 shows all (`ISA_MAX_DIAGNOSTICS=abc` is not a number: the default, 100, holds)"), "{err}");
 }
