@@ -530,6 +530,10 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
                 text = &trimmed[..trim_end_len(&trimmed[..ws])];
             }
             if let Some(amp) = text.find('&') {
+                // `R2&sched=1`: the control glued to the last operand.
+                if amp > 0 && !text.as_bytes()[amp - 1].is_ascii_whitespace() && text[amp + 1..].contains('=') {
+                    return Err((col + amp, "a space goes before a control: `R1 &sched=0x1`".into()));
+                }
                 return Err((col + amp, "a control is one word, `&name=value`, without spaces".into()));
             }
             for (i, c) in found.iter().rev().enumerate() {
@@ -752,7 +756,14 @@ fn decorated(text: &str) -> Result<OperandText<'_>, String> {
         s = trim_start(&s[1..]);
     }
     if let Some(r) = s.strip_prefix('|') {
-        let Some(inner) = r[..trim_end_len(r)].strip_suffix('|') else { return Err(format!("`{text}`: `|` is not closed")) };
+        let Some(inner) = r[..trim_end_len(r)].strip_suffix('|') else {
+            // `|R1|.H0_H0`: closed, but the suffix belongs inside.
+            if let Some((core, suf)) = r.rsplit_once("|.").filter(|(c, s)| !c.contains('|') && !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')) {
+                let before = &text[..text.len() - s.len()];
+                return Err(format!("`{text}`: the suffix goes inside the bars: `{before}|{core}.{suf}|`"));
+            }
+            return Err(format!("`{text}`: `|` is not closed"));
+        };
         op.abs = true;
         s = trim(inner).1;
         if s.starts_with(['!', '~']) || (s.starts_with('-') && !starts_number(&s[1..])) {
@@ -766,8 +777,19 @@ fn decorated(text: &str) -> Result<OperandText<'_>, String> {
         depth += i32::from(c == b'[') - i32::from(c == b']');
         depth == 0 && (c == b' ' || c == b'\t')
     });
-    if let Some(next) = gap.map(|g| trim_start(&s[g..])).filter(|n| n.starts_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '!' | '~' | '|'))) {
-        return Err(format!("`{text}` is not an operand: is a `,` missing before `{next}`?"));
+    if let Some(g) = gap {
+        let next = trim_start(&s[g..]);
+        // `- 5`: a sign apart from its number.
+        if g == 1 && matches!(s.as_bytes()[0], b'-' | b'+') && starts_number(next) {
+            return Err(format!("`{text}`: a sign is written next to its number: `{}{next}`", &s[..1]));
+        }
+        // `$sched=1`: the template's placeholder, written as a control.
+        if let Some(control) = next.strip_prefix('$') {
+            return Err(format!("`{next}` is not an operand: controls are written `&{control}`"));
+        }
+        if next.starts_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '!' | '~' | '|')) {
+            return Err(format!("`{text}` is not an operand: is a `,` missing before `{next}`?"));
+        }
     }
     // Suffix: `.NAME` after a register-like core (not inside a number).
     let core_text;
@@ -891,6 +913,10 @@ mod tests {
         // Blanks inside brackets are no gap.
         assert_eq!(operand("c[ 0x3 ][ 0x18 ]").unwrap().core, Core::CMem { bank: 3, offset: 0x18 });
         assert_eq!(operand("c[0x3] [0x18]").unwrap_err(), "`c[0x3] [0x18]` is not an operand");
+        assert_eq!(operand("- 5").unwrap_err(), "`- 5`: a sign is written next to its number: `-5`");
+        assert_eq!(operand("R2 $sched=1").unwrap_err(), "`$sched=1` is not an operand: controls are written `&sched=1`");
+        assert_eq!(operand("-|R1|.H0_H0").unwrap_err(), "`-|R1|.H0_H0`: the suffix goes inside the bars: `-|R1.H0_H0|`");
+        assert_eq!(operand("|R1").unwrap_err(), "`|R1`: `|` is not closed");
     }
 
     // The byte scans against the `str` methods they stand for, on text
