@@ -240,7 +240,7 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
                         d.encodings.push(format!("{}: field `{}` type {} -> {}", x.name, f.name, f.ty_name, g.ty_name));
                     }
                     if g.value != f.value && g.ty_name == f.ty_name {
-                        d.encodings.push(format!("{}: field `{}` {:?} -> {:?}", x.name, f.name, f.value, g.value));
+                        d.encodings.push(format!("{}: field `{}` {} -> {}", x.name, f.name, value_text(old_isa, f), value_text(new_isa, g)));
                     }
                 }
             }
@@ -271,9 +271,23 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
     d
 }
 
+/// A field's default or constant as the spec writes it: `== FADD`,
+/// `= PT`, `= 0x3`, `no default`.
+fn value_text(isa: &Isa, f: &Field) -> String {
+    let shown = |v: u64| isa.types.get(f.ty).map_or_else(|| format!("{v:#x}"), |t| t.value_text(v));
+    match f.value {
+        FieldValue::Free => "no default".into(),
+        FieldValue::Default(v) => format!("= {}", shown(v)),
+        FieldValue::Constant(v) => format!("== {}", shown(v)),
+    }
+}
+
 fn bits(f: &Field) -> String {
     format!("[{}:{}]", f.start + f.width - 1, f.start)
 }
+
+/// What the letters of an operand form stand for, after the forms.
+const FORM_KEY: &str = " (R register, U uniform register, P predicate, I immediate, C constant memory, X indexed, L literal or unbound)";
 
 /// The diff as text for people.
 pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
@@ -312,10 +326,10 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
             s.push_str(&format!("    {head}{}{}\n", if parts.is_empty() { "" } else { ": " }, parts.join("; ")));
         }
         if !c.forms_only_old.is_empty() {
-            s.push_str(&format!("    operand forms only in OLD: {}\n", c.forms_only_old.join("  ")));
+            s.push_str(&format!("    operand forms only in OLD: {}{FORM_KEY}\n", c.forms_only_old.join("  ")));
         }
         if !c.forms_only_new.is_empty() {
-            s.push_str(&format!("    operand forms only in NEW: {}\n", c.forms_only_new.join("  ")));
+            s.push_str(&format!("    operand forms only in NEW: {}{FORM_KEY}\n", c.forms_only_new.join("  ")));
         }
         for e in &c.encodings {
             s.push_str(&format!("    encoding: {e}\n"));

@@ -2,7 +2,8 @@
 //! * the SPA file's IR equals `tests/golden/spa53.ir.yaml`;
 //! * `diff spec/legacy/ spec/` equals `tests/golden/diff_legacy_spec.txt`;
 //! * a spec diffed against itself has no differences;
-//! * two versions of a small spec differ by a moved field and changed prose.
+//! * two versions of a small spec differ by a default (shown as the spec
+//!   writes it), a moved field and changed prose.
 //!
 //! `BLESS=1` rewrites the golden files.
 
@@ -87,6 +88,6 @@ fn diff_shows_a_moved_field() {
     let d = isa_codegen::diff::diff(&a.isa, &b.isa);
     golden("diff_moved_field.txt", &isa_codegen::diff::to_text(&d, "tests/diff/old.txt", "tests/diff/new.txt"));
     let mov = &d.changed[0];
-    assert_eq!(mov.encodings, ["MOV_R: field `ra` moved from [31:24] to [39:32]"]);
+    assert_eq!(mov.encodings, ["MOV_R: field `pg` = PT -> = P0", "MOV_R: field `ra` moved from [31:24] to [39:32]"]);
     assert_eq!(mov.prose_changed, ["description"]);
 }
