@@ -46,10 +46,18 @@ fn find_key(text: &str, key: &str) -> Option<usize> {
 
 /// Loads `text` into `warp` (registers not named keep their values).
 pub fn load(warp: &mut Warp, text: &str) -> Result<(), RunError> {
-    let doc: Value = serde_yaml::from_str(text).map_err(|e| RunError {
-        kind: ErrorKind::State,
-        span: e.location().map(|l| (l.index(), 1)),
-        message: format!("not YAML: {e}"),
+    let doc: Value = serde_yaml::from_str(text).map_err(|e| {
+        // The caret shows the place: the parser's own `at line L column C`
+        // is left out (it can name another place than the caret's).
+        let said = e.to_string();
+        let said = said.split(" at line ").next().unwrap_or(&said);
+        // Valid YAML that the parser's values cannot hold.
+        let message = if said.contains(" as u128") || said.contains(" as i128") {
+            "a number too large to read (a register holds 32 bits)".to_string()
+        } else {
+            format!("not YAML: {said}")
+        };
+        RunError { kind: ErrorKind::State, span: e.location().map(|l| (l.index(), 1)), message }
     })?;
     let map = match &doc {
         Value::Null => return Ok(()),
@@ -319,5 +327,16 @@ mod tests {
                 assert!(e.span.is_some(), "{}", e.message);
             }
         }
+    }
+    #[test]
+    fn yaml_errors_say_what_and_leave_the_place_to_the_caret() {
+        let e = load(&mut new_warp(), "regs: {R0: 1\n").unwrap_err();
+        assert_eq!(e.message, "not YAML: did not find expected ',' or '}'");
+        assert!(e.span.is_some());
+        // Valid YAML, but beyond what the parser's numbers hold.
+        let text = "regs: {R0: 99999999999999999999999999999}\n";
+        let e = load(&mut new_warp(), text).unwrap_err();
+        assert_eq!(e.message, "a number too large to read (a register holds 32 bits)");
+        assert_eq!(e.span.map(|(at, _)| at), text.find('9'));
     }
 }
