@@ -328,6 +328,7 @@ mod tests {
             }
         }
     }
+
     #[test]
     fn yaml_errors_say_what_and_leave_the_place_to_the_caret() {
         let e = load(&mut new_warp(), "regs: {R0: 1\n").unwrap_err();

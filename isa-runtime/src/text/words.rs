@@ -102,7 +102,7 @@ pub fn read_words_as(bytes: &[u8], format: WordsFormat) -> Result<Words, WordsEr
     if !hex {
         if !bytes.len().is_multiple_of(16) {
             let why = if format == WordsFormat::Auto { " (the file is binary: it is not text)" } else { "" };
-            return Err(WordsError { message: format!("{} bytes is not a whole number of 16-byte words{why}", bytes.len()), span: None });
+            return Err(WordsError { message: format!("{} byte{} is not a whole number of 16-byte words{why}", bytes.len(), if bytes.len() == 1 { "" } else { "s" }), span: None });
         }
         return Ok(Words { words: bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect(), spans: None, bad: Vec::new() });
     }
