@@ -7,9 +7,12 @@ use std::borrow::Cow;
 
 /// Whether `c` must not reach a terminal as it is: control characters
 /// (ESC starts colour and cursor sequences) other than tab and line ends,
-/// and the bidirectional overrides that make text read other than it runs.
+/// the bidirectional overrides that make text read other than it runs, and
+/// the invisible ones (zero-width spaces and joiners, direction marks, a
+/// byte-order mark inside the text), which a message would quote as nothing.
 pub fn unprintable(c: char) -> bool {
-    (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{061C}')
 }
 
 /// `s` with each [`unprintable`] character replaced by one `?` per byte, so
@@ -39,5 +42,8 @@ mod tests {
         let shown = printable("a\u{1b}[31mb\u{202E}c\u{85}d");
         assert_eq!(shown, "a?[31mb???c??d");
         assert_eq!(shown.len(), "a\u{1b}[31mb\u{202E}c\u{85}d".len(), "offsets stay valid");
+        // Invisible characters are shown, not quoted as nothing.
+        assert_eq!(printable("R2 ;\u{200B}"), "R2 ;???");
+        assert_eq!(printable("a\u{FEFF}b"), "a???b");
     }
 }
