@@ -131,6 +131,14 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     let (code, _, err) = isa(&["disasm", src.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("not a whole number of 16-byte words"), "{err}");
+    // Whole words and a partial one: the words are disassembled, the tail
+    // is an error after them.
+    let mut bytes = 0x0201007510u128.to_le_bytes().to_vec();
+    bytes.extend_from_slice(&[1, 2, 3]);
+    std::fs::write(&src, &bytes).unwrap();
+    let (code, stdout, err) = isa(&["disasm", src.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (1, "FADD R0, R1, R2 ;\n// not a word\n"), "{err}");
+    assert!(err.contains("the last 3 bytes (bytes 16..19) are not a whole 16-byte word"), "{err}");
     // Hex text with a bad line: its place, even though the file's 32 bytes
     // would make two binary words.
     let hex = dir.join("words.hex");

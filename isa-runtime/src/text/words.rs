@@ -12,8 +12,9 @@ pub struct Words {
     /// Per word, the byte range of its hex digits in the file when the
     /// file is hex text; `None` for a binary file (word k is bytes 16k..16k+16).
     pub spans: Option<Vec<(usize, usize)>>,
-    /// Lines of hex text that are not words, each with the number of words
-    /// read before it (so a caller can report them in order and go on).
+    /// Lines of hex text that are not words (in a binary file, bytes after
+    /// the last whole word), each with the number of words read before it
+    /// (so a caller can report them in order and go on).
     pub bad: Vec<(usize, WordsError)>,
 }
 
@@ -100,11 +101,21 @@ pub fn read_words_as(bytes: &[u8], format: WordsFormat) -> Result<Words, WordsEr
         WordsFormat::Auto => text_end == bytes.len() || looks_like_hex_words(&bytes[..text_end]) || hex_but_comments(bytes, text_end),
     };
     if !hex {
-        if !bytes.len().is_multiple_of(16) {
-            let why = if format == WordsFormat::Auto { " (the file is binary: it is not text)" } else { "" };
-            return Err(WordsError { message: format!("{} byte{} is not a whole number of 16-byte words{why}", bytes.len(), if bytes.len() == 1 { "" } else { "s" }), span: None });
+        let why = if format == WordsFormat::Auto { " (the file is binary: it is not text)" } else { "" };
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        let (n, rest) = (bytes.len() / 16, bytes.len() % 16);
+        if n == 0 && rest > 0 {
+            return Err(WordsError { message: format!("{rest} byte{} is not a whole number of 16-byte words{why}", plural(rest)), span: None });
         }
-        return Ok(Words { words: bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect(), spans: None, bad: Vec::new() });
+        // Whole words are read; bytes after the last one are an error after it.
+        let bad = (rest > 0)
+            .then(|| {
+                let message = format!("the last {rest} byte{} (bytes {}..{}) are not a whole 16-byte word{why}", plural(rest), 16 * n, bytes.len());
+                (n, WordsError { message, span: None })
+            })
+            .into_iter()
+            .collect();
+        return Ok(Words { words: bytes.chunks_exact(16).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect(), spans: None, bad });
     }
     if text_end < bytes.len() {
         let line = 1 + bytes[..text_end].iter().filter(|&&b| b == b'\n').count();
@@ -377,8 +388,15 @@ mod tests {
         bytes[31] = 0x80;
         let read = read_words(&bytes).unwrap();
         assert_eq!(read, Words { words: vec![0x12, 0x80 << 120], spans: None, bad: Vec::new() });
-        let e = read_words(&bytes[..31]).unwrap_err();
+        // Whole words are read, and the bytes after them are an error after them.
+        let read = read_words(&bytes[..31]).unwrap();
+        assert_eq!(read.words, [0x12]);
+        assert_eq!(read.bad.len(), 1);
+        assert_eq!((read.bad[0].0, read.bad[0].1.span), (1, None));
+        assert_eq!(read.bad[0].1.message, "the last 15 bytes (bytes 16..31) are not a whole 16-byte word (the file is binary: it is not text)");
+        assert!(matches!(read.entries().last(), Some(Entry::Bad(_))));
+        let e = read_words(&bytes[..15]).unwrap_err();
         assert_eq!(e.span, None);
-        assert!(e.message.starts_with("31 bytes is not a whole number of 16-byte words"), "{}", e.message);
+        assert!(e.message.starts_with("15 bytes is not a whole number of 16-byte words"), "{}", e.message);
     }
 }
