@@ -11,12 +11,14 @@
 //! * An operand binds to the field of the same name (case-insensitive); else to
 //!   the next `Order<...>` entry whose type name prefixes the operand name
 //!   (`UImm5Sca` -> a `UImm5` field); else to the next unclaimed `Order` entry
-//!   not named elsewhere in the form (`SrcB` -> `rb` / `urb` / `vb`).
+//!   not named elsewhere in the form (`SrcB` -> `rb` / `urb` / `vb`); a name
+//!   so bound that is one edit from a field's (`Rdd`) is reported (W020).
 //! * Decorations set sub-fields of their operand: `-` `.neg`, `|..|` `.abs`,
 //!   `!` `.not`, `~` `.inv`, `.sel` `.sel`.
 
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::ir::*;
+use isa_runtime::spelling::one_edit_apart;
 use std::collections::BTreeMap;
 
 /// Binds every syntax form of `op`'s optype to `op`, noting in `out` the
@@ -331,6 +333,17 @@ fn bind_form(
                         })
                     });
                 if let Some(i) = pick {
+                    // Bound by position, but one letter from a field's
+                    // name: most likely that field, misspelt (names of two
+                    // letters are all one letter apart: not those).
+                    if by_name.is_none() && sop.name.len() >= 3 {
+                        let near = order.iter().map(|e| &e.name).find(|n| one_edit_apart(n, &sop.name));
+                        if let Some(near) = near {
+                            let to = &order[i].name;
+                            let how = if near == to { "one letter from its name".to_string() } else { format!("though it is one letter from `{near}`") };
+                            note(agg, &sop.loc, Code::MisspeltOperand, format!("operand `{}` names no field; bound by position to `{to}`, {how}", sop.name), &op.name);
+                        }
+                    }
                     claimed[i] = true;
                     pos = i + 1;
                     b.field = Some(order[i].name.clone());

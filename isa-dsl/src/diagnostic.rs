@@ -104,6 +104,7 @@ codes! {
     HookOutputNotListed = "W017", Warning, "simulation writes an operand OutList does not name";
     NoSimulation = "W018", Warning, "optype without a simulation hook";
     StrayBits = "W019", Warning, "instruction word with bits no field covers";
+    MisspeltOperand = "W020", Warning, "syntax operand bound by position, though its name is one letter from a field's";
 }
 
 /// A secondary label: another place that explains the primary one.

@@ -29,6 +29,13 @@ pub fn nearest<'n>(name: &str, candidates: impl Iterator<Item = &'n str>) -> Opt
     best.map(|(_, c)| c)
 }
 
+/// Whether `a` and `b` differ by at most one edit, case aside (a letter
+/// added, dropped, changed, or two neighbours swapped): a typo of the other.
+pub fn one_edit_apart(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.to_ascii_lowercase().chars().collect(), b.to_ascii_lowercase().chars().collect());
+    edit_distance(&a, &b, 1).is_some()
+}
+
 /// The edit distance of `a` and `b` (insertions, deletions, substitutions,
 /// and swaps of two neighbours), or `None` once it must exceed `limit`
 /// (every entry of two rows above it: no later row can come back under).
