@@ -277,6 +277,8 @@ fn messages_name_the_mistake_not_a_symptom() {
         ("F2FP R1, R2, R3", 0, "`F2FP` cannot be assembled: the spec gives optype `F2FP` no `__Syntax`"),
         // A mandatory part left out: the line assembles with it.
         ("IADD R1, P0, R2, R3, P1", 9, "`P0` is a predicate `Pn`, but operand `Ra` is a register `Rn`; did you mean `IADD.X`?"),
+        // The hint spells the parts in the template's order (`IMAD.HI.X.itype`).
+        ("IMAD.HI.U32 R0, R1, R2, R3", 11, "missing modifier `.X`: expected `.X`; did you mean `IMAD.HI.X.U32`?"),
         // Registers of another class, out of range, or no register at all.
         ("IADD UR1, R1, R2", 5, "`UR1` is a register `URn`, but operand `Rd` is a register `Rn`"),
         ("IADD R256, R1, R2", 5, "`R256` is out of range: operand `Rd` is a register `Rn` with n at most 255"),

@@ -104,6 +104,14 @@ pub fn fixed_parts_hint<'a>(line: &str, lexed: &Line, forms: impl Iterator<Item 
         }
         let fixed = format!("{}{missing}{}", &line[..at], &line[at..]);
         if assembles(&fixed) {
+            // Shown in the template's order where that reads too: the
+            // form's fixed parts, then the other parts written.
+            let end = lexed.parts.iter().last().map_or(at, |t| t.col + t.text.len());
+            let others: String = lexed.parts.iter().filter(|t| !parts.contains(&t.text)).map(|t| format!(".{}", t.text)).collect();
+            let ordered = format!("{}{}{others}", mn.text, parts.iter().map(|p| format!(".{p}")).collect::<String>());
+            if assembles(&format!("{}{ordered}{}", &line[..mn.col], &line[end..])) {
+                return Some(format!("; did you mean `{ordered}`?"));
+            }
             let written: String = lexed.parts.iter().map(|t| format!(".{}", t.text)).collect();
             return Some(format!("; did you mean `{}{missing}{written}`?", mn.text));
         }
