@@ -221,7 +221,8 @@ fn main() -> ExitCode {
             None => ExitCode::from(2),
         },
         Command::Ir { spec, format } => {
-            let fe = isa_codegen::load(&spec);
+            // The diagnostics `check` gives, so the two never disagree.
+            let fe = isa_codegen::check(&spec).fe;
             say_raw!("{}", fe.diagnostics.render(&fe.sources, color));
             if fe.has_errors() {
                 say!("{}", fe.diagnostics.summary());
