@@ -281,9 +281,16 @@ impl<'t> FileReport<'t> {
         self.warnings
     }
 
-    /// The diagnostics as text, errors first (at most [`shown_limit`]).
+    /// The diagnostics as text, errors first (at most [`shown_limit`]), in
+    /// the order the front end sorts its own: by place (placeless ones
+    /// first), then code and message.
     pub fn render(&self, color: bool) -> String {
-        render(&self.file, &self.diagnostics, color)
+        let mut sorted = self.diagnostics.clone();
+        sorted.sort_by(|a, b| {
+            let key = |d: &Diagnostic<()>| (d.labels.first().map(|l| l.range.start), d.code.clone());
+            key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
+        });
+        render(&self.file, &sorted, color)
     }
 }
 

@@ -88,7 +88,9 @@ fn main() -> ExitCode {
 /// at its first bad byte, and the rest is read with replacement characters,
 /// so that its other errors are reported too (as `isa-codegen asm` does);
 /// the caller fails the command either way.
-fn read_text(path: &Path) -> Option<(String, bool)> {
+/// The second value is the offset of the first bad byte, which
+/// [`Report::invalid_utf8`] reports among the file's other errors.
+fn read_text(path: &Path) -> Option<(String, Option<usize>)> {
     match String::from_utf8(read(path)?) {
         // A byte-order mark (editors on Windows write one) is not text.
         Ok(text) => Some((
@@ -96,43 +98,35 @@ fn read_text(path: &Path) -> Option<(String, bool)> {
                 Some(body) => body.to_string(),
                 None => text,
             },
-            true,
+            None,
         )),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            // The text up to the bad byte is the file's own, so the place is exact.
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let mut report = Report::new(path, &text);
-            report.error(Some(codes::INVALID_UTF8), Some((at, char::REPLACEMENT_CHARACTER.len_utf8())), "file is not valid UTF-8", "invalid byte sequence here; the rest is read with replacement characters");
-            drop(report);
-            Some((text, false))
-        }
+        // The text up to the bad byte is the file's own, so the place is exact.
+        Err(e) => Some((String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(e.utf8_error().valid_up_to()))),
     }
 }
 
 fn run(program: &Path, state: Option<&Path>) -> ExitCode {
-    let Some((code, code_utf8)) = read_text(program) else { return ExitCode::from(1) };
-    let (state_text, state_utf8) = match state {
+    let Some((code, code_bad)) = read_text(program) else { return ExitCode::from(1) };
+    let (state_text, state_bad) = match state {
         Some(p) => match read_text(p) {
             Some(t) => t,
             None => return ExitCode::from(1),
         },
-        None => (String::new(), true),
+        None => (String::new(), None),
     };
-    let bad_files = usize::from(!code_utf8) + usize::from(!state_utf8);
+    let bad_files = usize::from(code_bad.is_some()) + usize::from(state_bad.is_some());
     match isa_sim::run_program(&code, &state_text) {
-        Ok(_) if bad_files > 0 => {
-            say!("{}; nothing written", isa_runtime::report::summary(bad_files, 0));
-            ExitCode::from(1)
-        }
-        Ok(yaml) => {
+        Ok(yaml) if bad_files == 0 => {
             if let Err(e) = isa_runtime::text::words::to_stdout(&yaml) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
             ExitCode::SUCCESS
         }
-        Err(errors) => {
+        result => {
+            let errors = result.err().unwrap_or_default();
             {
                 let mut program_errors = Report::new(program, &code);
                 let mut state_errors = Report::new(state.unwrap_or(program), &state_text);
+                program_errors.invalid_utf8(code_bad);
+                state_errors.invalid_utf8(state_bad);
                 for e in &errors {
                     match e.kind {
                         isa_sim::ErrorKind::Assembly => program_errors.error(Some(codes::ASM_ERROR), e.span, &e.message, ""),
@@ -140,6 +134,9 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
                         isa_sim::ErrorKind::State => state_errors.error(Some(codes::SIM_STATE), e.span, &e.message, ""),
                     }
                 }
+                // Printed when dropped: the program's errors first.
+                drop(program_errors);
+                drop(state_errors);
             }
             say!("{}; nothing written", isa_runtime::report::summary(errors.len() + bad_files, 0));
             ExitCode::from(1)
@@ -156,16 +153,17 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
         say!("error: -o {} is the input file: writing words there would destroy the source", o.display());
         return ExitCode::from(2);
     }
-    let Some((text, utf8)) = read_text(file) else { return ExitCode::from(1) };
+    let Some((text, bad)) = read_text(file) else { return ExitCode::from(1) };
     let (words, errors) = isa_generated::text::assemble(&text);
-    if !errors.is_empty() || !utf8 {
+    if !errors.is_empty() || bad.is_some() {
         let mut report = Report::new(file, &text);
+        report.invalid_utf8(bad);
         for (offset, len, message) in &errors {
             // The caret alone: the message already says what is wrong there.
             report.error(Some(codes::ASM_ERROR), Some((*offset, *len)), message, "");
         }
         drop(report);
-        say!("{}; nothing written", isa_runtime::report::summary(errors.len() + usize::from(!utf8), 0));
+        say!("{}; nothing written", isa_runtime::report::summary(errors.len() + usize::from(bad.is_some()), 0));
         return ExitCode::from(1);
     }
     match out {
@@ -196,6 +194,14 @@ impl<'t> Report<'t> {
     /// when it has one; `label` goes under the caret.
     fn error(&mut self, code: Option<(&str, &str)>, span: Option<(usize, usize)>, message: &str, label: &str) {
         self.0.error(code.map(|c| c.0), span, message, label);
+    }
+
+    /// E002 at byte `at`, the first that is not UTF-8, if any.
+    fn invalid_utf8(&mut self, at: Option<usize>) {
+        if let Some(at) = at {
+            let label = "invalid byte sequence here; the rest is read with replacement characters";
+            self.error(Some(codes::INVALID_UTF8), Some((at, char::REPLACEMENT_CHARACTER.len_utf8())), "file is not valid UTF-8", label);
+        }
     }
 
     /// A warning, placed as [`Self::error`] places an error.

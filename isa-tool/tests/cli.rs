@@ -119,6 +119,13 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     assert_eq!((code, stdout.as_str()), (1, ""));
     assert!(!out.exists());
     assert!(err.contains("error[E002]: file is not valid UTF-8") && err.contains("bad.s:1:15"), "{err}");
+    // Among the file's other errors, in place order (as `isa-codegen asm` sorts them).
+    let places: Vec<(u32, u32)> = err
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("--> ")?.rsplit_once(".s:"))
+        .filter_map(|(_, lc)| lc.split_once(':').and_then(|(l, c)| Some((l.parse().ok()?, c.parse().ok()?))))
+        .collect();
+    assert!(places.len() >= 3 && places.windows(2).all(|w| w[0] <= w[1]), "{places:?}\n{err}");
     assert!(err.contains("bad.s:2:"), "the line after the bad byte is assembled too: {err}");
     assert!(err.ends_with("3 errors, 0 warnings; nothing written\n"), "{err}");
     std::fs::write(&src, b"FADD R1, R2, R3 // caf\xE9\n").unwrap();
