@@ -186,15 +186,17 @@ struct IndexInsn {
 }
 
 fn type_kind(t: &Type) -> String {
+    let n = |k: usize, what: &str| format!("{k} {what}{}", if k == 1 { "" } else { "s" });
+    let bits = n(t.width as usize, "bit");
     match &t.kind {
-        TypeKind::Enum { values } => format!("enum, {} values, {} bits", values.len(), t.width),
-        TypeKind::Register { predicate: true, .. } => format!("predicate, {} bits", t.width),
-        TypeKind::Register { .. } => format!("register, {} bits", t.width),
-        TypeKind::Int { signed: true } => format!("signed immediate, {} bits", t.width),
-        TypeKind::Int { signed: false } => format!("unsigned immediate, {} bits", t.width),
-        TypeKind::Float { lanes, .. } if *lanes > 1 => format!("{lanes}-lane float immediate, {} bits", t.width),
-        TypeKind::Float { .. } => format!("float immediate, {} bits", t.width),
-        TypeKind::ConstMem { .. } => format!("constant-memory reference, {} bits", t.width),
+        TypeKind::Enum { values } => format!("enum, {}, {bits}", n(values.len(), "value")),
+        TypeKind::Register { predicate: true, .. } => format!("predicate, {bits}"),
+        TypeKind::Register { .. } => format!("register, {bits}"),
+        TypeKind::Int { signed: true } => format!("signed immediate, {bits}"),
+        TypeKind::Int { signed: false } => format!("unsigned immediate, {bits}"),
+        TypeKind::Float { lanes, .. } if *lanes > 1 => format!("{lanes}-lane float immediate, {bits}"),
+        TypeKind::Float { .. } => format!("float immediate, {bits}"),
+        TypeKind::ConstMem { .. } => format!("constant-memory reference, {bits}"),
     }
 }
 
@@ -368,6 +370,8 @@ struct ExampleRow {
 struct OpcodeView {
     name: String,
     constants: Vec<String>,
+    /// The bit ranges no field covers (`[111:98], [95:80]`), empty when none.
+    unused: String,
     rows: Vec<DiagramRow>,
     operands: Vec<OperandRow>,
     fields: Vec<FieldRow>,
@@ -673,8 +677,28 @@ fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
         .fields
         .iter()
         .filter(|f| f.is_constant())
-        .map(|f| format!("{} == {}", f.name, isa.types[f.ty].value_text(f.default_value().unwrap_or(0))))
+        .map(|f| {
+            // The number too, where the value has a name: the opcode map in hex.
+            let v = f.default_value().unwrap_or(0);
+            let shown = isa.types[f.ty].value_text(v);
+            let number = if shown.starts_with("0x") { String::new() } else { format!(" ({v:#x})") };
+            format!("{} == {shown}{number}", f.name)
+        })
         .collect();
+    let covered = op.covered_mask();
+    let mut gaps: Vec<String> = Vec::new();
+    let mut b = isa.width;
+    while b > 0 {
+        b -= 1;
+        if covered >> b & 1 == 0 {
+            let top = b;
+            while b > 0 && covered >> (b - 1) & 1 == 0 {
+                b -= 1;
+            }
+            gaps.push(bits_text(b, top - b + 1));
+        }
+    }
+    let unused = gaps.join(", ");
     // Diagram: rows of 32 bits, most significant first.
     let mut rows = Vec::new();
     let mut hi = isa.width;
@@ -759,7 +783,7 @@ fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
             },
         })
         .collect();
-    OpcodeView { name: op.name.clone(), constants, rows, operands, fields }
+    OpcodeView { name: op.name.clone(), constants, unused, rows, operands, fields }
 }
 
 /// A prose section as the manual shows it: without the lines the front end

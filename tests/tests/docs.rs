@@ -298,3 +298,39 @@ fn book_has_its_configuration() {
     assert!(toml.contains("src = \".\""), "{toml}");
     assert!(root().join("generated/docs/md/SUMMARY.md").is_file());
 }
+
+/// Every opcode section of the book accounts for each bit once: its field
+/// table's ranges and the "Bits no field covers" list (written by another
+/// part of the generator) together cover bits 0..128 exactly.
+#[test]
+fn fields_and_unused_bits_cover_the_word_once() {
+    let range = |t: &str| -> (u32, u32) {
+        let t = t.trim().trim_start_matches('[').trim_end_matches(']');
+        match t.split_once(':') {
+            Some((hi, lo)) => (hi.parse().unwrap(), lo.parse().unwrap()),
+            None => (t.parse().unwrap(), t.parse().unwrap()),
+        }
+    };
+    let mut sections = 0;
+    for (path, page) in book_pages() {
+        let encodings = page.split_once("\n## Encodings").map_or("", |(_, e)| e);
+        let encodings = encodings.split("\n## ").next().unwrap_or("");
+        for section in encodings.split("\n### ").skip(1) {
+            let name = section.lines().next().unwrap_or("");
+            let mut count = [0u32; 128];
+            let mut mark = |(hi, lo): (u32, u32)| (lo..=hi).for_each(|b| count[b as usize] += 1);
+            for line in section.lines().filter(|l| l.starts_with("| [")) {
+                mark(range(&cells(line)[0]));
+            }
+            if let Some(list) = section.lines().find_map(|l| l.strip_prefix("Bits no field covers: ")) {
+                let list = list.split(". ").next().unwrap();
+                list.split(", ").for_each(|r| mark(range(r)));
+            } else {
+                assert!(section.contains("Every bit is a field's."), "{}: {name}: no unused-bits line", path.display());
+            }
+            assert!(count.iter().all(|&c| c == 1), "{}: {name}: bits counted {:?}", path.display(), count);
+            sections += 1;
+        }
+    }
+    assert_eq!(sections, 184, "every opcode has a section");
+}
