@@ -49,6 +49,8 @@ pub struct DocsInput<'a> {
 /// Renders the site and the book: (path relative to the output dir, text).
 pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
     let mut env = Environment::new();
+    // Prose from the spec placed in the book outside its sections (summaries).
+    env.add_filter("book_text", |s: String| escape_tildes(&s));
     for (name, src) in TEMPLATES {
         env.add_template(name, src).map_err(|e| format!("template {name}: {e}"))?;
     }
@@ -910,6 +912,46 @@ fn markdown_for_book(isa: &Isa, text: &str) -> String {
         last = l.range.end;
     }
     out.push_str(&text[last..]);
+    escape_tildes(&out)
+}
+
+/// `~` escaped outside code (fenced blocks and backtick spans): the seeds
+/// write it as a range sign (`b0~b3`), and mdbook reads a pair of single
+/// tildes as strikethrough.
+fn escape_tildes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut fence = false;
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with("```") {
+            fence = !fence;
+        }
+        if fence || line.trim_start().starts_with("```") || !line.contains('~') {
+            out.push_str(line);
+            continue;
+        }
+        // Backtick spans: a run of n backticks opens one, the next run of n closes it.
+        let mut open: Option<usize> = None;
+        let mut chars = line.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if c == '`' {
+                let run = line[i..].bytes().take_while(|&b| b == b'`').count();
+                for _ in 1..run {
+                    chars.next();
+                }
+                open = match open {
+                    None => Some(run),
+                    Some(n) if n == run => None,
+                    other => other,
+                };
+                out.push_str(&line[i..i + run]);
+                continue;
+            }
+            if c == '~' && open.is_none() {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+    }
     out
 }
 

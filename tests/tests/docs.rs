@@ -334,3 +334,30 @@ fn fields_and_unused_bits_cover_the_word_once() {
     }
     assert_eq!(sections, 184, "every opcode has a section");
 }
+
+/// No text of the book is struck through by accident: mdbook reads a pair
+/// of single `~` as strikethrough, and the seeds write `~` as a range sign
+/// (`b0~b3`), so outside code every `~` is escaped.
+#[test]
+fn no_accidental_strikethrough() {
+    let (mut pages, mut escaped) = (Vec::new(), 0);
+    files(&root().join("generated/docs/md"), "md", &mut pages);
+    for path in pages {
+        let page = std::fs::read_to_string(&path).unwrap();
+        let mut fence = false;
+        for (k, line) in page.lines().enumerate() {
+            if line.trim_start().starts_with("```") {
+                fence = !fence;
+                continue;
+            }
+            // Outside backtick spans (a span here is one backtick each side).
+            let outside: String = line.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+            if fence {
+                continue;
+            }
+            escaped += outside.matches("\\~").count();
+            assert!(!outside.replace("\\~", "").contains('~'), "{}:{}: unescaped `~`: {line}", path.display(), k + 1);
+        }
+    }
+    assert!(escaped > 0, "the seeds' range signs are in the book, escaped");
+}
