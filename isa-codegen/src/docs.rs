@@ -51,6 +51,8 @@ pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
     let mut env = Environment::new();
     // Prose from the spec placed in the book outside its sections (summaries).
     env.add_filter("book_text", |s: String| escape_tildes(&s));
+    // A message's `code` spans as <code> on the site (the text escaped).
+    env.add_filter("code_spans", |s: String| minijinja::Value::from_safe_string(code_spans_html(&s)));
     for (name, src) in TEMPLATES {
         env.add_template(name, src).map_err(|e| format!("template {name}: {e}"))?;
     }
@@ -913,6 +915,23 @@ fn markdown_for_book(isa: &Isa, text: &str) -> String {
     }
     out.push_str(&text[last..]);
     escape_tildes(&out)
+}
+
+/// `text` as HTML with each `...` span in <code>: a diagnostic's message
+/// quotes spec text that way. An unpaired backtick stays as it is.
+fn code_spans_html(text: &str) -> String {
+    let escape = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#x27;");
+    let parts: Vec<&str> = text.split('`').collect();
+    let mut out = String::with_capacity(text.len() + 16);
+    for (k, p) in parts.iter().enumerate() {
+        let paired = k % 2 == 1 && k + 1 < parts.len();
+        match (k % 2 == 1, paired) {
+            (true, true) => out.push_str(&format!("<code>{}</code>", escape(p))),
+            (true, false) => out.push_str(&format!("`{}", escape(p))),
+            _ => out.push_str(&escape(p)),
+        }
+    }
+    out
 }
 
 /// `~` escaped outside code (fenced blocks and backtick spans): the seeds

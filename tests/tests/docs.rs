@@ -361,3 +361,16 @@ fn no_accidental_strikethrough() {
     }
     assert!(escaped > 0, "the seeds' range signs are in the book, escaped");
 }
+
+/// Messages and notes quote spec text in backticks; the site shows those as
+/// `<code>`, never as raw backticks.
+#[test]
+fn site_shows_no_raw_backticks() {
+    let mut pages = Vec::new();
+    files(&site(), "html", &mut pages);
+    assert!(pages.len() > 100);
+    for path in pages {
+        let page = std::fs::read_to_string(&path).unwrap();
+        assert!(!page.contains('`'), "{}: raw backtick near `{}`", path.display(), &page[page.find('`').unwrap().saturating_sub(60)..][..80.min(page.len())]);
+    }
+}
