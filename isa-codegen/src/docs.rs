@@ -1025,6 +1025,8 @@ fn tokenize(line: &str) -> Vec<Token> {
 struct TypePage {
     name: String,
     description: String,
+    /// The spec's own `//` comment lines just above the declaration.
+    comment: String,
     values: Vec<TypeValue>,
     users: Vec<TypeUser>,
     loc: String,
@@ -1034,6 +1036,7 @@ struct TypePage {
 struct TypeValue {
     name: String,
     encoding: String,
+    hex: String,
 }
 
 #[derive(Serialize)]
@@ -1078,7 +1081,7 @@ fn type_page(isa: &Isa, t: &Type, sources: &isa_dsl::SourceMap) -> TypePage {
     let values = match &t.kind {
         TypeKind::Enum { values } => values
             .iter()
-            .map(|v| TypeValue { name: v.name.clone(), encoding: format!("{:#0w$b}", v.encoding, w = t.width as usize + 2) })
+            .map(|v| TypeValue { name: v.name.clone(), encoding: format!("{:#0w$b}", v.encoding, w = t.width as usize + 2), hex: format!("{:#x}", v.encoding) })
             .collect(),
         _ => Vec::new(),
     };
@@ -1094,7 +1097,17 @@ fn type_page(isa: &Isa, t: &Type, sources: &isa_dsl::SourceMap) -> TypePage {
         }
     }
     let loc = t.loc.span.map_or(String::new(), |s| sources.location(s));
-    TypePage { name: t.name.clone(), description, values, users, loc }
+    let comment = t.loc.span.map_or(String::new(), |s| leading_comment(&sources.get(s.file).text, s.start as usize));
+    TypePage { name: t.name.clone(), description, comment, values, users, loc }
+}
+
+/// The `//` comment lines right above the line holding byte `at` (a
+/// declaration), without their slashes, joined into one paragraph.
+fn leading_comment(text: &str, at: usize) -> String {
+    let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let mut lines: Vec<&str> = text[..start].lines().rev().map(str::trim).take_while(|l| l.starts_with("//")).collect();
+    lines.reverse();
+    lines.iter().map(|l| l.trim_start_matches('/').trim()).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
 #[derive(Serialize)]
