@@ -185,6 +185,9 @@ struct IndexGroup {
 #[derive(Serialize, Clone)]
 struct IndexInsn {
     name: String,
+    /// How the assembler spells it, when not as its name (`IMAD.WIDE` for
+    /// optype `IMAD_WIDE`): its forms' mnemonics with their fixed parts.
+    spelled: String,
     opcodes: usize,
     summary: String,
 }
@@ -209,7 +212,8 @@ fn summary(o: &Optype) -> String {
     let Some(d) = &o.docs.description else { return String::new() };
     let first = d.text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
     let end = first.find('。').map(|i| i + '。'.len_utf8()).unwrap_or(first.len());
-    first[..end].to_string()
+    // A line that introduces a list (`...输出：`) reads as a summary without its colon.
+    first[..end].trim_end_matches(['：', ':']).to_string()
 }
 
 fn index_groups(isa: &Isa) -> Vec<IndexGroup> {
@@ -221,7 +225,14 @@ fn index_groups(isa: &Isa) -> Vec<IndexGroup> {
         let name = o.groups.last().cloned().unwrap_or_default();
         let skip = usize::from(o.groups.len() > 1 && o.groups.first() == common_root);
         let path = o.groups[skip..].join(" › ");
-        let entry = IndexInsn { name: o.name.clone(), opcodes: o.opcodes.len(), summary: summary(o) };
+        let mut spellings: Vec<&str> = Vec::new();
+        for f in o.opcodes.iter().flat_map(|&oc| &isa.opcodes[oc].forms) {
+            if f.mnemonic != o.name && !spellings.contains(&f.mnemonic.as_str()) {
+                spellings.push(&f.mnemonic);
+            }
+        }
+        let spelled = spellings.join(", ");
+        let entry = IndexInsn { name: o.name.clone(), spelled, opcodes: o.opcodes.len(), summary: summary(o) };
         match groups.iter_mut().find(|g| g.name == name) {
             Some(g) => g.insns.push(entry),
             None => groups.push(IndexGroup { name, path, insns: vec![entry], aliases: Vec::new() }),
