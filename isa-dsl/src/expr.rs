@@ -32,6 +32,17 @@ impl BinOp {
             BinOp::Mul => "*",
         }
     }
+
+    /// How tightly it binds, as the grammar reads it: or < and < (== !=) < (+ -) < *.
+    fn level(self) -> u8 {
+        match self {
+            BinOp::Or => 1,
+            BinOp::And => 2,
+            BinOp::Eq | BinOp::Ne => 3,
+            BinOp::Add | BinOp::Sub => 4,
+            BinOp::Mul => 5,
+        }
+    }
 }
 
 /// An expression node.
@@ -149,7 +160,9 @@ impl Expr {
         })
     }
 
-    /// Renders the expression back to DSL text (fully parenthesised where needed).
+    /// Renders the expression back to DSL text, parenthesised where the
+    /// grammar's precedence needs it, and around an `and` inside an `or`
+    /// (for the reader); chains of one operator are flat (`a or b or c`).
     pub fn to_text(&self) -> String {
         match &self.kind {
             ExprKind::Int(i) => i.to_string(),
@@ -158,7 +171,20 @@ impl Expr {
             ExprKind::Field(f) => f.clone(),
             ExprKind::Not(e) => format!("not {}", e.to_text_atom()),
             ExprKind::Binary(op, a, b) => {
-                format!("{} {} {}", a.to_text_atom(), op.symbol(), b.to_text_atom())
+                let side = |e: &Expr, right: bool| match &e.kind {
+                    ExprKind::Binary(inner, ..) => {
+                        let tighter = inner.level() > op.level();
+                        let same_chain = inner == op && matches!(op, BinOp::Or | BinOp::And | BinOp::Add | BinOp::Mul);
+                        // Left-assoc: `a - b - c` is `(a - b) - c`, so a same-level left side reads bare.
+                        let left_same_level = !right && inner.level() == op.level() && !matches!(op, BinOp::Eq | BinOp::Ne);
+                        let and_in_or = *inner == BinOp::And && *op == BinOp::Or;
+                        if (tighter && !and_in_or) || same_chain || left_same_level { e.to_text() } else { format!("({})", e.to_text()) }
+                    }
+                    // The grammar reads `not a == b` as `not (a == b)`.
+                    ExprKind::Not(_) => format!("({})", e.to_text()),
+                    _ => e.to_text_atom(),
+                };
+                format!("{} {} {}", side(a, false), op.symbol(), side(b, true))
             }
         }
     }
