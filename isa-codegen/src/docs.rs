@@ -628,7 +628,13 @@ fn suffix_rows(input: &DocsInput, ot: usize) -> Vec<ModRow> {
                     None => Vec::new(),
                 };
                 let marked = list.and_then(|l| l.items.iter().find(|i| i.is_default)).map(|i| format!(".{}", i.spelling));
-                let (default, default_note) = default_cell(d.optional, marked);
+                let (default, mut default_note) = default_cell(d.optional, marked);
+                // No value marked: an omitted suffix leaves the field at its default.
+                if let (true, None, None, Some((_, f))) = (d.optional, &default, &default_note, first) {
+                    if let Some(v) = f.default_value() {
+                        default_note = Some(format!("omitted: the field keeps its default `{}`", isa.types[f.ty].value_text(v)));
+                    }
+                }
                 let fields = fields.iter().map(|f| FieldRef { name: f.name.to_string(), bits: bits_text(f.start, f.width) }).collect();
                 rows.push(ModRow { written, optional: d.optional, values, default, default_note, fields });
             }
