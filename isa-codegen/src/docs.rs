@@ -310,6 +310,9 @@ struct ModRow {
     default_note: Option<String>,
     /// The fields it sets (several for an operand suffix over operand forms).
     fields: Vec<FieldRef>,
+    /// The syntax forms (numbered from 1, as the Syntax section lists them)
+    /// that write it, when not all do (`form 2`); empty when all do.
+    forms: String,
 }
 
 #[derive(Serialize)]
@@ -506,13 +509,19 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>, owners: &[Option<
         summary: summary(o),
         // Each form with the spec's label for it (`// 扩展位宽模式`), if any.
         syntax: o.syntax.iter().map(syntax_line).collect(),
-        modifiers: match ot {
-            Some(ot) => {
-                let mut rows = modifier_rows(isa, o);
-                rows.extend(suffix_rows(input, ot));
-                rows
+        modifiers: {
+            let mut rows = match ot {
+                Some(ot) => {
+                    let mut rows = modifier_rows(isa, o);
+                    rows.extend(suffix_rows(input, ot));
+                    rows
+                }
+                None => legacy_modifier_rows(o),
+            };
+            for r in &mut rows {
+                r.forms = forms_writing(o, &r.written);
             }
-            None => legacy_modifier_rows(o),
+            rows
         },
         sections,
         exceptions,
@@ -552,6 +561,22 @@ fn legacy_page(o: &Optype) -> String {
     format!("{}.{}", o.name, tag.to_ascii_lowercase())
 }
 
+/// The forms of `o` that write modifier `written` (`.HI`, `{.itype}`,
+/// `SrcB{.vsel}`), as `form 2` or `forms 1, 3`; empty when every form does.
+fn forms_writing(o: &Optype, written: &str) -> String {
+    let writes = |f: &SyntaxForm| {
+        let spelled = |operand: &str, name: &str, optional: bool| if optional { format!("{operand}{{.{name}}}") } else { format!("{operand}.{name}") };
+        f.modifiers.iter().any(|m| spelled("", &m.name, m.optional) == written)
+            || f.operands.iter().any(|op| op.suffixes.iter().any(|d| spelled(&op.name, &d.name, d.optional) == written))
+    };
+    let which: Vec<String> = o.syntax.iter().enumerate().filter(|(_, f)| writes(f)).map(|(k, _)| (k + 1).to_string()).collect();
+    match which.len() {
+        n if n == o.syntax.len() || n == 0 => String::new(),
+        1 => format!("form {}", which[0]),
+        _ => format!("forms {}", which.join(", ")),
+    }
+}
+
 fn legacy_modifier_rows(o: &Optype) -> Vec<ModRow> {
     let mut rows: Vec<ModRow> = Vec::new();
     for f in &o.syntax {
@@ -569,7 +594,7 @@ fn legacy_modifier_rows(o: &Optype) -> Vec<ModRow> {
             };
             let marked = list.and_then(|l| l.items.iter().find(|i| i.is_default)).map(|i| ModValue::new(&i.spelling, String::new()).text);
             let (default, default_note) = default_cell(optional, marked);
-            rows.push(ModRow { written, optional, values, default, default_note, fields: Vec::new() });
+            rows.push(ModRow { written, optional, values, default, default_note, fields: Vec::new(), forms: String::new() });
         }
     }
     rows
@@ -636,7 +661,7 @@ fn suffix_rows(input: &DocsInput, ot: usize) -> Vec<ModRow> {
                     }
                 }
                 let fields = fields.iter().map(|f| FieldRef { name: f.name.to_string(), bits: bits_text(f.start, f.width) }).collect();
-                rows.push(ModRow { written, optional: d.optional, values, default, default_note, fields });
+                rows.push(ModRow { written, optional: d.optional, values, default, default_note, fields, forms: String::new() });
             }
         }
     }
@@ -687,7 +712,7 @@ fn modifier_rows(isa: &Isa, o: &Optype) -> Vec<ModRow> {
                 .map(|n| FieldRef { bits: field(&n).map_or(String::new(), |f| bits_text(f.start, f.width)), name: n })
                 .into_iter()
                 .collect();
-            rows.push(ModRow { written, optional: m.optional, values, default, default_note, fields });
+            rows.push(ModRow { written, optional: m.optional, values, default, default_note, fields, forms: String::new() });
         }
     }
     rows

@@ -202,9 +202,11 @@ fn mandatory_modifiers_have_no_default() {
     let mut mandatory = 0;
     for (path, page) in book_pages() {
         let Some(table) = page.split("## Modifiers\n").nth(1) else { continue };
-        for row in table.lines().skip(3).take_while(|l| l.starts_with('|')) {
+        // The rows after the table's header and rule (a note may precede it).
+        let rows = table.lines().skip_while(|l| !l.starts_with("| Modifier |")).skip(2);
+        for row in rows.take_while(|l| l.starts_with('|')) {
             let c = cells(row);
-            let written = c[0].trim_matches('`');
+            let written = c[0].split('`').nth(1).unwrap_or("");
             if written.contains('{') {
                 continue;
             }
