@@ -513,6 +513,7 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>, owners: &[Option<
             let mut rows = match ot {
                 Some(ot) => {
                     let mut rows = modifier_rows(isa, o);
+                    rows.extend(prefix_rows(input, ot));
                     rows.extend(suffix_rows(input, ot));
                     rows
                 }
@@ -595,6 +596,49 @@ fn legacy_modifier_rows(o: &Optype) -> Vec<ModRow> {
             let marked = list.and_then(|l| l.items.iter().find(|i| i.is_default)).map(|i| ModValue::new(&i.spelling, String::new()).text);
             let (default, default_note) = default_cell(optional, marked);
             rows.push(ModRow { written, optional, values, default, default_note, fields: Vec::new(), forms: String::new() });
+        }
+    }
+    rows
+}
+
+/// Rows for operand prefixes (`{-}Ra`, `{|}Ra{|}`, `{!}pp`): the sign, the
+/// sub-field it sets over the optype's opcodes and the value written.
+fn prefix_rows(input: &DocsInput, ot: usize) -> Vec<ModRow> {
+    let isa = input.isa;
+    let o = &isa.optypes[ot];
+    let mut rows: Vec<ModRow> = Vec::new();
+    for (fi, form) in o.syntax.iter().enumerate() {
+        for (k, sop) in form.operands.iter().enumerate() {
+            for (di, d) in sop.prefixes.iter().enumerate() {
+                let (open, close, sign) = match d.kind {
+                    DecorationKind::Neg => ("-", "", "-"),
+                    DecorationKind::Abs => ("|", "|", "|..|"),
+                    DecorationKind::Not => ("!", "", "!"),
+                    DecorationKind::Invert => ("~", "", "~"),
+                    DecorationKind::Suffix => continue,
+                };
+                let wrap = |s: &str| if s.is_empty() { String::new() } else if d.optional { format!("{{{s}}}") } else { s.to_string() };
+                let written = format!("{}{}{}", wrap(open), sop.name, wrap(close));
+                if rows.iter().any(|r| r.written == written) {
+                    continue;
+                }
+                let mut fields: Vec<&Field> = Vec::new();
+                for &oc in &o.opcodes {
+                    let op = &isa.opcodes[oc];
+                    let bound = op.forms.get(fi).and_then(|b| b.operands.get(k)).and_then(|ob| ob.decorations.get(di)).cloned().flatten();
+                    if let Some(f) = bound.as_deref().and_then(|n| op.field(n)) {
+                        if !fields.iter().any(|g| g.name == f.name && g.start == f.start) {
+                            fields.push(f);
+                        }
+                    }
+                }
+                let value = |f: &Field, on: bool| isa.types[f.ty].value_text(input.asm.flag(f, on));
+                let encoding = fields.first().map_or("—".to_string(), |f| value(f, true));
+                let values = vec![ModValue { text: sign.to_string(), encoding }];
+                let refs = fields.iter().map(|f| FieldRef { name: f.name.to_string(), bits: bits_text(f.start, f.width) }).collect();
+                let default_note = fields.first().filter(|_| d.optional).map(|f| format!("omitted: {}", value(f, false)));
+                rows.push(ModRow { written, optional: d.optional, values, default: None, default_note, fields: refs, forms: String::new() });
+            }
         }
     }
     rows

@@ -188,7 +188,7 @@ impl<'a> Assembler<'a> {
     }
 
     /// Encoding of a flag sub-field (`.neg`, `.not`): the value named `True`/`False`, else 1/0.
-    fn flag(&self, f: &Field, on: bool) -> u64 {
+    pub(crate) fn flag(&self, f: &Field, on: bool) -> u64 {
         self.isa.types[f.ty].enum_value(if on { "True" } else { "False" }).map_or(on as u64, |v| v.encoding)
     }
 
