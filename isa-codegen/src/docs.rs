@@ -601,6 +601,25 @@ fn legacy_modifier_rows(o: &Optype) -> Vec<ModRow> {
     rows
 }
 
+/// The fields decoration `slot` (prefixes, then suffixes) of operand `k` of
+/// form `fi` sets over `o`'s opcodes, each once, and the first opcode
+/// binding one with its field.
+fn decoration_fields<'a>(isa: &'a Isa, o: &Optype, fi: usize, k: usize, slot: usize) -> (Vec<&'a Field>, Option<(&'a Opcode, &'a Field)>) {
+    let mut fields: Vec<&Field> = Vec::new();
+    let mut first = None;
+    for &oc in &o.opcodes {
+        let op = &isa.opcodes[oc];
+        let bound = op.forms.get(fi).and_then(|b| b.operands.get(k)).and_then(|ob| ob.decorations.get(slot)).cloned().flatten();
+        if let Some(f) = bound.as_deref().and_then(|n| op.field(n)) {
+            first.get_or_insert((op, f));
+            if !fields.iter().any(|x| x.name == f.name && x.start == f.start) {
+                fields.push(f);
+            }
+        }
+    }
+    (fields, first)
+}
+
 /// Rows for operand prefixes (`{-}Ra`, `{|}Ra{|}`, `{!}pp`): the sign, the
 /// sub-field it sets over the optype's opcodes and the value written.
 fn prefix_rows(input: &DocsInput, ot: usize) -> Vec<ModRow> {
@@ -622,16 +641,7 @@ fn prefix_rows(input: &DocsInput, ot: usize) -> Vec<ModRow> {
                 if rows.iter().any(|r| r.written == written) {
                     continue;
                 }
-                let mut fields: Vec<&Field> = Vec::new();
-                for &oc in &o.opcodes {
-                    let op = &isa.opcodes[oc];
-                    let bound = op.forms.get(fi).and_then(|b| b.operands.get(k)).and_then(|ob| ob.decorations.get(di)).cloned().flatten();
-                    if let Some(f) = bound.as_deref().and_then(|n| op.field(n)) {
-                        if !fields.iter().any(|g| g.name == f.name && g.start == f.start) {
-                            fields.push(f);
-                        }
-                    }
-                }
+                let (fields, _) = decoration_fields(isa, o, fi, k, di);
                 let value = |f: &Field, on: bool| isa.types[f.ty].value_text(input.asm.flag(f, on));
                 let encoding = fields.first().map_or("—".to_string(), |f| value(f, true));
                 let values = vec![ModValue { text: sign.to_string(), encoding }];
@@ -659,19 +669,7 @@ fn suffix_rows(input: &DocsInput, ot: usize) -> Vec<ModRow> {
                 if rows.iter().any(|r| r.written == written) {
                     continue;
                 }
-                // The fields it sets, over the opcodes.
-                let mut fields: Vec<&Field> = Vec::new();
-                let mut first: Option<(&Opcode, &Field)> = None;
-                for &oc in &o.opcodes {
-                    let op = &isa.opcodes[oc];
-                    let bound = op.forms.get(fi).and_then(|b| b.operands.get(k)).and_then(|ob| ob.decorations.get(sop.prefixes.len() + di)).cloned().flatten();
-                    if let Some(f) = bound.as_deref().and_then(|n| op.field(n)) {
-                        first.get_or_insert((op, f));
-                        if !fields.iter().any(|x| x.name == f.name && x.start == f.start) {
-                            fields.push(f);
-                        }
-                    }
-                }
+                let (fields, first) = decoration_fields(isa, o, fi, k, sop.prefixes.len() + di);
                 let list = o.value_lists.iter().find(|l| l.name == d.name);
                 let encoding = |sfx: &str| -> String {
                     let Some((op, f)) = first else { return "—".into() };
