@@ -641,10 +641,14 @@ fn prefix_rows(input: &DocsInput, ot: usize) -> Vec<ModRow> {
                 if rows.iter().any(|r| r.written == written) {
                     continue;
                 }
-                let (fields, _) = decoration_fields(isa, o, fi, k, di);
+                let (fields, first) = decoration_fields(isa, o, fi, k, di);
                 let value = |f: &Field, on: bool| isa.types[f.ty].value_text(input.asm.flag(f, on));
                 let encoding = fields.first().map_or("—".to_string(), |f| value(f, true));
-                let values = vec![ModValue { text: sign.to_string(), encoding }];
+                let mut values = vec![ModValue { text: sign.to_string(), encoding: encoding.clone() }];
+                // A `CvtINegX(x.neg, by)` hook spells the same bit `~` when `by` is X.
+                if let Some(by) = first.filter(|_| d.kind == DecorationKind::Neg).and_then(|(op, f)| input.asm.hook(op, Some(&f.name), "CvtINegX")).and_then(|h| h.args.get(1)) {
+                    values.push(ModValue { text: "~".into(), encoding: format!("{encoding}, written instead of `-` when `{by}` is X") });
+                }
                 let refs = fields.iter().map(|f| FieldRef { name: f.name.to_string(), bits: bits_text(f.start, f.width) }).collect();
                 let default_note = fields.first().filter(|_| d.optional).map(|f| format!("omitted: {}", value(f, false)));
                 rows.push(ModRow { written, optional: d.optional, values, default: None, default_note, fields: refs, forms: String::new() });

@@ -568,7 +568,7 @@ impl<'a> Assembler<'a> {
         self.isa.types[op.fields[ai].ty].enum_name(raw.values[ai]) == Some("X")
     }
 
-    fn hook<'b>(&self, op: &'b Opcode, field: Option<&str>, name: &str) -> Option<&'b AsmFormat> {
+    pub(crate) fn hook<'b>(&self, op: &'b Opcode, field: Option<&str>, name: &str) -> Option<&'b AsmFormat> {
         let field = field?;
         op.operands.asm_formats.iter().find(|a| a.operand == field && a.function == name)
     }
