@@ -291,6 +291,9 @@ struct InsnPage {
     sections: Vec<Section>,
     exceptions: Vec<ExcRow>,
     simulation: Option<String>,
+    /// The spec's `//` comment above the hook's declaration: what the
+    /// simulator decides where the seed's prose or pseudo-code is unclear.
+    simulation_note: String,
     examples: Vec<ExampleRow>,
     opcodes: Vec<OpcodeView>,
     legacy: Vec<LegacyLink>,
@@ -527,6 +530,7 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>, owners: &[Option<
         sections,
         exceptions,
         simulation: o.effective_hook().map(|s| s.text()),
+        simulation_note: o.effective_hook().and_then(|h| h.loc.span).map_or(String::new(), |s| declaration_comment(&input.sources.get(s.file).text, s.start as usize)),
         examples,
         opcodes: o.opcodes.iter().map(|&oc| opcode_view(isa, &isa.opcodes[oc])).collect(),
         legacy: if ot.is_some() { legacy_links(isa, &o.name) } else { Vec::new() },
@@ -1187,6 +1191,19 @@ fn type_page(isa: &Isa, t: &Type, sources: &isa_dsl::SourceMap) -> TypePage {
     let loc = t.loc.span.map_or(String::new(), |s| sources.location(s));
     let comment = t.loc.span.map_or(String::new(), |s| leading_comment(&sources.get(s.file).text, s.start as usize));
     TypePage { name: t.name.clone(), description, comment, values, users, loc }
+}
+
+/// The comment above the declaration holding byte `at`: above its own line,
+/// or above the `__Def...` line just before it (a hook line under
+/// `__DefSimulation X`).
+fn declaration_comment(text: &str, at: usize) -> String {
+    let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let above = text[..start.saturating_sub(1)].rfind('\n').map_or(0, |i| i + 1);
+    if start > 0 && text[above..start].trim_start().starts_with("__Def") {
+        leading_comment(text, above)
+    } else {
+        leading_comment(text, at)
+    }
 }
 
 /// The `//` comment lines right above the line holding byte `at` (a
