@@ -419,15 +419,14 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
             // word is kept as data, its text a comment.
             Ok(t) => match codec.decode_strict(w) {
                 Err(isa_codegen::interp::DecodeError::UncoveredBits { opcode, bits }) => {
-                    out.push_str(&format!(".word {w:#034x} ; // {t} with bits {bits:#x} no field covers\n"));
-                    let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
-                    let message = format!("{place}{w:#034x} has bits {bits:#x} no field of {opcode} covers: printed as `.word`, so that it assembles back to itself");
+                    let (line, message) = isa_runtime::text::words::stray_bits(w, &t, bits, &opcode, &isa_runtime::text::words::word_place(k, span.is_some()));
+                    out.push_str(&line);
                     report(isa_dsl::Code::StrayBits, span, message, true);
                 }
                 _ => out.push_str(&format!("{t} ;\n")),
             },
             Err(e) => {
-                let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
+                let place = isa_runtime::text::words::word_place(k, span.is_some());
                 report(isa_dsl::Code::DisasmError, span, format!("{place}{w:#034x} does not decode: {e}"), true);
                 out.push_str(&format!(".word {w:#034x} ; // does not decode: {e}\n"));
             }

@@ -254,9 +254,8 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
                 // the word is kept as data, its text a comment.
                 Err(isa_generated::DecodeError::UncoveredBits { opcode, bits }) => {
                     let text = out.split_off(line);
-                    out.push_str(&format!(".word {w:#034x} ; // {text} with bits {bits:#x} no field covers\n"));
-                    let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
-                    let message = format!("{place}{w:#034x} has bits {bits:#x} no field of {opcode} covers: printed as `.word`, so that it assembles back to itself");
+                    let (line, message) = words::stray_bits(w, &text, bits, opcode, &words::word_place(k, span.is_some()));
+                    out.push_str(&line);
                     report.warning(codes::STRAY_BITS, span, &message, codes::STRAY_BITS.1);
                     stray += 1;
                 }
@@ -269,7 +268,7 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
                     isa_generated::DecodeError::UnknownOpcode { .. } => "unknown opcode".to_string(),
                     e => e.to_string(),
                 };
-                let place = if span.is_some() { String::new() } else { format!("word {k} (bytes {}..{}), ", 16 * k, 16 * k + 16) };
+                let place = words::word_place(k, span.is_some());
                 report.error(Some(codes::DISASM_ERROR), span, &format!("{place}{w:#034x} does not decode: {reason}"), codes::DISASM_ERROR.1);
                 out.push_str(&format!(".word {w:#034x} ; // does not decode: {reason}\n"));
             }
