@@ -1012,7 +1012,8 @@ fn markdown_for_book(isa: &Isa, text: &str) -> String {
 /// `text` as HTML with each `...` span in <code>: a diagnostic's message
 /// quotes spec text that way. An unpaired backtick stays as it is.
 fn code_spans_html(text: &str) -> String {
-    let escape = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#x27;");
+    // The escaping the templates' own `{{ }}` get.
+    let escape = |s: &str| minijinja::HtmlEscape(s).to_string();
     let parts: Vec<&str> = text.split('`').collect();
     let mut out = String::with_capacity(text.len() + 16);
     for (k, p) in parts.iter().enumerate() {
