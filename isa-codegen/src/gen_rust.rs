@@ -1313,6 +1313,14 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
                 }
             }
 
+            /// Decodes a buffer of words in order: [`Instruction::decode`] of
+            /// each, with the words a few KiB ahead requested from memory as it
+            /// goes ([`isa_runtime::read_ahead::ReadAhead`]), which keeps a buffer
+            /// larger than the caches decoding near its in-cache speed.
+            pub fn decode_words(words: &[u128]) -> impl ExactSizeIterator<Item = Result<Instruction, DecodeError>> + '_ {
+                ::isa_runtime::read_ahead::ReadAhead::new(words).map(Instruction::decode)
+            }
+
             /// [`Instruction::decode`] of the words its table rejects.
             #[cold]
             #[inline(never)]

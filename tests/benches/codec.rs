@@ -30,6 +30,32 @@ fn decode_all(words: &[u128]) -> u128 {
     acc
 }
 
+/// [`decode_all`] through [`Instruction::decode_words`], which reads ahead.
+/// The loop is `decode_all`'s (`.flatten()` measured slower in L2).
+#[inline(never)]
+#[allow(clippy::manual_flatten)]
+fn decode_words(words: &[u128]) -> u128 {
+    let mut acc = 0u128;
+    for r in Instruction::decode_words(words) {
+        if let Ok(i) = r {
+            acc ^= i.to_word() ^ i.index() as u128;
+        }
+    }
+    acc
+}
+
+/// Reads every word and nothing else: the memory floor no decoder of this
+/// buffer can beat (on 64 MiB it shows how much of decode's time is the
+/// reading).
+#[inline(never)]
+fn read_all(words: &[u128]) -> u128 {
+    let mut acc = 0u128;
+    for &w in words {
+        acc ^= w;
+    }
+    acc
+}
+
 /// Checks every word ([`isa_generated::Decoded::new`]) and sums the opcodes.
 #[inline(never)]
 fn check_all(words: &[u128]) -> usize {
@@ -65,8 +91,14 @@ fn codec_benches(c: &mut Criterion) {
         let insts: Vec<Instruction> = words.iter().map(|&w| Instruction::decode(w).unwrap()).collect();
         g.throughput(Throughput::Elements(n as u64));
         g.sample_size(if n > 100_000 { 10 } else { 50 });
+        g.bench_with_input(BenchmarkId::new("read only (memory floor)", label), &words, |b, words| {
+            b.iter(|| read_all(black_box(words)))
+        });
         g.bench_with_input(BenchmarkId::new("generated decode", label), &words, |b, words| {
             b.iter(|| decode_all(black_box(words)))
+        });
+        g.bench_with_input(BenchmarkId::new("generated decode_words", label), &words, |b, words| {
+            b.iter(|| decode_words(black_box(words)))
         });
         g.bench_with_input(BenchmarkId::new("generated Decoded::new (checked opcode, fields on demand)", label), &words, |b, words| {
             b.iter(|| check_all(black_box(words)))

@@ -14,6 +14,8 @@
 //! * `Instruction::encode` (the same table row) against `encode_checked`
 //!   (each opcode's own rules) and the interpreted encoder on 10^6 random
 //!   field values, rule violations included;
+//! * `Instruction::decode_words` (the buffer decoder) against `decode` of
+//!   each of those words;
 //! * proptest: `decode(encode(x)) == x` for every opcode.
 
 use isa_codegen::interp::{Codec, DecodeError};
@@ -54,6 +56,7 @@ fn generated_and_interpreted_agree_on_a_million_random_words() {
     let codec = Codec::new(isa());
     let mut rng = Rng(2);
     let (mut ok, mut err) = (0, 0);
+    let mut words = Vec::with_capacity(1_000_000);
     for k in 0..1_000_000 {
         let mut w = rng.word();
         if k % 2 == 0 {
@@ -61,6 +64,7 @@ fn generated_and_interpreted_agree_on_a_million_random_words() {
             let op = &isa().opcodes[rng.below(isa().opcodes.len())];
             w = (w & !op.fixed_mask) | op.fixed_bits;
         }
+        words.push(w);
         let g = Instruction::decode(w);
         let i = codec.decode(w);
         match (&g, &i) {
@@ -89,6 +93,10 @@ fn generated_and_interpreted_agree_on_a_million_random_words() {
         }
     }
     assert!(ok > 100_000 && err > 100_000, "both outcomes exercised: {ok} ok, {err} errors");
+    // The buffer decoder (which reads ahead) gives every word's result, in order.
+    let buffered = Instruction::decode_words(&words);
+    assert_eq!(buffered.len(), words.len());
+    assert!(buffered.eq(words.iter().map(|&w| Instruction::decode(w))));
 }
 
 /// A valid word of a random opcode with 1 to 4 of its field bits flipped.
