@@ -5363,7 +5363,8 @@ impl Instruction {
     /// Decodes a buffer of words in order: [`Instruction::decode`] of
     /// each, with the words a few KiB ahead requested from memory as it
     /// goes ([`isa_runtime::read_ahead::ReadAhead`]), which keeps a buffer
-    /// larger than the caches decoding near its in-cache speed.
+    /// larger than the caches decoding near its in-cache speed. Fastest
+    /// through `fold`, which takes the words four at a time.
     pub fn decode_words(
         words: &[u128],
     ) -> impl ExactSizeIterator<Item = Result<Instruction, DecodeError>> + '_ {

@@ -1316,7 +1316,8 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             /// Decodes a buffer of words in order: [`Instruction::decode`] of
             /// each, with the words a few KiB ahead requested from memory as it
             /// goes ([`isa_runtime::read_ahead::ReadAhead`]), which keeps a buffer
-            /// larger than the caches decoding near its in-cache speed.
+            /// larger than the caches decoding near its in-cache speed. Fastest
+            /// through `fold`, which takes the words four at a time.
             pub fn decode_words(words: &[u128]) -> impl ExactSizeIterator<Item = Result<Instruction, DecodeError>> + '_ {
                 ::isa_runtime::read_ahead::ReadAhead::new(words).map(Instruction::decode)
             }

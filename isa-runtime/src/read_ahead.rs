@@ -10,6 +10,9 @@ pub const AHEAD: usize = 512;
 
 /// The words of a slice in order, each requested [`AHEAD`] words before it
 /// is read. Only a hint: the words and their order are the slice's.
+///
+/// `fold` (and what is built on it without capturing state by reference)
+/// is the fastest way through: it takes the words four at a time.
 #[derive(Clone, Debug)]
 pub struct ReadAhead<'a> {
     rest: &'a [u128],
@@ -38,6 +41,26 @@ impl Iterator for ReadAhead<'_> {
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.rest.len(), Some(self.rest.len()))
+    }
+
+    /// Four words at a time, one request per group (what `fold`, `sum` and
+    /// `map(..).fold(..)` run): measured faster than `next` in a loop, on
+    /// buffers in L2 as well as on 64 MiB.
+    #[inline]
+    fn fold<B, F: FnMut(B, u128) -> B>(self, init: B, mut f: F) -> B {
+        let mut acc = init;
+        let groups = self.rest.chunks_exact(4);
+        let tail = groups.remainder();
+        for group in groups {
+            prefetch(group.as_ptr().wrapping_add(AHEAD));
+            for &w in group {
+                acc = f(acc, w);
+            }
+        }
+        for &w in tail {
+            acc = f(acc, w);
+        }
+        acc
     }
 }
 
@@ -68,7 +91,12 @@ mod tests {
             let words: Vec<u128> = (0..n as u128).map(|k| k * 0x1_0000_0001).collect();
             let r = ReadAhead::new(&words);
             assert_eq!(r.len(), n);
-            assert_eq!(r.collect::<Vec<_>>(), words);
+            assert_eq!(r.clone().collect::<Vec<_>>(), words, "next");
+            let folded = r.fold(Vec::new(), |mut v, w| {
+                v.push(w);
+                v
+            });
+            assert_eq!(folded, words, "fold");
         }
     }
 }

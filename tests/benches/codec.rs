@@ -30,18 +30,15 @@ fn decode_all(words: &[u128]) -> u128 {
     acc
 }
 
-/// [`decode_all`] through [`Instruction::decode_words`], which reads ahead.
-/// The loop is `decode_all`'s (`.flatten()` measured slower in L2).
+/// [`decode_all`] through [`Instruction::decode_words`] (which reads ahead),
+/// folded: `fold` takes the words four at a time (a `for` loop over it
+/// measured slower in L2 than `decode_all`).
 #[inline(never)]
-#[allow(clippy::manual_flatten)]
 fn decode_words(words: &[u128]) -> u128 {
-    let mut acc = 0u128;
-    for r in Instruction::decode_words(words) {
-        if let Ok(i) = r {
-            acc ^= i.to_word() ^ i.index() as u128;
-        }
-    }
-    acc
+    Instruction::decode_words(words).fold(0u128, |acc, r| match r {
+        Ok(i) => acc ^ i.to_word() ^ i.index() as u128,
+        Err(_) => acc,
+    })
 }
 
 /// Reads every word and nothing else: the memory floor no decoder of this
