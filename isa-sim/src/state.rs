@@ -13,7 +13,11 @@
 //!   "c[0x0][0x100]": 0x3f800000
 //! ```
 //!
-//! Integers may be decimal, `0x` hex or negative (two's complement). The
+//! Integers may be decimal, `0x` hex or negative (two's complement); floats
+//! may also be written as the assembler writes them (`inf`, `-inf`, raw bits
+//! `0f3F800000`); any value may be quoted. The lane mask is an integer only,
+//! quoted or not. `regs:` or `cmem:` with nothing under them are empty. A
+//! state is one YAML document whose `[`/`{` nest at most 64 deep. The
 //! printed state uses the same format: `active`, every register that is not
 //! zero (false) in some lane, one value when all lanes agree, and every
 //! non-zero constant-memory word; values in hex.
@@ -24,16 +28,32 @@ use isa_runtime::text::literal::{self, FloatFormat};
 use serde_yaml::Value;
 use std::fmt::Write;
 
+/// An error at the key `near` (see [`find_key`]); when `near` is empty or
+/// not written as such (a number key that YAML read as `16`), at the
+/// document's first significant character, so every error has a place.
 fn error(text: &str, near: &str, message: impl Into<String>) -> RunError {
-    let span = if near.is_empty() { None } else { find_key(text, near).map(|at| (at, near.len())) };
+    let found = if near.is_empty() { None } else { find_key(text, near).map(|at| (at, near.len())) };
+    let span = found.or_else(|| first_significant(text).map(|at| (at, 1)));
     RunError { kind: ErrorKind::State, span, message: message.into() }
 }
 
-/// Where `key` is written as a mapping key (first on its line, or after
-/// `{`/`,` in a flow mapping, maybe quoted, then `:`), else its first
-/// occurrence: `R1` is not found inside `R10:`, nor in a comment.
-fn find_key(text: &str, key: &str) -> Option<usize> {
-    let is_key = |at: usize| {
+/// The first character that is not blank, a comment or a document marker.
+fn first_significant(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_start();
+        let lead = line.len() - body.len();
+        if !(body.is_empty() || body.starts_with('#') || body.trim_end() == "---") {
+            return Some(at + lead);
+        }
+        at += line.len();
+    }
+    None
+}
+
+/// Every place where `key` is written as a mapping key (see [`find_key`]).
+fn key_places<'t>(text: &'t str, key: &'t str) -> impl Iterator<Item = usize> + 't {
+    let is_key = move |at: usize| {
         let before = text[..at].rsplit('\n').next().unwrap_or("");
         let lead = before.trim_end_matches(['"', '\'']).trim_end();
         let after = text[at + key.len()..].trim_start_matches(['"', '\'']).trim_start_matches([' ', '\t']);
@@ -41,31 +61,104 @@ fn find_key(text: &str, key: &str) -> Option<usize> {
             && !before.contains('#')
             && after.starts_with(':')
     };
-    text.match_indices(key).map(|(at, _)| at).find(|&at| is_key(at)).or_else(|| text.find(key))
+    text.match_indices(key).map(|(at, _)| at).filter(move |&at| is_key(at))
+}
+
+/// Where `key` is written as a mapping key (first on its line, or after
+/// `{`/`,` in a flow mapping, maybe quoted, then `:`), else its first
+/// occurrence: `R1` is not found inside `R10:`, nor in a comment.
+fn find_key(text: &str, key: &str) -> Option<usize> {
+    key_places(text, key).next().or_else(|| text.find(key))
+}
+
+/// How deep flow collections (`[`, `{`) may nest: a state needs two levels
+/// (`regs: {R1: [..]}`); the YAML parser's time grows with the square of
+/// the depth, so a deeper file is refused before it is parsed.
+const MAX_FLOW_DEPTH: usize = 64;
+
+/// Where flow collections first nest deeper than [`MAX_FLOW_DEPTH`],
+/// skipping comments and quoted scalars.
+fn too_deep(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let (mut depth, mut i) = (0usize, 0);
+    while i < b.len() {
+        match b[i] {
+            b'#' if i == 0 || b[i - 1].is_ascii_whitespace() => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    i += if q == b'"' && b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The serde_yaml error `e` on `text` as a state error with a place: the
+/// parser's own place when it has one (its `at line L column C` is left
+/// out, since it can name another place than the caret's), else one found
+/// from what the message names.
+fn yaml_error(text: &str, e: &serde_yaml::Error) -> RunError {
+    let said = e.to_string();
+    let said = said.split(" at line ").next().unwrap_or(&said);
+    let state = |span: Option<(usize, usize)>, message: String| RunError { kind: ErrorKind::State, span, message };
+    // Valid YAML that the parser's values cannot hold.
+    if said.contains(" as u128") || said.contains(" as i128") {
+        return state(e.location().map(|l| (l.index(), 1)), "a number too large to read (a register holds 32 bits)".into());
+    }
+    // `regs: duplicate entry with key "R1"`: at the second `R1`.
+    if let Some((_, key)) = said.split_once("duplicate entry with key \"") {
+        let key = key.trim_end_matches('"');
+        let within = said.split_once(": duplicate").map_or(String::new(), |(w, _)| format!(" in `{w}`"));
+        let span = key_places(text, key).nth(1).map(|at| (at, key.len()));
+        return state(span.or_else(|| first_significant(text).map(|at| (at, 1))), format!("`{key}` is given twice{within}"));
+    }
+    // `... at position 13`: a character index.
+    if let Some((head, n)) = said.rsplit_once(" at position ") {
+        if let Ok(n) = n.trim().parse::<usize>() {
+            let at = text.char_indices().nth(n).map_or(text.len(), |(at, _)| at);
+            return state(Some((at, 1)), format!("not YAML: {head}"));
+        }
+    }
+    if said.contains("more than one document") {
+        let markers: Vec<usize> =
+            text.split_inclusive('\n').scan(0, |at, l| { let here = *at; *at += l.len(); Some((here, l)) }).filter(|(_, l)| l.starts_with("---")).map(|(at, _)| at).collect();
+        let second = if first_significant(text).is_some_and(|f| markers.first().is_some_and(|&m| m < f)) { markers.get(1) } else { markers.first() };
+        return state(second.map(|&at| (at, 3)).or_else(|| first_significant(text).map(|at| (at, 1))), "a state is one YAML document: a second one starts here".into());
+    }
+    state(e.location().map(|l| (l.index(), 1)).or_else(|| first_significant(text).map(|at| (at, 1))), format!("not YAML: {said}"))
 }
 
 /// Loads `text` into `warp` (registers not named keep their values).
 pub fn load(warp: &mut Warp, text: &str) -> Result<(), RunError> {
-    let doc: Value = serde_yaml::from_str(text).map_err(|e| {
-        // The caret shows the place: the parser's own `at line L column C`
-        // is left out (it can name another place than the caret's).
-        let said = e.to_string();
-        let said = said.split(" at line ").next().unwrap_or(&said);
-        // Valid YAML that the parser's values cannot hold.
-        let message = if said.contains(" as u128") || said.contains(" as i128") {
-            "a number too large to read (a register holds 32 bits)".to_string()
-        } else {
-            format!("not YAML: {said}")
-        };
-        RunError { kind: ErrorKind::State, span: e.location().map(|l| (l.index(), 1)), message }
-    })?;
+    if let Some(at) = too_deep(text) {
+        let message = format!("`[`/`{{` nested more than {MAX_FLOW_DEPTH} deep (a state needs two levels)");
+        return Err(RunError { kind: ErrorKind::State, span: Some((at, 1)), message });
+    }
+    let doc: Value = serde_yaml::from_str(text).map_err(|e| yaml_error(text, &e))?;
     let map = match &doc {
         Value::Null => return Ok(()),
         Value::Mapping(m) => m,
         _ => return Err(error(text, "", "the state is a mapping with `active`, `regs` and `cmem`")),
     };
     for (k, v) in map {
-        let key = k.as_str().unwrap_or("");
+        let Some(key) = k.as_str() else {
+            return Err(error(text, "", "a key that is not a name: the state's keys are `active`, `regs` and `cmem`"));
+        };
         match key {
             "active" => warp.active = mask(text, key, v)?,
             "regs" => regs(warp, text, v)?,
@@ -91,15 +184,22 @@ fn scalar_text(v: &Value) -> String {
 /// The lane mask: an integer only (a float's bits or a boolean as a mask is
 /// a mistake, not a spelling).
 fn mask(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
-    let integer = match v {
-        Value::Number(n) => n.is_u64() || n.is_i64(),
-        Value::String(s) => !s.trim().starts_with(['0']) || !s.trim()[1..].starts_with(['f', 'F']),
-        _ => false,
-    };
-    if !integer {
-        return Err(error(text, key, format!("`{key}`: `{}` is not a lane mask: write an integer, bit i for lane i (`0xffffffff`: all 32)", scalar_text(v))));
+    let not_mask = || error(text, key, format!("`{key}`: `{}` is not a lane mask: write an integer, bit i for lane i (`0xffffffff`: all 32)", scalar_text(v)));
+    match v {
+        Value::Number(n) if n.is_u64() || n.is_i64() => word(text, key, v),
+        Value::String(s) => integer(s.trim()).ok_or_else(not_mask),
+        _ => Err(not_mask()),
     }
-    word(text, key, v)
+}
+
+/// A 32-bit integer as text: `0x` hex (`_` between digits allowed), decimal,
+/// or negative decimal (two's complement).
+fn integer(s: &str) -> Option<u32> {
+    if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u32::from_str_radix(&h.replace('_', ""), 16).ok()
+    } else {
+        s.parse::<u32>().ok().or_else(|| s.parse::<i32>().ok().map(|i| i as u32))
+    }
 }
 
 fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
@@ -124,19 +224,20 @@ fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
         }
         Value::String(s) => {
             let s = s.trim();
-            let parsed = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-                u32::from_str_radix(&h.replace('_', ""), 16).ok()
-            } else if let Some(h) = s.strip_prefix("0f").or_else(|| s.strip_prefix("0F")) {
-                u32::from_str_radix(h, 16).ok()
-            } else {
-                s.parse::<u32>().ok().or_else(|| s.parse::<i32>().ok().map(|i| i as u32))
+            let parsed = match s.strip_prefix("0f").or_else(|| s.strip_prefix("0F")) {
+                Some(h) => u32::from_str_radix(h, 16).ok(),
+                None => integer(s),
             };
             match parsed {
                 Some(x) => Ok(x),
-                // A float or a boolean in quotes: read as the scalar it holds.
-                None => match serde_yaml::from_str::<Value>(s) {
-                    Ok(inner @ (Value::Number(_) | Value::Bool(_))) => word(text, key, &inner),
-                    _ => Err(bad()),
+                // The assembler's float spellings (`inf`, `-inf`), then a
+                // float or a boolean in quotes, read as the scalar it holds.
+                None => match literal::parse_float(s, FloatFormat::F32) {
+                    Ok(b) => Ok(b as u32),
+                    Err(_) => match serde_yaml::from_str::<Value>(s) {
+                        Ok(inner @ (Value::Number(_) | Value::Bool(_))) => word(text, key, &inner),
+                        _ => Err(bad()),
+                    },
                 },
             }
         }
@@ -145,11 +246,17 @@ fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
 }
 
 fn regs(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
-    let Value::Mapping(m) = v else {
-        return Err(error(text, "regs", "`regs` maps register names to values"));
+    let m = match v {
+        Value::Mapping(m) => m,
+        // `regs:` with nothing (or only comments) under it: no registers.
+        Value::Null => return Ok(()),
+        _ => return Err(error(text, "regs", "`regs` maps register names to values")),
     };
     for (k, v) in m {
-        let name = scalar_text(k);
+        let Value::String(name) = k else {
+            return Err(error(text, "regs", format!("`regs`: `{}` is not a register name (names are written `R1`, `P0`, `UR4`)", scalar_text(k))));
+        };
+        let name = name.clone();
         let Some((file, idx)) = warp.parse_register(&name) else {
             return Err(error(text, &name, format!("`{name}` is not a register")));
         };
@@ -205,11 +312,17 @@ fn parse_cmem(name: &str) -> Option<(u64, u64)> {
 }
 
 fn cmem(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
-    let Value::Mapping(m) = v else {
-        return Err(error(text, "cmem", "`cmem` maps `c[bank][offset]` to 32-bit words"));
+    let m = match v {
+        Value::Mapping(m) => m,
+        // `cmem:` with nothing under it: no words.
+        Value::Null => return Ok(()),
+        _ => return Err(error(text, "cmem", "`cmem` maps `c[bank][offset]` to 32-bit words")),
     };
     for (k, v) in m {
-        let name = scalar_text(k);
+        let Value::String(name) = k else {
+            return Err(error(text, "cmem", format!("`cmem`: `{}` is not `c[bank][offset]`", scalar_text(k))));
+        };
+        let name = name.clone();
         // Whole aligned words, inside the bank: what `dump` prints reads back as the same words.
         let Some((bank, offset)) = parse_cmem(&name).filter(|(b, o)| *b < 32 && *o < 1 << 17 && o % 4 == 0) else {
             return Err(error(text, &name, format!("`{name}` is not `c[bank][offset]` (bank < 32, byte offset < 0x20000 and a multiple of 4: the value is a 32-bit word)")));
@@ -316,6 +429,14 @@ mod tests {
             ("active: 1.5\n", "active"),
             ("active: true\n", "active"),
             ("active: 0f3F800000\n", "active"),
+            ("active: \"1.5\"\n", "active"),
+            ("active: \"true\"\n", "active"),
+            ("active: \"0f3F800000\"\n", "active"),
+            ("regs: {0x10: 5}\n", "regs"),
+            ("cmem: {7: 5}\n", "cmem"),
+            ("# a comment\n42\n", "4"),
+            ("- 1\n", "-"),
+            ("? [a, b]\n: 1\n", "?"),
         ] {
             let e = load(&mut new_warp(), bad).unwrap_err();
             assert_eq!(e.kind, ErrorKind::State);
@@ -327,6 +448,41 @@ mod tests {
                 assert!(e.span.is_some(), "{}", e.message);
             }
         }
+    }
+
+    #[test]
+    fn quoted_and_assembler_spellings_and_empty_sections() {
+        let mut w = new_warp();
+        load(&mut w, "active: \"0x10\"\nregs:\n  R1: inf\n  R2: -inf\n  R3: \"1.5\"\n").unwrap();
+        assert_eq!(w.active, 0x10);
+        assert_eq!((w.lane(0, 1, 0), w.lane(0, 2, 0), w.lane(0, 3, 0)), (0x7F80_0000, 0xFF80_0000, 0x3FC0_0000));
+        // Sections with nothing (or only comments) under them are empty.
+        let mut e = new_warp();
+        load(&mut e, "regs:\n  # R1: 1\ncmem:\n").unwrap();
+        assert_eq!(e, new_warp());
+    }
+
+    #[test]
+    fn errors_the_parser_gives_no_place_get_one() {
+        let at = |text: &str| {
+            let e = load(&mut new_warp(), text).unwrap_err();
+            (e.span.map(|(at, _)| at), e.message)
+        };
+        let text = "active: 0xff\nregs:\n  R1: 1\n  R2: 2\n  R1: 4\n";
+        assert_eq!(at(text), (text.rfind("R1"), "`R1` is given twice in `regs`".to_string()));
+        let text = "active: 1\nactive: 2\n";
+        assert_eq!(at(text), (text.rfind("active"), "`active` is given twice".to_string()));
+        let text = "regs: {R1: 1}\u{0}\n";
+        assert_eq!(at(text), (text.find('\u{0}'), "not YAML: control characters are not allowed".to_string()));
+        for text in ["a: 1\n---\nb: 2\n", "---\na: 1\n---\nb: 2\n"] {
+            assert_eq!(at(text), (text.rfind("---"), "a state is one YAML document: a second one starts here".to_string()));
+        }
+        // Deep nesting is refused before the parser (whose time grows with
+        // the square of the depth) sees it; quoted and commented brackets
+        // do not count.
+        let text = format!("regs: {}", "[".repeat(100_000));
+        assert_eq!(at(&text).0, Some(6 + MAX_FLOW_DEPTH));
+        assert_eq!(too_deep(&format!("# {}\nregs: {{R1: '{}'}}\n", "[".repeat(100), "[".repeat(100))), None);
     }
 
     #[test]

@@ -783,9 +783,19 @@ fn decorated(text: &str) -> Result<OperandText<'_>, String> {
         if g == 1 && matches!(s.as_bytes()[0], b'-' | b'+') && starts_number(next) {
             return Err(format!("`{text}`: a sign is written next to its number: `{}{next}`", &s[..1]));
         }
-        // `$sched=1`: the template's placeholder, written as a control.
-        if let Some(control) = next.strip_prefix('$') {
-            return Err(format!("`{next}` is not an operand: controls are written `&{control}`"));
+        // `$sched=1`, `$sched $req`: the template's placeholders, written
+        // as controls.
+        if next.starts_with('$') {
+            let words: Vec<&str> = next.split_ascii_whitespace().collect();
+            let spelled: Vec<String> = words
+                .iter()
+                .map(|w| {
+                    let w = w.trim_start_matches('$');
+                    if w.contains('=') { format!("&{w}") } else { format!("&{w}=value") }
+                })
+                .collect();
+            let optional = if words.iter().all(|w| w.contains('=')) { "" } else { " (each may be left out)" };
+            return Err(format!("`{next}` is not an operand: controls are written `{}`{optional}", spelled.join(" ")));
         }
         if next.starts_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '!' | '~' | '|')) {
             return Err(format!("`{text}` is not an operand: is a `,` missing before `{next}`?"));
@@ -915,6 +925,10 @@ mod tests {
         assert_eq!(operand("c[0x3] [0x18]").unwrap_err(), "`c[0x3] [0x18]` is not an operand");
         assert_eq!(operand("- 5").unwrap_err(), "`- 5`: a sign is written next to its number: `-5`");
         assert_eq!(operand("R2 $sched=1").unwrap_err(), "`$sched=1` is not an operand: controls are written `&sched=1`");
+        assert_eq!(
+            operand("R2 $sched $req").unwrap_err(),
+            "`$sched $req` is not an operand: controls are written `&sched=value &req=value` (each may be left out)"
+        );
         assert_eq!(operand("-|R1|.H0_H0").unwrap_err(), "`-|R1|.H0_H0`: the suffix goes inside the bars: `-|R1.H0_H0|`");
         assert_eq!(operand("|R1").unwrap_err(), "`|R1`: `|` is not closed");
     }
