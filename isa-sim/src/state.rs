@@ -273,7 +273,10 @@ fn regs(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
                     return Err(error(text, &name, format!("`{name}`: {} values; a per-lane list has {LANES}", items.len())));
                 }
                 for (lane, item) in items.iter().enumerate() {
-                    let x = value(text, &name, item, spec.predicate)?;
+                    let x = value(text, &name, item, spec.predicate).map_err(|mut e| {
+                        e.message = format!("lane {lane}: {}", e.message);
+                        e
+                    })?;
                     warp.set(file, idx as u64, lane, x);
                 }
             }
@@ -318,6 +321,8 @@ fn cmem(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
         Value::Null => return Ok(()),
         _ => return Err(error(text, "cmem", "`cmem` maps `c[bank][offset]` to 32-bit words")),
     };
+    // Two spellings of one address (`c[0x0][0x10]`, `c[0][16]`) are one key.
+    let mut seen = std::collections::HashMap::new();
     for (k, v) in m {
         let Value::String(name) = k else {
             return Err(error(text, "cmem", format!("`cmem`: `{}` is not `c[bank][offset]`", scalar_text(k))));
@@ -327,6 +332,9 @@ fn cmem(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
         let Some((bank, offset)) = parse_cmem(&name).filter(|(b, o)| *b < 32 && *o < 1 << 17 && o % 4 == 0) else {
             return Err(error(text, &name, format!("`{name}` is not `c[bank][offset]` (bank < 32, byte offset < 0x20000 and a multiple of 4: the value is a 32-bit word)")));
         };
+        if let Some(first) = seen.insert((bank, offset), name.clone()) {
+            return Err(error(text, &name, format!("`{name}` and `{first}` are one address: each word is given once")));
+        }
         let x = word(text, &name, v)?;
         warp.cmem.write(bank, offset, x).map_err(|e| error(text, &name, e.to_string()))?;
     }
@@ -407,6 +415,9 @@ mod tests {
         assert_eq!((w.lane(0, 4, 0), w.lane(0, 5, 0), w.lane(0, 6, 0)), (0x7F80_0000, 0xFF80_0000, 0x3DCC_CCCD));
         let e = load(&mut new_warp(), "regs:\n  P0: 7\n").unwrap_err();
         assert_eq!(e.message, "`P0`: `7` is not a predicate value (true/false or 1/0)");
+        let lanes = format!("regs:\n  R1: [{}abc]\n", "1, ".repeat(31));
+        let e = load(&mut new_warp(), &lanes).unwrap_err();
+        assert_eq!(e.message, "lane 31: `R1`: `abc` is not a 32-bit value");
         let e = load(&mut new_warp(), "regs:\n  R0: 1.0e39\n").unwrap_err();
         assert!(e.message.starts_with("`R0`: `1e39` is out of range of a 32-bit float"), "{}", e.message);
 
@@ -437,6 +448,7 @@ mod tests {
             ("# a comment\n42\n", "4"),
             ("- 1\n", "-"),
             ("? [a, b]\n: 1\n", "?"),
+            ("cmem:\n  c[0x0][0x10]: 1\n  c[0][16]: 2\n", "c[0][16]"),
         ] {
             let e = load(&mut new_warp(), bad).unwrap_err();
             assert_eq!(e.kind, ErrorKind::State);
