@@ -37,6 +37,66 @@ fn error(text: &str, near: &str, message: impl Into<String>) -> RunError {
     RunError { kind: ErrorKind::State, span, message: message.into() }
 }
 
+/// An error about the value of `key`: at the value when it is written on the
+/// key's line (for `lane`, that lane's item of a `[..]` list), else at the
+/// key.
+fn value_error(text: &str, key: &str, lane: Option<usize>, message: impl Into<String>) -> RunError {
+    let mut e = error(text, key, message);
+    if let Some(span) = find_key(text, key).and_then(|at| value_place(text, at + key.len(), lane)) {
+        e.span = Some(span);
+    }
+    e
+}
+
+/// The value after a key ending at `end` (`R1: 0x10`, `"c[0][4]": 7`, `R1:
+/// [1, 2, ..]`), as (start, length); `None` for a value on later lines.
+fn value_place(text: &str, end: usize, lane: Option<usize>) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut i = end;
+    let skip = |i: &mut usize, set: &[u8]| {
+        while *i < b.len() && set.contains(&b[*i]) {
+            *i += 1;
+        }
+    };
+    skip(&mut i, b"\"' \t");
+    if b.get(i) != Some(&b':') {
+        return None;
+    }
+    i += 1;
+    skip(&mut i, b" \t");
+    let token = |from: usize, stops: &[u8]| {
+        let mut to = from;
+        while to < b.len() && !stops.contains(&b[to]) {
+            to += 1;
+        }
+        let t = text[from..to].trim_end();
+        (!t.is_empty()).then_some((from, t.len()))
+    };
+    match (b.get(i), lane) {
+        (Some(b'['), Some(n)) => {
+            // The n-th item of a flow list (items may span lines).
+            let mut k = 0;
+            let mut at = i + 1;
+            loop {
+                skip(&mut at, b" \t\r\n");
+                if k == n {
+                    return token(at, b",]\n#");
+                }
+                while at < b.len() && !matches!(b[at], b',' | b']') {
+                    at += 1;
+                }
+                if b.get(at) != Some(&b',') {
+                    return None;
+                }
+                at += 1;
+                k += 1;
+            }
+        }
+        (Some(b'\n' | b'\r' | b'#'), _) | (None, _) => None,
+        _ => token(i, b",}\n#"),
+    }
+}
+
 /// The first character that is not blank, a comment or a document marker.
 fn first_significant(text: &str) -> Option<usize> {
     let mut at = 0;
@@ -184,7 +244,7 @@ fn scalar_text(v: &Value) -> String {
 /// The lane mask: an integer only (a float's bits or a boolean as a mask is
 /// a mistake, not a spelling).
 fn mask(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
-    let not_mask = || error(text, key, format!("`{key}`: `{}` is not a lane mask: write an integer, bit i for lane i (`0xffffffff`: all 32)", scalar_text(v)));
+    let not_mask = || value_error(text, key, None, format!("`{key}`: `{}` is not a lane mask: write an integer, bit i for lane i (`0xffffffff`: all 32)", scalar_text(v)));
     match v {
         Value::Number(n) if n.is_u64() || n.is_i64() => word(text, key, v),
         Value::String(s) => integer(s.trim()).ok_or_else(not_mask),
@@ -203,7 +263,7 @@ fn integer(s: &str) -> Option<u32> {
 }
 
 fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
-    let bad = || error(text, key, format!("`{key}`: `{}` is not a 32-bit value", scalar_text(v)));
+    let bad = || value_error(text, key, None, format!("`{key}`: `{}` is not a 32-bit value", scalar_text(v)));
     match v {
         Value::Bool(b) => Ok(*b as u32),
         Value::Number(n) => {
@@ -219,7 +279,7 @@ fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
                     return Ok((f as f32).to_bits());
                 }
                 let t = scalar_text(v);
-                literal::parse_float(&t, FloatFormat::F32).map(|b| b as u32).map_err(|e| error(text, key, format!("`{key}`: {}", literal::float_error_message(&t, FloatFormat::F32, e))))
+                literal::parse_float(&t, FloatFormat::F32).map(|b| b as u32).map_err(|e| value_error(text, key, None, format!("`{key}`: {}", literal::float_error_message(&t, FloatFormat::F32, e))))
             }
         }
         Value::String(s) => {
@@ -273,9 +333,8 @@ fn regs(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
                     return Err(error(text, &name, format!("`{name}`: {} values; a per-lane list has {LANES}", items.len())));
                 }
                 for (lane, item) in items.iter().enumerate() {
-                    let x = value(text, &name, item, spec.predicate).map_err(|mut e| {
-                        e.message = format!("lane {lane}: {}", e.message);
-                        e
+                    let x = value(text, &name, item, spec.predicate).map_err(|e| {
+                        value_error(text, &name, Some(lane), format!("lane {lane}: {}", e.message))
                     })?;
                     warp.set(file, idx as u64, lane, x);
                 }
@@ -295,7 +354,7 @@ fn regs(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
 fn value(text: &str, name: &str, v: &Value, predicate: bool) -> Result<u32, RunError> {
     let x = word(text, name, v)?;
     if predicate && x > 1 {
-        return Err(error(text, name, format!("`{name}`: `{}` is not a predicate value (true/false or 1/0)", scalar_text(v))));
+        return Err(value_error(text, name, None, format!("`{name}`: `{}` is not a predicate value (true/false or 1/0)", scalar_text(v))));
     }
     Ok(x)
 }
@@ -418,6 +477,14 @@ mod tests {
         let lanes = format!("regs:\n  R1: [{}abc]\n", "1, ".repeat(31));
         let e = load(&mut new_warp(), &lanes).unwrap_err();
         assert_eq!(e.message, "lane 31: `R1`: `abc` is not a 32-bit value");
+        assert_eq!(e.span, Some((lanes.find("abc").unwrap(), 3)));
+        // Items over several lines, and a value on the key's line of a flow map.
+        let text = format!("regs: {{R1: [0, 1,\n  2, x3, {}4]}}\n", "4, ".repeat(27));
+        let text = text.as_str();
+        let e = load(&mut new_warp(), text).unwrap_err();
+        assert_eq!((e.message.as_str(), e.span), ("lane 3: `R1`: `x3` is not a 32-bit value", Some((text.find("x3").unwrap(), 2))));
+        let text = "regs: {R0: 1, R1: zz}\n";
+        assert_eq!(load(&mut new_warp(), text).unwrap_err().span, Some((text.find("zz").unwrap(), 2)));
         let e = load(&mut new_warp(), "regs:\n  R0: 1.0e39\n").unwrap_err();
         assert!(e.message.starts_with("`R0`: `1e39` is out of range of a 32-bit float"), "{}", e.message);
 
@@ -426,23 +493,23 @@ mod tests {
             ("regs:\n  RZ: 1\n", "RZ"),
             ("regs:\n  UR1: [1, 2]\n", "UR1"),
             ("regs:\n  R1: [1, 2]\n", "R1"),
-            ("regs:\n  R1: 0x1_0000_0000\n", "R1"),
+            ("regs:\n  R1: 0x1_0000_0000\n", "0x1_0000_0000"),
             ("cmem:\n  c[0x40][0]: 1\n", "c[0x40][0]"),
             ("cmem:\n  c[0x0][0x1FFFF]: 1\n", "c[0x0][0x1FFFF]"),
             ("cmem:\n  c[0x0][0x101]: 1\n", "c[0x0][0x101]"),
             ("bogus: 1\n", "bogus"),
             ("regs: [\n", ""),
-            ("regs:\n  P2: 7\n", "P2"),
-            ("regs:\n  R2: 1.0e39\n", "R2"),
-            ("regs:\n  R2: 1.0e-50\n", "R2"),
-            ("regs:\n  R10: 1\n  R1: abc\n", "R1: abc"),
+            ("regs:\n  P2: 7\n", "7"),
+            ("regs:\n  R2: 1.0e39\n", "1.0e39"),
+            ("regs:\n  R2: 1.0e-50\n", "1.0e-50"),
+            ("regs:\n  R10: 1\n  R1: abc\n", "abc"),
             ("# R1x here\nactive: 1\nregs: {R1: 1, R1x: 2}\n", "R1x: 2"),
-            ("active: 1.5\n", "active"),
-            ("active: true\n", "active"),
-            ("active: 0f3F800000\n", "active"),
-            ("active: \"1.5\"\n", "active"),
-            ("active: \"true\"\n", "active"),
-            ("active: \"0f3F800000\"\n", "active"),
+            ("active: 1.5\n", "1.5"),
+            ("active: true\n", "true"),
+            ("active: 0f3F800000\n", "0f3F800000"),
+            ("active: \"1.5\"\n", "\"1.5\""),
+            ("active: \"true\"\n", "\"true\""),
+            ("active: \"0f3F800000\"\n", "\"0f3F800000\""),
             ("regs: {0x10: 5}\n", "regs"),
             ("cmem: {7: 5}\n", "cmem"),
             ("# a comment\n42\n", "4"),
