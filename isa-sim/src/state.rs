@@ -13,7 +13,8 @@
 //!   "c[0x0][0x100]": 0x3f800000
 //! ```
 //!
-//! Integers may be decimal, `0x` hex or negative (two's complement); floats
+//! Integers may be decimal, `0x` hex or negative (two's complement), `_` between
+//! digits allowed; floats
 //! may also be written as the assembler writes them (`inf`, `-inf`, raw bits
 //! `0f3F800000`); any value may be quoted. The lane mask is an integer only,
 //! quoted or not. `regs:` or `cmem:` with nothing under them are empty. A
@@ -252,13 +253,16 @@ fn mask(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
     }
 }
 
-/// A 32-bit integer as text: `0x` hex (`_` between digits allowed), decimal,
-/// or negative decimal (two's complement).
+/// A 32-bit integer as text: `0x` hex, decimal, or negative decimal (two's
+/// complement); `_` may separate digits in each (`0xffff_0000`, `1_000`).
 fn integer(s: &str) -> Option<u32> {
+    let digits = |t: &str| (!t.starts_with('_') && !t.ends_with('_')).then(|| t.replace('_', ""));
     if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        u32::from_str_radix(&h.replace('_', ""), 16).ok()
+        u32::from_str_radix(&digits(h)?, 16).ok()
     } else {
-        s.parse::<u32>().ok().or_else(|| s.parse::<i32>().ok().map(|i| i as u32))
+        let (sign, body) = s.strip_prefix('-').map_or(("", s), |b| ("-", b));
+        let t = format!("{sign}{}", digits(body)?);
+        t.parse::<u32>().ok().or_else(|| t.parse::<i32>().ok().map(|i| i as u32))
     }
 }
 
@@ -536,6 +540,10 @@ mod tests {
         assert_eq!(w.active, 0x10);
         assert_eq!((w.lane(0, 1, 0), w.lane(0, 2, 0), w.lane(0, 3, 0)), (0x7F80_0000, 0xFF80_0000, 0x3FC0_0000));
         // Sections with nothing (or only comments) under them are empty.
+        // `_` separates digits in decimal as in hex.
+        load(&mut w, "regs:\n  R1: 1_000\n  R2: 0xffff_0000\n  R3: -1_0\n").unwrap();
+        assert_eq!((w.lane(0, 1, 0), w.lane(0, 2, 0), w.lane(0, 3, 0)), (1000, 0xFFFF_0000, (-10i32) as u32));
+        assert!(load(&mut new_warp(), "regs:\n  R1: _1\n").is_err());
         let mut e = new_warp();
         load(&mut e, "regs:\n  # R1: 1\ncmem:\n").unwrap();
         assert_eq!(e, new_warp());
