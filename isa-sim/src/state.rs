@@ -13,10 +13,10 @@
 //!   "c[0x0][0x100]": 0x3f800000
 //! ```
 //!
-//! Integers may be decimal, `0x` hex or negative (two's complement), `_` between
-//! digits allowed; floats
-//! may also be written as the assembler writes them (`inf`, `-inf`, raw bits
-//! `0f3F800000`); any value may be quoted. The lane mask is an integer only,
+//! Integers may be decimal, `0x` hex or negative (two's complement), `_`
+//! between digits allowed; floats may also be written as the assembler
+//! writes them (`inf`, `-inf`, raw bits `0f3F800000`); any value may be
+//! quoted. The lane mask is an integer only,
 //! quoted or not. `regs:` or `cmem:` with nothing under them are empty. A
 //! state is one YAML document whose `[`/`{` nest at most 64 deep. The
 //! printed state uses the same format: `active`, every register that is not
