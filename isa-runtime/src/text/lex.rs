@@ -164,13 +164,16 @@ fn code_end(b: &[u8]) -> Option<usize> {
         }
         i += 8;
     }
+    // A comment runs to the end, unless a line break ends it (two lines
+    // given as one: `general` words that).
+    let one_line = |from: usize| !b[from..].iter().any(|&c| c == b'\n' || c == b'\r');
     while i < b.len() {
         match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'/') => return Some(i),
+            b'/' if b.get(i + 1) == Some(&b'/') => return one_line(i).then_some(i),
             b';' => {
                 // Only the last thing of the code: spaces, then the end or a comment.
                 let rest = skip_spaces(b, i + 1);
-                return (rest == b.len() || b[rest..].starts_with(b"//")).then_some(rest.min(b.len()));
+                return (rest == b.len() || b[rest..].starts_with(b"//") && one_line(rest)).then_some(rest.min(b.len()));
             }
             0x20..=0x7E => i += 1,
             _ => return None,
@@ -380,6 +383,16 @@ fn trim_spaces(b: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
 
 /// [`lex`] for any line, with its errors.
 fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
+    // A line break with more text after it: two lines given as one (a
+    // caller of `parse_line`/`FromStr`; `assemble_lines` splits them first).
+    // Line breaks at the end are whitespace.
+    if let Some(br) = line.find(['\n', '\r']) {
+        let rest = line[br..].trim_start();
+        if !rest.is_empty() {
+            let second = rest.lines().next().unwrap_or(rest).trim_end();
+            return Err((line.len() - rest.len(), format!("a line break inside the line: one instruction per line (`{second}` would be a second)")));
+        }
+    }
     // Strip the comment, then a trailing `;`.
     let code = &line[..find_comment(line.as_bytes())];
     let mut end = trim_end_len(code);
@@ -924,6 +937,12 @@ mod tests {
         assert_eq!(operand("c[ 0x3 ][ 0x18 ]").unwrap().core, Core::CMem { bank: 3, offset: 0x18 });
         assert_eq!(operand("c[0x3] [0x18]").unwrap_err(), "`c[0x3] [0x18]` is not an operand");
         assert_eq!(operand("- 5").unwrap_err(), "`- 5`: a sign is written next to its number: `-5`");
+        let two = "FFMA R1, R2, R3, R4 // one\n  FFMA R5, R6, R7, R8\n";
+        assert_eq!(
+            lex(two).map(|_| ()),
+            Err((two.find("FFMA R5").unwrap(), "a line break inside the line: one instruction per line (`FFMA R5, R6, R7, R8` would be a second)".to_string()))
+        );
+        assert_eq!(lex("FFMA R1, R2, R3, R4 ;\r\n").map(|l| l.operands.len()), Ok(4), "a line ending at the end is whitespace");
         assert_eq!(operand("R2 $sched=1").unwrap_err(), "`$sched=1` is not an operand: controls are written `&sched=1`");
         assert_eq!(
             operand("R2 $sched $req").unwrap_err(),
