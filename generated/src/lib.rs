@@ -41,7 +41,10 @@ pub use types::*;
 /// A value that does not fit its type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RangeError {
+    /// The type (for a part of one, such as a constant-memory bank,
+    /// the type and the part).
     pub type_name: &'static str,
+    /// The value given.
     pub value: i128,
 }
 impl core::fmt::Display for RangeError {
@@ -54,7 +57,12 @@ impl std::error::Error for RangeError {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EncodeError {
     /// The instruction violates one of its opcode's `__Exception` rules.
-    Exception { opcode: &'static str, message: &'static str },
+    Exception {
+        /// The instruction's opcode.
+        opcode: &'static str,
+        /// The rule's message, as the spec writes it.
+        message: &'static str,
+    },
 }
 impl core::fmt::Display for EncodeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -70,16 +78,41 @@ impl std::error::Error for EncodeError {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DecodeError {
     /// No opcode's constant bits match.
-    UnknownOpcode { word: u128 },
+    UnknownOpcode {
+        /// The word.
+        word: u128,
+    },
     /// A field holds an encoding its type does not have.
-    InvalidValue { opcode: &'static str, field: &'static str, value: u64 },
+    InvalidValue {
+        /// The opcode the word has the constant bits of.
+        opcode: &'static str,
+        /// The field, by its spec name (`ra.neg`; its accessor is `ra_neg`).
+        field: &'static str,
+        /// The field's raw bits.
+        value: u64,
+    },
     /// The word violates one of the opcode's `__Exception` rules.
-    Exception { opcode: &'static str, message: &'static str },
+    Exception {
+        /// The opcode the word has the constant bits of.
+        opcode: &'static str,
+        /// The rule's message, as the spec writes it.
+        message: &'static str,
+    },
     /// Strict decoding: bits no field covers are not zero.
-    UncoveredBits { opcode: &'static str, bits: u128 },
+    UncoveredBits {
+        /// The opcode the word has the constant bits of.
+        opcode: &'static str,
+        /// The bits set outside every field of the opcode.
+        bits: u128,
+    },
     /// One opcode's `decode` was given a word with another
     /// opcode's constant bits (`found`, the first in spec order).
-    WrongOpcode { opcode: &'static str, found: &'static str },
+    WrongOpcode {
+        /// The opcode whose `decode` was called.
+        opcode: &'static str,
+        /// The opcode the word has the constant bits of.
+        found: &'static str,
+    },
 }
 impl core::fmt::Display for DecodeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -679,189 +712,373 @@ const COVERED_MASKS: [[u64; 2]; 184usize] = [
 /// Any instruction of the ISA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Instruction {
+    /// An encoding of `HADD2`, selected by `optype == HADD2`, `stype == RR`: [`HADD2_RR`].
     HADD2_RR(HADD2_RR),
+    /// An encoding of `HADD2`, selected by `optype == HADD2`, `stype == RU`: [`HADD2_RU`].
     HADD2_RU(HADD2_RU),
+    /// An encoding of `HADD2`, selected by `optype == HADD2`, `stype == RI`: [`HADD2_RI`].
     HADD2_RI(HADD2_RI),
+    /// An encoding of `HADD2`, selected by `optype == HADD2`, `stype == RC`: [`HADD2_RC`].
     HADD2_RC(HADD2_RC),
+    /// An encoding of `HMUL2`, selected by `optype == HMUL2`, `stype == RR`: [`HMUL2_RR`].
     HMUL2_RR(HMUL2_RR),
+    /// An encoding of `HMUL2`, selected by `optype == HMUL2`, `stype == RU`: [`HMUL2_RU`].
     HMUL2_RU(HMUL2_RU),
+    /// An encoding of `HMUL2`, selected by `optype == HMUL2`, `stype == RI`: [`HMUL2_RI`].
     HMUL2_RI(HMUL2_RI),
+    /// An encoding of `HMUL2`, selected by `optype == HMUL2`, `stype == RC`: [`HMUL2_RC`].
     HMUL2_RC(HMUL2_RC),
+    /// An encoding of `HFMA2`, selected by `optype == HFMA2`, `stype == RRR`: [`HFMA2_RRR`].
     HFMA2_RRR(HFMA2_RRR),
+    /// An encoding of `HFMA2`, selected by `optype == HFMA2`, `stype == RRI`: [`HFMA2_RRI`].
     HFMA2_RRI(HFMA2_RRI),
+    /// An encoding of `HFMA2`, selected by `optype == HFMA2`, `stype == RIR`: [`HFMA2_RIR`].
     HFMA2_RIR(HFMA2_RIR),
+    /// An encoding of `HFMA2`, selected by `optype == HFMA2`, `stype == RRU`: [`HFMA2_RRU`].
     HFMA2_RRU(HFMA2_RRU),
+    /// An encoding of `HFMA2`, selected by `optype == HFMA2`, `stype == RUR`: [`HFMA2_RUR`].
     HFMA2_RUR(HFMA2_RUR),
+    /// An encoding of `HFMA2`, selected by `optype == HFMA2`, `stype == RRC`: [`HFMA2_RRC`].
     HFMA2_RRC(HFMA2_RRC),
+    /// An encoding of `HFMA2`, selected by `optype == HFMA2`, `stype == RCR`: [`HFMA2_RCR`].
     HFMA2_RCR(HFMA2_RCR),
+    /// An encoding of `HMNMX2`, selected by `optype == HMNMX2`, `stype == RR`: [`HMNMX2_RR`].
     HMNMX2_RR(HMNMX2_RR),
+    /// An encoding of `HMNMX2`, selected by `optype == HMNMX2`, `stype == RU`: [`HMNMX2_RU`].
     HMNMX2_RU(HMNMX2_RU),
+    /// An encoding of `HMNMX2`, selected by `optype == HMNMX2`, `stype == RI`: [`HMNMX2_RI`].
     HMNMX2_RI(HMNMX2_RI),
+    /// An encoding of `HMNMX2`, selected by `optype == HMNMX2`, `stype == RC`: [`HMNMX2_RC`].
     HMNMX2_RC(HMNMX2_RC),
+    /// An encoding of `HSETP2`, selected by `optype == HSETP2`, `stype == RR`: [`HSETP2_RR`].
     HSETP2_RR(HSETP2_RR),
+    /// An encoding of `HSETP2`, selected by `optype == HSETP2`, `stype == RU`: [`HSETP2_RU`].
     HSETP2_RU(HSETP2_RU),
+    /// An encoding of `HSETP2`, selected by `optype == HSETP2`, `stype == RI`: [`HSETP2_RI`].
     HSETP2_RI(HSETP2_RI),
+    /// An encoding of `HSETP2`, selected by `optype == HSETP2`, `stype == RC`: [`HSETP2_RC`].
     HSETP2_RC(HSETP2_RC),
+    /// An encoding of `HSET2`, selected by `optype == HSET2`, `stype == RR`: [`HSET2_RR`].
     HSET2_RR(HSET2_RR),
+    /// An encoding of `HSET2`, selected by `optype == HSET2`, `stype == RU`: [`HSET2_RU`].
     HSET2_RU(HSET2_RU),
+    /// An encoding of `HSET2`, selected by `optype == HSET2`, `stype == RI`: [`HSET2_RI`].
     HSET2_RI(HSET2_RI),
+    /// An encoding of `HSET2`, selected by `optype == HSET2`, `stype == RC`: [`HSET2_RC`].
     HSET2_RC(HSET2_RC),
+    /// An encoding of `FADD`, selected by `optype == FADD`, `stype == RR`: [`FADD_RR`].
     FADD_RR(FADD_RR),
+    /// An encoding of `FADD`, selected by `optype == FADD`, `stype == RU`: [`FADD_RU`].
     FADD_RU(FADD_RU),
+    /// An encoding of `FADD`, selected by `optype == FADD`, `stype == RI`: [`FADD_RI`].
     FADD_RI(FADD_RI),
+    /// An encoding of `FADD`, selected by `optype == FADD`, `stype == RC`: [`FADD_RC`].
     FADD_RC(FADD_RC),
+    /// An encoding of `FMUL`, selected by `optype == FMUL`, `stype == RR`: [`FMUL_RR`].
     FMUL_RR(FMUL_RR),
+    /// An encoding of `FMUL`, selected by `optype == FMUL`, `stype == RU`: [`FMUL_RU`].
     FMUL_RU(FMUL_RU),
+    /// An encoding of `FMUL`, selected by `optype == FMUL`, `stype == RI`: [`FMUL_RI`].
     FMUL_RI(FMUL_RI),
+    /// An encoding of `FMUL`, selected by `optype == FMUL`, `stype == RC`: [`FMUL_RC`].
     FMUL_RC(FMUL_RC),
+    /// An encoding of `FFMA`, selected by `optype == FFMA`, `stype == RRR`: [`FFMA_RRR`].
     FFMA_RRR(FFMA_RRR),
+    /// An encoding of `FFMA`, selected by `optype == FFMA`, `stype == RRI`: [`FFMA_RRI`].
     FFMA_RRI(FFMA_RRI),
+    /// An encoding of `FFMA`, selected by `optype == FFMA`, `stype == RIR`: [`FFMA_RIR`].
     FFMA_RIR(FFMA_RIR),
+    /// An encoding of `FFMA`, selected by `optype == FFMA`, `stype == RRU`: [`FFMA_RRU`].
     FFMA_RRU(FFMA_RRU),
+    /// An encoding of `FFMA`, selected by `optype == FFMA`, `stype == RUR`: [`FFMA_RUR`].
     FFMA_RUR(FFMA_RUR),
+    /// An encoding of `FFMA`, selected by `optype == FFMA`, `stype == RRC`: [`FFMA_RRC`].
     FFMA_RRC(FFMA_RRC),
+    /// An encoding of `FFMA`, selected by `optype == FFMA`, `stype == RCR`: [`FFMA_RCR`].
     FFMA_RCR(FFMA_RCR),
+    /// An encoding of `FMNMX`, selected by `optype == FMNMX`, `stype == RR`: [`FMNMX_RR`].
     FMNMX_RR(FMNMX_RR),
+    /// An encoding of `FMNMX`, selected by `optype == FMNMX`, `stype == RU`: [`FMNMX_RU`].
     FMNMX_RU(FMNMX_RU),
+    /// An encoding of `FMNMX`, selected by `optype == FMNMX`, `stype == RI`: [`FMNMX_RI`].
     FMNMX_RI(FMNMX_RI),
+    /// An encoding of `FMNMX`, selected by `optype == FMNMX`, `stype == RC`: [`FMNMX_RC`].
     FMNMX_RC(FMNMX_RC),
+    /// An encoding of `FSETP`, selected by `optype == FSETP`, `stype == RR`: [`FSETP_RR`].
     FSETP_RR(FSETP_RR),
+    /// An encoding of `FSETP`, selected by `optype == FSETP`, `stype == RU`: [`FSETP_RU`].
     FSETP_RU(FSETP_RU),
+    /// An encoding of `FSETP`, selected by `optype == FSETP`, `stype == RI`: [`FSETP_RI`].
     FSETP_RI(FSETP_RI),
+    /// An encoding of `FSETP`, selected by `optype == FSETP`, `stype == RC`: [`FSETP_RC`].
     FSETP_RC(FSETP_RC),
+    /// An encoding of `FSET`, selected by `optype == FSET`, `stype == RR`: [`FSET_RR`].
     FSET_RR(FSET_RR),
+    /// An encoding of `FSET`, selected by `optype == FSET`, `stype == RU`: [`FSET_RU`].
     FSET_RU(FSET_RU),
+    /// An encoding of `FSET`, selected by `optype == FSET`, `stype == RI`: [`FSET_RI`].
     FSET_RI(FSET_RI),
+    /// An encoding of `FSET`, selected by `optype == FSET`, `stype == RC`: [`FSET_RC`].
     FSET_RC(FSET_RC),
+    /// An encoding of `FSEL`, selected by `optype == FSEL`, `stype == RR`: [`FSEL_RR`].
     FSEL_RR(FSEL_RR),
+    /// An encoding of `FSEL`, selected by `optype == FSEL`, `stype == RU`: [`FSEL_RU`].
     FSEL_RU(FSEL_RU),
+    /// An encoding of `FSEL`, selected by `optype == FSEL`, `stype == RI`: [`FSEL_RI`].
     FSEL_RI(FSEL_RI),
+    /// An encoding of `FSEL`, selected by `optype == FSEL`, `stype == RC`: [`FSEL_RC`].
     FSEL_RC(FSEL_RC),
+    /// An encoding of `FCHK`, selected by `optype == FCHK`, `stype == RR`: [`FCHK_RR`].
     FCHK_RR(FCHK_RR),
+    /// An encoding of `FCHK`, selected by `optype == FCHK`, `stype == RU`: [`FCHK_RU`].
     FCHK_RU(FCHK_RU),
+    /// An encoding of `FCHK`, selected by `optype == FCHK`, `stype == RI`: [`FCHK_RI`].
     FCHK_RI(FCHK_RI),
+    /// An encoding of `FCHK`, selected by `optype == FCHK`, `stype == RC`: [`FCHK_RC`].
     FCHK_RC(FCHK_RC),
+    /// An encoding of `I2F`, selected by `optype == I2F`, `stype == R`: [`I2F_R`].
     I2F_R(I2F_R),
+    /// An encoding of `I2F`, selected by `optype == I2F`, `stype == C`: [`I2F_C`].
     I2F_C(I2F_C),
+    /// An encoding of `I2F`, selected by `optype == I2F`, `stype == U`: [`I2F_U`].
     I2F_U(I2F_U),
+    /// An encoding of `F2F`, selected by `optype == F2F`, `stype == R`: [`F2F_R`].
     F2F_R(F2F_R),
+    /// An encoding of `F2F`, selected by `optype == F2F`, `stype == U`: [`F2F_U`].
     F2F_U(F2F_U),
+    /// An encoding of `F2F`, selected by `optype == F2F`, `stype == C`: [`F2F_C`].
     F2F_C(F2F_C),
+    /// An encoding of `F2I`, selected by `optype == F2I`, `stype == R`: [`F2I_R`].
     F2I_R(F2I_R),
+    /// An encoding of `F2I`, selected by `optype == F2I`, `stype == U`: [`F2I_U`].
     F2I_U(F2I_U),
+    /// An encoding of `F2I`, selected by `optype == F2I`, `stype == C`: [`F2I_C`].
     F2I_C(F2I_C),
+    /// An encoding of `FRND`, selected by `optype == FRND`, `stype == R`: [`FRND_R`].
     FRND_R(FRND_R),
+    /// An encoding of `FRND`, selected by `optype == FRND`, `stype == U`: [`FRND_U`].
     FRND_U(FRND_U),
+    /// An encoding of `FRND`, selected by `optype == FRND`, `stype == C`: [`FRND_C`].
     FRND_C(FRND_C),
+    /// An encoding of `F2FP`, selected by `optype == F2FP`, `stype == RRR`: [`F2FP_RRR`].
     F2FP_RRR(F2FP_RRR),
+    /// An encoding of `F2FP`, selected by `optype == F2FP`, `stype == RUR`: [`F2FP_RUR`].
     F2FP_RUR(F2FP_RUR),
+    /// An encoding of `F2FP`, selected by `optype == F2FP`, `stype == RIR`: [`F2FP_RIR`].
     F2FP_RIR(F2FP_RIR),
+    /// An encoding of `F2FP`, selected by `optype == F2FP`, `stype == RCR`: [`F2FP_RCR`].
     F2FP_RCR(F2FP_RCR),
+    /// An encoding of `F2IP`, selected by `optype == F2IP`, `stype == RRR`, `ftype == F32`: [`F2IP_RRR`].
     F2IP_RRR(F2IP_RRR),
+    /// An encoding of `F2IP`, selected by `optype == F2IP`, `stype == RUR`, `ftype == F32`: [`F2IP_RUR`].
     F2IP_RUR(F2IP_RUR),
+    /// An encoding of `F2IP`, selected by `optype == F2IP`, `stype == RCR`, `ftype == F32`: [`F2IP_RCR`].
     F2IP_RCR(F2IP_RCR),
+    /// An encoding of `F2IP`, selected by `optype == F2IP`, `stype == RIR`, `ftype == F32`: [`F2IP_RIR`].
     F2IP_RIR(F2IP_RIR),
+    /// An encoding of `IADD`, selected by `optype == IADD`, `stype == RR`: [`IADD_RR`].
     IADD_RR(IADD_RR),
+    /// An encoding of `IADD`, selected by `optype == IADD`, `stype == RU`: [`IADD_RU`].
     IADD_RU(IADD_RU),
+    /// An encoding of `IADD`, selected by `optype == IADD`, `stype == RI`: [`IADD_RI`].
     IADD_RI(IADD_RI),
+    /// An encoding of `IADD`, selected by `optype == IADD`, `stype == RC`: [`IADD_RC`].
     IADD_RC(IADD_RC),
+    /// An encoding of `IMAD`, selected by `optype == IMAD`, `stype == RRR`: [`IMAD_RRR`].
     IMAD_RRR(IMAD_RRR),
+    /// An encoding of `IMAD`, selected by `optype == IMAD`, `stype == RRI`: [`IMAD_RRI`].
     IMAD_RRI(IMAD_RRI),
+    /// An encoding of `IMAD`, selected by `optype == IMAD`, `stype == RIR`: [`IMAD_RIR`].
     IMAD_RIR(IMAD_RIR),
+    /// An encoding of `IMAD`, selected by `optype == IMAD`, `stype == RRC`: [`IMAD_RRC`].
     IMAD_RRC(IMAD_RRC),
+    /// An encoding of `IMAD`, selected by `optype == IMAD`, `stype == RCR`: [`IMAD_RCR`].
     IMAD_RCR(IMAD_RCR),
+    /// An encoding of `IMAD`, selected by `optype == IMAD`, `stype == RRU`: [`IMAD_RRU`].
     IMAD_RRU(IMAD_RRU),
+    /// An encoding of `IMAD`, selected by `optype == IMAD`, `stype == RUR`: [`IMAD_RUR`].
     IMAD_RUR(IMAD_RUR),
+    /// An encoding of `IMAD_WIDE`, selected by `optype == IMAD_WIDE`, `stype == RRR`: [`IMAD_WIDE_RRR`].
     IMAD_WIDE_RRR(IMAD_WIDE_RRR),
+    /// An encoding of `IMAD_WIDE`, selected by `optype == IMAD_WIDE`, `stype == RIR`: [`IMAD_WIDE_RIR`].
     IMAD_WIDE_RIR(IMAD_WIDE_RIR),
+    /// An encoding of `IMAD_WIDE`, selected by `optype == IMAD_WIDE`, `stype == RRC`: [`IMAD_WIDE_RRC`].
     IMAD_WIDE_RRC(IMAD_WIDE_RRC),
+    /// An encoding of `IMAD_WIDE`, selected by `optype == IMAD_WIDE`, `stype == RCR`: [`IMAD_WIDE_RCR`].
     IMAD_WIDE_RCR(IMAD_WIDE_RCR),
+    /// An encoding of `IMAD_WIDE`, selected by `optype == IMAD_WIDE`, `stype == RRU`: [`IMAD_WIDE_RRU`].
     IMAD_WIDE_RRU(IMAD_WIDE_RRU),
+    /// An encoding of `IMAD_WIDE`, selected by `optype == IMAD_WIDE`, `stype == RUR`: [`IMAD_WIDE_RUR`].
     IMAD_WIDE_RUR(IMAD_WIDE_RUR),
+    /// An encoding of `IDP2A`, selected by `optype == IDP2A`, `stype == RRR`: [`IDP2A_RRR`].
     IDP2A_RRR(IDP2A_RRR),
+    /// An encoding of `IDP2A`, selected by `optype == IDP2A`, `stype == RRI`: [`IDP2A_RRI`].
     IDP2A_RRI(IDP2A_RRI),
+    /// An encoding of `IDP2A`, selected by `optype == IDP2A`, `stype == RIR`: [`IDP2A_RIR`].
     IDP2A_RIR(IDP2A_RIR),
+    /// An encoding of `IDP2A`, selected by `optype == IDP2A`, `stype == RRC`: [`IDP2A_RRC`].
     IDP2A_RRC(IDP2A_RRC),
+    /// An encoding of `IDP2A`, selected by `optype == IDP2A`, `stype == RCR`: [`IDP2A_RCR`].
     IDP2A_RCR(IDP2A_RCR),
+    /// An encoding of `IDP2A`, selected by `optype == IDP2A`, `stype == RRU`: [`IDP2A_RRU`].
     IDP2A_RRU(IDP2A_RRU),
+    /// An encoding of `IDP2A`, selected by `optype == IDP2A`, `stype == RUR`: [`IDP2A_RUR`].
     IDP2A_RUR(IDP2A_RUR),
+    /// An encoding of `IDP4A`, selected by `optype == IDP4A`, `stype == RRR`: [`IDP4A_RRR`].
     IDP4A_RRR(IDP4A_RRR),
+    /// An encoding of `IDP4A`, selected by `optype == IDP4A`, `stype == RRI`: [`IDP4A_RRI`].
     IDP4A_RRI(IDP4A_RRI),
+    /// An encoding of `IDP4A`, selected by `optype == IDP4A`, `stype == RIR`: [`IDP4A_RIR`].
     IDP4A_RIR(IDP4A_RIR),
+    /// An encoding of `IDP4A`, selected by `optype == IDP4A`, `stype == RRC`: [`IDP4A_RRC`].
     IDP4A_RRC(IDP4A_RRC),
+    /// An encoding of `IDP4A`, selected by `optype == IDP4A`, `stype == RCR`: [`IDP4A_RCR`].
     IDP4A_RCR(IDP4A_RCR),
+    /// An encoding of `IDP4A`, selected by `optype == IDP4A`, `stype == RRU`: [`IDP4A_RRU`].
     IDP4A_RRU(IDP4A_RRU),
+    /// An encoding of `IDP4A`, selected by `optype == IDP4A`, `stype == RUR`: [`IDP4A_RUR`].
     IDP4A_RUR(IDP4A_RUR),
+    /// An encoding of `IMUL`, selected by `optype == IMUL`, `stype == RR`: [`IMUL_RR`].
     IMUL_RR(IMUL_RR),
+    /// An encoding of `IMUL`, selected by `optype == IMUL`, `stype == RU`: [`IMUL_RU`].
     IMUL_RU(IMUL_RU),
+    /// An encoding of `IMUL`, selected by `optype == IMUL`, `stype == RI`: [`IMUL_RI`].
     IMUL_RI(IMUL_RI),
+    /// An encoding of `IMUL`, selected by `optype == IMUL`, `stype == RC`: [`IMUL_RC`].
     IMUL_RC(IMUL_RC),
+    /// An encoding of `LEA`, selected by `optype == LEA`, `stype == RRR`: [`LEA_RRR`].
     LEA_RRR(LEA_RRR),
+    /// An encoding of `LEA`, selected by `optype == LEA`, `stype == RIR`: [`LEA_RIR`].
     LEA_RIR(LEA_RIR),
+    /// An encoding of `LEA`, selected by `optype == LEA`, `stype == RCR`: [`LEA_RCR`].
     LEA_RCR(LEA_RCR),
+    /// An encoding of `LEA`, selected by `optype == LEA`, `stype == RUR`: [`LEA_RUR`].
     LEA_RUR(LEA_RUR),
+    /// An encoding of `IABS`, selected by `optype == IABS`, `stype == R`: [`IABS_R`].
     IABS_R(IABS_R),
+    /// An encoding of `IABS`, selected by `optype == IABS`, `stype == U`: [`IABS_U`].
     IABS_U(IABS_U),
+    /// An encoding of `IABS`, selected by `optype == IABS`, `stype == I`: [`IABS_I`].
     IABS_I(IABS_I),
+    /// An encoding of `IABS`, selected by `optype == IABS`, `stype == C`: [`IABS_C`].
     IABS_C(IABS_C),
+    /// An encoding of `IMNMX`, selected by `optype == IMNMX`, `stype == RR`: [`IMNMX_RR`].
     IMNMX_RR(IMNMX_RR),
+    /// An encoding of `IMNMX`, selected by `optype == IMNMX`, `stype == RU`: [`IMNMX_RU`].
     IMNMX_RU(IMNMX_RU),
+    /// An encoding of `IMNMX`, selected by `optype == IMNMX`, `stype == RI`: [`IMNMX_RI`].
     IMNMX_RI(IMNMX_RI),
+    /// An encoding of `IMNMX`, selected by `optype == IMNMX`, `stype == RC`: [`IMNMX_RC`].
     IMNMX_RC(IMNMX_RC),
+    /// An encoding of `P2R`, selected by `optype == P2R`, `stype == RR`: [`P2R_RR`].
     P2R_RR(P2R_RR),
+    /// An encoding of `P2R`, selected by `optype == P2R`, `stype == RU`: [`P2R_RU`].
     P2R_RU(P2R_RU),
+    /// An encoding of `P2R`, selected by `optype == P2R`, `stype == RI`: [`P2R_RI`].
     P2R_RI(P2R_RI),
+    /// An encoding of `P2R`, selected by `optype == P2R`, `stype == RC`: [`P2R_RC`].
     P2R_RC(P2R_RC),
+    /// An encoding of `R2P`, selected by `optype == R2P`, `stype == RR`: [`R2P_RR`].
     R2P_RR(R2P_RR),
+    /// An encoding of `R2P`, selected by `optype == R2P`, `stype == RU`: [`R2P_RU`].
     R2P_RU(R2P_RU),
+    /// An encoding of `R2P`, selected by `optype == R2P`, `stype == RI`: [`R2P_RI`].
     R2P_RI(R2P_RI),
+    /// An encoding of `R2P`, selected by `optype == R2P`, `stype == RC`: [`R2P_RC`].
     R2P_RC(R2P_RC),
+    /// An encoding of `ISETP`, selected by `optype == ISETP`, `stype == RR`: [`ISETP_RR`].
     ISETP_RR(ISETP_RR),
+    /// An encoding of `ISETP`, selected by `optype == ISETP`, `stype == RU`: [`ISETP_RU`].
     ISETP_RU(ISETP_RU),
+    /// An encoding of `ISETP`, selected by `optype == ISETP`, `stype == RI`: [`ISETP_RI`].
     ISETP_RI(ISETP_RI),
+    /// An encoding of `ISETP`, selected by `optype == ISETP`, `stype == RC`: [`ISETP_RC`].
     ISETP_RC(ISETP_RC),
+    /// An encoding of `ISET`, selected by `optype == ISET`, `stype == RR`: [`ISET_RR`].
     ISET_RR(ISET_RR),
+    /// An encoding of `ISET`, selected by `optype == ISET`, `stype == RU`: [`ISET_RU`].
     ISET_RU(ISET_RU),
+    /// An encoding of `ISET`, selected by `optype == ISET`, `stype == RI`: [`ISET_RI`].
     ISET_RI(ISET_RI),
+    /// An encoding of `ISET`, selected by `optype == ISET`, `stype == RC`: [`ISET_RC`].
     ISET_RC(ISET_RC),
+    /// An encoding of `SEL`, selected by `optype == SEL`, `stype == RR`: [`SEL_RR`].
     SEL_RR(SEL_RR),
+    /// An encoding of `SEL`, selected by `optype == SEL`, `stype == RU`: [`SEL_RU`].
     SEL_RU(SEL_RU),
+    /// An encoding of `SEL`, selected by `optype == SEL`, `stype == RI`: [`SEL_RI`].
     SEL_RI(SEL_RI),
+    /// An encoding of `SEL`, selected by `optype == SEL`, `stype == RC`: [`SEL_RC`].
     SEL_RC(SEL_RC),
+    /// An encoding of `LOP3`, selected by `optype == LOP3`, `stype == RRR`: [`LOP3_RRR`].
     LOP3_RRR(LOP3_RRR),
+    /// An encoding of `LOP3`, selected by `optype == LOP3`, `stype == RIR`: [`LOP3_RIR`].
     LOP3_RIR(LOP3_RIR),
+    /// An encoding of `LOP3`, selected by `optype == LOP3`, `stype == RCR`: [`LOP3_RCR`].
     LOP3_RCR(LOP3_RCR),
+    /// An encoding of `LOP3`, selected by `optype == LOP3`, `stype == RUR`: [`LOP3_RUR`].
     LOP3_RUR(LOP3_RUR),
+    /// An encoding of `PLOP3`, selected by `optype == PLOP3`, `stype == X`: [`PLOP3_X`].
     PLOP3_X(PLOP3_X),
+    /// An encoding of `PLOP3`, selected by `optype == PLOP3`, `stype == U`: [`PLOP3_U`].
     PLOP3_U(PLOP3_U),
+    /// An encoding of `SHF`, selected by `optype == SHF`, `stype == RRR`: [`SHF_RRR`].
     SHF_RRR(SHF_RRR),
+    /// An encoding of `SHF`, selected by `optype == SHF`, `stype == RRI`: [`SHF_RRI`].
     SHF_RRI(SHF_RRI),
+    /// An encoding of `SHF`, selected by `optype == SHF`, `stype == RIR`: [`SHF_RIR`].
     SHF_RIR(SHF_RIR),
+    /// An encoding of `SHF`, selected by `optype == SHF`, `stype == RRC`: [`SHF_RRC`].
     SHF_RRC(SHF_RRC),
+    /// An encoding of `SHF`, selected by `optype == SHF`, `stype == RCR`: [`SHF_RCR`].
     SHF_RCR(SHF_RCR),
+    /// An encoding of `SHF`, selected by `optype == SHF`, `stype == RRU`: [`SHF_RRU`].
     SHF_RRU(SHF_RRU),
+    /// An encoding of `SHF`, selected by `optype == SHF`, `stype == RUR`: [`SHF_RUR`].
     SHF_RUR(SHF_RUR),
+    /// An encoding of `MOV`, selected by `optype == MOV`, `stype == R`: [`MOV_R`].
     MOV_R(MOV_R),
+    /// An encoding of `MOV`, selected by `optype == MOV`, `stype == U`: [`MOV_U`].
     MOV_U(MOV_U),
+    /// An encoding of `MOV`, selected by `optype == MOV`, `stype == I`: [`MOV_I`].
     MOV_I(MOV_I),
+    /// An encoding of `MOV`, selected by `optype == MOV`, `stype == C`: [`MOV_C`].
     MOV_C(MOV_C),
+    /// An encoding of `PRMT`, selected by `optype == PRMT`, `stype == RRR`: [`PRMT_RRR`].
     PRMT_RRR(PRMT_RRR),
+    /// An encoding of `PRMT`, selected by `optype == PRMT`, `stype == RRI`: [`PRMT_RRI`].
     PRMT_RRI(PRMT_RRI),
+    /// An encoding of `PRMT`, selected by `optype == PRMT`, `stype == RIR`: [`PRMT_RIR`].
     PRMT_RIR(PRMT_RIR),
+    /// An encoding of `PRMT`, selected by `optype == PRMT`, `stype == RRC`: [`PRMT_RRC`].
     PRMT_RRC(PRMT_RRC),
+    /// An encoding of `PRMT`, selected by `optype == PRMT`, `stype == RCR`: [`PRMT_RCR`].
     PRMT_RCR(PRMT_RCR),
+    /// An encoding of `PRMT`, selected by `optype == PRMT`, `stype == RRU`: [`PRMT_RRU`].
     PRMT_RRU(PRMT_RRU),
+    /// An encoding of `PRMT`, selected by `optype == PRMT`, `stype == RUR`: [`PRMT_RUR`].
     PRMT_RUR(PRMT_RUR),
+    /// An encoding of `I2I`, selected by `optype == I2I`, `stype == R`: [`I2I_R`].
     I2I_R(I2I_R),
+    /// An encoding of `I2I`, selected by `optype == I2I`, `stype == U`: [`I2I_U`].
     I2I_U(I2I_U),
+    /// An encoding of `I2I`, selected by `optype == I2I`, `stype == I`: [`I2I_I`].
     I2I_I(I2I_I),
+    /// An encoding of `I2I`, selected by `optype == I2I`, `stype == C`: [`I2I_C`].
     I2I_C(I2I_C),
+    /// An encoding of `I2IP`, selected by `optype == I2IP`, `stype == RRR`, `satrelu == SAT`: [`I2IP_RRR`].
     I2IP_RRR(I2IP_RRR),
+    /// An encoding of `I2IP`, selected by `optype == I2IP`, `stype == RUR`, `satrelu == SAT`: [`I2IP_RUR`].
     I2IP_RUR(I2IP_RUR),
+    /// An encoding of `I2IP`, selected by `optype == I2IP`, `stype == RIR`, `satrelu == SAT`: [`I2IP_RIR`].
     I2IP_RIR(I2IP_RIR),
+    /// An encoding of `I2IP`, selected by `optype == I2IP`, `stype == RCR`, `satrelu == SAT`: [`I2IP_RCR`].
     I2IP_RCR(I2IP_RCR),
+    /// An encoding of `R2UR`, selected by `optype == R2UR`, `stype == R`: [`R2UR_R`].
     R2UR_R(R2UR_R),
+    /// An encoding of `SETGPR`, selected by `optype == SETGPR`, `stype == U`: [`SETGPR_U`].
     SETGPR_U(SETGPR_U),
+    /// An encoding of `GETGPR`, selected by `optype == GETGPR`, `stype == U`: [`GETGPR_U`].
     GETGPR_U(GETGPR_U),
 }
 impl From<HADD2_RR> for Instruction {
@@ -1785,12 +2002,17 @@ impl From<GETGPR_U> for Instruction {
     }
 }
 impl Instruction {
-    /// Encodes to the instruction word: the word the instruction holds,
-    /// once the check tables find it in none of the cubes its opcode's
-    /// row rejects (its `__Exception` rules and field types, as
-    /// [`Decoded::new`] checks them). Without
-    /// branching on the opcode; opcodes whose rules need their own
-    /// check, and rejected instructions, take [`Self::encode_checked`].
+    /// The instruction word (bit i of the spec is bit i of the `u128`),
+    /// or the `__Exception` rule of its opcode it violates
+    /// ([`EncodeError::Exception`], the same error as
+    /// [`Self::encode_checked`]). Every field already holds a value of
+    /// its type, so the rules are all there is to check.
+    ///
+    /// How: one check-table test of the word against its opcode's row
+    /// (the rules as bit patterns, the ones [`Decoded::new`] uses),
+    /// without branching on the opcode; a rejected word, and opcodes
+    /// whose rules do not fit the tables, go to
+    /// [`Self::encode_checked`], which names the rule.
     #[inline]
     pub fn encode(&self) -> Result<u128, EncodeError> {
         let w = self.to_word();
@@ -2371,7 +2593,7 @@ impl Instruction {
             Instruction::GETGPR_U(i) => *i = GETGPR_U::of(w),
         }
     }
-    /// The word as 16 little-endian bytes (byte 0 holds bits 0..7).
+    /// The word as 16 little-endian bytes (byte 0 holds bits 0..=7).
     #[inline]
     pub fn to_le_bytes(&self) -> Result<[u8; 16], EncodeError> {
         self.encode().map(u128::to_le_bytes)
@@ -5367,7 +5589,9 @@ impl Instruction {
     /// through `fold`, which takes the words four at a time.
     pub fn decode_words(
         words: &[u128],
-    ) -> impl ExactSizeIterator<Item = Result<Instruction, DecodeError>> + '_ {
+    ) -> impl DoubleEndedIterator<
+        Item = Result<Instruction, DecodeError>,
+    > + ExactSizeIterator + core::iter::FusedIterator + Clone + '_ {
         ::isa_runtime::read_ahead::ReadAhead::new(words).map(Instruction::decode)
     }
     /// [`Instruction::decode`] of the words its table rejects.

@@ -22,7 +22,10 @@
     unused_mut
 )]
 use super::*;
-use isa_runtime::sim::{lanes, sign_extend, Fault, FileSpec, Warp, LANES};
+use isa_runtime::sim::{lanes, sign_extend};
+/// The runtime's machine types the stubs take and return, here so a
+/// user needs no `isa-runtime` import of their own.
+pub use isa_runtime::sim::{Fault, FileSpec, Warp, LANES};
 /// The register files the spec declares, in spec order.
 pub static FILES: [FileSpec; 4] = [
     FileSpec {

@@ -3836,10 +3836,12 @@ impl Reg {
     pub const fn index(self) -> u64 {
         self.0 as u64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         self.0 as u64
     }
+    /// The value whose raw bits these are; `None` when they are not one.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 255 { Some(Reg(raw as u8)) } else { None }
@@ -3902,10 +3904,12 @@ impl UReg {
     pub const fn index(self) -> u64 {
         self.0 as u64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         self.0 as u64
     }
+    /// The value whose raw bits these are; `None` when they are not one.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 63 { Some(UReg(raw as u8)) } else { None }
@@ -3968,10 +3972,12 @@ impl Pred {
     pub const fn index(self) -> u64 {
         self.0 as u64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         self.0 as u64
     }
+    /// The value whose raw bits these are; `None` when they are not one.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 7 { Some(Pred(raw as u8)) } else { None }
@@ -4034,10 +4040,12 @@ impl UPred {
     pub const fn index(self) -> u64 {
         self.0 as u64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         self.0 as u64
     }
+    /// The value whose raw bits these are; `None` when they are not one.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 7 { Some(UPred(raw as u8)) } else { None }
@@ -4074,10 +4082,12 @@ impl SImm32 {
             })
         }
     }
+    /// The value (sign-extended).
     #[inline]
     pub const fn value(self) -> i64 {
         self.0 as i64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         (self.0 as i64 as u64) & 4294967295
@@ -4131,10 +4141,12 @@ impl SImm9 {
             })
         }
     }
+    /// The value (sign-extended).
     #[inline]
     pub const fn value(self) -> i64 {
         self.0 as i64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         (self.0 as i64 as u64) & 511
@@ -4184,14 +4196,17 @@ impl UImm5 {
             })
         }
     }
+    /// The value.
     #[inline]
     pub const fn value(self) -> u64 {
         self.0 as u64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         self.0 as u64
     }
+    /// The value whose raw bits these are; `None` when they are not one.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 31 { Some(UImm5(raw as u8)) } else { None }
@@ -4234,14 +4249,17 @@ impl UImm8 {
             })
         }
     }
+    /// The value.
     #[inline]
     pub const fn value(self) -> u64 {
         self.0 as u64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         self.0 as u64
     }
+    /// The value whose raw bits these are; `None` when they are not one.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 255 { Some(UImm8(raw as u8)) } else { None }
@@ -4289,10 +4307,12 @@ impl F32Imm {
     pub const fn bits(self) -> u64 {
         self.0 as u64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         self.0 as u64
     }
+    /// The value whose raw bits these are; `None` when they are not one.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 4294967295 { Some(F32Imm(raw as u32)) } else { None }
@@ -4376,10 +4396,12 @@ impl F16ImmX2 {
     pub const fn bits(self) -> u64 {
         self.0 as u64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         self.0 as u64
     }
+    /// The value whose raw bits these are; `None` when they are not one.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 4294967295 { Some(F16ImmX2(raw as u32)) } else { None }
@@ -4435,7 +4457,7 @@ impl F16ImmX2 {
         }
     }
 }
-/// Constant-memory reference `c[bank][offset]`: bank in bits 17..21, offset in bits 0..16 of the field.
+/// Constant-memory reference `c[bank][offset]`: bank in bits 17..=21, offset in bits 0..=16 of the field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct CMem {
     pub(crate) bank: u8,
@@ -4461,18 +4483,22 @@ impl CMem {
             offset: offset as u32,
         })
     }
+    /// The constant bank.
     #[inline]
     pub const fn bank(self) -> u64 {
         self.bank as u64
     }
+    /// The byte offset in the bank.
     #[inline]
     pub const fn offset(self) -> u64 {
         self.offset as u64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         (self.bank as u64) << 17 | (self.offset as u64) << 0
     }
+    /// The value whose raw bits these are; `None` when they are not one.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw > 4194303 {
@@ -4521,14 +4547,17 @@ impl Sched {
             })
         }
     }
+    /// The value.
     #[inline]
     pub const fn value(self) -> u64 {
         self.0 as u64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         self.0 as u64
     }
+    /// The value whose raw bits these are; `None` when they are not one.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 63 { Some(Sched(raw as u8)) } else { None }
@@ -4571,14 +4600,17 @@ impl ReqMask {
             })
         }
     }
+    /// The value.
     #[inline]
     pub const fn value(self) -> u64 {
         self.0 as u64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         self.0 as u64
     }
+    /// The value whose raw bits these are; `None` when they are not one.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 63 { Some(ReqMask(raw as u8)) } else { None }
@@ -4621,14 +4653,17 @@ impl WriteSB {
             })
         }
     }
+    /// The value.
     #[inline]
     pub const fn value(self) -> u64 {
         self.0 as u64
     }
+    /// The field's raw bits.
     #[inline]
     pub const fn to_raw(self) -> u64 {
         self.0 as u64
     }
+    /// The value whose raw bits these are; `None` when they are not one.
     #[inline]
     pub const fn from_raw(raw: u64) -> Option<Self> {
         if raw <= 15 { Some(WriteSB(raw as u8)) } else { None }

@@ -317,8 +317,10 @@ fn gen_register(t: &Type) -> TokenStream {
             /// The register number.
             #[inline]
             pub const fn index(self) -> u64 { self.0 as u64 }
+            /// The field's raw bits.
             #[inline]
             pub const fn to_raw(self) -> u64 { self.0 as u64 }
+            /// The value whose raw bits these are; `None` when they are not one.
             #[inline]
             pub const fn from_raw(raw: u64) -> Option<Self> {
                 if raw <= #max { Some(#name(raw as #repr)) } else { None }
@@ -346,8 +348,10 @@ fn gen_int(t: &Type, signed: bool) -> TokenStream {
                 pub const fn new(value: i64) -> Result<Self, RangeError> {
                     if (value as i128) >= #min && (value as i128) <= #max { Ok(#name(value as #repr)) } else { Err(RangeError { type_name: stringify!(#name), value: value as i128 }) }
                 }
+                /// The value (sign-extended).
                 #[inline]
                 pub const fn value(self) -> i64 { self.0 as i64 }
+                /// The field's raw bits.
                 #[inline]
                 pub const fn to_raw(self) -> u64 { (self.0 as i64 as u64) & #mask }
                 /// The value whose field bits are `raw` (sign-extended);
@@ -377,10 +381,13 @@ fn gen_int(t: &Type, signed: bool) -> TokenStream {
                 pub const fn new(value: u64) -> Result<Self, RangeError> {
                     if value <= #mask { Ok(#name(value as #repr)) } else { Err(RangeError { type_name: stringify!(#name), value: value as i128 }) }
                 }
+                /// The value.
                 #[inline]
                 pub const fn value(self) -> u64 { self.0 as u64 }
+                /// The field's raw bits.
                 #[inline]
                 pub const fn to_raw(self) -> u64 { self.0 as u64 }
+                /// The value whose raw bits these are; `None` when they are not one.
                 #[inline]
                 pub const fn from_raw(raw: u64) -> Option<Self> {
                     if raw <= #mask { Some(#name(raw as #repr)) } else { None }
@@ -430,8 +437,10 @@ fn gen_float(t: &Type) -> TokenStream {
             /// The raw bits.
             #[inline]
             pub const fn bits(self) -> u64 { self.0 as u64 }
+            /// The field's raw bits.
             #[inline]
             pub const fn to_raw(self) -> u64 { self.0 as u64 }
+            /// The value whose raw bits these are; `None` when they are not one.
             #[inline]
             pub const fn from_raw(raw: u64) -> Option<Self> {
                 if raw <= #mask { Some(#name(raw as #repr)) } else { None }
@@ -475,7 +484,7 @@ fn gen_const_mem(t: &Type) -> TokenStream {
     let (bs, os) = (Literal::u32_unsuffixed(bank.start), Literal::u32_unsuffixed(offset.start));
     let mask = Literal::u64_unsuffixed(mask64(t.width));
     let doc = docs(&format!(
-        "Constant-memory reference `c[bank][offset]`: bank in bits {}..{}, offset in bits {}..{} of the field.",
+        "Constant-memory reference `c[bank][offset]`: bank in bits {}..={}, offset in bits {}..={} of the field.",
         bank.start,
         bank.start + bank.width - 1,
         offset.start,
@@ -492,12 +501,16 @@ fn gen_const_mem(t: &Type) -> TokenStream {
                 if offset > #off_max { return Err(RangeError { type_name: concat!(stringify!(#name), " offset"), value: offset as i128 }); }
                 Ok(#name { bank: bank as #bank_ty, offset: offset as #off_ty })
             }
+            /// The constant bank.
             #[inline]
             pub const fn bank(self) -> u64 { self.bank as u64 }
+            /// The byte offset in the bank.
             #[inline]
             pub const fn offset(self) -> u64 { self.offset as u64 }
+            /// The field's raw bits.
             #[inline]
             pub const fn to_raw(self) -> u64 { (self.bank as u64) << #bs | (self.offset as u64) << #os }
+            /// The value whose raw bits these are; `None` when they are not one.
             #[inline]
             pub const fn from_raw(raw: u64) -> Option<Self> {
                 if raw > #mask { return None; }
@@ -569,13 +582,15 @@ fn free_fields(op: &Opcode) -> impl Iterator<Item = &Field> {
 }
 
 fn field_doc(isa: &Isa, f: &Field) -> String {
-    let bits = if f.width == 1 { format!("bit {}", f.start) } else { format!("bits {}..{}", f.start, f.start + f.width - 1) };
+    let bits = if f.width == 1 { format!("bit {}", f.start) } else { format!("bits {}..={}", f.start, f.start + f.width - 1) };
     let t = &isa.types[f.ty];
     let default = match f.value {
         FieldValue::Default(v) => format!(", default `{}`", t.value_text(v)),
         _ => String::new(),
     };
-    format!("`{}`: {} `{}`, {bits}{default} (declared in `{}`).", f.name, t.name, f.ty_name, f.declared_in)
+    // The type as written, and what it resolves to when that differs.
+    let ty = if *t.name == *f.ty_name { format!("`{}`", t.name) } else { format!("`{}` (`{}`)", f.ty_name, t.name) };
+    format!("`{}`: {ty}, {bits}{default} (declared in `{}`).", f.name, f.declared_in)
 }
 
 
@@ -599,12 +614,26 @@ fn opcode_doc(isa: &Isa, op: &Opcode) -> String {
         for f in &ot.syntax {
             s.push_str(&format!("- `{}`\n", f.text.trim()));
         }
+        if ot.syntax.iter().any(|f| f.text.contains('$')) {
+            s.push_str("\nA `$name` placeholder is a control field, written `&name=value` (left out at its default).\n");
+        }
+        if !ot.value_lists.is_empty() {
+            s.push_str("\nModifier values:\n");
+            for l in &ot.value_lists {
+                let items: Vec<String> = l
+                    .items
+                    .iter()
+                    .map(|i| if i.is_default { format!("`.{}` (default)", i.spelling) } else { format!("`.{}`", i.spelling) })
+                    .collect();
+                s.push_str(&format!("- `.{}`: {}\n", l.name, items.join(", ")));
+            }
+        }
     }
     let consts: Vec<String> = op
         .fields
         .iter()
         .filter(|f| f.is_constant())
-        .map(|f| format!("`{} == {}` (bits {}..{})", f.name, isa.types[f.ty].value_text(f.default_value().unwrap_or(0)), f.start, f.start + f.width - 1))
+        .map(|f| format!("`{} == {}` (bits {}..={})", f.name, isa.types[f.ty].value_text(f.default_value().unwrap_or(0)), f.start, f.start + f.width - 1))
         .collect();
     if !consts.is_empty() {
         s.push_str(&format!("\nSelected by {}.\n", consts.join(", ")));
@@ -895,6 +924,21 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
         isa.width
     ));
     let names: Vec<_> = isa.opcodes.iter().map(|o| ident(&o.name)).collect();
+    // Each variant: its instruction and the constants that select it.
+    let variant_docs: Vec<TokenStream> = isa
+        .opcodes
+        .iter()
+        .map(|op| {
+            let consts: Vec<String> = op
+                .fields
+                .iter()
+                .filter(|f| f.is_constant())
+                .map(|f| format!("`{} == {}`", f.name, isa.types[f.ty].value_text(f.default_value().unwrap_or(0))))
+                .collect();
+            let by = if consts.is_empty() { String::new() } else { format!(", selected by {}", consts.join(", ")) };
+            docs(&format!("An encoding of `{}`{by}: [`{}`].", isa.optypes[op.optype].name, op.name))
+        })
+        .collect();
     let name_strs: Vec<&str> = isa.opcodes.iter().map(|o| o.name.as_str()).collect();
     let n = isa.opcodes.len();
     let dispatch = gen_dispatch(isa, plan);
@@ -909,7 +953,13 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
 
         /// A value that does not fit its type.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub struct RangeError { pub type_name: &'static str, pub value: i128 }
+        pub struct RangeError {
+            /// The type (for a part of one, such as a constant-memory bank,
+            /// the type and the part).
+            pub type_name: &'static str,
+            /// The value given.
+            pub value: i128,
+        }
 
         impl core::fmt::Display for RangeError {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -922,7 +972,12 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum EncodeError {
             /// The instruction violates one of its opcode's `__Exception` rules.
-            Exception { opcode: &'static str, message: &'static str },
+            Exception {
+                /// The instruction's opcode.
+                opcode: &'static str,
+                /// The rule's message, as the spec writes it.
+                message: &'static str,
+            },
         }
 
         impl core::fmt::Display for EncodeError {
@@ -936,16 +991,41 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum DecodeError {
             /// No opcode's constant bits match.
-            UnknownOpcode { word: u128 },
+            UnknownOpcode {
+                /// The word.
+                word: u128,
+            },
             /// A field holds an encoding its type does not have.
-            InvalidValue { opcode: &'static str, field: &'static str, value: u64 },
+            InvalidValue {
+                /// The opcode the word has the constant bits of.
+                opcode: &'static str,
+                /// The field, by its spec name (`ra.neg`; its accessor is `ra_neg`).
+                field: &'static str,
+                /// The field's raw bits.
+                value: u64,
+            },
             /// The word violates one of the opcode's `__Exception` rules.
-            Exception { opcode: &'static str, message: &'static str },
+            Exception {
+                /// The opcode the word has the constant bits of.
+                opcode: &'static str,
+                /// The rule's message, as the spec writes it.
+                message: &'static str,
+            },
             /// Strict decoding: bits no field covers are not zero.
-            UncoveredBits { opcode: &'static str, bits: u128 },
+            UncoveredBits {
+                /// The opcode the word has the constant bits of.
+                opcode: &'static str,
+                /// The bits set outside every field of the opcode.
+                bits: u128,
+            },
             /// One opcode's `decode` was given a word with another
             /// opcode's constant bits (`found`, the first in spec order).
-            WrongOpcode { opcode: &'static str, found: &'static str },
+            WrongOpcode {
+                /// The opcode whose `decode` was called.
+                opcode: &'static str,
+                /// The opcode the word has the constant bits of.
+                found: &'static str,
+            },
         }
 
         impl core::fmt::Display for DecodeError {
@@ -981,17 +1061,22 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
 
         /// Any instruction of the ISA.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Instruction { #( #names(#names), )* }
+        pub enum Instruction { #( #variant_docs #names(#names), )* }
 
         #( impl From<#names> for Instruction { fn from(i: #names) -> Self { Instruction::#names(i) } } )*
 
         impl Instruction {
-            /// Encodes to the instruction word: the word the instruction holds,
-            /// once the check tables find it in none of the cubes its opcode's
-            /// row rejects (its `__Exception` rules and field types, as
-            /// [`Decoded::new`] checks them). Without
-            /// branching on the opcode; opcodes whose rules need their own
-            /// check, and rejected instructions, take [`Self::encode_checked`].
+            /// The instruction word (bit i of the spec is bit i of the `u128`),
+            /// or the `__Exception` rule of its opcode it violates
+            /// ([`EncodeError::Exception`], the same error as
+            /// [`Self::encode_checked`]). Every field already holds a value of
+            /// its type, so the rules are all there is to check.
+            ///
+            /// How: one check-table test of the word against its opcode's row
+            /// (the rules as bit patterns, the ones [`Decoded::new`] uses),
+            /// without branching on the opcode; a rejected word, and opcodes
+            /// whose rules do not fit the tables, go to
+            /// [`Self::encode_checked`], which names the rule.
             #[inline]
             pub fn encode(&self) -> Result<u128, EncodeError> {
                 let w = self.to_word();
@@ -1021,7 +1106,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
                 match self { #( Instruction::#names(i) => *i = #names::of(w), )* }
             }
 
-            /// The word as 16 little-endian bytes (byte 0 holds bits 0..7).
+            /// The word as 16 little-endian bytes (byte 0 holds bits 0..=7).
             #[inline]
             pub fn to_le_bytes(&self) -> Result<[u8; 16], EncodeError> {
                 self.encode().map(u128::to_le_bytes)
@@ -1318,7 +1403,9 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             /// goes ([`isa_runtime::read_ahead::ReadAhead`]), which keeps a buffer
             /// larger than the caches decoding near its in-cache speed. Fastest
             /// through `fold`, which takes the words four at a time.
-            pub fn decode_words(words: &[u128]) -> impl ExactSizeIterator<Item = Result<Instruction, DecodeError>> + '_ {
+            pub fn decode_words(
+                words: &[u128],
+            ) -> impl DoubleEndedIterator<Item = Result<Instruction, DecodeError>> + ExactSizeIterator + core::iter::FusedIterator + Clone + '_ {
                 ::isa_runtime::read_ahead::ReadAhead::new(words).map(Instruction::decode)
             }
 

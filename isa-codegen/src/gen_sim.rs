@@ -72,7 +72,10 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
         //! stub per opcode that moves operands between the warp and the kernels.
         #![allow(clippy::too_many_arguments, clippy::let_and_return, non_snake_case, unused_variables, unused_mut)]
         use super::*;
-        use isa_runtime::sim::{lanes, sign_extend, Fault, FileSpec, Warp, LANES};
+        use isa_runtime::sim::{lanes, sign_extend};
+        /// The runtime's machine types the stubs take and return, here so a
+        /// user needs no `isa-runtime` import of their own.
+        pub use isa_runtime::sim::{Fault, FileSpec, Warp, LANES};
 
         /// The register files the spec declares, in spec order.
         pub static FILES: [FileSpec; #nfiles] = [ #( #file_items ),* ];

@@ -64,6 +64,17 @@ impl Iterator for ReadAhead<'_> {
     }
 }
 
+/// From the back, without requests (the hardware prefetchers follow a
+/// descending walk as well).
+impl DoubleEndedIterator for ReadAhead<'_> {
+    #[inline]
+    fn next_back(&mut self) -> Option<u128> {
+        let (&w, rest) = self.rest.split_last()?;
+        self.rest = rest;
+        Some(w)
+    }
+}
+
 impl ExactSizeIterator for ReadAhead<'_> {}
 
 impl core::iter::FusedIterator for ReadAhead<'_> {}
@@ -92,6 +103,7 @@ mod tests {
             let r = ReadAhead::new(&words);
             assert_eq!(r.len(), n);
             assert_eq!(r.clone().collect::<Vec<_>>(), words, "next");
+            assert!(r.clone().rev().eq(words.iter().rev().copied()), "next_back");
             let folded = r.fold(Vec::new(), |mut v, w| {
                 v.push(w);
                 v
