@@ -66589,6 +66589,38 @@ impl core::fmt::Display for Instruction {
         f.pad(&s)
     }
 }
+/// Each opcode struct prints as its [`Instruction`] does.
+macro_rules! display_as_instruction {
+    ($($name:ident),*) => {
+        $(impl core::fmt::Display for super:: $name { fn fmt(& self, f : & mut
+        core::fmt::Formatter < '_ >) -> core::fmt::Result { core::fmt::Display::fmt(&
+        Instruction::from(* self), f) } })*
+    };
+}
+display_as_instruction!(
+    HADD2_RR, HADD2_RU, HADD2_RI, HADD2_RC, HMUL2_RR, HMUL2_RU, HMUL2_RI, HMUL2_RC,
+    HFMA2_RRR, HFMA2_RRI, HFMA2_RIR, HFMA2_RRU, HFMA2_RUR, HFMA2_RRC, HFMA2_RCR,
+    HMNMX2_RR, HMNMX2_RU, HMNMX2_RI, HMNMX2_RC, HSETP2_RR, HSETP2_RU, HSETP2_RI,
+    HSETP2_RC, HSET2_RR, HSET2_RU, HSET2_RI, HSET2_RC, FADD_RR, FADD_RU, FADD_RI,
+    FADD_RC, FMUL_RR, FMUL_RU, FMUL_RI, FMUL_RC, FFMA_RRR, FFMA_RRI, FFMA_RIR, FFMA_RRU,
+    FFMA_RUR, FFMA_RRC, FFMA_RCR, FMNMX_RR, FMNMX_RU, FMNMX_RI, FMNMX_RC, FSETP_RR,
+    FSETP_RU, FSETP_RI, FSETP_RC, FSET_RR, FSET_RU, FSET_RI, FSET_RC, FSEL_RR, FSEL_RU,
+    FSEL_RI, FSEL_RC, FCHK_RR, FCHK_RU, FCHK_RI, FCHK_RC, I2F_R, I2F_C, I2F_U, F2F_R,
+    F2F_U, F2F_C, F2I_R, F2I_U, F2I_C, FRND_R, FRND_U, FRND_C, F2FP_RRR, F2FP_RUR,
+    F2FP_RIR, F2FP_RCR, F2IP_RRR, F2IP_RUR, F2IP_RCR, F2IP_RIR, IADD_RR, IADD_RU,
+    IADD_RI, IADD_RC, IMAD_RRR, IMAD_RRI, IMAD_RIR, IMAD_RRC, IMAD_RCR, IMAD_RRU,
+    IMAD_RUR, IMAD_WIDE_RRR, IMAD_WIDE_RIR, IMAD_WIDE_RRC, IMAD_WIDE_RCR, IMAD_WIDE_RRU,
+    IMAD_WIDE_RUR, IDP2A_RRR, IDP2A_RRI, IDP2A_RIR, IDP2A_RRC, IDP2A_RCR, IDP2A_RRU,
+    IDP2A_RUR, IDP4A_RRR, IDP4A_RRI, IDP4A_RIR, IDP4A_RRC, IDP4A_RCR, IDP4A_RRU,
+    IDP4A_RUR, IMUL_RR, IMUL_RU, IMUL_RI, IMUL_RC, LEA_RRR, LEA_RIR, LEA_RCR, LEA_RUR,
+    IABS_R, IABS_U, IABS_I, IABS_C, IMNMX_RR, IMNMX_RU, IMNMX_RI, IMNMX_RC, P2R_RR,
+    P2R_RU, P2R_RI, P2R_RC, R2P_RR, R2P_RU, R2P_RI, R2P_RC, ISETP_RR, ISETP_RU, ISETP_RI,
+    ISETP_RC, ISET_RR, ISET_RU, ISET_RI, ISET_RC, SEL_RR, SEL_RU, SEL_RI, SEL_RC,
+    LOP3_RRR, LOP3_RIR, LOP3_RCR, LOP3_RUR, PLOP3_X, PLOP3_U, SHF_RRR, SHF_RRI, SHF_RIR,
+    SHF_RRC, SHF_RCR, SHF_RRU, SHF_RUR, MOV_R, MOV_U, MOV_I, MOV_C, PRMT_RRR, PRMT_RRI,
+    PRMT_RIR, PRMT_RRC, PRMT_RCR, PRMT_RRU, PRMT_RUR, I2I_R, I2I_U, I2I_I, I2I_C,
+    I2IP_RRR, I2IP_RUR, I2IP_RIR, I2IP_RCR, R2UR_R, SETGPR_U, GETGPR_U
+);
 /// Assembles a whole text: the words, and every bad line as
 /// (byte offset in the text, length, message).
 pub fn assemble(text: &str) -> (Vec<u128>, Vec<(usize, usize, String)>) {

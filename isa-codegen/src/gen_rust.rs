@@ -1065,6 +1065,23 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
 
         #( impl From<#names> for Instruction { fn from(i: #names) -> Self { Instruction::#names(i) } } )*
 
+        /// The opcode struct of an instruction of that opcode; the instruction
+        /// back otherwise.
+        macro_rules! try_from_instruction {
+            ($($name:ident),*) => {$(
+                impl TryFrom<Instruction> for $name {
+                    type Error = Instruction;
+                    fn try_from(i: Instruction) -> Result<Self, Instruction> {
+                        match i {
+                            Instruction::$name(x) => Ok(x),
+                            other => Err(other),
+                        }
+                    }
+                }
+            )*};
+        }
+        try_from_instruction!(#( #names ),*);
+
         impl Instruction {
             /// The instruction word (bit i of the spec is bit i of the `u128`),
             /// or the `__Exception` rule of its opcode it violates
@@ -1311,8 +1328,18 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         /// ([`Decoded::instruction`]). Accepts and rejects exactly the words
         /// [`Instruction::decode`] does, checked with one dispatch lookup and a
         /// few table reads, without branching on the opcode.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
         pub struct Decoded { word: u128, opcode: u16 }
+
+        impl core::fmt::Debug for Decoded {
+            /// `Decoded { opcode: "FFMA_RRR", word: 0x… }`.
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct("Decoded")
+                    .field("opcode", &self.name())
+                    .field("word", &format_args!("{:#034x}", self.word))
+                    .finish()
+            }
+        }
 
         impl Decoded {
             /// Checks `w`: the same result as [`Instruction::decode`], the

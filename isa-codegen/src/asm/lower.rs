@@ -276,6 +276,7 @@ const PIECE_MAX: usize = 15;
 
 /// The generated `text` module.
 pub fn gen_text(isa: &Isa) -> TokenStream {
+    let opcode_names: Vec<proc_macro2::Ident> = isa.opcodes.iter().map(|o| crate::names::ident(&o.name)).collect();
     let mut class_of = vec![None; isa.types.len()];
     let mut classes = Vec::new();
     let mut class_data = Vec::new();
@@ -480,6 +481,18 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
                 f.pad(&s)
             }
         }
+
+        /// Each opcode struct prints as its [`Instruction`] does.
+        macro_rules! display_as_instruction {
+            ($($name:ident),*) => {$(
+                impl core::fmt::Display for super::$name {
+                    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                        core::fmt::Display::fmt(&Instruction::from(*self), f)
+                    }
+                }
+            )*};
+        }
+        display_as_instruction!(#( #opcode_names ),*);
 
         /// Assembles a whole text: the words, and every bad line as
         /// (byte offset in the text, length, message).
