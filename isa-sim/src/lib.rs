@@ -62,11 +62,21 @@ pub fn run(warp: &mut Warp, program: &[(Instruction, (usize, usize))]) -> Result
 }
 
 /// Assembles `program`, loads `state` (YAML, see [`state`]), runs, and
-/// returns the final state as YAML.
+/// returns the final state as YAML. Errors: every bad line of the program,
+/// then every error of the state (both are checked whatever the other
+/// holds), or the fault that stopped the run.
 pub fn run_program(program: &str, state: &str) -> Result<String, Vec<RunError>> {
-    let code = assemble(program)?;
+    let code = assemble(program);
     let mut warp = isa_generated::sim::new_warp();
-    state::load(&mut warp, state).map_err(|e| vec![e])?;
+    let loaded = state::load_all(&mut warp, state);
+    let code = match (code, loaded) {
+        (Ok(code), Ok(())) => code,
+        (code, loaded) => {
+            let mut errors = code.err().unwrap_or_default();
+            errors.extend(loaded.err().unwrap_or_default());
+            return Err(errors);
+        }
+    };
     run(&mut warp, &code).map_err(|e| vec![e])?;
     Ok(state::dump(&warp))
 }

@@ -206,30 +206,45 @@ fn yaml_error(text: &str, e: &serde_yaml::Error) -> RunError {
 
 /// Loads `text` into `warp` (registers not named keep their values).
 pub fn load(warp: &mut Warp, text: &str) -> Result<(), RunError> {
+    load_all(warp, text).map_err(|mut errors| errors.swap_remove(0))
+}
+
+/// [`load`], with every error rather than the first: each entry of `regs`
+/// and `cmem` is checked whatever the others hold (a file that is not YAML
+/// is one error).
+pub fn load_all(warp: &mut Warp, text: &str) -> Result<(), Vec<RunError>> {
     if let Some(at) = too_deep(text) {
         let message = format!("`[`/`{{` nested more than {MAX_FLOW_DEPTH} deep (a state needs two levels)");
-        return Err(RunError { kind: ErrorKind::State, span: Some((at, 1)), message });
+        return Err(vec![RunError { kind: ErrorKind::State, span: Some((at, 1)), message }]);
     }
-    let doc: Value = serde_yaml::from_str(text).map_err(|e| yaml_error(text, &e))?;
+    let doc: Value = serde_yaml::from_str(text).map_err(|e| vec![yaml_error(text, &e)])?;
     let map = match &doc {
         Value::Null => return Ok(()),
         Value::Mapping(m) => m,
-        _ => return Err(error(text, "", "the state is a mapping with `active`, `regs` and `cmem`")),
+        _ => return Err(vec![error(text, "", "the state is a mapping with `active`, `regs` and `cmem`")]),
     };
+    let mut errors = Vec::new();
     for (k, v) in map {
         let Some(key) = k.as_str() else {
-            return Err(error(text, "", "a key that is not a name: the state's keys are `active`, `regs` and `cmem`"));
+            errors.push(error(text, "", "a key that is not a name: the state's keys are `active`, `regs` and `cmem`"));
+            continue;
         };
         match key {
-            "active" => warp.active = mask(text, key, v)?,
-            "regs" => regs(warp, text, v)?,
-            "cmem" => cmem(warp, text, v)?,
-            _ => {
-                return Err(error(text, key, format!("unknown key `{}`: expected `active`, `regs` or `cmem`", scalar_text(k))))
-            }
+            "active" => match mask(text, key, v) {
+                Ok(m) => warp.active = m,
+                Err(e) => errors.push(e),
+            },
+            "regs" => regs(warp, text, v, &mut errors),
+            "cmem" => cmem(warp, text, v, &mut errors),
+            _ => errors.push(error(text, key, format!("unknown key `{}`: expected `active`, `regs` or `cmem`", scalar_text(k)))),
         }
     }
-    Ok(())
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        errors.sort_by_key(|e| e.span.map_or(0, |(at, _)| at));
+        Err(errors)
+    }
 }
 
 fn scalar_text(v: &Value) -> String {
@@ -309,45 +324,53 @@ fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
     }
 }
 
-fn regs(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
+/// Sets the registers `v` names; each entry's error goes to `errors`.
+fn regs(warp: &mut Warp, text: &str, v: &Value, errors: &mut Vec<RunError>) {
     let m = match v {
         Value::Mapping(m) => m,
         // `regs:` with nothing (or only comments) under it: no registers.
-        Value::Null => return Ok(()),
-        _ => return Err(error(text, "regs", "`regs` maps register names to values")),
+        Value::Null => return,
+        _ => return errors.push(error(text, "regs", "`regs` maps register names to values")),
     };
     for (k, v) in m {
-        let Value::String(name) = k else {
-            return Err(error(text, "regs", format!("`regs`: `{}` is not a register name (names are written `R1`, `P0`, `UR4`)", scalar_text(k))));
-        };
-        let name = name.clone();
-        let Some((file, idx)) = warp.parse_register(&name) else {
-            return Err(error(text, &name, format!("`{name}` is not a register")));
-        };
-        let spec = warp.file_specs().nth(file).expect("parse_register returns a file index");
-        if spec.is_constant(idx) {
-            return Err(error(text, &name, format!("`{name}` is a constant register; it cannot be set")));
+        if let Err(e) = reg(warp, text, k, v) {
+            errors.push(e);
         }
-        match v {
-            Value::Sequence(items) => {
-                if spec.warp {
-                    return Err(error(text, &name, format!("`{name}` is one register per warp: give one value")));
-                }
-                if items.len() != LANES {
-                    return Err(error(text, &name, format!("`{name}`: {} values; a per-lane list has {LANES}", items.len())));
-                }
-                for (lane, item) in items.iter().enumerate() {
-                    let x = value(text, &name, item, spec.predicate).map_err(|e| {
-                        value_error(text, &name, Some(lane), format!("lane {lane}: {}", e.message))
-                    })?;
-                    warp.set(file, idx as u64, lane, x);
-                }
+    }
+}
+
+/// One entry of `regs`.
+fn reg(warp: &mut Warp, text: &str, k: &Value, v: &Value) -> Result<(), RunError> {
+    let Value::String(name) = k else {
+        return Err(error(text, "regs", format!("`regs`: `{}` is not a register name (names are written `R1`, `P0`, `UR4`)", scalar_text(k))));
+    };
+    let name = name.clone();
+    let Some((file, idx)) = warp.parse_register(&name) else {
+        return Err(error(text, &name, format!("`{name}` is not a register")));
+    };
+    let spec = warp.file_specs().nth(file).expect("parse_register returns a file index");
+    if spec.is_constant(idx) {
+        return Err(error(text, &name, format!("`{name}` is a constant register; it cannot be set")));
+    }
+    match v {
+        Value::Sequence(items) => {
+            if spec.warp {
+                return Err(error(text, &name, format!("`{name}` is one register per warp: give one value")));
             }
-            _ => {
-                let x = value(text, &name, v, spec.predicate)?;
-                for lane in 0..LANES {
-                    warp.set(file, idx as u64, lane, x);
-                }
+            if items.len() != LANES {
+                return Err(error(text, &name, format!("`{name}`: {} values; a per-lane list has {LANES}", items.len())));
+            }
+            for (lane, item) in items.iter().enumerate() {
+                let x = value(text, &name, item, spec.predicate).map_err(|e| {
+                    value_error(text, &name, Some(lane), format!("lane {lane}: {}", e.message))
+                })?;
+                warp.set(file, idx as u64, lane, x);
+            }
+        }
+        _ => {
+            let x = value(text, &name, v, spec.predicate)?;
+            for lane in 0..LANES {
+                warp.set(file, idx as u64, lane, x);
             }
         }
     }
@@ -377,30 +400,39 @@ fn parse_cmem(name: &str) -> Option<(u64, u64)> {
     Some((int(bank)?, int(offset)?))
 }
 
-fn cmem(warp: &mut Warp, text: &str, v: &Value) -> Result<(), RunError> {
+/// Writes the constant-memory words `v` names; each entry's error goes to
+/// `errors`.
+fn cmem(warp: &mut Warp, text: &str, v: &Value, errors: &mut Vec<RunError>) {
     let m = match v {
         Value::Mapping(m) => m,
         // `cmem:` with nothing under it: no words.
-        Value::Null => return Ok(()),
-        _ => return Err(error(text, "cmem", "`cmem` maps `c[bank][offset]` to 32-bit words")),
+        Value::Null => return,
+        _ => return errors.push(error(text, "cmem", "`cmem` maps `c[bank][offset]` to 32-bit words")),
     };
     // Two spellings of one address (`c[0x0][0x10]`, `c[0][16]`) are one key.
     let mut seen = std::collections::HashMap::new();
     for (k, v) in m {
-        let Value::String(name) = k else {
-            return Err(error(text, "cmem", format!("`cmem`: `{}` is not `c[bank][offset]`", scalar_text(k))));
-        };
-        let name = name.clone();
-        // Whole aligned words, inside the bank: what `dump` prints reads back as the same words.
-        let Some((bank, offset)) = parse_cmem(&name).filter(|(b, o)| *b < 32 && *o < 1 << 17 && o % 4 == 0) else {
-            return Err(error(text, &name, format!("`{name}` is not `c[bank][offset]` (bank < 32, byte offset < 0x20000 and a multiple of 4: the value is a 32-bit word)")));
-        };
-        if let Some(first) = seen.insert((bank, offset), name.clone()) {
-            return Err(error(text, &name, format!("`{name}` and `{first}` are one address: each word is given once")));
+        if let Err(e) = cmem_word(warp, text, k, v, &mut seen) {
+            errors.push(e);
         }
-        let x = word(text, &name, v)?;
-        warp.cmem.write(bank, offset, x).map_err(|e| error(text, &name, e.to_string()))?;
     }
+}
+
+/// One entry of `cmem`; `seen`: the addresses before it, with their spelling.
+fn cmem_word(warp: &mut Warp, text: &str, k: &Value, v: &Value, seen: &mut std::collections::HashMap<(u64, u64), String>) -> Result<(), RunError> {
+    let Value::String(name) = k else {
+        return Err(error(text, "cmem", format!("`cmem`: `{}` is not `c[bank][offset]`", scalar_text(k))));
+    };
+    let name = name.clone();
+    // Whole aligned words, inside the bank: what `dump` prints reads back as the same words.
+    let Some((bank, offset)) = parse_cmem(&name).filter(|(b, o)| *b < 32 && *o < 1 << 17 && o % 4 == 0) else {
+        return Err(error(text, &name, format!("`{name}` is not `c[bank][offset]` (bank < 32, byte offset < 0x20000 and a multiple of 4: the value is a 32-bit word)")));
+    };
+    if let Some(first) = seen.insert((bank, offset), name.clone()) {
+        return Err(error(text, &name, format!("`{name}` and `{first}` are one address: each word is given once")));
+    }
+    let x = word(text, &name, v)?;
+    warp.cmem.write(bank, offset, x).map_err(|e| error(text, &name, e.to_string()))?;
     Ok(())
 }
 
@@ -547,6 +579,16 @@ mod tests {
         let mut e = new_warp();
         load(&mut e, "regs:\n  # R1: 1\ncmem:\n").unwrap();
         assert_eq!(e, new_warp());
+    }
+
+    #[test]
+    fn every_entry_is_checked() {
+        let text = "regs:\n  R1: abc\n  R2: 5\n  Q7: 1\ncmem:\n  c[0x40][0]: 1\nactive: 1.5\n";
+        let mut w = new_warp();
+        let errors = load_all(&mut w, text).unwrap_err();
+        let places: Vec<usize> = errors.iter().map(|e| e.span.unwrap().0).collect();
+        assert_eq!(places, ["abc", "Q7", "c[0x40]", "1.5"].map(|t| text.find(t).unwrap()));
+        assert_eq!(w.lane(0, 2, 0), 5, "the good entries are loaded");
     }
 
     #[test]
