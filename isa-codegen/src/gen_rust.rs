@@ -766,6 +766,10 @@ fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcod
     });
     let nfields = Literal::usize_unsuffixed(op.fields.len());
     let all_names = op.fields.iter().map(|f| &*f.name);
+    let all_bits = op.fields.iter().map(|f| {
+        let (start, width) = (Literal::u32_unsuffixed(f.start), Literal::u32_unsuffixed(f.width));
+        quote! { (#start, #width) }
+    });
     let debug_names: Vec<String> = fidents.iter().map(|i| i.to_string().trim_start_matches("r#").to_string()).collect();
     quote! {
         #( #no_default )*
@@ -804,8 +808,11 @@ fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcod
             pub const FIXED_BITS: u128 = #fixed_bits;
             /// Bits some field covers.
             pub const COVERED: u128 = #covered;
-            /// Names of all fields (constants included), in spec order.
+            /// Names of all fields (constants included), in spec order, as the
+            /// spec writes them (`ra.neg`; its accessor is `ra_neg`).
             pub const FIELD_NAMES: [&'static str; #nfields] = [ #( #all_names ),* ];
+            /// Where each field of [`Self::FIELD_NAMES`] is: (first bit, width).
+            pub const FIELD_BITS: [(u32, u32); #nfields] = [ #( #all_bits ),* ];
 
             #( #accessors )*
 

@@ -355,3 +355,19 @@ fn opcode_structs_convert_and_print_as_their_instructions() {
     let d = isa_generated::Decoded::new(i.encode().unwrap()).unwrap();
     assert_eq!(format!("{d:?}"), format!("Decoded {{ opcode: \"FFMA_RRR\", word: {:#034x} }}", d.word()));
 }
+
+#[test]
+fn field_bits_are_where_the_spec_puts_the_fields() {
+    use isa_generated::{FFMA_RRR, LEA_RRR};
+    for (name, names, bits, covered) in [
+        ("FFMA_RRR", &FFMA_RRR::FIELD_NAMES[..], &FFMA_RRR::FIELD_BITS[..], FFMA_RRR::COVERED),
+        ("LEA_RRR", &LEA_RRR::FIELD_NAMES[..], &LEA_RRR::FIELD_BITS[..], LEA_RRR::COVERED),
+    ] {
+        let op = isa().opcodes.iter().find(|o| o.name == name).unwrap();
+        let spec: Vec<(&str, (u32, u32))> = op.fields.iter().map(|f| (&*f.name, (f.start, f.width))).collect();
+        let generated: Vec<(&str, (u32, u32))> = names.iter().copied().zip(bits.iter().copied()).collect();
+        assert_eq!(generated, spec, "{name}");
+        let union = bits.iter().fold(0u128, |m, &(s, w)| m | (((1u128 << w) - 1) << s));
+        assert_eq!(union, covered, "{name}: the fields cover COVERED");
+    }
+}
