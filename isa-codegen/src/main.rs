@@ -298,7 +298,7 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
 
 /// Reads an input file, reporting failure.
 fn read_input(file: &std::path::Path) -> Option<Vec<u8>> {
-    isa_runtime::text::words::read_input(file).map_err(|e| say!("error: cannot read {}: {e}", file.display())).ok()
+    isa_runtime::text::words::read_input(file).map_err(|e| say!("error: cannot read {}: {e}", isa_runtime::text::words::input_name(file))).ok()
 }
 
 /// The specs and the input file of `asm`/`disasm`: `--spec` takes every
@@ -338,7 +338,7 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
     let Some(bytes) = read_input(file) else { return ExitCode::from(1) };
     let mut sources = isa_dsl::SourceMap::new();
     let mut diags = isa_dsl::Diagnostics::default();
-    isa_dsl::add_source(&mut sources, &file.display().to_string(), &bytes, &mut diags);
+    isa_dsl::add_source(&mut sources, &isa_runtime::text::words::input_name(file), &bytes, &mut diags);
     let id = isa_dsl::FileId(0);
     let text = sources.get(id).text.clone();
     let (words, errors) = isa_codegen::asm::assemble_text(&fe.isa, &text);
@@ -377,7 +377,7 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
     let Some(bytes) = read_input(file) else { return ExitCode::from(1) };
     // Without its byte-order mark, as the source map keeps text files.
     let bytes = bytes.strip_prefix(isa_dsl::source::BOM).unwrap_or(&bytes);
-    let name = file.display().to_string();
+    let name = isa_runtime::text::words::input_name(file);
     // Errors point into the file when it is hex text.
     let mut sources = isa_dsl::SourceMap::new();
     let mut diags = isa_dsl::Diagnostics::default();

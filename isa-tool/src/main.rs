@@ -145,7 +145,7 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
 }
 
 fn read(path: &Path) -> Option<Vec<u8>> {
-    words::read_input(path).map_err(|e| say!("error: cannot read {}: {e}", path.display())).ok()
+    words::read_input(path).map_err(|e| say!("error: cannot read {}: {e}", words::input_name(path))).ok()
 }
 
 fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
@@ -187,7 +187,7 @@ struct Report<'t>(FileReport<'t>);
 
 impl<'t> Report<'t> {
     fn new(file: &Path, text: &'t str) -> Report<'t> {
-        Report(FileReport::new(&file.display().to_string(), text))
+        Report(FileReport::new(&words::input_name(file), text))
     }
 
     /// An error with its code and title, at `span` (byte offset and length)

@@ -282,6 +282,15 @@ pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
     std::fs::read(path)
 }
 
+/// How diagnostics name an input file: its path, or `<stdin>` for `-`.
+pub fn input_name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
 /// Whether writing `out` would replace the input file `input` (the same
 /// file, by whatever path): an assembler refuses, as the source would be lost.
 pub fn is_same_file(input: &Path, out: &Path) -> bool {
