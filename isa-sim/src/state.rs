@@ -16,9 +16,9 @@
 //! Integers may be decimal, `0x` hex or negative (two's complement), `_`
 //! between digits allowed; floats may also be written as the assembler
 //! writes them (`inf`, `-inf`, raw bits `0f3F800000`); any value may be
-//! quoted. The lane mask is an integer only,
-//! quoted or not. `regs:` or `cmem:` with nothing under them are empty. A
-//! state is one YAML document whose `[`/`{` nest at most 64 deep. The
+//! quoted. The lane mask is an integer only, quoted or not. `regs:` or
+//! `cmem:` with nothing under them are empty. A state is one YAML document
+//! whose `[`/`{` nest at most 64 deep. The
 //! printed state uses the same format: `active`, every register that is not
 //! zero (false) in some lane, one value when all lanes agree, and every
 //! non-zero constant-memory word; values in hex.
@@ -176,7 +176,11 @@ fn too_deep(text: &str) -> Option<usize> {
 fn yaml_error(text: &str, e: &serde_yaml::Error) -> RunError {
     let said = e.to_string();
     let said = said.split(" at line ").next().unwrap_or(&said);
-    let state = |span: Option<(usize, usize)>, message: String| RunError { kind: ErrorKind::State, span, message };
+    // Without a place of its own, an error is at the document's start.
+    let state = |span: Option<(usize, usize)>, message: String| {
+        let span = span.or_else(|| first_significant(text).map(|at| (at, 1)));
+        RunError { kind: ErrorKind::State, span, message }
+    };
     // Valid YAML that the parser's values cannot hold.
     if said.contains(" as u128") || said.contains(" as i128") {
         return state(e.location().map(|l| (l.index(), 1)), "a number too large to read (a register holds 32 bits)".into());
@@ -186,7 +190,7 @@ fn yaml_error(text: &str, e: &serde_yaml::Error) -> RunError {
         let key = key.trim_end_matches('"');
         let within = said.split_once(": duplicate").map_or(String::new(), |(w, _)| format!(" in `{w}`"));
         let span = key_places(text, key).nth(1).map(|at| (at, key.len()));
-        return state(span.or_else(|| first_significant(text).map(|at| (at, 1))), format!("`{key}` is given twice{within}"));
+        return state(span, format!("`{key}` is given twice{within}"));
     }
     // `... at position 13`: a character index.
     if let Some((head, n)) = said.rsplit_once(" at position ") {
@@ -196,12 +200,12 @@ fn yaml_error(text: &str, e: &serde_yaml::Error) -> RunError {
         }
     }
     if said.contains("more than one document") {
-        let markers: Vec<usize> =
-            text.split_inclusive('\n').scan(0, |at, l| { let here = *at; *at += l.len(); Some((here, l)) }).filter(|(_, l)| l.starts_with("---")).map(|(at, _)| at).collect();
-        let second = if first_significant(text).is_some_and(|f| markers.first().is_some_and(|&m| m < f)) { markers.get(1) } else { markers.first() };
-        return state(second.map(|&at| (at, 3)).or_else(|| first_significant(text).map(|at| (at, 1))), "a state is one YAML document: a second one starts here".into());
+        // The first `---` after the first document's content.
+        let start = first_significant(text).unwrap_or(0);
+        let second = text[start..].find("\n---").map(|i| (start + i + 1, 3));
+        return state(second, "a state is one YAML document: a second one starts here".into());
     }
-    state(e.location().map(|l| (l.index(), 1)).or_else(|| first_significant(text).map(|at| (at, 1))), format!("not YAML: {said}"))
+    state(e.location().map(|l| (l.index(), 1)), format!("not YAML: {said}"))
 }
 
 /// Loads `text` into `warp` (registers not named keep their values).
