@@ -629,16 +629,25 @@ fn opcode_doc(isa: &Isa, op: &Opcode) -> String {
             }
         }
     }
-    let consts: Vec<String> = op
-        .fields
-        .iter()
-        .filter(|f| f.is_constant())
-        .map(|f| format!("`{} == {}` (bits {}..={})", f.name, isa.types[f.ty].value_text(f.default_value().unwrap_or(0)), f.start, f.start + f.width - 1))
-        .collect();
+    let consts = selectors(isa, op, true);
     if !consts.is_empty() {
         s.push_str(&format!("\nSelected by {}.\n", consts.join(", ")));
     }
     s
+}
+
+/// The opcode's constant fields as `` `name == VALUE` ``, with their bits
+/// (`(bits 0..=7)`) when `bits`.
+fn selectors(isa: &Isa, op: &Opcode, bits: bool) -> Vec<String> {
+    op.fields
+        .iter()
+        .filter(|f| f.is_constant())
+        .map(|f| {
+            let value = isa.types[f.ty].value_text(f.default_value().unwrap_or(0));
+            let at = if bits { format!(" (bits {}..={})", f.start, f.start + f.width - 1) } else { String::new() };
+            format!("`{} == {value}`{at}", f.name)
+        })
+        .collect()
 }
 
 /// Expression that reads a field's raw bits from `lo`/`hi`/`w`.
@@ -936,12 +945,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
         .opcodes
         .iter()
         .map(|op| {
-            let consts: Vec<String> = op
-                .fields
-                .iter()
-                .filter(|f| f.is_constant())
-                .map(|f| format!("`{} == {}`", f.name, isa.types[f.ty].value_text(f.default_value().unwrap_or(0))))
-                .collect();
+            let consts = selectors(isa, op, false);
             let by = if consts.is_empty() { String::new() } else { format!(", selected by {}", consts.join(", ")) };
             docs(&format!("An encoding of `{}`{by}: [`{}`].", isa.optypes[op.optype].name, op.name))
         })
