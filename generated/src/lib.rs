@@ -62,12 +62,15 @@ pub enum EncodeError {
         opcode: &'static str,
         /// The rule's message, as the spec writes it.
         message: &'static str,
+        /// The bits of the fields the rule reads: where the
+        /// instruction breaks it.
+        bits: u128,
     },
 }
 impl core::fmt::Display for EncodeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            EncodeError::Exception { opcode, message } => {
+            EncodeError::Exception { opcode, message, .. } => {
                 write!(f, "{opcode}: {message}")
             }
         }
@@ -97,6 +100,9 @@ pub enum DecodeError {
         opcode: &'static str,
         /// The rule's message, as the spec writes it.
         message: &'static str,
+        /// The bits of the fields the rule reads: where the word
+        /// breaks it.
+        bits: u128,
     },
     /// Strict decoding: bits no field covers are not zero.
     UncoveredBits {
@@ -126,7 +132,7 @@ impl core::fmt::Display for DecodeError {
                     "{opcode}: field `{field}` holds {value:#x}, which is not a value of its type"
                 )
             }
-            DecodeError::Exception { opcode, message } => {
+            DecodeError::Exception { opcode, message, .. } => {
                 write!(f, "{opcode}: {message}")
             }
             DecodeError::UncoveredBits { opcode, bits } => {

@@ -66539,11 +66539,29 @@ fn decode_index(w: u128) -> Result<usize, String> {
 }
 /// An assembled word must decode as the opcode it was assembled for
 /// (this applies the spec's `__Exception` rules).
-fn check_word(opcode: usize, w: u128) -> Result<(), String> {
+fn check_word(
+    opcode: usize,
+    w: u128,
+) -> Result<(), ::isa_runtime::text::model::Refusal> {
     match Decoded::new(w) {
         Ok(d) if d.index() == opcode => Ok(()),
-        Ok(d) => Err(format!("the word decodes as {}", d.name())),
-        Err(e) => Err(e.to_string()),
+        Ok(d) => {
+            Err(::isa_runtime::text::model::Refusal {
+                message: format!("the word decodes as {}", d.name()),
+                bits: 0,
+            })
+        }
+        Err(e) => {
+            let bits = if let DecodeError::Exception { bits, .. } = e {
+                bits
+            } else {
+                0
+            };
+            Err(::isa_runtime::text::model::Refusal {
+                message: e.to_string(),
+                bits,
+            })
+        }
     }
 }
 /// Why a line does not assemble.

@@ -752,10 +752,10 @@ fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcod
             quote! { #t::from_raw(#raw).is_some() }
         })
         .collect();
-    let rules: Vec<(TokenStream, String)> =
-        exceptions(isa, op).into_iter().map(|e| (raw_expr(&e.condition), e.message)).collect();
-    let checks = rules.iter().map(|(cond, msg)| quote! { if #cond != 0 { return Some(#msg); } });
-    let any_rule = rules.iter().map(|(cond, _)| cond);
+    let rules: Vec<(TokenStream, String, Literal)> =
+        exceptions(isa, op).into_iter().map(|e| (raw_expr(&e.condition), e.message, u128_lit(e.bits))).collect();
+    let checks = rules.iter().map(|(cond, msg, bits)| quote! { if #cond != 0 { return Some((#msg, #bits)); } });
+    let any_rule = rules.iter().map(|(cond, _, _)| cond);
     let all_raw = op.fields.iter().map(|f| {
         let (at, m) = (Literal::u32_unsuffixed(f.start), Literal::u64_unsuffixed(mask64(f.width)));
         quote! { bits(w, #at, #m) }
@@ -825,9 +825,10 @@ fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcod
 
             #( #accessors )*
 
-            /// The first `__Exception` rule the word violates.
+            /// The first `__Exception` rule the word violates: its message
+            /// and the bits of the fields it reads.
             #[inline]
-            fn exception(w: u128) -> Option<&'static str> {
+            fn exception(w: u128) -> Option<(&'static str, u128)> {
                 let _ = w;
                 #( #checks )*
                 None
@@ -848,7 +849,7 @@ fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcod
                 let w = self.to_word();
                 match Self::exception(w) {
                     None => Ok(w),
-                    Some(message) => Err(EncodeError::Exception { opcode: #name_str, message }),
+                    Some((message, bits)) => Err(EncodeError::Exception { opcode: #name_str, message, bits }),
                 }
             }
 
@@ -892,7 +893,7 @@ fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcod
                 let _ = (lo, hi);
                 #( #extracts )*
                 match Self::exception(w & Self::COVERED) {
-                    Some(message) => DecodeError::Exception { opcode: #name_str, message },
+                    Some((message, bits)) => DecodeError::Exception { opcode: #name_str, message, bits },
                     None => DecodeError::UnknownOpcode { word: w },
                 }
             }
@@ -988,12 +989,15 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
                 opcode: &'static str,
                 /// The rule's message, as the spec writes it.
                 message: &'static str,
+                /// The bits of the fields the rule reads: where the
+                /// instruction breaks it.
+                bits: u128,
             },
         }
 
         impl core::fmt::Display for EncodeError {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                match self { EncodeError::Exception { opcode, message } => write!(f, "{opcode}: {message}") }
+                match self { EncodeError::Exception { opcode, message, .. } => write!(f, "{opcode}: {message}") }
             }
         }
         impl std::error::Error for EncodeError {}
@@ -1021,6 +1025,9 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
                 opcode: &'static str,
                 /// The rule's message, as the spec writes it.
                 message: &'static str,
+                /// The bits of the fields the rule reads: where the word
+                /// breaks it.
+                bits: u128,
             },
             /// Strict decoding: bits no field covers are not zero.
             UncoveredBits {
@@ -1044,7 +1051,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
                 match self {
                     DecodeError::UnknownOpcode { word } => write!(f, "{word:#034x}: unknown opcode"),
                     DecodeError::InvalidValue { opcode, field, value } => write!(f, "{opcode}: field `{field}` holds {value:#x}, which is not a value of its type"),
-                    DecodeError::Exception { opcode, message } => write!(f, "{opcode}: {message}"),
+                    DecodeError::Exception { opcode, message, .. } => write!(f, "{opcode}: {message}"),
                     DecodeError::UncoveredBits { opcode, bits } => write!(f, "{opcode}: bits {bits:#x} are not covered by any field"),
                     DecodeError::WrongOpcode { opcode, found } => write!(f, "{opcode}: the word has the constant bits of {found}"),
                 }

@@ -25,8 +25,9 @@ pub enum DecodeError {
     UnknownOpcode,
     /// A field holds an encoding its enum type does not have.
     InvalidValue { opcode: String, field: String, value: u64 },
-    /// The word violates one of the opcode's `__Exception` rules.
-    Exception { opcode: String, message: String },
+    /// The word violates one of the opcode's `__Exception` rules; `bits`:
+    /// those of the fields the rule reads.
+    Exception { opcode: String, message: String, bits: u128 },
     /// Strict mode: bits no field covers are not zero.
     UncoveredBits { opcode: String, bits: u128 },
 }
@@ -43,7 +44,9 @@ pub enum EncodeError {
     InvalidValue { opcode: String, field: String, value: u64 },
     /// A constant field was given another value.
     WrongConstant { opcode: String, field: String, value: u64 },
-    Exception { opcode: String, message: String },
+    /// The instruction violates one of the opcode's `__Exception` rules;
+    /// `bits`: those of the fields the rule reads.
+    Exception { opcode: String, message: String, bits: u128 },
 }
 
 impl fmt::Display for DecodeError {
@@ -53,7 +56,7 @@ impl fmt::Display for DecodeError {
             DecodeError::InvalidValue { opcode, field, value } => {
                 write!(f, "{opcode}: field `{field}` holds {value:#x}, which is not a value of its type")
             }
-            DecodeError::Exception { opcode, message } => write!(f, "{opcode}: {message}"),
+            DecodeError::Exception { opcode, message, .. } => write!(f, "{opcode}: {message}"),
             DecodeError::UncoveredBits { opcode, bits } => write!(f, "{opcode}: bits {bits:#x} are not covered by any field"),
         }
     }
@@ -71,7 +74,7 @@ impl fmt::Display for EncodeError {
             EncodeError::WrongConstant { opcode, field, value } => {
                 write!(f, "{opcode}: field `{field}` is a constant and cannot be {value:#x}")
             }
-            EncodeError::Exception { opcode, message } => write!(f, "{opcode}: {message}"),
+            EncodeError::Exception { opcode, message, .. } => write!(f, "{opcode}: {message}"),
         }
     }
 }
@@ -151,7 +154,7 @@ impl<'a> Codec<'a> {
         }
         let canonical = word & self.covered[i];
         if let Some(e) = self.exceptions[i].iter().find(|e| e.condition.eval(canonical) != 0) {
-            return Err(DecodeError::Exception { opcode: op.name.clone(), message: e.message.clone() });
+            return Err(DecodeError::Exception { opcode: op.name.clone(), message: e.message.clone(), bits: e.bits });
         }
         Ok(RawInstruction { opcode: i, values })
     }
@@ -181,7 +184,7 @@ impl<'a> Codec<'a> {
             word |= (v as u128) << f.start;
         }
         if let Some(e) = self.exceptions[r.opcode].iter().find(|e| e.condition.eval(word) != 0) {
-            return Err(EncodeError::Exception { opcode: op.name.clone(), message: e.message.clone() });
+            return Err(EncodeError::Exception { opcode: op.name.clone(), message: e.message.clone(), bits: e.bits });
         }
         Ok(word)
     }

@@ -140,6 +140,16 @@ impl RawExpr {
         }
     }
 
+    /// The bits of every field the expression reads.
+    pub fn field_bits(&self) -> u128 {
+        match self {
+            RawExpr::Const(_) => 0,
+            RawExpr::Field { start, width } => (mask64(*width) as u128) << start,
+            RawExpr::Not(e) => e.field_bits(),
+            RawExpr::Binary(_, a, b) => a.field_bits() | b.field_bits(),
+        }
+    }
+
     /// Evaluates on an instruction word.
     pub fn eval(&self, word: u128) -> i64 {
         match self {
@@ -202,6 +212,8 @@ pub struct RawException {
     pub kind: String,
     pub message: String,
     pub condition: RawExpr,
+    /// The bits of the fields the rule reads ([`RawExpr::field_bits`]).
+    pub bits: u128,
 }
 
 /// The exception rules of an opcode that lower cleanly (the others were
@@ -210,7 +222,8 @@ pub fn exceptions(isa: &Isa, op: &Opcode) -> Vec<RawException> {
     op.exceptions
         .iter()
         .filter_map(|e| {
-            Some(RawException { kind: e.kind.clone(), message: e.message.clone(), condition: lower(isa, op, &e.condition)? })
+            let condition = lower(isa, op, &e.condition)?;
+            Some(RawException { kind: e.kind.clone(), message: e.message.clone(), bits: condition.field_bits(), condition })
         })
         .collect()
 }

@@ -263,12 +263,16 @@ fn exceptions_are_enforced_both_ways() {
     let mut i = isa_generated::HADD2_RR::DEFAULT.with_hfmt_v2(isa_generated::HFmtV2::BF16_V2).with_ftz(isa_generated::FPFtz::FTZ);
     let err = i.encode().unwrap_err();
     assert_eq!(err.to_string(), "HADD2_RR: BF16_V2 doesnot support .FTZ/.SAT.");
+    // The error names the bits of the fields the rule reads, looked up in the IR.
+    let op = isa().opcodes.iter().find(|o| &*o.name == "HADD2_RR").unwrap();
+    let rule: u128 = ["hfmt_v2", "ftz", "sat"].iter().map(|n| op.fields.iter().find(|f| &*f.name == *n).unwrap()).map(|f| ((1u128 << f.width) - 1) << f.start).fold(0, |a, b| a | b);
+    assert!(matches!(err, isa_generated::EncodeError::Exception { bits, .. } if bits == rule), "{err:?}");
     i.set_ftz(isa_generated::FPFtz::NoFTZ);
     let w = i.encode().unwrap();
     let bad = w | 1u128 << 76; // set ftz in the word directly
-    assert!(matches!(Instruction::decode(bad), Err(isa_generated::DecodeError::Exception { .. })));
+    assert!(matches!(Instruction::decode(bad), Err(isa_generated::DecodeError::Exception { bits, .. }) if bits == rule));
     let codec = Codec::new(isa());
-    assert!(matches!(codec.decode(bad), Err(DecodeError::Exception { .. })));
+    assert!(matches!(codec.decode(bad), Err(DecodeError::Exception { bits, .. }) if bits == rule));
 }
 
 #[test]

@@ -362,6 +362,24 @@ fn a_bad_value_outranks_a_wrong_kind() {
     rejected_alike(&asm, &cases);
 }
 
+/// A word that breaks an `__Exception` rule is reported at the last text
+/// that sets a field the rule reads (the spec's rules: H_ARITH's
+/// `hfmt_v2 == BF16_V2 and (ftz or sat)`, F2F's `dsttype == srctype` and
+/// `srctype == F32 and rb.hsel == H1`), not at the mnemonic.
+#[test]
+fn a_broken_rule_points_at_the_text_that_breaks_it() {
+    let asm = Assembler::new(isa());
+    let cases = [
+        ("HADD2.BF16_V2.FTZ R0, R1, R2", 14, "HADD2_RR: BF16_V2 doesnot support .FTZ/.SAT."),
+        ("HADD2.FTZ.BF16_V2 R0, R1, R2", 10, "HADD2_RR: BF16_V2 doesnot support .FTZ/.SAT."),
+        ("@P1 HFMA2.BF16_V2.SAT R0, R1, R2, R3 &sched=0x1", 18, "HFMA2_RRR: BF16_V2 doesnot support .FTZ/.SAT."),
+        ("F2F.F32.F32 R0, R1", 8, "F2F_R: F2F dst should not be the same with src."),
+        ("F2F.F16.F32 R0, R1.H1", 16, "F2F_R: Invalid hsel for F2F with srctype=F32."),
+        ("F2F.F16.F32 R0, UR1.H1", 16, "F2F_U: Invalid hsel for F2F with srctype=F32."),
+    ];
+    rejected_alike(&asm, &cases);
+}
+
 /// Input a review found silently accepted (wrong bits, or parts dropped),
 /// now rejected the same way on both paths. The ranges are the spec's
 /// (`R[URb+SImm9]`: -256..255, spec/base/operands.txt; `R` and `UR` files

@@ -429,12 +429,15 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
 
         /// An assembled word must decode as the opcode it was assembled for
         /// (this applies the spec's `__Exception` rules).
-        fn check_word(opcode: usize, w: u128) -> Result<(), String> {
+        fn check_word(opcode: usize, w: u128) -> Result<(), #rt::Refusal> {
             // `Decoded` checks what `Instruction::decode` does, without building the instruction.
             match Decoded::new(w) {
                 Ok(d) if d.index() == opcode => Ok(()),
-                Ok(d) => Err(format!("the word decodes as {}", d.name())),
-                Err(e) => Err(e.to_string()),
+                Ok(d) => Err(#rt::Refusal { message: format!("the word decodes as {}", d.name()), bits: 0 }),
+                Err(e) => {
+                    let bits = if let DecodeError::Exception { bits, .. } = e { bits } else { 0 };
+                    Err(#rt::Refusal { message: e.to_string(), bits })
+                }
             }
         }
 

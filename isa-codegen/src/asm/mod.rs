@@ -65,6 +65,13 @@ pub struct Assembler<'a> {
     registers: Vec<(String, TypeId)>,
 }
 
+/// Where a form put the line's texts: per modifier slot the column of the
+/// part filling it, per operand the column of the text it took.
+struct Placed {
+    slots: Vec<Option<usize>>,
+    operands: Vec<Option<usize>>,
+}
+
 /// A failed attempt, ranked by how far into the line it got (column), then stage.
 struct Attempt {
     score: (usize, u32),
@@ -122,10 +129,14 @@ impl<'a> Assembler<'a> {
         for &(ot, fi) in cands {
             for &oc in &self.isa.optypes[ot].opcodes {
                 match self.try_form(&lexed, ot, fi, oc) {
-                    Ok(raw) => match self.codec.encode(&raw) {
+                    Ok((raw, placed)) => match self.codec.encode(&raw) {
                         Ok(word) => return Ok(Some(Assembled { raw: Ok(raw), word })),
                         Err(e) => {
-                            let a = Attempt { score: (usize::MAX, 9), error: AsmError::at(mn.col, e.to_string()) };
+                            let col = match e {
+                                crate::interp::EncodeError::Exception { bits, .. } => self.rule_col(&lexed, &placed, fi, oc, bits),
+                                _ => mn.col,
+                            };
+                            let a = Attempt { score: (usize::MAX, 9), error: AsmError::at(col, e.to_string()) };
                             if best.as_ref().is_none_or(|b| a.score > b.score) {
                                 best = Some(a);
                             }
@@ -196,7 +207,36 @@ impl<'a> Assembler<'a> {
         self.isa.optypes[ot].value_lists.iter().find(|l| l.name == name)
     }
 
-    fn try_form(&self, l: &text::Line, ot: usize, fi: usize, oc: usize) -> Result<RawInstruction, Attempt> {
+    /// The column to report a broken `__Exception` rule at: the last text
+    /// of the line that sets a field the rule reads (`bits`); the
+    /// mnemonic when none does.
+    fn rule_col(&self, l: &text::Line, placed: &Placed, fi: usize, oc: usize, bits: u128) -> usize {
+        let op = &self.isa.opcodes[oc];
+        let b = &op.forms[fi];
+        let field_bits = |name: &str| Self::field_index(op, name).map_or(0, |i| (crate::plan::mask64(op.fields[i].width) as u128) << op.fields[i].start);
+        let mut texts: Vec<(u128, usize)> = Vec::new();
+        if let (Some((_, tok)), Some(g)) = (&l.guard, self.isa.guard.as_deref()) {
+            texts.push((field_bits(g) | field_bits(&format!("{g}.not")), tok.col));
+        }
+        for (slot, at) in b.modifiers.iter().zip(&placed.slots) {
+            if let (ModifierBinding::Value { field, .. } | ModifierBinding::Choice { field, .. }, Some(at)) = (slot, at) {
+                texts.push((field_bits(field), *at));
+            }
+        }
+        for (ob, at) in b.operands.iter().zip(&placed.operands) {
+            let fields = ob.field.iter().chain(&ob.index_fields).chain(ob.decorations.iter().flatten());
+            if let Some(at) = at {
+                texts.push((fields.fold(0, |acc, f| acc | field_bits(f)), *at));
+            }
+        }
+        for (name, _) in &l.controls {
+            texts.push((field_bits(name.text), name.col));
+        }
+        let hit = texts.iter().filter(|(mask, _)| mask & bits != 0).map(|&(_, at)| at).max();
+        hit.unwrap_or_else(|| l.mnemonic.as_ref().map_or(0, |m| m.col))
+    }
+
+    fn try_form(&self, l: &text::Line, ot: usize, fi: usize, oc: usize) -> Result<(RawInstruction, Placed), Attempt> {
         let isa = self.isa;
         let op = &isa.opcodes[oc];
         let form = &isa.optypes[ot].syntax[fi];
@@ -334,7 +374,11 @@ impl<'a> Assembler<'a> {
                 return Err(fail(8, col, format!("this form cannot set field `{}`, which has no default (spec defect)", f.name)));
             }
         }
-        Ok(raw)
+        let placed = Placed {
+            slots: filled.iter().map(|p| p.map(|t| t.col)).collect(),
+            operands: assignment.iter().map(|x| x.map(|x| texts[x].col)).collect(),
+        };
+        Ok((raw, placed))
     }
 
     /// Places operand texts `texts[x..]` into form operands `k..`, trying

@@ -194,14 +194,17 @@ fn assemble(m: &Model, line: &str, hint: bool) -> Result<Option<Assembled>, AsmE
                 continue;
             }
             match try_form(m, lexed, guard, &pre, &controls, oc, fi, loud) {
-                Ok(word) => match (m.check)(oc, word) {
+                Ok((word, placed)) => match (m.check)(oc, word) {
                     Ok(()) => {
                         // The loud pass differs from the quiet one only by
                         // `may_fit`, which must never skip a form that fits.
                         debug_assert!(!loud, "may_fit skipped a form that assembles `{line}`");
                         return Ok(Some(Assembled { opcode: Ok(oc), word }));
                     }
-                    Err(e) => keep(&mut best, Attempt { score: (usize::MAX, 9), error: AsmError::at(mn.col, e) }),
+                    Err(e) => {
+                        let col = rule_col(m, lexed, &placed, oc, fi, e.bits);
+                        keep(&mut best, Attempt { score: (usize::MAX, 9), error: AsmError::at(col, e.message) })
+                    }
                 },
                 Err(a) => keep(&mut best, a),
             }
@@ -519,7 +522,67 @@ fn slot_accepts(slot: &Modifier, part: &str) -> bool {
 /// Tries form `fi` of opcode `oc` on line `l`, whose guard's register name
 /// is `guard` and operand texts `pre`.
 #[allow(clippy::too_many_arguments)]
-fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option<u16>], oc: usize, fi: usize, loud: bool) -> Result<u128, Attempt> {
+/// Where [`try_form`] put the line's texts: per modifier slot of the form
+/// the column of the part that fills it, per operand the column of the
+/// text it took ([`NOWHERE`] for none).
+struct Placed {
+    slots: [usize; MAX_SLOTS],
+    operands: [usize; MAX_OPERANDS],
+}
+
+/// The most modifier slots a form may have (a form with more fails).
+pub(super) const MAX_SLOTS: usize = 32;
+const NOWHERE: usize = usize::MAX;
+
+/// The column to report a broken `__Exception` rule at: the last text of
+/// the line (guard, modifier, operand or control) that sets a field the
+/// rule reads (`bits`), so `HADD2.BF16_V2.FTZ` points at `.FTZ`; the
+/// mnemonic when no text does (the rule reads only defaults).
+#[cold]
+fn rule_col(m: &Model, l: &Line, placed: &Placed, oc: usize, fi: usize, bits: u128) -> usize {
+    let op = &m.opcodes[oc];
+    let form = &op.forms[fi];
+    let mut col = None;
+    let mut consider = |mask: u128, at: usize| {
+        if mask & bits != 0 && at != NOWHERE {
+            col = col.max(Some(at));
+        }
+    };
+    if let (Some((_, tok)), Some(g)) = (&l.guard, op.guard) {
+        consider(g.reg.bits.mask() | g.not.map_or(0, |f| f.bits.mask()), tok.col);
+    }
+    for (slot, &at) in form.modifiers.iter().zip(&placed.slots) {
+        if let ModifierKind::Value { field, .. } | ModifierKind::Choice { field, .. } = slot.kind {
+            consider(field.bits.mask(), at);
+        }
+    }
+    for (sop, &at) in form.operands.iter().zip(&placed.operands) {
+        consider(operand_bits(sop), at);
+    }
+    for (name, _) in l.controls.iter() {
+        if let Some(c) = op.controls.iter().find(|c| same(m.controls[c.index as usize], name.text)) {
+            consider(c.field.bits.mask(), name.col);
+        }
+    }
+    col.unwrap_or_else(|| l.mnemonic.map_or(0, |t| t.col))
+}
+
+/// The bits an operand's text sets: its field, index and offset, and the
+/// fields of its prefixes and suffix.
+fn operand_bits(sop: &Operand) -> u128 {
+    let own = match sop.kind {
+        OperandKind::Register { bits, .. } | OperandKind::Int { bits, .. } | OperandKind::Float { bits, .. } | OperandKind::ConstMem { bits, .. } => bits.mask(),
+        OperandKind::Indexed { index, offset, .. } => index.map_or(0, |(b, _)| b.mask()) | offset.map_or(0, |(b, _, _)| b.mask()),
+        OperandKind::Literal | OperandKind::Enum | OperandKind::Unbound | OperandKind::Broken(_) => 0,
+    };
+    sop.decorations.iter().fold(own, |acc, d| match d.target {
+        Target::Field { field, .. } => acc | field.bits.mask(),
+        _ => acc,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option<u16>], oc: usize, fi: usize, loud: bool) -> Result<(u128, Placed), Attempt> {
     let op = &m.opcodes[oc];
     let form = &op.forms[fi];
     // Failures after the operands were placed rank as reaching the end of the line.
@@ -547,7 +610,7 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
 
     // Modifiers: each dotted part into a slot that accepts it.
     let slots = form.modifiers;
-    let mut filled: [Option<&Tok>; 32] = [None; 32];
+    let mut filled: [Option<&Tok>; MAX_SLOTS] = [None; MAX_SLOTS];
     if slots.len() > filled.len() {
         return Err(fail(2, mn_col, msg!(loud, "too many modifier slots")));
     }
@@ -623,7 +686,11 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
     // Operands.
     let texts: &[Tok] = &l.operands;
     let mut best_err: Option<Attempt> = None;
-    match place(m, form, texts, pre, 0, 0, w, &mut best_err, loud) {
+    let mut placed = Placed { slots: [NOWHERE; MAX_SLOTS], operands: [NOWHERE; MAX_OPERANDS] };
+    for (at, part) in placed.slots.iter_mut().zip(&filled) {
+        *at = part.map_or(NOWHERE, |p| p.col);
+    }
+    match place(m, form, texts, pre, 0, 0, w, &mut placed.operands, &mut best_err, loud) {
         Some(placed) => w = placed,
         None => {
             return Err(best_err.unwrap_or_else(|| {
@@ -650,13 +717,14 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
     if let Some(f) = form.unsettable {
         return Err(fail(8, mn_col, msg!(loud, "this form cannot set field `{f}`, which has no default (spec defect)")));
     }
-    Ok(w)
+    Ok((w, placed))
 }
 
 /// Places operand texts `texts[x..]` into form operands `k..`, trying
-/// optional operands both present and absent. Records the deepest failure.
+/// optional operands both present and absent. Records the deepest failure,
+/// and in `cols` the column of the text each operand took.
 #[allow(clippy::too_many_arguments)]
-fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize, w: u128, best: &mut Option<Attempt>, loud: bool) -> Option<u128> {
+fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize, w: u128, cols: &mut [usize; MAX_OPERANDS], best: &mut Option<Attempt>, loud: bool) -> Option<u128> {
     if k == form.operands.len() {
         if x == texts.len() {
             return Some(w);
@@ -674,7 +742,8 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
     if x < texts.len() {
         match operand(m, sop, texts, pre, x, w, loud) {
             Ok((used, w2)) => {
-                if let Some(done) = place(m, form, texts, pre, k + 1, x + used, w2, best, loud) {
+                cols[k] = texts[x].col;
+                if let Some(done) = place(m, form, texts, pre, k + 1, x + used, w2, cols, best, loud) {
                     return Some(done);
                 }
             }
@@ -686,7 +755,8 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
         }
     }
     if sop.optional {
-        return place(m, form, texts, pre, k + 1, x, w, best, loud);
+        cols[k] = NOWHERE;
+        return place(m, form, texts, pre, k + 1, x, w, cols, best, loud);
     }
     if x >= texts.len() && loud {
         let col = texts.last().map_or(0, |t| t.col + t.text.len());

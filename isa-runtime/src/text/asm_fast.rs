@@ -9,7 +9,7 @@
 //! does not read, and every line that does not assemble, goes to the general
 //! path, which also words the errors. Tests hold the two equal.
 
-use super::asm::{decorate, float_shape, int_value, lane_bits, Assembled, Pre, RegName};
+use super::asm::{decorate, float_shape, int_value, lane_bits, Assembled, Pre, RegName, MAX_SLOTS};
 use super::lex::{Core, List, OperandText, Tok, MAX_CONTROLS, MAX_OPERANDS, MAX_PARTS};
 use super::literal::{int, parse_float, signed};
 use super::model::*;
@@ -97,8 +97,6 @@ enum Act {
     Fail,
 }
 
-/// The most modifier slots the general path places (its `filled` array).
-const MAX_SLOTS: usize = 32;
 
 const EMPTY: u32 = u32::MAX;
 

@@ -32,6 +32,12 @@ impl Bits {
         (word >> self.start) as u64 & self.max()
     }
 
+    /// The range's bits in a word.
+    #[inline]
+    pub const fn mask(self) -> u128 {
+        (self.max() as u128) << self.start
+    }
+
     /// Writes `v` (masked to the range) into a word.
     #[inline]
     pub const fn set(self, word: u128, v: u64) -> u128 {
@@ -95,10 +101,19 @@ pub struct Model {
     /// Decodes a word to its opcode index, validating it (`.word` lines).
     pub decode: fn(u128) -> Result<usize, String>,
     /// Checks an assembled word of an opcode against the spec's rules.
-    pub check: fn(usize, u128) -> Result<(), String>,
+    pub check: fn(usize, u128) -> Result<(), Refusal>,
     /// The assembler's fast-path tables, built from the rest on first use
     /// (a model is written with `OnceLock::new()` here).
     pub fast: std::sync::OnceLock<super::asm_fast::Tables>,
+}
+
+/// Why [`Model::check`] refuses a word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub message: String,
+    /// The bits of the fields the broken rule reads (0 when the refusal
+    /// is not a rule's): the assembler points at the text that set them.
+    pub bits: u128,
 }
 
 /// A text's first 16 bytes, big-endian and zero-padded: keys order as their
