@@ -66566,6 +66566,8 @@ fn check_word(
 }
 /// Why a line does not assemble.
 pub use ::isa_runtime::text::AsmError;
+/// A bad line of a whole text, placed in it ([`assemble`]).
+pub use ::isa_runtime::text::TextError;
 impl Instruction {
     /// Assembles one line: `Ok(None)` for blank, comment-only and label-only lines.
     pub fn parse_line(line: &str) -> Result<Option<Instruction>, AsmError> {
@@ -66639,9 +66641,10 @@ display_as_instruction!(
     PRMT_RIR, PRMT_RRC, PRMT_RCR, PRMT_RRU, PRMT_RUR, I2I_R, I2I_U, I2I_I, I2I_C,
     I2IP_RRR, I2IP_RUR, I2IP_RIR, I2IP_RCR, R2UR_R, SETGPR_U, GETGPR_U
 );
-/// Assembles a whole text: the words, and every bad line as
-/// (byte offset in the text, length, message).
-pub fn assemble(text: &str) -> (Vec<u128>, Vec<(usize, usize, String)>) {
+/// Assembles a whole text: the words of the lines that assemble, and
+/// every bad line's error (its line, column and message; it prints
+/// as `line:col: message`).
+pub fn assemble(text: &str) -> (Vec<u128>, Vec<TextError>) {
     let (ok, errors) = ::isa_runtime::text::assemble_text(&MODEL, text);
     (ok.into_iter().map(|a| a.word).collect(), errors)
 }

@@ -342,10 +342,10 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
     let id = isa_dsl::FileId(0);
     let text = sources.get(id).text.clone();
     let (words, errors) = isa_codegen::asm::assemble_text(&fe.isa, &text);
-    for (offset, len, message) in errors {
+    for e in errors {
         diags.push(
             // The caret alone: the message already says what is wrong there.
-            isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, isa_dsl::Span::new(id, offset, offset + len), message),
+            isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, isa_dsl::Span::new(id, e.offset, e.offset + e.len), e.message),
         );
     }
     if diags.has_errors() {

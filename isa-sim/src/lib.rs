@@ -49,7 +49,7 @@ pub fn assemble(program: &str) -> Result<Program, Vec<RunError>> {
     if errors.is_empty() {
         Ok(out)
     } else {
-        Err(errors.into_iter().map(|(offset, len, message)| RunError { kind: ErrorKind::Assembly, span: Some((offset, len)), message }).collect())
+        Err(errors.into_iter().map(|e| RunError { kind: ErrorKind::Assembly, span: Some((e.offset, e.len)), message: e.message }).collect())
     }
 }
 

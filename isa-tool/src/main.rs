@@ -158,9 +158,9 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
     if !errors.is_empty() || bad.is_some() {
         let mut report = Report::new(file, &text);
         report.invalid_utf8(bad);
-        for (offset, len, message) in &errors {
+        for e in &errors {
             // The caret alone: the message already says what is wrong there.
-            report.error(Some(codes::ASM_ERROR), Some((*offset, *len)), message, "");
+            report.error(Some(codes::ASM_ERROR), Some((e.offset, e.len)), &e.message, "");
         }
         drop(report);
         say!("{}; nothing written", isa_runtime::report::summary(errors.len() + usize::from(bad.is_some()), 0));

@@ -25,14 +25,7 @@ pub fn assemble(text: &str) -> Result<Vec<u128>, Vec<String>> {
     if errors.is_empty() {
         return Ok(words);
     }
-    Err(errors
-        .into_iter()
-        .map(|(offset, _, msg)| {
-            let line = text[..offset].matches('\n').count() + 1;
-            let col = offset - text[..offset].rfind('\n').map_or(0, |i| i + 1) + 1;
-            format!("{line}:{col}: {msg}")
-        })
-        .collect())
+    Err(errors.iter().map(ToString::to_string).collect())
 }
 
 /// Disassembles words, one line each (`.word` for words no syntax form covers).

@@ -443,6 +443,8 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
 
         /// Why a line does not assemble.
         pub use ::isa_runtime::text::AsmError;
+        /// A bad line of a whole text, placed in it ([`assemble`]).
+        pub use ::isa_runtime::text::TextError;
 
         impl Instruction {
             /// Assembles one line: `Ok(None)` for blank, comment-only and label-only lines.
@@ -497,9 +499,10 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         }
         display_as_instruction!(#( #opcode_names ),*);
 
-        /// Assembles a whole text: the words, and every bad line as
-        /// (byte offset in the text, length, message).
-        pub fn assemble(text: &str) -> (Vec<u128>, Vec<(usize, usize, String)>) {
+        /// Assembles a whole text: the words of the lines that assemble, and
+        /// every bad line's error (its line, column and message; it prints
+        /// as `line:col: message`).
+        pub fn assemble(text: &str) -> (Vec<u128>, Vec<TextError>) {
             let (ok, errors) = ::isa_runtime::text::assemble_text(&MODEL, text);
             (ok.into_iter().map(|a| a.word).collect(), errors)
         }

@@ -1061,9 +1061,9 @@ fn describe(t: &Type) -> String {
     }
 }
 
-/// Assembles a whole text: the words, and the errors as (byte offset in the
-/// text, length, message). Stops at nothing: every bad line is reported.
-pub fn assemble_text(isa: &Isa, text: &str) -> (Vec<u128>, Vec<(usize, usize, String)>) {
+/// Assembles a whole text: the words, and every bad line's error (placed
+/// in the text). Stops at nothing: every bad line is reported.
+pub fn assemble_text(isa: &Isa, text: &str) -> (Vec<u128>, Vec<isa_runtime::text::TextError>) {
     let asm = Assembler::new(isa);
     isa_runtime::text::asm::assemble_lines(text, |line| {
         asm.assemble_line(line).map(|a| a.map(|a| a.word)).map_err(|e| isa_runtime::text::asm::AsmError::at(e.col, e.message))

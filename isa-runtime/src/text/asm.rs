@@ -1000,9 +1000,31 @@ fn mismatch(tok: Tok, core: &Core, sop: &Operand, loud: bool) -> AsmError {
     AsmError::at(tok.col, msg!(loud, "`{}` cannot be {} (operand `{}` is {})", tok.text, kind_of(core), sop.name, sop.describe))
 }
 
-/// Assembles a whole text: the words with their opcodes, and the errors as
-/// (byte offset in the text, length, message). Every bad line is reported.
-pub fn assemble_text(m: &Model, text: &str) -> (Vec<Assembled>, Vec<(usize, usize, String)>) {
+/// A bad line of a whole text ([`assemble_text`]), placed in the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextError {
+    /// The line, from 1.
+    pub line: usize,
+    /// The column, from 1, in characters.
+    pub col: usize,
+    /// Where in the text (bytes), and the byte length of the character
+    /// there: a diagnostic's span.
+    pub offset: usize,
+    pub len: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for TextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.col, self.message)
+    }
+}
+
+impl std::error::Error for TextError {}
+
+/// Assembles a whole text: the words with their opcodes, and every bad
+/// line's error.
+pub fn assemble_text(m: &Model, text: &str) -> (Vec<Assembled>, Vec<TextError>) {
     assemble_lines(text, |line| assemble_line(m, line))
 }
 
@@ -1028,10 +1050,10 @@ pub fn shorten_quotes(message: &str) -> String {
 }
 
 /// The whole-text pass both assemblers share: splits `text` into lines
-/// ([`super::lex::lines`]), assembles each with `line`, and turns each error into
-/// (byte offset in the text, length of the character there, message).
-/// Every bad line is reported, and so is a label defined twice.
-pub fn assemble_lines<T>(text: &str, mut line: impl FnMut(&str) -> Result<Option<T>, AsmError>) -> (Vec<T>, Vec<(usize, usize, String)>) {
+/// ([`super::lex::lines`]), assembles each with `line`, and places each
+/// error in the text ([`TextError`]). Every bad line is reported, and so
+/// is a label defined twice.
+pub fn assemble_lines<T>(text: &str, mut line: impl FnMut(&str) -> Result<Option<T>, AsmError>) -> (Vec<T>, Vec<TextError>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     // Each label and the line (1-based) that defines it.
@@ -1040,7 +1062,8 @@ pub fn assemble_lines<T>(text: &str, mut line: impl FnMut(&str) -> Result<Option
         let mut error = |e: AsmError| {
             let col = e.col.min(body.len());
             let len = body[col..].chars().next().map_or(0, char::len_utf8);
-            errors.push((offset + col, len, shorten_quotes(&e.message)));
+            let chars = body.get(..col).map_or(col, |s| s.chars().count());
+            errors.push(TextError { line: n + 1, col: chars + 1, offset: offset + col, len, message: shorten_quotes(&e.message) });
         };
         match line(body) {
             Ok(Some(a)) => out.push(a),

@@ -12,5 +12,5 @@ pub mod literal;
 pub mod model;
 pub mod words;
 
-pub use asm::{assemble_line, assemble_text, AsmError, Assembled};
+pub use asm::{assemble_line, assemble_text, AsmError, Assembled, TextError};
 pub use model::Model;
