@@ -114,19 +114,36 @@ pub enum SectionKind {
 }
 
 impl SectionKind {
+    /// Every kind, in the order sections are usually written.
+    pub const ALL: [SectionKind; 9] = [
+        SectionKind::Encoding,
+        SectionKind::Syntax,
+        SectionKind::Description,
+        SectionKind::OperandInfo,
+        SectionKind::ModifierInfo,
+        SectionKind::Semantics,
+        SectionKind::Examples,
+        SectionKind::Simulation,
+        SectionKind::Exception,
+    ];
+
+    /// The keyword that starts the section (`__Encoding`).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            SectionKind::Encoding => "__Encoding",
+            SectionKind::Syntax => "__Syntax",
+            SectionKind::Description => "__Description",
+            SectionKind::OperandInfo => "__OperandInfo",
+            SectionKind::ModifierInfo => "__ModifierInfo",
+            SectionKind::Semantics => "__Semantics",
+            SectionKind::Examples => "__Examples",
+            SectionKind::Simulation => "__Simulation",
+            SectionKind::Exception => "__Exception",
+        }
+    }
+
     pub fn from_keyword(s: &str) -> Option<SectionKind> {
-        Some(match s {
-            "__Encoding" => SectionKind::Encoding,
-            "__Syntax" => SectionKind::Syntax,
-            "__Description" => SectionKind::Description,
-            "__OperandInfo" => SectionKind::OperandInfo,
-            "__ModifierInfo" => SectionKind::ModifierInfo,
-            "__Semantics" => SectionKind::Semantics,
-            "__Examples" => SectionKind::Examples,
-            "__Simulation" => SectionKind::Simulation,
-            "__Exception" => SectionKind::Exception,
-            _ => return None,
-        })
+        SectionKind::ALL.into_iter().find(|k| k.keyword() == s)
     }
     pub fn name(self) -> &'static str {
         match self {

@@ -115,7 +115,7 @@ fn line_kind(line: &str) -> LineKind {
     let Ok(Some(head)) = DslParser::parse(Rule::line_head, line).map(|mut p| p.next()) else { return LineKind::Body };
     match head.into_inner().next() {
         Some(p) if p.as_rule() == Rule::decl_start => LineKind::Decl,
-        Some(p) => match p.into_inner().find(|k| k.as_rule() == Rule::section_kw) {
+        Some(p) => match p.into_inner().find(|k| matches!(k.as_rule(), Rule::section_kw | Rule::unknown_section_kw)) {
             Some(k) => LineKind::Section { at: k.as_span().start(), len: k.as_str().len() },
             None => LineKind::Body,
         },
@@ -760,8 +760,22 @@ impl Cx<'_> {
     }
 
     fn section(&self, decl: &Decl, section: SectionLines<'_>, diags: &mut Diagnostics) -> Option<Section> {
-        let kind = SectionKind::from_keyword(section.keyword.value)?;
         let header = section.keyword.span;
+        let kind = match SectionKind::from_keyword(section.keyword.value) {
+            Some(kind) => kind,
+            None => {
+                // Read as the keyword it nearly is, so one typo costs one
+                // error; with none near, its lines are skipped.
+                let word = section.keyword.value;
+                let near = isa_runtime::spelling::nearest(word, SectionKind::ALL.iter().map(|k| k.keyword()));
+                let hint = near.map_or_else(
+                    || format!("sections are {}", SectionKind::ALL.map(|k| format!("`{}`", k.keyword())).join(", ")),
+                    |n| format!("did you mean `{n}`? (read as that)"),
+                );
+                diags.push(Diagnostic::new(Code::UnknownSectionKeyword, header, format!("unknown section `{word}`")).with_label(hint));
+                SectionKind::from_keyword(near?)?
+            }
+        };
         let lines = section.body;
         if !matches!(decl.kind, DeclKind::Group | DeclKind::Optype | DeclKind::Opcode) {
             diags.push(Diagnostic::new(
@@ -1316,7 +1330,7 @@ mod split_tests {
                 }
                 Rule::section => {
                     let header = p.clone().into_inner().next().expect("a section_header");
-                    let kw = header.clone().into_inner().find(|c| c.as_rule() == Rule::section_kw);
+                    let kw = header.clone().into_inner().find(|c| matches!(c.as_rule(), Rule::section_kw | Rule::unknown_section_kw));
                     let kw = kw.map(|k| format!("{}@{}", k.as_str(), k.as_span().start())).unwrap_or_default();
                     let (at, t) = (header.as_span().start(), header.as_str().trim_end_matches(['\n', '\r']));
                     out.push(format!("section {kw} {at} {t:?}"));
@@ -1413,7 +1427,7 @@ mod split_tests {
         fn split_file_matches_file_rule(
             pieces in proptest::collection::vec(proptest::sample::select(vec![
                 "__DefOpcode A : [B]", "__Def", "__Defx", "__DefGroup G : []", "__Encoding", "__Encoding // c",
-                "__Encoding x", "__Encodin", "__Syntax", "__Exception", "__Semantics//", "__", "_", "x", "field",
+                "__Encoding x", "__Encodin", "__Example", "__Encoding_", "__9", "__Syntax", "__Exception", "__Semantics//", "__", "_", "x", "field",
                 " ", "\t", "//", "/", "\n", "\r\n", "\r", "\u{3000}", "é",
             ]), 0..40)
         ) {
