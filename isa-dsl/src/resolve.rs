@@ -33,6 +33,7 @@ pub fn prepare(sources: &SourceMap, files: &[ast::File], diags: &mut Diagnostics
     let classes = r.classes(&decls);
     let prepared = r.optypes_and_opcodes(&classes);
     r.simulations(&refs);
+    r.isa_names(&refs, &prepared);
     (r.isa, prepared)
 }
 
@@ -134,6 +135,49 @@ impl<'a> Resolver<'a> {
                             .push("the ISA takes `Width = N;`, `Guard = field;`, `Control = field;`, `GuardDomain = Domain;` and `Literal NAME = RegisterType;`".into());
                     }
                 }
+            }
+        }
+    }
+
+    /// Checks what the ISA declaration names, once the rest is known: the
+    /// guard and control fields are fields of some class, a literal's type
+    /// is a register file, the guard's domain is one some hook uses.
+    fn isa_names(&mut self, decls: &[&ast::Decl], prepared: &Prepared) {
+        let Some(isa) = decls.iter().find(|d| d.kind == DeclKind::Isa) else { return };
+        let fields: BTreeSet<&str> = prepared.resolved.iter().flatten().flatten().map(|f| &*f.name).collect();
+        let mut domains: BTreeSet<String> = BTreeSet::new();
+        let hooks = self.isa.optypes.iter().flat_map(|o| o.hook.iter().chain(&o.simulation));
+        for h in hooks {
+            domains.extend(h.args.iter().filter_map(|a| a.domain.clone()));
+        }
+        for p in &isa.properties {
+            let PropertyValue::Name(name) = &p.value.value else { continue };
+            let key = p.key.value.as_str();
+            match key {
+                "Guard" | "Control" if !fields.contains(name.as_str()) => {
+                    let near = nearest(name, fields.iter().copied()).map(|n| format!("did you mean `{n}`?"));
+                    let e = self.err(Code::MalformedProperty, p.value.span, format!("`{key}` names `{name}`, which is no field of any group, optype or opcode"));
+                    e.notes.extend(near);
+                }
+                "Literal" => match self.type_ids.get(name).map(|&t| &self.isa.types[t].kind) {
+                    Some(TypeKind::Register { .. }) => {}
+                    Some(_) => {
+                        self.err(Code::MalformedProperty, p.value.span, format!("literal type `{name}` is not a register file"));
+                    }
+                    None => {
+                        let near = nearest(name, self.type_ids.keys().map(String::as_str)).map(|n| format!("did you mean `{n}`?"));
+                        let e = self.err(Code::UndefinedType, p.value.span, format!("undefined type `{name}`"));
+                        e.notes.extend(near);
+                    }
+                },
+                "GuardDomain" if !domains.is_empty() && !domains.contains(name) => {
+                    let known: Vec<String> = domains.iter().map(|d| format!("`{d}`")).collect();
+                    let near = nearest(name, domains.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`?"));
+                    let e = self.err(Code::MalformedProperty, p.value.span, format!("`GuardDomain` names `{name}`, a domain no simulation hook uses"));
+                    e.notes.extend(near);
+                    e.notes.push(format!("the hooks use {}", known.join(", ")));
+                }
+                _ => {}
             }
         }
     }

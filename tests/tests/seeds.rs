@@ -58,3 +58,42 @@ fn spec_checks_with_warnings_only() {
     let want = std::fs::read_to_string(&golden).unwrap();
     assert_eq!(want, out, "diagnostics for spec/ changed (BLESS=1 to accept)");
 }
+
+/// The spec with `base/isa.txt` edited by `edit`: its rendered diagnostics.
+fn check_with_isa_edit(edit: impl Fn(&str) -> String) -> String {
+    let spec = root().join("spec");
+    let mut diags = isa_dsl::Diagnostics::default();
+    let files = isa_dsl::collect_spec_files(std::slice::from_ref(&spec), &mut diags);
+    let mut sources = isa_dsl::SourceMap::new();
+    for f in &files {
+        let name = f.strip_prefix(&spec).unwrap().display().to_string();
+        let bytes = std::fs::read(f).unwrap();
+        let bytes = if name == "base/isa.txt" { edit(std::str::from_utf8(&bytes).unwrap()).into_bytes() } else { bytes };
+        isa_dsl::add_source(&mut sources, &name, &bytes, &mut diags);
+    }
+    isa_dsl::compile(sources, diags).render_diagnostics()
+}
+
+/// What the ISA declaration names is checked against the rest of the spec:
+/// a misspelt guard or control field, literal type or guard domain is an
+/// error at the name, with the spelling meant (these used to pass `check`).
+#[test]
+fn the_isa_declaration_names_what_exists() {
+    let out = check_with_isa_edit(|t| {
+        let t = t.replace("Guard = pg;", "Guard = pgg;").replace("Control = sched;", "Control = schd;");
+        t.replace("GuardDomain = Pred;", "GuardDomain = Prd;").replace("Literal PR = Pred;", "Literal PR = Prd;")
+    });
+    for (code, message, hint) in [
+        ("E012", "`Guard` names `pgg`, which is no field of any group, optype or opcode", "did you mean `pg`?"),
+        ("E012", "`Control` names `schd`, which is no field of any group, optype or opcode", "did you mean `sched`?"),
+        ("E012", "`GuardDomain` names `Prd`, a domain no simulation hook uses", "did you mean `Pred`?"),
+        ("E020", "undefined type `Prd`", "did you mean `Pred`?"),
+    ] {
+        let at = out.find(&format!("error[{code}]: {message}\n")).unwrap_or_else(|| panic!("{message}:\n{out}"));
+        let next = out[at..].find("\n\n").map_or(out.len(), |e| at + e);
+        assert!(out[at..next].contains("base/isa.txt:") && out[at..next].contains(hint), "{}", &out[at..next]);
+    }
+    // A literal of a type that is no register file.
+    let out = check_with_isa_edit(|t| t.replace("Literal PR = Pred;", "Literal PR = SType;"));
+    assert!(out.contains("error[E012]: literal type `SType` is not a register file"), "{out}");
+}
