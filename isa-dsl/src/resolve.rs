@@ -154,10 +154,13 @@ impl<'a> Resolver<'a> {
             let PropertyValue::Name(name) = &p.value.value else { continue };
             let key = p.key.value.as_str();
             match key {
+                // A spec of a few new instructions may have no guarded one
+                // (the seeds give `pg`): only a near miss is a mistake.
                 "Guard" | "Control" if !fields.contains(name.as_str()) => {
-                    let near = nearest(name, fields.iter().copied()).map(|n| format!("did you mean `{n}`?"));
-                    let e = self.err(Code::MalformedProperty, p.value.span, format!("`{key}` names `{name}`, which is no field of any group, optype or opcode"));
-                    e.notes.extend(near);
+                    if let Some(near) = nearest(name, fields.iter().copied()) {
+                        let e = self.err(Code::MalformedProperty, p.value.span, format!("`{key}` names `{name}`, which is no field of any group, optype or opcode"));
+                        e.notes.push(format!("did you mean `{near}`?"));
+                    }
                 }
                 "Literal" => match self.type_ids.get(name).map(|&t| &self.isa.types[t].kind) {
                     Some(TypeKind::Register { .. }) => {}
@@ -186,6 +189,9 @@ impl<'a> Resolver<'a> {
 
     fn types(&mut self, decls: &[&ast::Decl]) {
         let mut first_seen: BTreeMap<String, Span> = BTreeMap::new();
+        // Each register prefix and where it is given: two files with one
+        // prefix would read `R1` as either.
+        let mut prefixes: BTreeMap<String, (Span, String)> = BTreeMap::new();
         for d in decls.iter().filter(|d| matches!(d.kind, DeclKind::BitFieldType | DeclKind::OperandType)) {
             if let Some(prev) = first_seen.get(&d.name.value) {
                 let prev = *prev;
@@ -197,6 +203,17 @@ impl<'a> Resolver<'a> {
             first_seen.insert(d.name.value.clone(), d.name.span);
             match self.build_type(d) {
                 Some(t) => {
+                    if let TypeKind::Register { prefix, .. } = &t.kind {
+                        let span = d.properties.iter().find(|p| p.key.value == "Prefix").map_or(d.name.span, |p| p.value.span);
+                        if let Some((first, owner)) = prefixes.get(prefix) {
+                            let (first, owner) = (*first, owner.clone());
+                            self.err(Code::DuplicateDefinition, span, format!("register prefix \"{prefix}\" is also `{owner}`'s: `{prefix}0` would name a register of both"))
+                                .secondary
+                                .push(crate::diagnostic::Label { span: first, message: format!("`{owner}`'s prefix") });
+                        } else {
+                            prefixes.insert(prefix.clone(), (span, t.name.clone()));
+                        }
+                    }
                     self.type_ids.insert(t.name.clone(), self.isa.types.len());
                     self.isa.types.push(t);
                 }
@@ -383,6 +400,12 @@ impl<'a> Resolver<'a> {
             }
             _ => {
                 let (bank, offset) = (range(self, "Bank")?, range(self, "Offset")?);
+                if bank.start < offset.start + offset.width && offset.start < bank.start + bank.width {
+                    let span = props.get("Bank").map_or(d.name.span, |p| p.value.span);
+                    let (b, o) = (bank.start + bank.width - 1, offset.start + offset.width - 1);
+                    // Reported, and the type kept: its fields are not also undefined.
+                    self.err(Code::FieldOverlap, span, format!("`Bank` (bits {}..={b}) overlaps `Offset` (bits {}..={o})", bank.start, offset.start));
+                }
                 TypeKind::ConstMem { bank, offset }
             }
         })
