@@ -71,9 +71,12 @@ fn check_missing_syntax(isa: &Isa, diags: &mut Diagnostics) {
 /// claim the same word.
 fn check_ambiguous_decode(isa: &Isa, diags: &mut Diagnostics) {
     // Bucket by the bits every opcode fixes, so the common case is not quadratic.
-    let common = isa.opcodes.iter().fold(u128::MAX, |m, o| m & o.fixed_mask);
+    // An opcode with a field that did not resolve (reported) may lack a
+    // constant: its collisions would bury that error under dozens.
+    let whole = || isa.opcodes.iter().enumerate().filter(|(_, o)| o.broken.is_empty());
+    let common = whole().fold(u128::MAX, |m, (_, o)| m & o.fixed_mask);
     let mut buckets: BTreeMap<u128, Vec<usize>> = BTreeMap::new();
-    for (i, o) in isa.opcodes.iter().enumerate() {
+    for (i, o) in whole() {
         buckets.entry(o.fixed_bits & common).or_default().push(i);
     }
     for ids in buckets.values() {

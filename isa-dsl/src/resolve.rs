@@ -849,8 +849,14 @@ impl<'a> Resolver<'a> {
                 TypeKind::Int { signed: true } => format!("expected an integer that fits in {} signed bits", t.width),
                 _ => format!("expected a number that fits in {} bits", t.width),
             };
+            let near = match &t.kind {
+                TypeKind::Enum { values } => nearest(text, values.iter().map(|v| v.name.as_str())).map(|n| format!("did you mean `{n}`?")),
+                _ => None,
+            };
             let name = t.name.clone();
-            self.err(Code::BadFieldValue, v.span, format!("`{text}` is not a value of type `{name}`")).label = expected;
+            let e = self.err(Code::BadFieldValue, v.span, format!("`{text}` is not a value of type `{name}`"));
+            e.label = expected;
+            e.notes.extend(near);
         }
         enc
     }
