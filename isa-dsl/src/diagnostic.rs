@@ -53,7 +53,7 @@ codes! {
     TooDeep = "E011", Error, "expression nested too deeply";
     MalformedProperty = "E012", Error, "malformed or unknown property of an operand type, the ISA or a value format";
     MalformedHook = "E013", Error, "malformed simulation hook";
-    UnknownSectionKeyword = "E014", Error, "a line `__Name` that is no section keyword (a misspelt `__Examples`)";
+    UnknownSectionKeyword = "E014", Error, "a section header that names no section (a misspelt Examples, say)";
     // --- names and inheritance --------------------------------------------
     UndefinedType = "E020", Error, "undefined type";
     UndefinedParent = "E021", Error, "undefined parent";

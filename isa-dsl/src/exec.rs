@@ -486,7 +486,7 @@ fn check_seed_hook(isa: &Isa, ot: &Optype, ops: &[&Opcode], seed: &SimulationHoo
             )
             .with_label("incomplete hook")
             .with_note(if ot.hook.is_some() {
-                "the simulator uses the `__DefSimulation` hook of spec/base instead"
+                "the simulator uses the optype's `__DefSimulation` hook instead"
             } else {
                 "give a complete hook with `__DefSimulation`"
             }),
