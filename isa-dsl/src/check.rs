@@ -174,7 +174,15 @@ impl Scope<'_> {
                         format!("`{name}` is not a field"),
                     )
                     .with_note(format!("in opcode `{}`", self.op.name));
-                    if let Some(n) = isa_runtime::spelling::nearest(name, self.op.fields.iter().map(|f| &*f.name)) {
+                    // A value written bare (`sat == SAT`) is no misspelt field.
+                    let value_of = self.op.fields.iter().find(|f| match &self.isa.types[f.ty].kind {
+                        TypeKind::Enum { values } => values.iter().any(|v| v.name == **name),
+                        TypeKind::Register { constants, .. } => constants.iter().any(|c| c.name == **name),
+                        _ => false,
+                    });
+                    if let Some(f) = value_of {
+                        d = d.with_label(format!("`{name}` is a value of `{}`: values are quoted, `\"{name}\"`", f.name));
+                    } else if let Some(n) = isa_runtime::spelling::nearest(name, self.op.fields.iter().map(|f| &*f.name)) {
                         d = d.with_label(format!("did you mean `{n}`?"));
                     }
                     diags.push(d);

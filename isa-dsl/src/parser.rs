@@ -962,6 +962,13 @@ impl Cx<'_> {
         let p = self.parse_line(Rule::exception_line, line, Code::MalformedException, "exception rule", diags)?;
         let mut it = p.into_inner();
         let class = self.offset_ident(line, &it.next()?);
+        if class.value != "EncodingError" {
+            // The one rule class the DSL has; a misspelt one would pass as a new class.
+            let near = isa_runtime::spelling::nearest(&class.value, ["EncodingError"].into_iter());
+            let hint = near.map_or("a rule is written `EncodingError<Kind, \"message\"> = condition;`".to_string(), |n| format!("did you mean `{n}`?"));
+            diags.push(Diagnostic::new(Code::MalformedException, class.span, format!("unknown rule class `{}`", class.value)).with_label(hint));
+            return None;
+        }
         let kind = self.offset_ident(line, &it.next()?);
         let msg = it.next()?;
         let message = Spanned { value: string_body(&msg), span: self.offset_span(line, &msg) };
