@@ -106,6 +106,7 @@ codes! {
     NoSimulation = "W018", Warning, "optype without a simulation hook";
     StrayBits = "W019", Warning, "instruction word with bits no field covers";
     MisspeltOperand = "W020", Warning, "syntax operand bound by position, though its name is one letter from a field's";
+    LoneDomain = "W021", Warning, "simulation domain written once, near another domain's name";
 }
 
 /// A secondary label: another place that explains the primary one.

@@ -33,6 +33,7 @@ pub fn prepare(sources: &SourceMap, files: &[ast::File], diags: &mut Diagnostics
     let classes = r.classes(&decls);
     let prepared = r.optypes_and_opcodes(&classes);
     r.simulations(&refs);
+    r.lone_domains(&refs);
     r.isa_names(&refs, &prepared);
     (r.isa, prepared)
 }
@@ -139,6 +140,31 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// W021: a value domain written once (`va: F3`) whose name is one
+    /// letter short or long of one the other hooks share (`F32`): a typo
+    /// makes a new domain, with its own kernel methods (`f3_neg`), silently.
+    fn lone_domains(&mut self, decls: &[&ast::Decl]) {
+        let calls = decls.iter().flat_map(|d| d.hooks.iter().chain(d.sections.iter().filter_map(|s| s.simulation.as_ref())));
+        let mut uses: BTreeMap<&str, Vec<Span>> = BTreeMap::new();
+        for call in calls {
+            for d in call.args.iter().filter_map(|a| a.domain.as_ref()) {
+                uses.entry(d.value.as_str()).or_default().push(d.span);
+            }
+        }
+        let shared: Vec<&str> = uses.iter().filter(|(_, at)| at.len() > 1).map(|(d, _)| *d).collect();
+        let lone: Vec<(String, Span, String)> = uses
+            .iter()
+            .filter(|(_, at)| at.len() == 1)
+            // A letter left out or doubled: `I32` beside `F32` is a domain of its own.
+            .filter_map(|(d, at)| Some((d.to_string(), at[0], nearest(d, shared.iter().copied()).filter(|n| n.len() != d.len())?.to_string())))
+            .collect();
+        for (d, span, near) in lone {
+            let e = self.err(Code::LoneDomain, span, format!("domain `{d}` is written nowhere else"));
+            e.label = format!("did you mean `{near}`?");
+            e.notes.push(format!("a new domain gets its own kernel methods (`{}_neg`, ...)", d.to_ascii_lowercase()));
+        }
+    }
+
     /// Checks what the ISA declaration names, once the rest is known: the
     /// guard and control fields are fields of some class, a literal's type
     /// is a register file, the guard's domain is one some hook uses.
@@ -173,12 +199,14 @@ impl<'a> Resolver<'a> {
                         e.notes.extend(near);
                     }
                 },
-                "GuardDomain" if !domains.is_empty() && !domains.contains(name) => {
-                    let known: Vec<String> = domains.iter().map(|d| format!("`{d}`")).collect();
-                    let near = nearest(name, domains.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`?"));
-                    let e = self.err(Code::MalformedProperty, p.value.span, format!("`GuardDomain` names `{name}`, a domain no simulation hook uses"));
-                    e.notes.extend(near);
-                    e.notes.push(format!("the hooks use {}", known.join(", ")));
+                // As for the guard field: only a near miss is a mistake.
+                "GuardDomain" if !domains.contains(name) => {
+                    if let Some(near) = nearest(name, domains.iter().map(String::as_str)) {
+                        let known: Vec<String> = domains.iter().map(|d| format!("`{d}`")).collect();
+                        let e = self.err(Code::MalformedProperty, p.value.span, format!("`GuardDomain` names `{name}`, a domain no simulation hook uses"));
+                        e.notes.push(format!("did you mean `{near}`?"));
+                        e.notes.push(format!("the hooks use {}", known.join(", ")));
+                    }
                 }
                 _ => {}
             }
