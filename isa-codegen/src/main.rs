@@ -53,7 +53,7 @@ struct Cli {
     /// Output directory of the generated crate.
     #[arg(short = 'o', long = "out", required = true)]
     out: Option<PathBuf>,
-    /// Do not write: exit 1 if the output directory differs from what would be generated.
+    /// Do not write: exit 1 if the output directory differs from what would be generated (2 if the spec has errors, as diff(1))
     #[arg(long)]
     check: bool,
     /// Package name of the generated crate.
@@ -257,7 +257,8 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
         Err(e) => {
             let untouched = if out.exists() { format!("; {} left untouched", out.display()) } else { String::new() };
             say!("error: {e}{untouched}");
-            return ExitCode::from(1);
+            // `--check` answers as diff(1): 1 is "stale", 2 is trouble.
+            return ExitCode::from(if check { 2 } else { 1 });
         }
     };
     if check {

@@ -92,6 +92,19 @@ fn checked_in_generated_crate_is_fresh() {
     assert_eq!(out.status.code(), Some(0), "generated/ is stale:\n{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// `--check` answers as diff(1) does: 0 up to date, 1 stale, 2 when the
+/// spec itself has errors (nothing can be compared).
+#[test]
+fn check_mode_tells_a_broken_spec_from_a_stale_output() {
+    let dir = temp_dir("check-broken-spec");
+    std::fs::write(dir.join("bad.txt"), "__DefGroup G : [NOPE]
+").unwrap();
+    let out = bin().args([dir.join("bad.txt").to_str().unwrap(), "-o", dir.join("out").to_str().unwrap(), "--check"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!dir.join("out").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn the_spelling_of_the_spec_path_does_not_change_the_output() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().unwrap();

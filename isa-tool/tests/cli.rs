@@ -87,9 +87,9 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     let mut sources = isa_dsl::SourceMap::new();
     let mut diags = isa_dsl::Diagnostics::default();
     isa_dsl::add_source(&mut sources, &src.display().to_string(), text.as_bytes(), &mut diags);
-    for (offset, len, message) in errors {
-        let span = isa_dsl::Span::new(isa_dsl::FileId(0), offset, offset + len);
-        diags.push(isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, span, message));
+    for e in errors {
+        let span = isa_dsl::Span::new(isa_dsl::FileId(0), e.offset, e.offset + e.len);
+        diags.push(isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, span, e.message));
     }
     assert_eq!(err, format!("{}{}; nothing written\n", diags.render(&sources, false), diags.summary()));
     // Control sequences and bidi overrides in the input are not echoed to the terminal.
