@@ -176,6 +176,9 @@ pub struct Section {
     pub value_lists: Vec<ValueList>,
     /// Lines of fenced code (`__Examples`, `__Semantics`), each with its span.
     pub code_lines: Vec<Spanned<String>>,
+    /// Names of `__Encoding` lines that did not parse (reported): the field
+    /// is taken to exist, so what names it is not reported again.
+    pub broken_fields: Vec<String>,
     /// `vd = HADD2(va, vb);`
     pub simulation: Option<SimulationCall>,
 }

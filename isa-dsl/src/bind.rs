@@ -27,8 +27,13 @@ use std::collections::BTreeMap;
 pub fn bind_opcode(isa: &Isa, op: &Opcode, out: &mut Unbound) -> Vec<FormBinding> {
     let ot = op.optype;
     let mut forms = Vec::new();
+    // An opcode with a field that did not resolve (reported) would have
+    // operands and prefixes with "no field" that are only that field: its
+    // problems are left unsaid.
+    let mut unsaid = Aggregate::new();
+    let agg = if op.broken.is_empty() { &mut out.agg } else { &mut unsaid };
     for (fi, form) in isa.optypes[ot].syntax.iter().enumerate() {
-        let b = bind_form(isa, ot, op, fi, form, &mut out.agg);
+        let b = bind_form(isa, ot, op, fi, form, agg);
         for c in &b.controls {
             push_new(&mut out.controls, c);
         }

@@ -110,7 +110,9 @@ fn check_unsettable_fields(isa: &Isa, diags: &mut Diagnostics) {
     // field span -> (field name, opcodes)
     let mut unsettable: BTreeMap<(Option<crate::Span>, String), Vec<String>> = BTreeMap::new();
     let mut required: BTreeMap<(Option<crate::Span>, String), Vec<String>> = BTreeMap::new();
-    for op in &isa.opcodes {
+    // An opcode with a field that did not resolve (reported) leaves that
+    // operand's prefix fields unsettable only because of it.
+    for op in isa.opcodes.iter().filter(|op| op.broken.is_empty()) {
         if isa.optypes[op.optype].syntax.is_empty() {
             continue; // reported as W008
         }

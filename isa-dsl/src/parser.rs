@@ -207,6 +207,17 @@ fn error_pos(e: &pest::error::Error<Rule>) -> usize {
     }
 }
 
+/// The name a field line that did not parse most likely declares: the word
+/// after its type (`field<32, 8> Reg rb` without `;` declares `rb`).
+fn field_name_guess(line: &str) -> Option<String> {
+    let rest = line.trim_start().strip_prefix("field")?;
+    let after = &rest[rest.find('>')? + 1..];
+    let name = after.split_whitespace().nth(1)?;
+    let name = name.split([';', '=']).next()?;
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
+    (!name.is_empty() && name.chars().all(word)).then(|| name.to_string())
+}
+
 /// Whether a line is blank or a `//` comment.
 pub(crate) fn is_blank_or_comment(s: &str) -> bool {
     let t = s.trim_start_matches([' ', '\t', '\u{3000}']);
@@ -796,6 +807,7 @@ impl Cx<'_> {
             templates: Vec::new(),
             value_lists: Vec::new(),
             code_lines: Vec::new(),
+            broken_fields: Vec::new(),
             simulation: None,
         };
         let mut fence_open: Option<Span> = None;
@@ -813,8 +825,9 @@ impl Cx<'_> {
                     if is_blank_or_comment(line.value) {
                         continue;
                     }
-                    if let Some(f) = self.field(line, diags) {
-                        s.fields.push(f);
+                    match self.field(line, diags) {
+                        Some(f) => s.fields.push(f),
+                        None => s.broken_fields.extend(field_name_guess(line.value)),
                     }
                 }
                 SectionKind::Syntax if in_fence => {

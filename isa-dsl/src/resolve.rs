@@ -900,6 +900,7 @@ fn resolve_opcode(sources: &SourceMap, chain: &[(&ast::Decl, &[Option<Field>])],
     let mut field_spans: Vec<Span> = Vec::new();
     let mut broken: Vec<String> = Vec::new();
     for &(d, resolved) in chain {
+        broken.extend(d.sections.iter().filter(|s| s.kind == SectionKind::Encoding).flat_map(|s| s.broken_fields.iter().cloned()));
         for (f, field) in encoding_fields(d).zip(resolved) {
             let Some(field) = field else {
                 broken.push(f.name.value.clone());
