@@ -109,6 +109,21 @@ codes! {
     LoneDomain = "W021", Warning, "simulation domain written once, near another domain's name";
 }
 
+impl Code {
+    /// Where the code sorts among diagnostics: 0 for problems with a
+    /// declaration as such (unreadable, malformed, defined twice, a cycle,
+    /// a second ISA), which others follow from, so they come first and
+    /// are not cut off by the shown limit; 1 for the rest.
+    pub fn rank(self) -> u8 {
+        use Code::*;
+        match self {
+            Io | InvalidUtf8 | StrayText | MalformedDecl | MalformedEnumValue | MalformedProperty | UnknownSectionKeyword
+            | UndefinedParent | DuplicateDefinition | InheritanceCycle | WrongParentKind | DuplicateValue | MissingIsa => 0,
+            _ => 1,
+        }
+    }
+}
+
 /// A secondary label: another place that explains the primary one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Label {
@@ -191,7 +206,7 @@ impl Diagnostics {
     /// (a rule inherited by many opcodes is reported once).
     pub fn sort(&mut self) {
         self.items.sort_by(|a, b| {
-            (a.span, a.code, &a.message).cmp(&(b.span, b.code, &b.message))
+            (a.code.rank(), a.span, a.code, &a.message).cmp(&(b.code.rank(), b.span, b.code, &b.message))
         });
         // The same problem found again (an inherited field or rule, checked
         // once per opcode) is reported once, with the first one's notes.
