@@ -146,12 +146,13 @@ fn choice_values(
         let Some(ev) = ev else {
             if !hooked {
                 let names: Vec<&str> = values.iter().map(|v| v.name.as_str()).collect();
+                let near = isa_runtime::spelling::nearest(&item.spelling, names.iter().copied()).map(|n| format!("; did you mean `.{n}`?")).unwrap_or_default();
                 note(
                     agg,
-                    &list.loc,
+                    &item_loc,
                     Code::ValueListMismatch,
                     format!(
-                        "`.{}` lists `.{}`, which is not a value of `{}` ({})",
+                        "`.{}` lists `.{}`, which is not a value of `{}` ({}){near}",
                         list.name,
                         item.spelling,
                         field.ty_name,

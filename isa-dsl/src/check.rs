@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Runs the checks that need the whole IR.
 pub fn check(isa: &Isa, diags: &mut Diagnostics) {
     check_missing_syntax(isa, diags);
+    check_value_lists(isa, diags);
     check_ambiguous_decode(isa, diags);
     check_unsettable_fields(isa, diags);
 }
@@ -48,6 +49,34 @@ pub fn check_value_list_dots(files: &[ast::File], diags: &mut Diagnostics) {
                             .with_label(format!("write `.{}`", i.name.value)),
                     );
                 }
+            }
+        }
+    }
+}
+
+/// Value lists that name no modifier or suffix of the optype's templates
+/// (a typo, or one left over), and a name listed twice (the first list is
+/// the one used): both used to pass silently.
+fn check_value_lists(isa: &Isa, diags: &mut Diagnostics) {
+    for ot in &isa.optypes {
+        let used: BTreeSet<&str> = ot
+            .syntax
+            .iter()
+            .flat_map(|f| f.modifiers.iter().map(|m| m.name.as_str()).chain(f.operands.iter().flat_map(|o| o.suffixes.iter().map(|d| d.name.as_str()))))
+            .collect();
+        for (k, l) in ot.value_lists.iter().enumerate() {
+            if let Some(first) = ot.value_lists[..k].iter().find(|f| f.name == l.name) {
+                let mut d = Diagnostic::new(Code::ValueListMismatch, span(&l.loc), format!("`.{}` is listed twice; the first list is the one used", l.name));
+                if let Some(s) = span(&first.loc) {
+                    d = d.with_secondary(s, "first listed here");
+                }
+                diags.push(d);
+            } else if !ot.syntax.is_empty() && !used.contains(l.name.as_str()) {
+                let mut d = Diagnostic::new(Code::ValueListMismatch, span(&l.loc), format!("`.{}` names no modifier or suffix of `{}`'s templates", l.name, ot.name));
+                if let Some(n) = isa_runtime::spelling::nearest(&l.name, used.iter().copied()) {
+                    d = d.with_label(format!("did you mean `.{n}`?"));
+                }
+                diags.push(d);
             }
         }
     }
