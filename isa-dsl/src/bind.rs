@@ -415,7 +415,8 @@ fn bind_form(
         if op.field(c).is_some() {
             controls.push(c.clone());
         } else {
-            note(agg, &form.loc, Code::UnboundOperand, format!("control `${c}` has no field to encode it"), &op.name);
+            let near = isa_runtime::spelling::nearest(c, isa.control_fields.iter().map(String::as_str)).map(|n| format!("; did you mean `${n}`?")).unwrap_or_default();
+            note(agg, &form.loc, Code::UnboundOperand, format!("control `${c}` has no field to encode it{near}"), &op.name);
         }
     }
     FormBinding { form: fi, mnemonic, modifiers, operands, fixed, controls }

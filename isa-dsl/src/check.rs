@@ -325,7 +325,12 @@ fn check_directives(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
         let ok = op.field(name).is_some() || op.is_broken(name) || literal(name) || (indexed && indexed_base(name));
         if !ok {
             let msg = format!("{what} names `{name}`, which is not a field of this opcode");
-            diags.push(Diagnostic::new(Code::UnknownDirectiveOperand, at.or(op.loc.span), msg));
+            let mut d = Diagnostic::new(Code::UnknownDirectiveOperand, at.or(op.loc.span), msg);
+            // Two-letter names are all one letter apart (`rb`, `rd`): no guess for those.
+            if let Some(n) = isa_runtime::spelling::nearest(name, op.fields.iter().map(|f| &*f.name)).filter(|_| name.len() >= 3) {
+                d = d.with_note(format!("did you mean `{n}`?"));
+            }
+            diags.push(d);
         }
     };
     let info = &op.operands;

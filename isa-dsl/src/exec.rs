@@ -336,7 +336,8 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
                 ExecArg::Field { field: a.name.clone(), ty, fixed }
             }
             (None, _) => {
-                return Err(format!("{}: the hook's argument `{}` is neither an operand nor a field of the opcode", op.name, a.name))
+                let near = isa_runtime::spelling::nearest(&a.name, op.fields.iter().map(|f| &*f.name)).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
+                return Err(format!("{}: the hook's argument `{}` is neither an operand nor a field of the opcode{near}", op.name, a.name));
             }
         };
         args.push(arg);

@@ -321,9 +321,12 @@ impl<'a> Resolver<'a> {
             "Float" => &["Exponent", "Mantissa", "Lanes"],
             "ConstMem" => &["Bank", "Offset"],
             other => {
-                self.err(Code::MalformedDecl, kind.span, format!("unknown operand kind `{other}`")).notes.push(
-                    "kinds are Register, Predicate, SignedInt, UnsignedInt, Float and ConstMem".into(),
-                );
+                const KINDS: [&str; 6] = ["Register", "Predicate", "SignedInt", "UnsignedInt", "Float", "ConstMem"];
+                let e = self.err(Code::MalformedDecl, kind.span, format!("unknown operand kind `{other}`"));
+                if let Some(n) = nearest(other, KINDS.into_iter()) {
+                    e.label = format!("did you mean `{n}`?");
+                }
+                e.notes.push("kinds are Register, Predicate, SignedInt, UnsignedInt, Float and ConstMem".into());
                 return None;
             }
         };
