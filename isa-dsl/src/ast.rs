@@ -145,18 +145,9 @@ impl SectionKind {
     pub fn from_keyword(s: &str) -> Option<SectionKind> {
         SectionKind::ALL.into_iter().find(|k| k.keyword() == s)
     }
+    /// The keyword without its `__` (`Encoding`).
     pub fn name(self) -> &'static str {
-        match self {
-            SectionKind::Encoding => "Encoding",
-            SectionKind::Syntax => "Syntax",
-            SectionKind::Description => "Description",
-            SectionKind::OperandInfo => "OperandInfo",
-            SectionKind::ModifierInfo => "ModifierInfo",
-            SectionKind::Semantics => "Semantics",
-            SectionKind::Examples => "Examples",
-            SectionKind::Simulation => "Simulation",
-            SectionKind::Exception => "Exception",
-        }
+        &self.keyword()[2..]
     }
 }
 
