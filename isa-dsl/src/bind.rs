@@ -31,7 +31,7 @@ pub fn bind_opcode(isa: &Isa, op: &Opcode, out: &mut Unbound) -> Vec<FormBinding
     // operands and prefixes with "no field" that are only that field: its
     // problems are left unsaid.
     let mut unsaid = Aggregate::new();
-    let agg = if op.broken.is_empty() { &mut out.agg } else { &mut unsaid };
+    let agg = if op.is_whole() { &mut out.agg } else { &mut unsaid };
     for (fi, form) in isa.optypes[ot].syntax.iter().enumerate() {
         let b = bind_form(isa, ot, op, fi, form, agg);
         for c in &b.controls {

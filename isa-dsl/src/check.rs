@@ -102,7 +102,7 @@ fn check_ambiguous_decode(isa: &Isa, diags: &mut Diagnostics) {
     // Bucket by the bits every opcode fixes, so the common case is not quadratic.
     // An opcode with a field that did not resolve (reported) may lack a
     // constant: its collisions would bury that error under dozens.
-    let whole = || isa.opcodes.iter().enumerate().filter(|(_, o)| o.broken.is_empty());
+    let whole = || isa.opcodes.iter().enumerate().filter(|(_, o)| o.is_whole());
     let common = whole().fold(u128::MAX, |m, (_, o)| m & o.fixed_mask);
     let mut buckets: BTreeMap<u128, Vec<usize>> = BTreeMap::new();
     for (i, o) in whole() {
@@ -141,7 +141,7 @@ fn check_unsettable_fields(isa: &Isa, diags: &mut Diagnostics) {
     let mut required: BTreeMap<(Option<crate::Span>, String), Vec<String>> = BTreeMap::new();
     // An opcode with a field that did not resolve (reported) leaves that
     // operand's prefix fields unsettable only because of it.
-    for op in isa.opcodes.iter().filter(|op| op.broken.is_empty()) {
+    for op in isa.opcodes.iter().filter(|op| op.is_whole()) {
         if isa.optypes[op.optype].syntax.is_empty() {
             continue; // reported as W008
         }

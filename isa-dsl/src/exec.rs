@@ -60,7 +60,7 @@ pub fn plan_optype(isa: &Isa, ot: OptypeId, ops: &[&Opcode]) -> OptypePlans {
     let mut unapplied: BTreeSet<String> = BTreeSet::new();
     // An opcode with a field that did not resolve (reported) has operands
     // without fields that are only that: it is not planned, nor reported.
-    for (&oi, &op) in ot.opcodes.iter().zip(ops).filter(|(_, op)| op.broken.is_empty()) {
+    for (&oi, &op) in ot.opcodes.iter().zip(ops).filter(|(_, op)| op.is_whole()) {
         match plan(isa, op, ops, hook, &mut unapplied) {
             Ok((exec, unlisted)) => {
                 for name in unlisted {

@@ -395,8 +395,10 @@ pub struct Opcode {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exec: Option<Exec>,
     /// Fields of the chain that were written but did not resolve (an
-    /// undefined type, an overlap: already reported). Checks that would
-    /// report them again as unknown stay silent about these names.
+    /// undefined type, an overlap, a line that did not parse: already
+    /// reported). Checks that would report them again as unknown stay
+    /// silent about these names, and whole-opcode checks skip an opcode
+    /// that is not [`Opcode::is_whole`].
     #[serde(skip)]
     pub broken: Vec<String>,
 }
@@ -497,6 +499,12 @@ pub struct ExecModifier {
 }
 
 impl Opcode {
+    /// Whether every field written for the opcode resolved (none is
+    /// [`Opcode::broken`]): its operands, decode key and hook can be checked.
+    pub fn is_whole(&self) -> bool {
+        self.broken.is_empty()
+    }
+
     /// Whether `name` is a field that was written but did not resolve (see [`Opcode::broken`]).
     pub fn is_broken(&self, name: &str) -> bool {
         self.broken.iter().any(|b| b == name)

@@ -165,6 +165,19 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// E020 for a use of type `name`, with the nearest type's name; nothing
+    /// for a type whose declaration failed (reported there).
+    fn undefined_type(&mut self, name: &str, span: Span) {
+        if self.failed_types.contains(name) {
+            return;
+        }
+        let mut d = Diagnostic::new(Code::UndefinedType, span, format!("undefined type `{name}`"));
+        if let Some(s) = nearest(name, self.type_ids.keys().map(|s| s.as_str())) {
+            d = d.with_label(format!("did you mean `{s}`?"));
+        }
+        self.diags.push(d);
+    }
+
     /// Checks what the ISA declaration names, once the rest is known: the
     /// guard and control fields are fields of some class, a literal's type
     /// is a register file, the guard's domain is one some hook uses.
@@ -193,11 +206,7 @@ impl<'a> Resolver<'a> {
                     Some(_) => {
                         self.err(Code::MalformedProperty, p.value.span, format!("literal type `{name}` is not a register file"));
                     }
-                    None => {
-                        let near = nearest(name, self.type_ids.keys().map(String::as_str)).map(|n| format!("did you mean `{n}`?"));
-                        let e = self.err(Code::UndefinedType, p.value.span, format!("undefined type `{name}`"));
-                        e.notes.extend(near);
-                    }
+                    None => self.undefined_type(name, p.value.span),
                 },
                 // As for the guard field: only a near miss is a mistake.
                 "GuardDomain" if !domains.contains(name) => {
@@ -818,14 +827,7 @@ impl<'a> Resolver<'a> {
             return None;
         }
         let Some(&ty) = self.type_ids.get(&f.ty.value) else {
-            if self.failed_types.contains(&f.ty.value) {
-                return None;
-            }
-            let mut d = Diagnostic::new(Code::UndefinedType, f.ty.span, format!("undefined type `{}`", f.ty.value));
-            if let Some(s) = nearest(&f.ty.value, self.type_ids.keys().map(|s| s.as_str())) {
-                d = d.with_label(format!("did you mean `{s}`?"));
-            }
-            self.diags.push(d);
+            self.undefined_type(&f.ty.value, f.ty.span);
             return None;
         };
         let t = &self.isa.types[ty];
