@@ -75,11 +75,16 @@ impl Unbound {
 }
 
 /// Problems that depend on the opcode, reported once per place with the
-/// opcodes they concern: (span, code, message) -> opcode names.
-type Aggregate = BTreeMap<(Option<crate::Span>, Code, String), Vec<String>>;
+/// opcodes they concern: (span, code, message, note) -> opcode names.
+type Aggregate = BTreeMap<(Option<crate::Span>, Code, String, Option<String>), Vec<String>>;
 
 fn note(agg: &mut Aggregate, loc: &Loc, code: Code, msg: String, opcode: &str) {
-    push_new(agg.entry((loc.span, code, msg)).or_default(), opcode);
+    note_why(agg, loc, code, msg, None, opcode);
+}
+
+/// [`note`] with a note saying why (the same for every opcode it lists).
+fn note_why(agg: &mut Aggregate, loc: &Loc, code: Code, msg: String, why: Option<String>, opcode: &str) {
+    push_new(agg.entry((loc.span, code, msg, why)).or_default(), opcode);
 }
 
 /// Appends `name` to `list` unless it is there already (lists keep the order met).
@@ -95,8 +100,11 @@ fn report_aggregate(isa: &Isa, agg: Aggregate, diags: &mut Diagnostics) {
         .iter()
         .flat_map(|o| o.opcodes.iter().map(move |&oc| (isa.opcodes[oc].name.as_str(), o.opcodes.len())))
         .collect();
-    for ((span, code, msg), opcodes) in agg {
+    for ((span, code, msg, why), opcodes) in agg {
         let mut d = Diagnostic::new(code, span, msg);
+        if let Some(why) = why {
+            d = d.with_note(why);
+        }
         // Only say which opcodes when it is not all of the optype's.
         let all = opcodes.first().and_then(|o| count.get(o.as_str())).is_some_and(|&n| n == opcodes.len());
         if !all {
@@ -300,6 +308,8 @@ fn bind_form(
     let guard = isa.guard.as_deref();
     let order: Vec<&OperandRef> = op.operands.order.iter().filter(|r| Some(r.name.as_str()) != guard).collect();
     let mut claimed = vec![false; order.len()];
+    // Which operand took each entry of `order`.
+    let mut taker: Vec<Option<usize>> = vec![None; order.len()];
     let lower_names: Vec<String> = form.operands.iter().map(|o| o.name.to_ascii_lowercase()).collect();
     let mut pos = 0usize;
     let mut operands = Vec::new();
@@ -309,12 +319,14 @@ fn bind_form(
             OperandShape::Literal => {
                 if let Some(i) = order.iter().position(|e| e.name == sop.name) {
                     claimed[i] = true;
+                    taker[i] = Some(k);
                     pos = pos.max(i + 1);
                 }
             }
             OperandShape::Indexed { .. } => {
                 if let Some(i) = (0..order.len()).find(|&i| !claimed[i] && !order[i].index.is_empty()) {
                     claimed[i] = true;
+                    taker[i] = Some(k);
                     pos = pos.max(i + 1);
                     b.index_fields = order[i].index.clone();
                 }
@@ -351,18 +363,18 @@ fn bind_form(
                         }
                     }
                     claimed[i] = true;
+                    taker[i] = Some(k);
                     pos = i + 1;
                     b.field = Some(order[i].name.clone());
                 } else if op.field(lname).is_some() {
                     b.field = Some(lname.clone());
+                } else if sop.optional {
+                    // Lines may leave it out: the form is still usable.
+                    note(agg, &sop.loc, Code::UnboundOperand, format!("operand `{}` has no field to encode it", sop.name), &op.name);
                 } else {
-                    note(
-                        agg,
-                        &sop.loc,
-                        Code::UnboundOperand,
-                        format!("operand `{}` has no field to encode it", sop.name),
-                        &op.name,
-                    );
+                    let why = why_unbound(op, &order, &claimed, &taker, pos, form);
+                    let msg = format!("operand `{}` has no field to encode it, so no line can use this form", sop.name);
+                    note_why(agg, &sop.loc, Code::UnassemblableForm, msg, Some(why), &op.name);
                 }
             }
         }
@@ -420,6 +432,29 @@ fn bind_form(
         }
     }
     FormBinding { form: fi, mnemonic, modifiers, operands, fixed, controls }
+}
+
+/// Why a mandatory operand found no field: the `Order<...>` entries bound
+/// so far, and the entry left behind, if any (`pos`: where binding by
+/// position goes on; `taker`: the operand of `form` each entry went to).
+fn why_unbound(op: &Opcode, order: &[&OperandRef], claimed: &[bool], taker: &[Option<usize>], pos: usize, form: &SyntaxForm) -> String {
+    let shown = format!("`Order<{}>`", op.operands.order.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", "));
+    if op.operands.order.is_empty() {
+        return format!("`{}` has no `Order<...>`, whose entries the template's operands are bound to", op.name);
+    }
+    let left: Vec<&str> = (0..order.len()).filter(|&i| !claimed[i] && order[i].index.is_empty() && op.field(&order[i].name).is_some()).map(|i| order[i].name.as_str()).collect();
+    let took = |i: usize| taker[i].map(|k| format!("`{}` took `{}`", form.operands[k].name, order[i].name));
+    match left.as_slice() {
+        [] => {
+            let all: Vec<String> = (0..order.len()).filter_map(took).collect();
+            format!("every entry of {shown} is taken ({})", all.join(", "))
+        }
+        _ => {
+            let last = pos.checked_sub(1).and_then(took).unwrap_or_default();
+            let left = left.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+            format!("{shown} leaves {left}, but operands bound by position only take entries after the last one taken ({last}); does it list the fields in the template's order?")
+        }
+    }
 }
 
 /// Fields a form can set (including the guard and control fields).

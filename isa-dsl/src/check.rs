@@ -145,6 +145,10 @@ fn check_unsettable_fields(isa: &Isa, diags: &mut Diagnostics) {
         if isa.optypes[op.optype].syntax.is_empty() {
             continue; // reported as W008
         }
+        // A form no line can use (E028) leaves its fields unset only because of that.
+        if has_unusable_form(isa, op) {
+            continue;
+        }
         let per_form: Vec<Vec<String>> = op.forms.iter().map(|b| settable_fields(isa, op, b)).collect();
         let any: BTreeSet<&str> = per_form.iter().flatten().map(|s| s.as_str()).collect();
         for f in &op.fields {
@@ -179,6 +183,15 @@ fn check_unsettable_fields(isa: &Isa, diags: &mut Diagnostics) {
             .with_note(format!("in {}", ops.join(", "))),
         );
     }
+}
+
+/// Whether a syntax form of `op` has a mandatory operand bound to no
+/// field (reported as E028): no line can use that form.
+fn has_unusable_form(isa: &Isa, op: &Opcode) -> bool {
+    op.forms.iter().any(|b| {
+        let form = &isa.optypes[op.optype].syntax[b.form];
+        b.operands.iter().zip(&form.operands).any(|(o, s)| matches!(s.shape, OperandShape::Named) && !s.optional && o.field.is_none())
+    })
 }
 
 /// Field lookup for expression checking.

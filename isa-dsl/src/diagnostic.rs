@@ -63,6 +63,7 @@ codes! {
     UndefinedField = "E025", Error, "expression names an unknown field";
     UnknownValue = "E026", Error, "expression compares a field with a value its type does not have";
     TypeMismatch = "E027", Error, "expression has the wrong type";
+    UnassemblableForm = "E028", Error, "syntax form no line can use: a mandatory operand has no field";
     // --- encoding ---------------------------------------------------------
     FieldOverlap = "E030", Error, "two fields of one opcode share bits";
     FieldOutOfRange = "E031", Error, "field extends past the instruction width";
