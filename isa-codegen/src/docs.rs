@@ -1291,7 +1291,7 @@ fn diag_row(input: &DocsInput, d: &isa_dsl::Diagnostic, page: &Option<String>) -
         loc: d.span.map_or(String::new(), |s| input.sources.location(s)),
         message: d.message.clone(),
         message_md: d.message.replace('|', "\\|"),
-        notes: d.notes.join("; "),
+        notes: d.all_notes().collect::<Vec<_>>().join("; "),
         page: page.clone(),
     }
 }

@@ -217,7 +217,7 @@ impl Scope<'_> {
                         e.span,
                         format!("`{name}` is not a field"),
                     )
-                    .with_note(format!("in opcode `{}`", self.op.name));
+                    .in_opcode(&self.op.name);
                     // A value written bare (`sat == SAT`) is no misspelt field.
                     let value_of = self.op.fields.iter().find(|f| match &self.isa.types[f.ty].kind {
                         TypeKind::Enum { values } => values.iter().any(|v| v.name == **name),

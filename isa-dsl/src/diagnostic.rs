@@ -141,6 +141,11 @@ pub struct Diagnostic {
     pub label: String,
     pub secondary: Vec<Label>,
     pub notes: Vec<String>,
+    /// The opcodes a problem found once per opcode concerns (an inherited
+    /// field, a shared hook): [`Diagnostics::sort`] merges the reports of one
+    /// problem into one, and the last note names them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub opcodes: Vec<String>,
 }
 
 impl Diagnostic {
@@ -152,7 +157,13 @@ impl Diagnostic {
             label: String::new(),
             secondary: Vec::new(),
             notes: Vec::new(),
+            opcodes: Vec::new(),
         }
+    }
+    /// Says the problem was found in opcode `name` (see [`Diagnostic::opcodes`]).
+    pub fn in_opcode(mut self, name: impl Into<String>) -> Self {
+        self.opcodes.push(name.into());
+        self
     }
     /// Text under the primary caret.
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
@@ -166,6 +177,10 @@ impl Diagnostic {
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self
+    }
+    /// The notes as shown: [`Diagnostic::notes`], then the opcodes' names.
+    pub fn all_notes(&self) -> impl Iterator<Item = String> + '_ {
+        self.notes.iter().cloned().chain((!self.opcodes.is_empty()).then(|| format!("in {}", self.opcodes.join(", "))))
     }
     pub fn severity(&self) -> Severity {
         self.code.severity()
@@ -210,8 +225,19 @@ impl Diagnostics {
             (a.code.rank(), a.span, a.code, &a.message).cmp(&(b.code.rank(), b.span, b.code, &b.message))
         });
         // The same problem found again (an inherited field or rule, checked
-        // once per opcode) is reported once, with the first one's notes.
-        self.items.dedup_by(|b, a| a.span == b.span && a.code == b.code && a.message == b.message);
+        // once per opcode) is reported once, with the first one's notes and
+        // every opcode's name.
+        self.items.dedup_by(|b, a| {
+            let same = a.span == b.span && a.code == b.code && a.message == b.message;
+            if same {
+                for o in b.opcodes.drain(..) {
+                    if !a.opcodes.contains(&o) {
+                        a.opcodes.push(o);
+                    }
+                }
+            }
+            same
+        });
     }
 
     /// Renders all diagnostics like rustc (`error[E030]: ...`, ` --> file:line:col`,
@@ -235,7 +261,7 @@ fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<u32> {
     }
     .with_code(d.code.as_str())
     .with_message(printable(&d.message))
-    .with_notes(d.notes.iter().map(|n| printable(n).into_owned()).collect());
+    .with_notes(d.all_notes().map(|n| printable(&n).into_owned()).collect());
     let mut labels = Vec::new();
     if let Some(span) = d.span {
         labels.push(cs::Label::primary(span.file.0, span.range()).with_message(printable(&d.label)));

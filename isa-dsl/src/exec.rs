@@ -68,14 +68,15 @@ pub fn plan_optype(isa: &Isa, ot: OptypeId, ops: &[&Opcode]) -> OptypePlans {
                         Diagnostic::new(
                             Code::HookOutputNotListed,
                             hook.loc.span,
-                            format!("{} writes `{name}`, which its `OutList` does not name", op.name),
+                            format!("the hook writes `{name}`, which `OutList` does not name"),
                         )
+                        .in_opcode(&op.name)
                         .with_note("the simulator writes it: the hook's result is the operand `Order` puts there"),
                     );
                 }
                 execs.push((oi, exec, hook.loc));
             }
-            Err(msg) => diags.push(Diagnostic::new(Code::UnknownHookName, hook.loc.span, msg)),
+            Err(msg) => diags.push(Diagnostic::new(Code::UnknownHookName, hook.loc.span, msg).in_opcode(&op.name)),
         }
     }
     for m in unapplied {
@@ -253,8 +254,7 @@ fn find_operand<'a>(isa: &Isa, op: &'a Opcode, name: &str) -> Result<Option<&'a 
             [one] => Ok(Some(one)),
             [] => Ok(None),
             many => Err(format!(
-                "{}: slot `{name}` is ambiguous: {}",
-                op.name,
+                "slot `{name}` is ambiguous: {}",
                 many.iter().map(|r| display(r)).collect::<Vec<_>>().join(", ")
             )),
         };
@@ -290,10 +290,10 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
     let mut unlisted = Vec::new();
     for name in &hook.results {
         let r = find_operand(isa, op, name)?
-            .ok_or_else(|| format!("{}: the hook's result `{name}` is not an operand of the opcode", op.name))?;
+            .ok_or_else(|| format!("the hook's result `{name}` is not an operand of the opcode"))?;
         let o = operand(isa, op, r, None, &passed, unapplied)?;
         if matches!(o.source, OperandSource::Immediate { .. } | OperandSource::ConstMem { .. }) {
-            return Err(format!("{}: the hook's result `{name}` is `{}`, which cannot be written", op.name, display(r)));
+            return Err(format!("the hook's result `{name}` is `{}`, which cannot be written", display(r)));
         }
         if !op.operands.outputs.iter().any(|o| same(o, r)) {
             unlisted.push(display(r));
@@ -324,7 +324,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
                             .find_map(|f| f.default_value().map(|d| (f.ty_name.to_string(), d)));
                         match other {
                             Some((ty, d)) => ExecArg::Field { field, ty, fixed: Some(d) },
-                            None => return Err(format!("{}: `{}` has no sub-field `{sub}`", op.name, display(r))),
+                            None => return Err(format!("`{}` has no sub-field `{sub}`", display(r))),
                         }
                     }
                 }
@@ -337,7 +337,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
             }
             (None, _) => {
                 let near = isa_runtime::spelling::nearest(&a.name, op.fields.iter().map(|f| &*f.name)).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
-                return Err(format!("{}: the hook's argument `{}` is neither an operand nor a field of the opcode{near}", op.name, a.name));
+                return Err(format!("the hook's argument `{}` is neither an operand nor a field of the opcode{near}", a.name));
             }
         };
         args.push(arg);
@@ -364,7 +364,7 @@ fn operand(
             .file_literals
             .iter()
             .find(|l| l.name == r.name)
-            .ok_or_else(|| format!("{}: `{}` is not declared as a literal (`Literal {} = Type;` in `__DefIsa`)", op.name, r.name, r.name))?;
+            .ok_or_else(|| format!("`{}` is not declared as a literal (`Literal {} = Type;` in `__DefIsa`)", r.name, r.name))?;
         return Ok(ExecOperand { name, source: OperandSource::File { ty: lit.ty_name.clone() }, width: ExecWidth::Fixed(32), modifiers: vec![], widened: false });
     }
     if !r.index.is_empty() {
@@ -372,10 +372,10 @@ fn operand(
             .types
             .iter()
             .find(|t| matches!(&t.kind, TypeKind::Register { prefix, predicate: false, .. } if *prefix == r.name))
-            .ok_or_else(|| format!("{}: no register file has the prefix `{}`", op.name, r.name))?;
-        let base = op.field(&r.index[0]).ok_or_else(|| format!("{}: no field `{}`", op.name, r.index[0]))?;
+            .ok_or_else(|| format!("no register file has the prefix `{}`", r.name))?;
+        let base = op.field(&r.index[0]).ok_or_else(|| format!("no field `{}`", r.index[0]))?;
         let offset = match r.index.get(1) {
-            Some(o) => Some(op.field(o).ok_or_else(|| format!("{}: no field `{o}`", op.name))?.name.to_string()),
+            Some(o) => Some(op.field(o).ok_or_else(|| format!("no field `{o}`"))?.name.to_string()),
             None => None,
         };
         return Ok(ExecOperand {
@@ -386,13 +386,13 @@ fn operand(
             widened: false,
         });
     }
-    let f = op.field(&r.name).ok_or_else(|| format!("{}: operand `{}` has no field", op.name, r.name))?;
+    let f = op.field(&r.name).ok_or_else(|| format!("operand `{}` has no field", r.name))?;
     let ty = &isa.types[f.ty];
     let width = match op.operands.bitwidths.iter().find(|b| b.operand == r.name) {
         Some(b) => match b.constant {
             Some(32) => ExecWidth::Fixed(32),
             Some(64) => ExecWidth::Fixed(64),
-            Some(c) => return Err(format!("{}: `Bitwidth<{}> = {c}`: the simulator reads 32- or 64-bit values", op.name, r.name)),
+            Some(c) => return Err(format!("`Bitwidth<{}> = {c}`: the simulator reads 32- or 64-bit values", r.name)),
             None => ExecWidth::Dynamic(b.expr.clone()),
         },
         None => ExecWidth::Fixed(32),
@@ -404,7 +404,7 @@ fn operand(
         TypeKind::Float { .. } => (OperandSource::Immediate { field: f.name.to_string(), signed: false }, width),
         TypeKind::ConstMem { .. } => (OperandSource::ConstMem { field: f.name.to_string() }, width),
         TypeKind::Enum { .. } => {
-            return Err(format!("{}: operand `{}` is of the enum type `{}`; pass it as a field", op.name, r.name, ty.name))
+            return Err(format!("operand `{}` is of the enum type `{}`; pass it as a field", r.name, ty.name))
         }
     };
     let mut modifiers = Vec::new();

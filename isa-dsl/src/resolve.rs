@@ -940,9 +940,11 @@ fn resolve_opcode(sources: &SourceMap, chain: &[(&ast::Decl, &[Option<Field>])],
                         Diagnostic::new(
                             Code::DuplicateDefinition,
                             f.name.span,
-                            format!("field `{}` is defined twice in `{}`", field.name, me.name.value),
+                            format!("field `{}` is defined twice", field.name),
                         )
-                        .with_secondary(prev, format!("first defined by `{}`", other.declared_in)),
+                        .with_secondary(prev, format!("first defined by `{}`", other.declared_in))
+                        .with_note("a field is inherited as declared: a child cannot move it or give it another default")
+                        .in_opcode(&me.name.value),
                     );
                 } else {
                     broken.push(field.name.to_string());
@@ -956,7 +958,7 @@ fn resolve_opcode(sources: &SourceMap, chain: &[(&ast::Decl, &[Option<Field>])],
                             format!("field `{}` overlaps `{}` at {bits}", field.name, other.name),
                         )
                         .with_secondary(prev, format!("`{}` is defined here", other.name))
-                        .with_note(format!("in opcode `{}`", me.name.value)),
+                        .in_opcode(&me.name.value),
                     );
                 }
                 keep = false;
