@@ -56,6 +56,19 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn a_spec_without_its_isa_says_so_first() {
+    // The extension without `spec/base/`, where the ISA is declared.
+    let out = bin().args(["check", "tests/specs/pass/minimal_extension.txt", "--color", "never"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("error[E038]: the spec declares no `__DefIsa`\n"), "{err}");
+    assert!(err.contains("is the file declaring it among those given?"), "{err}");
+    // With it, no E038 (the same file compiles: `new_extension_compiles_against_base_alone`).
+    let out = bin().args(["check", "spec/base/", "tests/specs/pass/minimal_extension.txt"]).output().unwrap();
+    assert!(!String::from_utf8(out.stderr).unwrap().contains("E038"));
+}
+
+#[test]
 fn new_extension_compiles_against_base_alone() {
     let out = bin()
         .args(["check", "spec/base/", "tests/specs/pass/minimal_extension.txt", "--deny-warnings"])

@@ -111,6 +111,14 @@ impl<'a> Resolver<'a> {
         self.isa.width = 128;
         self.isa.name = "ISA".into();
         let isas: Vec<&&ast::Decl> = decls.iter().filter(|d| d.kind == DeclKind::Isa).collect();
+        // Opcodes without an ISA: its guard, control fields and literals are
+        // missing, and what reads them fails further on; say why first.
+        if isas.is_empty() && decls.iter().any(|d| d.kind == DeclKind::Opcode) {
+            self.diags.push(
+                Diagnostic::new(Code::MissingIsa, None, "the spec declares no `__DefIsa`")
+                    .with_note("it gives the instruction width, the guard and control fields and the literal operands; is the file declaring it among those given?"),
+            );
+        }
         if let Some(first) = isas.first() {
             for extra in &isas[1..] {
                 self.err(Code::MissingIsa, extra.name.span, "more than one `__DefIsa` declaration")
