@@ -350,11 +350,18 @@ fn bind_form(
                                 && op.field(&order[i].name).is_some()
                         })
                     });
+                // The same name twice (`Rd, -Rd`): the manual would print it
+                // so; the second is bound by position.
+                let twice = lower_names[..k].contains(lname);
+                if let (true, Some(i)) = (twice, pick) {
+                    let msg = format!("operand `{}` is written twice in this template; this one is bound by position to `{}`", sop.name, order[i].name);
+                    note(agg, &sop.loc, Code::DuplicateOperand, msg, &op.name);
+                }
                 if let Some(i) = pick {
                     // Bound by position, but one letter from a field's
                     // name: most likely that field, misspelt (names of two
                     // letters are all one letter apart: not those).
-                    if by_name.is_none() && sop.name.len() >= 3 {
+                    if by_name.is_none() && !twice && sop.name.len() >= 3 {
                         let near = order.iter().map(|e| &e.name).find(|n| one_edit_apart(n, &sop.name));
                         if let Some(near) = near {
                             let to = &order[i].name;

@@ -108,6 +108,7 @@ codes! {
     StrayBits = "W019", Warning, "instruction word with bits no field covers";
     MisspeltOperand = "W020", Warning, "syntax operand bound by position, though its name is one letter from a field's";
     LoneDomain = "W021", Warning, "simulation domain written once, near another domain's name";
+    DuplicateOperand = "W022", Warning, "syntax operand written twice in one template";
 }
 
 impl Code {
