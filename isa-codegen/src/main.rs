@@ -169,20 +169,22 @@ fn main() -> ExitCode {
             let (fe, examples) = (&checked.fe, checked.example_stats);
             say_raw!("{}", fe.diagnostics.render(&fe.sources, color));
             let isa = &fe.isa;
+            let n = |count: usize, what: &str| format!("{count} {what}{}", if count == 1 { "" } else { "s" });
             let mut summary = format!(
-                "{} file{}: {} groups, {} optypes, {} opcodes, {} types; {}\n",
-                fe.sources.len(),
-                if fe.sources.len() == 1 { "" } else { "s" },
-                isa.groups.len(),
-                isa.optypes.len(),
-                isa.opcodes.len(),
-                isa.types.len(),
+                "{}: {}, {}, {}, {}; {}\n",
+                n(fe.sources.len(), "file"),
+                n(isa.groups.len(), "group"),
+                n(isa.optypes.len(), "optype"),
+                n(isa.opcodes.len(), "opcode"),
+                n(isa.types.len(), "type"),
                 fe.diagnostics.summary()
             );
             if examples.total > 0 {
                 summary += &format!(
-                    "examples: {} lines, {} assemble and round-trip, {} defective (W014)\n",
-                    examples.total, examples.round_trip, examples.defective
+                    "examples: {}, {} and round-trip, {} defective (W014)\n",
+                    n(examples.total, "line"),
+                    match examples.round_trip { 1 => "1 assembles".to_string(), k => format!("{k} assemble") },
+                    examples.defective,
                 );
             }
             if let Err(e) = isa_runtime::text::words::to_stdout(&summary) {
