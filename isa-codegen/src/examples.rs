@@ -34,21 +34,36 @@ pub fn check_examples(asm: &Assembler) -> (Vec<CheckedExample>, Vec<Diagnostic>,
     let mut stats = ExampleStats::default();
     for (ot, o) in isa.optypes.iter().enumerate() {
         for ex in &o.examples {
-            let result = match asm.assemble_line(&ex.text) {
+            let first = asm.assemble_line(&ex.text);
+            let result = match &first {
                 Ok(None) => continue,
                 // A `.word` that does not decode is no instruction.
-                Ok(Some(Assembled { raw: Err(e), .. })) => Err((e.col, e.message)),
+                Ok(Some(Assembled { raw: Err(e), .. })) => Err((e.col, e.message.clone())),
                 Ok(Some(Assembled { raw: Ok(raw), word })) => {
-                    let text = asm.render(&raw);
+                    let word = *word;
+                    let text = asm.render(raw);
                     match asm.assemble_line(&text) {
                         Ok(Some(b)) if b.word == word => Ok((word, text)),
                         Ok(_) => Err((0, format!("disassembles to `{text}`, which does not assemble to the same bits"))),
                         Err(e) => Err((0, format!("disassembles to `{text}`, which does not assemble: {}", e.message))),
                     }
                 }
-                Err(e) => Err((e.col, e.message)),
+                Err(e) => Err((e.col, e.message.clone())),
             };
             stats.total += 1;
+            // An example of another instruction (copied with its text).
+            if let (Ok(Some(Assembled { raw: Ok(raw), .. })), Some(span)) = (&first, ex.loc.span) {
+                let theirs = isa.opcodes[raw.opcode].optype;
+                if theirs != ot {
+                    let lead = ex.text.len() - ex.text.trim_start().len();
+                    let name = ex.text.trim_start().split([' ', '\t', '.']).next().unwrap_or_default();
+                    let at = span.start as usize + lead;
+                    diags.push(
+                        Diagnostic::new(Code::ForeignExample, Span::new(span.file, at, at + name.len()), format!("example of `{}` among the examples of `{}`", isa.optypes[theirs].name, o.name))
+                            .with_label(format!("assembles as `{}`", isa.opcodes[raw.opcode].name)),
+                    );
+                }
+            }
             let result = match result {
                 Ok(r) => {
                     stats.round_trip += 1;

@@ -109,6 +109,7 @@ codes! {
     MisspeltOperand = "W020", Warning, "syntax operand bound by position, though its name is one letter from a field's";
     LoneDomain = "W021", Warning, "simulation domain written once, near another domain's name";
     DuplicateOperand = "W022", Warning, "syntax operand written twice in one template";
+    ForeignExample = "W023", Warning, "example of another instruction";
 }
 
 impl Code {
