@@ -553,8 +553,12 @@ impl Cx<'_> {
                 // It is only ever switched on, so messages never depend on timing.
                 pest::set_error_detail(true);
                 let Err(e) = DslParser::parse(rule, line.value) else { return None };
-                let (pos, expected) = describe_failure(&e);
+                let (pos, mut expected) = describe_failure(&e);
                 let pos = pos.min(line.value.len());
+                // `[ALL, G]`: inheritance is single.
+                if rule == Rule::decl_head && line.value[pos..].starts_with(',') && line.value[..pos].contains('[') {
+                    expected = "a declaration has one parent: `[Parent]`".to_string();
+                }
                 let end = line.value[pos..].chars().next().map(|c| pos + c.len_utf8()).unwrap_or(pos);
                 diags.push(
                     Diagnostic::new(code, line.span.sub(pos, end), format!("malformed {what}"))

@@ -293,16 +293,30 @@ impl<'a> Resolver<'a> {
         let mut by_name: HashMap<&str, usize> = HashMap::new();
         let mut by_encoding: HashMap<u64, usize> = HashMap::new();
         let mut next = 0u64;
-        for v in &d.values {
+        for (k, v) in d.values.iter().enumerate() {
             let enc = v.encoding.as_ref().map_or(next, |e| e.value);
             let enc_span = v.encoding.as_ref().map_or(v.name.span, |e| e.span);
+            // An encoding as written (`0x17`), and where an unwritten one comes from.
+            let written = |e: u64| if self.sources.text(enc_span).starts_with("0x") { format!("{e:#x}") } else { e.to_string() };
+            let shown = match &v.encoding {
+                Some(_) => written(enc),
+                None => format!("{enc}"),
+            };
+            let after = match (&v.encoding, k.checked_sub(1).map(|p| &d.values[p])) {
+                (None, Some(p)) => Some(match &p.encoding {
+                    Some(e) => format!("numbered after `{}` = {}", p.name.value, self.sources.text(e.span)),
+                    None => format!("numbered after `{}` = {}", p.name.value, next.saturating_sub(1)),
+                }),
+                _ => None,
+            };
             if enc > max {
-                self.err(
+                let e = self.err(
                     Code::ValueTooWide,
                     enc_span,
-                    format!("value `{}` = {enc} does not fit in {width} bit{}", v.name.value, if width == 1 { "" } else { "s" }),
-                )
-                .label = format!("largest encoding is {max}");
+                    format!("value `{}` = {shown} does not fit in {width} bit{}", v.name.value, if width == 1 { "" } else { "s" }),
+                );
+                e.label = format!("largest encoding is {}", written(max));
+                e.notes.extend(after);
             }
             if let Some(&i) = by_name.get(v.name.value.as_str()) {
                 let prev = spans[i];
@@ -314,7 +328,7 @@ impl<'a> Resolver<'a> {
                 self.err(
                     Code::DuplicateValue,
                     enc_span,
-                    format!("`{}` and `{other}` have the same encoding {enc}", v.name.value),
+                    format!("`{}` and `{other}` have the same encoding {shown}", v.name.value),
                 )
                 .secondary
                 .push(crate::diagnostic::Label { span: prev, message: format!("`{other}` is {enc}") });
