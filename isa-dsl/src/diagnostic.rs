@@ -110,6 +110,7 @@ codes! {
     LoneDomain = "W021", Warning, "simulation domain written once, near another domain's name";
     DuplicateOperand = "W022", Warning, "syntax operand written twice in one template";
     ForeignExample = "W023", Warning, "example of another instruction";
+    EmptyType = "W024", Warning, "bit-field type without values";
 }
 
 impl Code {

@@ -286,6 +286,12 @@ impl<'a> Resolver<'a> {
 
     fn enum_type(&mut self, d: &ast::Decl, width: u32) -> TypeKind {
         let max = max_value(width);
+        if d.values.is_empty() {
+            self.diags.push(
+                Diagnostic::new(Code::EmptyType, d.name.span, format!("type `{}` has no values", d.name.value))
+                    .with_note("a field of it can be neither written nor decoded; list its values under the header (`A;`, `B = 0x3;`)"),
+            );
+        }
         let mut values: Vec<EnumValue> = Vec::new();
         let mut spans: Vec<Span> = Vec::new();
         // The first value of each name and of each encoding (a search per
