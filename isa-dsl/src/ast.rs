@@ -170,6 +170,9 @@ pub struct Section {
     /// Names of `__Encoding` lines that did not parse (reported): the field
     /// is taken to exist, so what names it is not reported again.
     pub broken_fields: Vec<String>,
+    /// Template lines that did not parse (reported): the optype is not
+    /// also reported as having no `__Syntax`.
+    pub broken_templates: usize,
     /// `vd = HADD2(va, vb);`
     pub simulation: Option<SimulationCall>,
 }

@@ -84,7 +84,7 @@ fn check_value_lists(isa: &Isa, diags: &mut Diagnostics) {
 
 fn check_missing_syntax(isa: &Isa, diags: &mut Diagnostics) {
     for ot in &isa.optypes {
-        if ot.syntax.is_empty() {
+        if ot.syntax.is_empty() && ot.broken_templates == 0 {
             diags.push(
                 Diagnostic::new(Code::MissingSyntax, span(&ot.loc), format!("optype `{}` has no `__Syntax`", ot.name))
                     .with_note("it cannot be assembled or disassembled"),

@@ -200,6 +200,9 @@ pub struct Optype {
     pub groups: Vec<String>,
     pub loc: Loc,
     pub syntax: Vec<SyntaxForm>,
+    /// Template lines that did not parse (reported as E009).
+    #[serde(skip)]
+    pub broken_templates: usize,
     pub value_lists: Vec<ValueList>,
     pub docs: Docs,
     pub examples: Vec<Example>,

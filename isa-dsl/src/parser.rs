@@ -812,6 +812,7 @@ impl Cx<'_> {
             value_lists: Vec::new(),
             code_lines: Vec::new(),
             broken_fields: Vec::new(),
+            broken_templates: 0,
             simulation: None,
         };
         let mut fence_open: Option<Span> = None;
@@ -844,6 +845,8 @@ impl Cx<'_> {
                         }
                     } else if let Some(t) = self.template(line, diags) {
                         s.templates.push(t);
+                    } else {
+                        s.broken_templates += 1;
                     }
                 }
                 SectionKind::OperandInfo

@@ -663,6 +663,7 @@ impl<'a> Resolver<'a> {
             groups,
             loc: self.loc(d.name.span),
             syntax,
+            broken_templates: d.sections.iter().map(|s| s.broken_templates).sum(),
             value_lists,
             docs,
             examples,
