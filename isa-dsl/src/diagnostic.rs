@@ -181,6 +181,11 @@ impl Diagnostic {
         self.notes.push(note.into());
         self
     }
+    /// Adds each of `notes` (none, when given `None`).
+    pub fn with_notes(mut self, notes: impl IntoIterator<Item = String>) -> Self {
+        self.notes.extend(notes);
+        self
+    }
     /// The notes as shown: [`Diagnostic::notes`], then the opcodes' names.
     pub fn all_notes(&self) -> impl Iterator<Item = String> + '_ {
         self.notes.iter().cloned().chain((!self.opcodes.is_empty()).then(|| format!("in {}", self.opcodes.join(", "))))
