@@ -555,6 +555,12 @@ impl Cx<'_> {
                 let Err(e) = DslParser::parse(rule, line.value) else { return None };
                 let (pos, mut expected) = describe_failure(&e);
                 let pos = pos.min(line.value.len());
+                // A line that only lacks its `;` (`Width = 128`): say that,
+                // not every token that could also have come next.
+                let rest = line.value[pos..].trim();
+                if (rest.is_empty() || rest.starts_with("//")) && expected.contains("`;`") {
+                    expected = "missing `;` at the end of the line".to_string();
+                }
                 // `[ALL, G]`: inheritance is single.
                 if rule == Rule::decl_head && line.value[pos..].starts_with(',') && line.value[..pos].contains('[') {
                     expected = "a declaration has one parent: `[Parent]`".to_string();
