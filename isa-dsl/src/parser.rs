@@ -594,8 +594,21 @@ impl Cx<'_> {
         for line in &d.body {
             self.decl_body_line(&mut decl, line, diags);
         }
+        let mut said = false;
         for s in d.sections {
             if let Some(s) = self.section(&decl, s, diags) {
+                // A second `__Encoding` (or other section) in one
+                // declaration: most likely the header of the next one is
+                // missing, and its sections were read as this one's (said
+                // once: the sections after it follow from the same cause).
+                if let Some(first) = decl.sections.iter().find(|f| f.kind == s.kind).filter(|_| !said) {
+                    said = true;
+                    diags.push(
+                        Diagnostic::new(Code::DuplicateDefinition, s.header, format!("`{}` has a second `{}` section", decl.name.value, s.kind.keyword()))
+                            .with_secondary(first.header, "the first is here")
+                            .with_note("is a declaration header (`__DefOpcode ...`) missing above it? Its sections are read as this declaration's"),
+                    );
+                }
                 decl.sections.push(s);
             }
         }
