@@ -430,12 +430,13 @@ fn bind_form(
         operands.push(b);
     }
     let mut controls = Vec::new();
-    for c in &form.controls {
+    for (k, c) in form.controls.iter().enumerate() {
         if op.field(c).is_some() {
             controls.push(c.clone());
         } else {
             let near = isa_runtime::spelling::nearest(c, isa.control_fields.iter().map(String::as_str)).map(|n| format!("; did you mean `${n}`?")).unwrap_or_default();
-            note(agg, &form.loc, Code::UnboundOperand, format!("control `${c}` has no field to encode it{near}"), &op.name);
+            let at = form.control_locs.get(k).unwrap_or(&form.loc);
+            note(agg, at, Code::UnboundOperand, format!("control `${c}` has no field to encode it{near}"), &op.name);
         }
     }
     FormBinding { form: fi, mnemonic, modifiers, operands, fixed, controls }

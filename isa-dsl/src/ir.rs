@@ -306,6 +306,9 @@ pub struct SyntaxForm {
     pub modifiers: Vec<SyntaxModifier>,
     pub operands: Vec<SyntaxOperand>,
     pub controls: Vec<String>,
+    /// Where each of `controls` is written.
+    #[serde(skip)]
+    pub control_locs: Vec<Loc>,
     pub comment: Option<String>,
     pub loc: Loc,
 }

@@ -834,6 +834,7 @@ impl<'a> Resolver<'a> {
                 })
                 .collect(),
             controls: t.controls.iter().map(|c| c.value.clone()).collect(),
+            control_locs: t.controls.iter().map(|c| self.loc(c.span)).collect(),
             comment: t.comment.clone(),
             loc: self.loc(t.span),
         }

@@ -93,6 +93,7 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
                             modifiers: f.modifiers,
                             operands: f.operands,
                             controls: f.controls,
+                            control_locs: Vec::new(),
                             comment: f.comment,
                             loc: loc(f.start),
                         },
