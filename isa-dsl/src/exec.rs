@@ -76,7 +76,7 @@ pub fn plan_optype(isa: &Isa, ot: OptypeId, ops: &[&Opcode]) -> OptypePlans {
                 }
                 execs.push((oi, exec, hook.loc));
             }
-            Err(msg) => diags.push(Diagnostic::new(Code::UnknownHookName, hook.loc.span, msg).in_opcode(&op.name)),
+            Err((msg, at)) => diags.push(Diagnostic::new(Code::UnknownHookName, at.or(hook.loc.span), msg).in_opcode(&op.name)),
         }
     }
     for m in unapplied {
@@ -276,7 +276,10 @@ fn display(r: &OperandRef) -> String {
 }
 
 /// An opcode's plan, and the results `OutList` omits.
-fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, unapplied: &mut BTreeSet<String>) -> Result<(Exec, Vec<String>), String> {
+/// A reason [`plan`] fails, and the result or argument it is about.
+type PlanError = (String, Option<crate::Span>);
+
+fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, unapplied: &mut BTreeSet<String>) -> Result<(Exec, Vec<String>), PlanError> {
     let passed: BTreeSet<String> = hook
         .args
         .iter()
@@ -288,12 +291,14 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
         .collect();
     let mut results = Vec::new();
     let mut unlisted = Vec::new();
-    for name in &hook.results {
-        let r = find_operand(isa, op, name)?
-            .ok_or_else(|| format!("the hook's result `{name}` is not an operand of the opcode"))?;
-        let o = operand(isa, op, r, None, &passed, unapplied)?;
+    for (k, name) in hook.results.iter().enumerate() {
+        let at = |e: String| (e, hook.result_spans.get(k).copied());
+        let r = find_operand(isa, op, name)
+            .map_err(at)?
+            .ok_or_else(|| at(format!("the hook's result `{name}` is not an operand of the opcode")))?;
+        let o = operand(isa, op, r, None, &passed, unapplied).map_err(at)?;
         if matches!(o.source, OperandSource::Immediate { .. } | OperandSource::ConstMem { .. }) {
-            return Err(format!("the hook's result `{name}` is `{}`, which cannot be written", display(r)));
+            return Err(at(format!("the hook's result `{name}` is `{}`, which cannot be written", display(r))));
         }
         if !op.operands.outputs.iter().any(|o| same(o, r)) {
             unlisted.push(display(r));
@@ -302,13 +307,14 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
     }
     let mut args = Vec::new();
     for a in &hook.args {
+        let at = |e: String| (e, a.span);
         let (base, sub) = match a.name.split_once('.') {
             Some((b, s)) => (b, Some(s)),
             None => (a.name.as_str(), None),
         };
-        let found = find_operand(isa, op, base)?;
+        let found = find_operand(isa, op, base).map_err(at)?;
         let arg = match (found, sub) {
-            (Some(r), None) => ExecArg::Operand(operand(isa, op, r, a.domain.as_deref(), &passed, unapplied)?),
+            (Some(r), None) => ExecArg::Operand(operand(isa, op, r, a.domain.as_deref(), &passed, unapplied).map_err(at)?),
             (Some(r), Some(sub)) => {
                 let field = format!("{}.{sub}", r.name);
                 match op.field(&field) {
@@ -324,7 +330,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
                             .find_map(|f| f.default_value().map(|d| (f.ty_name.to_string(), d)));
                         match other {
                             Some((ty, d)) => ExecArg::Field { field, ty, fixed: Some(d) },
-                            None => return Err(format!("`{}` has no sub-field `{sub}`", display(r))),
+                            None => return Err(at(format!("`{}` has no sub-field `{sub}`", display(r)))),
                         }
                     }
                 }
@@ -337,7 +343,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
             }
             (None, _) => {
                 let near = isa_runtime::spelling::nearest(&a.name, op.fields.iter().map(|f| &*f.name)).map(|n| format!("; did you mean `{n}`?")).unwrap_or_default();
-                return Err(format!("the hook's argument `{}` is neither an operand nor a field of the opcode{near}", a.name));
+                return Err(at(format!("the hook's argument `{}` is neither an operand nor a field of the opcode{near}", a.name)));
             }
         };
         args.push(arg);

@@ -252,6 +252,9 @@ impl Optype {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SimulationHook {
     pub results: Vec<String>,
+    /// Where each of `results` is written.
+    #[serde(skip)]
+    pub result_spans: Vec<Span>,
     pub function: String,
     pub args: Vec<HookArg>,
     pub loc: Loc,
@@ -276,6 +279,9 @@ impl SimulationHook {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HookArg {
     pub name: String,
+    /// Where the argument is written.
+    #[serde(skip)]
+    pub span: Option<Span>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub domain: Option<String>,
 }

@@ -677,11 +677,12 @@ impl<'a> Resolver<'a> {
     fn hook(&self, sim: &ast::SimulationCall) -> SimulationHook {
         SimulationHook {
             results: sim.results.iter().map(|r| r.value.clone()).collect(),
+            result_spans: sim.results.iter().map(|r| r.span).collect(),
             function: sim.function.value.clone(),
             args: sim
                 .args
                 .iter()
-                .map(|a| HookArg { name: a.name.value.clone(), domain: a.domain.as_ref().map(|d| d.value.clone()) })
+                .map(|a| HookArg { name: a.name.value.clone(), span: Some(a.name.span), domain: a.domain.as_ref().map(|d| d.value.clone()) })
                 .collect(),
             loc: self.loc(sim.function.span),
         }
