@@ -127,6 +127,14 @@ fn check_ambiguous_decode(isa: &Isa, diags: &mut Diagnostics) {
                     if let Some(s) = span(&y.loc) {
                         d = d.with_secondary(s, format!("`{}` is declared here", y.name));
                     }
+                    // The constants each opcode itself writes: the lines to change.
+                    for o in [y, x] {
+                        for f in o.fields.iter().filter(|f| f.is_constant() && *f.declared_in == *o.name && f.mask() & both != 0) {
+                            if let Some(s) = span(&f.loc) {
+                                d = d.with_secondary(s, format!("`{}` fixes `{}` here", o.name, f.name));
+                            }
+                        }
+                    }
                     diags.push(d);
                 }
             }
