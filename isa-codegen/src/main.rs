@@ -83,6 +83,10 @@ enum Command {
         /// Fail (exit 1) on warnings too.
         #[arg(long)]
         deny_warnings: bool,
+        /// Neither show nor count warnings of these codes (`--allow W010,W014`
+        /// or repeated): `--deny-warnings` then fails on the others only.
+        #[arg(long, value_delimiter = ',', value_parser = warning_code)]
+        allow: Vec<isa_dsl::Code>,
     },
     /// Assemble a file: print each instruction's word (32 hex digits, most
     /// significant first), or write 16-byte little-endian words with -o.
@@ -148,6 +152,16 @@ enum IrFormat {
     Json,
 }
 
+/// A warning's code, for `--allow` (errors cannot be allowed).
+fn warning_code(s: &str) -> Result<isa_dsl::Code, String> {
+    let all = isa_dsl::Code::ALL;
+    match all.iter().find(|c| c.as_str().eq_ignore_ascii_case(s.trim())) {
+        Some(c) if c.severity() == isa_dsl::Severity::Warning => Ok(*c),
+        Some(c) => Err(format!("{} is an error; only warnings can be allowed", c.as_str())),
+        None => Err(format!("no diagnostic code `{s}` (warnings are W001 to {})", all.iter().rev().find(|c| c.severity() == isa_dsl::Severity::Warning).map_or("", |c| c.as_str()))),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let color = match cli.color {
@@ -164,10 +178,13 @@ fn main() -> ExitCode {
         return generate(&cli.spec, &out, cli.check, &options, color);
     };
     match command {
-        Command::Check { spec, deny_warnings } => {
+        Command::Check { spec, deny_warnings, allow } => {
             let checked = isa_codegen::check(&spec);
             let (fe, examples) = (&checked.fe, checked.example_stats);
-            say_raw!("{}", fe.diagnostics.render(&fe.sources, color));
+            let mut shown = fe.diagnostics.clone();
+            shown.items.retain(|d| d.is_error() || !allow.contains(&d.code));
+            let allowed = fe.diagnostics.len() - shown.len();
+            say_raw!("{}", shown.render(&fe.sources, color));
             let isa = &fe.isa;
             let n = |count: usize, what: &str| format!("{count} {what}{}", if count == 1 { "" } else { "s" });
             let mut summary = format!(
@@ -177,7 +194,7 @@ fn main() -> ExitCode {
                 n(isa.optypes.len(), "optype"),
                 n(isa.opcodes.len(), "opcode"),
                 n(isa.types.len(), "type"),
-                fe.diagnostics.summary()
+                shown.summary() + &if allowed > 0 { format!(" ({} allowed)", n(allowed, "warning")) } else { String::new() }
             );
             if examples.total > 0 {
                 summary += &format!(
@@ -191,7 +208,7 @@ fn main() -> ExitCode {
                 say!("error: cannot write the output: {e}");
                 return ExitCode::from(1);
             }
-            let fail = fe.has_errors() || (deny_warnings && !fe.diagnostics.is_empty());
+            let fail = fe.has_errors() || (deny_warnings && !shown.is_empty());
             if fail { ExitCode::from(1) } else { ExitCode::SUCCESS }
         }
         Command::Diff { old, new, format, include } => {

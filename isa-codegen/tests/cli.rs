@@ -26,6 +26,24 @@ fn deny_warnings_fails() {
 }
 
 #[test]
+fn allowed_warnings_are_neither_shown_nor_denied() {
+    // The seed spec's warnings are of these codes; a new one of another code fails.
+    let all = "W001,W002,W003,W004,W005,W006,W008,W010,W014,W015,W017";
+    let out = bin().args(["check", "spec/", "--deny-warnings", "--allow", all]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8(out.stdout).unwrap().contains("0 errors, 0 warnings (75 warnings allowed)"));
+    assert!(out.stderr.is_empty());
+    // One code less: its warnings are shown, and deny them.
+    let out = bin().args(["check", "spec/", "--deny-warnings", "--allow", &all[..all.len() - 5]]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr).unwrap().starts_with("warning[W017]"));
+    // Errors cannot be allowed, nor codes that do not exist.
+    for bad in ["E030", "W099", "X1"] {
+        assert_eq!(bin().args(["check", "spec/", "--allow", bad]).output().unwrap().status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
 fn errors_exit_1_with_location() {
     let out = bin().args(["check", "spec/base", "tests/specs/fail/e030_field_overlap.txt"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
