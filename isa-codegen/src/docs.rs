@@ -1257,7 +1257,9 @@ fn diagnostic_pages(input: &DocsInput) -> Vec<Option<String>> {
     for o in &isa.optypes {
         add(&o.loc, Some(o.name.clone()));
         if let Some(h) = &o.hook {
-            add(&h.loc, Some(o.name.clone()));
+            // The hook line starts at its results (`vd = kernel(...)`).
+            let start = h.result_spans.first().map(|s| Loc { span: Some(*s), ..h.loc });
+            add(start.as_ref().unwrap_or(&h.loc), Some(o.name.clone()));
         }
     }
     for op in &isa.opcodes {

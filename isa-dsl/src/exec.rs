@@ -63,11 +63,11 @@ pub fn plan_optype(isa: &Isa, ot: OptypeId, ops: &[&Opcode]) -> OptypePlans {
     for (&oi, &op) in ot.opcodes.iter().zip(ops).filter(|(_, op)| op.is_whole()) {
         match plan(isa, op, ops, hook, &mut unapplied) {
             Ok((exec, unlisted)) => {
-                for name in unlisted {
+                for (name, at) in unlisted {
                     diags.push(
                         Diagnostic::new(
                             Code::HookOutputNotListed,
-                            hook.loc.span,
+                            at.or(hook.loc.span),
                             format!("the hook writes `{name}`, which `OutList` does not name"),
                         )
                         .in_opcode(&op.name)
@@ -279,7 +279,7 @@ fn display(r: &OperandRef) -> String {
 /// A reason [`plan`] fails, and the result or argument it is about.
 type PlanError = (String, Option<crate::Span>);
 
-fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, unapplied: &mut BTreeSet<String>) -> Result<(Exec, Vec<String>), PlanError> {
+fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, unapplied: &mut BTreeSet<String>) -> Result<(Exec, Vec<(String, Option<crate::Span>)>), PlanError> {
     let passed: BTreeSet<String> = hook
         .args
         .iter()
@@ -301,7 +301,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
             return Err(at(format!("the hook's result `{name}` is `{}`, which cannot be written", display(r))));
         }
         if !op.operands.outputs.iter().any(|o| same(o, r)) {
-            unlisted.push(display(r));
+            unlisted.push((display(r), hook.result_spans.get(k).copied()));
         }
         results.push(o);
     }
