@@ -700,6 +700,7 @@ pub(crate) fn raw_expr(e: &RawExpr) -> TokenStream {
 fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcode) -> TokenStream {
     let name = ident(&op.name);
     let name_str = op.name.as_str();
+    let optype_str = isa.optypes[op.optype].name.as_str();
     let doc = docs(&opcode_doc(isa, op));
     let index = Literal::usize_unsuffixed(opcode);
     let fields: Vec<&Field> = free_fields(op).collect();
@@ -809,6 +810,9 @@ fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcod
             pub const DEFAULT: Self = Self::of(#default_word);
             /// Opcode name in the spec.
             pub const NAME: &'static str = #name_str;
+            /// Name of the opcode's optype (`__DefOptype`) in the spec: the
+            /// instruction its forms belong to.
+            pub const OPTYPE_NAME: &'static str = #optype_str;
             /// Index of the opcode in spec order.
             pub const INDEX: usize = #index;
             /// Bits fixed by the opcode's constant fields.
@@ -952,6 +956,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
         })
         .collect();
     let name_strs: Vec<&str> = isa.opcodes.iter().map(|o| o.name.as_str()).collect();
+    let optype_strs: Vec<&str> = isa.opcodes.iter().map(|o| isa.optypes[o.optype].name.as_str()).collect();
     let n = isa.opcodes.len();
     let dispatch = gen_dispatch(isa, plan);
     let indices = (0..n).map(Literal::usize_unsuffixed);
@@ -1062,6 +1067,9 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
         /// Names of all opcodes, in spec order (the index is `Instruction::index`).
         pub const OPCODE_NAMES: [&str; #n] = [ #( #name_strs ),* ];
 
+        /// Each opcode's optype name, in spec order (as [`OPCODE_NAMES`]).
+        pub const OPTYPE_NAMES: [&str; #n] = [ #( #optype_strs ),* ];
+
         /// The first opcode, in spec order, whose constant bits `w` has: what
         /// an opcode's `decode` names when given another's word (an error
         /// path, so a scan).
@@ -1151,6 +1159,14 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             #[inline]
             pub fn name(&self) -> &'static str {
                 match self { #( Instruction::#names(_) => #names::NAME, )* }
+            }
+
+            /// Name of the opcode's optype in the spec (`IMAD_WIDE` for
+            /// `IMAD_WIDE_RR`, written `IMAD.WIDE`): what the opcode's forms
+            /// are an instruction of.
+            #[inline]
+            pub fn optype_name(&self) -> &'static str {
+                OPTYPE_NAMES[self.index()]
             }
 
             /// Index of the opcode in spec order.
@@ -1411,6 +1427,10 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             /// Opcode name in the spec.
             #[inline]
             pub fn name(self) -> &'static str { OPCODE_NAMES[self.opcode as usize] }
+
+            /// Name of the opcode's optype in the spec (as [`Instruction::optype_name`]).
+            #[inline]
+            pub fn optype_name(self) -> &'static str { OPTYPE_NAMES[self.opcode as usize] }
 
             /// The instruction (bits no field covers are dropped): its
             /// opcode's template with the word stored, without branching on

@@ -230,6 +230,34 @@ fn every_default_encodes_and_its_text_reads_back() {
     assert_eq!(Instruction::from(isa_generated::IADD_RR::DEFAULT).to_word(), codec.encode(&codec.default_instruction(isa_generated::IADD_RR::INDEX).unwrap()).unwrap());
 }
 
+/// `optype_name` is the optype each opcode declares itself under, as the
+/// spec's text writes it (`__DefOpcode IMAD_WIDE_RR : [IMAD_WIDE]`), for
+/// the typed instruction and the checked word alike.
+#[test]
+fn optype_names_are_the_declared_parents() {
+    let mut parent = std::collections::HashMap::new();
+    let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    for e in std::fs::read_dir(&spec).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "txt") {
+            for l in std::fs::read_to_string(&p).unwrap().lines() {
+                let Some(rest) = l.trim().strip_prefix("__DefOpcode ") else { continue };
+                let (name, up) = rest.split_once(':').unwrap();
+                parent.insert(name.trim().to_string(), up.trim().trim_matches(['[', ']']).trim().to_string());
+            }
+        }
+    }
+    let codec = Codec::new(isa());
+    assert_eq!(parent.len(), isa().opcodes.len());
+    for k in 0..isa().opcodes.len() {
+        let word = codec.encode(&codec.encodable_default(k).unwrap()).unwrap();
+        let i = Instruction::decode(word).unwrap();
+        assert_eq!(i.optype_name(), parent[i.name()], "{}", i.name());
+        assert_eq!(isa_generated::Decoded::new(word).unwrap().optype_name(), parent[i.name()]);
+    }
+    assert_eq!(isa_generated::IMAD_WIDE_RRR::OPTYPE_NAME, "IMAD_WIDE");
+}
+
 #[test]
 fn from_raw_fields_rejects_what_does_not_fit() {
     let i = Instruction::from(isa_generated::IADD_RR::DEFAULT);
