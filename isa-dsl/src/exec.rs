@@ -279,7 +279,10 @@ fn display(r: &OperandRef) -> String {
 /// A reason [`plan`] fails, and the result or argument it is about.
 type PlanError = (String, Option<crate::Span>);
 
-fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, unapplied: &mut BTreeSet<String>) -> Result<(Exec, Vec<(String, Option<crate::Span>)>), PlanError> {
+/// Results written that `OutList` does not name, each with where it is written.
+type Unlisted = Vec<(String, Option<crate::Span>)>;
+
+fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, unapplied: &mut BTreeSet<String>) -> Result<(Exec, Unlisted), PlanError> {
     let passed: BTreeSet<String> = hook
         .args
         .iter()
