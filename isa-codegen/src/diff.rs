@@ -1,9 +1,12 @@
 //! `isa-codegen diff OLD NEW`: what changed between two specs, in either
-//! notation. Instructions are compared by name; within one, modifiers are
-//! compared as groups of values (matched by name, else by the values they
-//! share, so SPA 5.3's `.iswz` meets the DSL's `.hsel2`), operand forms by
-//! their kind signature (`R,R,C`), encodings field by field where both sides
-//! have them, and prose section by section.
+//! notation. Types are compared by name (an enum value by value: a changed
+//! encoding changes every word that spells it); instructions by name, and
+//! within one, modifiers as groups of values (matched by name, else by the
+//! values they share, so SPA 5.3's `.iswz` meets the DSL's `.hsel2`),
+//! operand forms by their kind signature (`R,R,C`), syntax templates by
+//! their text, encodings field by field and `__Exception` rules where both
+//! sides have them, examples and the simulation hook by their text, and
+//! prose section by section.
 
 use isa_dsl::ir::*;
 use serde::Serialize;
@@ -12,6 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The difference between two specs.
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct IsaDiff {
+    /// Types added, removed or changed (`type FPRound: value RZ 0x3 -> 0x2`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<String>,
     pub only_old: Vec<String>,
     pub only_new: Vec<String>,
     pub changed: Vec<InsnDiff>,
@@ -29,8 +35,21 @@ pub struct InsnDiff {
     pub forms_only_old: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub forms_only_new: Vec<String>,
+    /// Syntax templates whose text is only on one side (`- ...`, `+ ...`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub syntax: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub encodings: Vec<String>,
+    /// `__Exception` rules only on one side, with the opcodes that have them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<String>,
+    /// Example lines only on one side (`- ...`, `+ ...`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<String>,
+    /// The simulation hook, when it changed: old and new text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub simulation: Option<(String, String)>,
+    /// Prose sections that changed, each with its first changed line.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub prose_changed: Vec<String>,
 }
@@ -51,7 +70,7 @@ pub struct ModifierDiff {
 impl IsaDiff {
     /// Whether the two specs describe the same instructions alike.
     pub fn is_empty(&self) -> bool {
-        self.only_old.is_empty() && self.only_new.is_empty() && self.changed.is_empty()
+        self.types.is_empty() && self.only_old.is_empty() && self.only_new.is_empty() && self.changed.is_empty()
     }
 }
 
@@ -69,7 +88,9 @@ fn notation(o: &Optype) -> String {
 pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
     let a: BTreeMap<&str, &Optype> = instructions(old).into_iter().map(|o| (o.name.as_str(), o)).collect();
     let b: BTreeMap<&str, &Optype> = instructions(new).into_iter().map(|o| (o.name.as_str(), o)).collect();
-    let mut out = IsaDiff::default();
+    // Types where both sides declare some (SPA 5.3 declares none).
+    let types = if old.types.is_empty() || new.types.is_empty() { Vec::new() } else { type_diff(old, new) };
+    let mut out = IsaDiff { types, ..Default::default() };
     for (name, o) in &a {
         match b.get(name) {
             None => out.only_old.push(name.to_string()),
@@ -83,6 +104,91 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
     }
     out.only_new = b.keys().filter(|k| !a.contains_key(*k)).map(|k| k.to_string()).collect();
     out
+}
+
+/// What a type is, as `(aspect, text)` pairs, so two versions compare
+/// aspect by aspect: an enum's values each, a register file's prefix...
+fn describe(t: &Type) -> Vec<(String, String)> {
+    let mut out = vec![("width".to_string(), t.width.to_string())];
+    match &t.kind {
+        TypeKind::Enum { values } => out.extend(values.iter().map(|v| (format!("value `{}`", v.name), format!("{:#x}", v.encoding)))),
+        TypeKind::Register { prefix, predicate, constants, warp } => {
+            out.push(("kind".into(), if *predicate { "Predicate" } else { "Register" }.into()));
+            out.push(("prefix".into(), format!("\"{prefix}\"")));
+            out.push(("scope".into(), if *warp { "Warp" } else { "Lane" }.into()));
+            out.extend(constants.iter().map(|c| (format!("constant `{}`", c.name), c.index.to_string())));
+        }
+        TypeKind::Int { signed } => out.push(("kind".into(), if *signed { "SignedInt" } else { "UnsignedInt" }.into())),
+        TypeKind::Float { exponent, mantissa, lanes } => {
+            out.push(("kind".into(), "Float".into()));
+            out.push(("layout".into(), format!("{lanes} x 1+{exponent}+{mantissa}")));
+        }
+        TypeKind::ConstMem { bank, offset } => {
+            out.push(("kind".into(), "ConstMem".into()));
+            out.push(("bank".into(), format!("<{}, {}>", bank.start, bank.width)));
+            out.push(("offset".into(), format!("<{}, {}>", offset.start, offset.width)));
+        }
+    }
+    out
+}
+
+/// Types added, removed or changed, aspect by aspect.
+fn type_diff(old: &Isa, new: &Isa) -> Vec<String> {
+    let a: BTreeMap<&str, &Type> = old.types.iter().map(|t| (t.name.as_str(), t)).collect();
+    let b: BTreeMap<&str, &Type> = new.types.iter().map(|t| (t.name.as_str(), t)).collect();
+    let mut out = Vec::new();
+    for (name, x) in &a {
+        let Some(y) = b.get(name) else {
+            out.push(format!("type `{name}` only in OLD"));
+            continue;
+        };
+        let (dx, dy) = (describe(x), describe(y));
+        for (k, v) in &dx {
+            match dy.iter().find(|(l, _)| l == k) {
+                None => out.push(format!("type `{name}`: {k} only in OLD ({v})")),
+                Some((_, w)) if w != v => out.push(format!("type `{name}`: {k} {v} -> {w}")),
+                Some(_) => {}
+            }
+        }
+        for (k, w) in dy.iter().filter(|(k, _)| !dx.iter().any(|(l, _)| l == k)) {
+            out.push(format!("type `{name}`: {k} only in NEW ({w})"));
+        }
+    }
+    out.extend(b.keys().filter(|k| !a.contains_key(*k)).map(|k| format!("type `{k}` only in NEW")));
+    out
+}
+
+/// Lines of `a` not in `b` and of `b` not in `a` (as multisets), as `- line` and `+ line`.
+fn line_diff(a: &[String], b: &[String]) -> Vec<String> {
+    let mut rest: Vec<&String> = b.iter().collect();
+    let mut out = Vec::new();
+    for x in a {
+        match rest.iter().position(|y| *y == x) {
+            Some(k) => {
+                rest.remove(k);
+            }
+            None => out.push(format!("- {x}")),
+        }
+    }
+    out.extend(rest.into_iter().map(|y| format!("+ {y}")));
+    out
+}
+
+/// `__Exception` rules of an opcode as text: `"message" = condition`.
+fn rules(op: &Opcode) -> Vec<String> {
+    op.exceptions.iter().map(|e| format!("{}<{}, \"{}\"> = {}", e.class, e.kind, e.message, e.condition.to_text())).collect()
+}
+
+/// The first line where two texts differ, both sides shortened.
+fn first_change(a: &str, b: &str) -> String {
+    let short = |s: &str| {
+        let s = s.trim();
+        if s.chars().count() > 60 { format!("{}...", s.chars().take(60).collect::<String>()) } else { s.to_string() }
+    };
+    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    let k = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
+    let quoted = |s: String| if s.is_empty() { "nothing".to_string() } else { format!("`{s}`") };
+    format!("line {}: {} -> {}", k + 1, quoted(short(la.get(k).unwrap_or(&""))), quoted(short(lb.get(k).unwrap_or(&""))))
 }
 
 #[derive(Clone, Debug)]
@@ -219,6 +325,29 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
     let (fa, fb) = (forms(old_isa, old), forms(new_isa, new));
     d.forms_only_old = fa.difference(&fb).cloned().collect();
     d.forms_only_new = fb.difference(&fa).cloned().collect();
+    if old.notation == new.notation {
+        let text = |o: &Optype| o.syntax.iter().map(|f| f.text.split_whitespace().collect::<Vec<_>>().join(" ")).collect::<Vec<_>>();
+        d.syntax = line_diff(&text(old), &text(new));
+    }
+    let examples = |o: &Optype| o.examples.iter().map(|e| e.text.trim().to_string()).collect::<Vec<_>>();
+    d.examples = line_diff(&examples(old), &examples(new));
+    let hook = |o: &Optype| o.hook.as_ref().or(o.simulation.as_ref()).map(|h| h.text()).unwrap_or_default();
+    if hook(old) != hook(new) {
+        d.simulation = Some((hook(old), hook(new)));
+    }
+    // Rules, per opcode both sides have; a change shared by opcodes is said once.
+    let mut rule_changes: Vec<(String, Vec<String>)> = Vec::new();
+    for &oc in &old.opcodes {
+        let x = &old_isa.opcodes[oc];
+        let Some(y) = new.opcodes.iter().map(|&k| &new_isa.opcodes[k]).find(|y| y.name == x.name) else { continue };
+        for change in line_diff(&rules(x), &rules(y)) {
+            match rule_changes.iter_mut().find(|(c, _)| *c == change) {
+                Some((_, ops)) => ops.push(x.name.clone()),
+                None => rule_changes.push((change, vec![x.name.clone()])),
+            }
+        }
+    }
+    d.rules = rule_changes.into_iter().map(|(c, ops)| format!("{c} (in {})", ops.join(", "))).collect();
     // Encodings, where both sides have them.
     for &oc in &old.opcodes {
         let x = &old_isa.opcodes[oc];
@@ -240,7 +369,13 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
                         d.encodings.push(format!("{}: field `{}` type {} -> {}", x.name, f.name, f.ty_name, g.ty_name));
                     }
                     if g.value != f.value && g.ty_name == f.ty_name {
-                        d.encodings.push(format!("{}: field `{}` {} -> {}", x.name, f.name, value_text(old_isa, f), value_text(new_isa, g)));
+                        let (mut was, mut is) = (value_text(old_isa, f), value_text(new_isa, g));
+                        // The same name for another encoding (or the reverse): say the numbers.
+                        if was == is {
+                            was = format!("{was} ({:#x})", f.default_value().unwrap_or_default());
+                            is = format!("{is} ({:#x})", g.default_value().unwrap_or_default());
+                        }
+                        d.encodings.push(format!("{}: field `{}` {} -> {}", x.name, f.name, was, is));
                     }
                 }
             }
@@ -265,7 +400,7 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
         ("exception notes", &old.docs.exception, &new.docs.exception),
     ] {
         if text(x) != text(y) {
-            d.prose_changed.push(name.to_string());
+            d.prose_changed.push(format!("{name}, {}", first_change(&text(x), &text(y))));
         }
     }
     d
@@ -295,6 +430,9 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
         return format!("no differences between {old_name} and {new_name}\n");
     }
     let mut s = format!("--- {old_name}\n+++ {new_name}\n");
+    for t in &d.types {
+        s.push_str(&format!("{t}\n"));
+    }
     if !d.only_old.is_empty() {
         s.push_str(&format!("instructions only in OLD: {}\n", d.only_old.join(", ")));
     }
@@ -331,11 +469,24 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
         if !c.forms_only_new.is_empty() {
             s.push_str(&format!("    operand forms only in NEW: {}{FORM_KEY}\n", c.forms_only_new.join("  ")));
         }
+        for t in &c.syntax {
+            s.push_str(&format!("    syntax {t}\n"));
+        }
         for e in &c.encodings {
             s.push_str(&format!("    encoding: {e}\n"));
         }
-        if !c.prose_changed.is_empty() {
-            s.push_str(&format!("    prose changed: {}\n", c.prose_changed.join(", ")));
+        for r in &c.rules {
+            s.push_str(&format!("    rule {r}\n"));
+        }
+        for e in &c.examples {
+            s.push_str(&format!("    example {e}\n"));
+        }
+        if let Some((a, b)) = &c.simulation {
+            let quoted = |s: &str| if s.is_empty() { "none".to_string() } else { format!("`{s}`") };
+            s.push_str(&format!("    simulation: {} -> {}\n", quoted(a), quoted(b)));
+        }
+        for p in &c.prose_changed {
+            s.push_str(&format!("    prose changed: {p}\n"));
         }
     }
     s

@@ -198,9 +198,9 @@ fn main() -> ExitCode {
             );
             if examples.total > 0 {
                 summary += &format!(
-                    "examples: {}, {} and round-trip, {} defective (W014)\n",
+                    "examples: {}, {}, {} defective (W014)\n",
                     n(examples.total, "line"),
-                    match examples.round_trip { 1 => "1 assembles".to_string(), k => format!("{k} assemble") },
+                    match examples.round_trip { 1 => "1 assembles and round-trips".to_string(), k => format!("{k} assemble and round-trip") },
                     examples.defective,
                 );
             }
@@ -214,7 +214,8 @@ fn main() -> ExitCode {
         Command::Diff { old, new, format, include } => {
             let side = |p: &PathBuf| include.iter().cloned().chain(std::iter::once(p.clone())).collect::<Vec<_>>();
             // Exit codes as diff(1): 1 says "they differ", so errors are 2.
-            let (Some(a), Some(b)) = (load_clean(&side(&old), color), load_clean(&side(&new), color)) else {
+            let (a, b) = (load_side(&side(&old), "OLD", &old, color), load_side(&side(&new), "NEW", &new, color));
+            let (Some(a), Some(b)) = (a, b) else {
                 return ExitCode::from(2);
             };
             let d = isa_codegen::diff::diff(&a.isa, &b.isa);
@@ -339,6 +340,20 @@ fn spec_and_file(mut spec: Vec<PathBuf>, file: Option<PathBuf>, command: &str) -
 }
 
 /// Loads a spec for asm/disasm; prints its errors.
+/// One side of `diff`: the spec, or `None` after its errors (only its
+/// errors: its warnings are no news here) and which side they are in.
+fn load_side(spec: &[PathBuf], side: &str, path: &std::path::Path, color: bool) -> Option<isa_codegen::Frontend> {
+    let fe = isa_codegen::load(spec);
+    if !fe.has_errors() {
+        return Some(fe);
+    }
+    let mut errors = fe.diagnostics.clone();
+    errors.items.retain(|d| d.is_error());
+    say_raw!("{}", errors.render(&fe.sources, color));
+    say!("error: {side} ({}) does not compile: {}", path.display(), errors.summary().split(',').next().unwrap_or_default());
+    None
+}
+
 fn load_clean(spec: &[PathBuf], color: bool) -> Option<isa_codegen::Frontend> {
     let fe = isa_codegen::load(spec);
     if fe.has_errors() {

@@ -87,7 +87,15 @@ fn diff_shows_a_moved_field() {
     let (a, b) = (isa_dsl::load(&old_paths), isa_dsl::load(&new_paths));
     let d = isa_codegen::diff::diff(&a.isa, &b.isa);
     golden("diff_moved_field.txt", &isa_codegen::diff::to_text(&d, "tests/diff/old.txt", "tests/diff/new.txt"));
+    // Each edit between the two files, and nothing else.
+    assert_eq!(d.types, ["type `XMode`: value `B` 0x1 -> 0x2", "type `XMode`: value `C` 0x2 -> 0x1"]);
     let mov = &d.changed[0];
     assert_eq!(mov.encodings, ["MOV_R: field `pg` = PT -> = P0", "MOV_R: field `ra` moved from [31:24] to [39:32]"]);
-    assert_eq!(mov.prose_changed, ["description"]);
+    assert_eq!(mov.rules.len(), 2);
+    assert!(mov.rules[0].starts_with("- ") && mov.rules[0].contains("\"C is reserved.\"> = mode == \"C\""), "{:?}", mov.rules);
+    assert!(mov.rules[1].starts_with("+ ") && mov.rules[1].contains("\"B is reserved.\"> = mode == \"B\""), "{:?}", mov.rules);
+    assert_eq!(mov.examples, ["- MOV.B R1, R2 ;", "+ MOV.B R1, R3 ;"]);
+    assert_eq!(mov.simulation, Some(("vd = mov(va: I32);".to_string(), "vd = mov(va: U32);".to_string())));
+    assert_eq!(mov.prose_changed, ["description, line 1: `Copies Ra to Rd.` -> `Copies Ra into Rd.`"]);
+    assert!(mov.syntax.is_empty() && mov.modifiers.is_empty());
 }
