@@ -20,8 +20,9 @@
 //! `cmem:` with nothing under them are empty. A state is one YAML document
 //! whose `[`/`{` nest at most 64 deep. The
 //! printed state uses the same format: `active`, every register that is not
-//! zero (false) in some lane, one value when all lanes agree, and every
-//! non-zero constant-memory word; values in hex.
+//! zero (false) in some lane, one value when all lanes agree (else the
+//! lanes, eight a line), and every non-zero constant-memory word; values in
+//! hex.
 
 use crate::{ErrorKind, RunError};
 use isa_runtime::sim::{Warp, LANES};
@@ -460,8 +461,11 @@ pub fn dump(warp: &Warp) -> String {
             if vals.iter().all(|&v| v == vals[0]) {
                 let _ = writeln!(regs, "  {name}: {}", show(vals[0]));
             } else {
+                // Eight lanes a line (lanes 0-7, 8-15, ...), aligned under the first.
                 let items: Vec<String> = vals.iter().map(|&v| show(v)).collect();
-                let _ = writeln!(regs, "  {name}: [{}]", items.join(", "));
+                let pad = " ".repeat(name.len() + 5);
+                let rows: Vec<String> = items.chunks(8).map(|c| c.join(", ")).collect();
+                let _ = writeln!(regs, "  {name}: [{}]", rows.join(&format!(",\n{pad}")));
             }
         }
     }

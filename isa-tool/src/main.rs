@@ -9,7 +9,7 @@
 //!   (the reference simulator, `isa-sim`), print the final state as YAML.
 //!
 //! Bad input gets `file:line:col`, the line and a caret, exit status 1, and
-//! nothing written.
+//! nothing written (`run`: the program is not run; a fault stops it).
 
 use clap::{Parser, Subcommand};
 use isa_runtime::report::{codes, FileReport};
@@ -138,7 +138,9 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
                 drop(program_errors);
                 drop(state_errors);
             }
-            say!("{}; nothing written", isa_runtime::report::summary(errors.len() + bad_files, 0));
+            let faulted = errors.iter().any(|e| matches!(e.kind, isa_sim::ErrorKind::Fault));
+            let what = if faulted { "the run stopped at the fault" } else { "the program was not run" };
+            say!("{}; {what}", isa_runtime::report::summary(errors.len() + bad_files, 0));
             ExitCode::from(1)
         }
     }

@@ -209,7 +209,7 @@ fn run_prints_the_final_state_and_rejects_bad_input() {
     let (code, out, err) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
     assert_eq!((code, out.as_str()), (1, ""));
     assert!(err.contains("error[E053]: `Q7` is not a register") && err.contains("state.yaml:3:3"), "{err}");
-    assert!(err.ends_with("1 error, 0 warnings; nothing written\n"), "{err}");
+    assert!(err.ends_with("1 error, 0 warnings; the program was not run\n"), "{err}");
 
     std::fs::write(&state, [0xFFu8, 0xFE, 0x00, 0x12]).unwrap();
     let (code, _, err) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
@@ -227,7 +227,7 @@ fn run_prints_the_final_state_and_rejects_bad_input() {
     let (code, out, err) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
     assert_eq!((code, out.as_str()), (1, ""));
     assert!(err.contains("error[E052]: GETGPR") && err.contains("register index 455") && err.contains("axpy.s:2:1"), "{err}");
-    assert!(err.ends_with("1 error, 0 warnings; nothing written\n"), "{err}");
+    assert!(err.ends_with("1 error, 0 warnings; the run stopped at the fault\n"), "{err}");
 
     // `run` reads a program as `asm` does: lines ending at a lone CR, a
     // label defined twice, the place of an error after a byte-order mark.
