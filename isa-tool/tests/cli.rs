@@ -240,7 +240,8 @@ fn run_prints_the_final_state_and_rejects_bad_input() {
         let (code, _, run_err) = isa(&["run", prog.to_str().unwrap()]);
         let (asm_code, _, asm_err) = isa(&["asm", prog.to_str().unwrap()]);
         assert_eq!((code, asm_code), (1, 1), "{run_err}");
-        assert_eq!(run_err, asm_err);
+        // The same report; only the last words differ (nothing run, nothing written).
+        assert_eq!(run_err.strip_suffix("the program was not run\n"), asm_err.strip_suffix("nothing written\n"));
     }
     std::fs::remove_dir_all(&dir).ok();
 }
