@@ -1348,7 +1348,14 @@ impl HADD2_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "HADD2_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.h2_hsel2(*v, self.vb_hsel2());
@@ -1556,7 +1563,14 @@ impl HMUL2_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "HMUL2_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.h2_hsel2(*v, self.vb_hsel2());
@@ -1930,7 +1944,14 @@ impl HFMA2_RRC {
         }
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vc().bank(), self.vc().offset())
+                .map_err(|message| Fault {
+                    opcode: "HFMA2_RRC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a2.iter_mut() {
             *v = k.h2_hsel2(*v, self.vc_hsel2());
@@ -1986,7 +2007,14 @@ impl HFMA2_RCR {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "HFMA2_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.h2_hsel2(*v, self.vb_hsel2());
@@ -2217,7 +2245,14 @@ impl HMNMX2_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "HMNMX2_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.h2_hsel2(*v, self.vb_hsel2());
@@ -2447,7 +2482,14 @@ impl HSETP2_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "HSETP2_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.h2_hsel2(*v, self.vb_hsel2());
@@ -2679,7 +2721,14 @@ impl HSET2_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "HSET2_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.h2_hsel2(*v, self.vb_hsel2());
@@ -2875,7 +2924,14 @@ impl FADD_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "FADD_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -3065,7 +3121,14 @@ impl FMUL_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "FMUL_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -3387,7 +3450,14 @@ impl FFMA_RRC {
         }
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vc().bank(), self.vc().offset())
+                .map_err(|message| Fault {
+                    opcode: "FFMA_RRC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a2.iter_mut() {
             *v = k.f32_abs(*v, self.vc_abs());
@@ -3436,7 +3506,14 @@ impl FFMA_RCR {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "FFMA_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -3639,7 +3716,14 @@ impl FMNMX_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "FMNMX_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -3844,7 +3928,14 @@ impl FSETP_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "FSETP_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -4051,7 +4142,14 @@ impl FSET_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "FSET_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -4249,7 +4347,14 @@ impl FSEL_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "FSEL_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -4429,7 +4534,14 @@ impl FCHK_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "FCHK_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -4502,7 +4614,14 @@ impl I2F_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "I2F_C",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let a1 = self.vb_vsel();
         let a2 = self.itype();
@@ -4653,7 +4772,14 @@ impl F2F_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "F2F_C",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let a1 = self.vb_neg();
         let a2 = self.vb_abs();
@@ -4772,7 +4898,14 @@ impl F2I_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "F2I_C",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let a1 = self.vb_neg();
         let a2 = self.vb_abs();
@@ -4888,7 +5021,14 @@ impl FRND_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "FRND_C",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let a1 = self.vb_neg();
         let a2 = self.vb_abs();
@@ -5048,7 +5188,14 @@ impl F2FP_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "F2FP_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let a2 = self.vb_vsel();
         let mut a3 = w.lanes(FILE_REG, self.rc().to_raw());
@@ -5168,7 +5315,14 @@ impl F2IP_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "F2IP_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.rc_hsel();
@@ -5374,7 +5528,14 @@ impl IADD_RC {
         let a1 = self.ra_neg();
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "IADD_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let a3 = self.vb_neg();
         let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -5545,7 +5706,14 @@ impl IMAD_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vc().bank(), self.vc().offset())
+                .map_err(|message| Fault {
+                    opcode: "IMAD_RRC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let a3 = self.vc_neg();
         let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -5588,7 +5756,14 @@ impl IMAD_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "IMAD_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.rc_neg();
@@ -5804,9 +5979,22 @@ impl IMAD_WIDE_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc().bank(), self.vc().offset()) as u64
-                | (w.cmem.read(self.vc().bank(), self.vc().offset() + 4) as u64)
-                    << 32; LANES]
+            [w
+                .cmem
+                .load(self.vc().bank(), self.vc().offset())
+                .map_err(|message| Fault {
+                    opcode: "IMAD_WIDE_RRC",
+                    lane: None,
+                    message,
+                })? as u64
+                | (w
+                    .cmem
+                    .load(self.vc().bank(), self.vc().offset() + 4)
+                    .map_err(|message| Fault {
+                        opcode: "IMAD_WIDE_RRC",
+                        lane: None,
+                        message,
+                    })? as u64) << 32; LANES]
         };
         let a3 = self.vc_neg();
         let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -5848,7 +6036,14 @@ impl IMAD_WIDE_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "IMAD_WIDE_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes64(FILE_REG, self.rc().to_raw());
         let a3 = self.rc_neg();
@@ -6104,7 +6299,14 @@ impl IDP2A_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vc().bank(), self.vc().offset())
+                .map_err(|message| Fault {
+                    opcode: "IDP2A_RRC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
@@ -6146,7 +6348,14 @@ impl IDP2A_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "IDP2A_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -6399,7 +6608,14 @@ impl IDP4A_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vc().bank(), self.vc().offset())
+                .map_err(|message| Fault {
+                    opcode: "IDP4A_RRC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
@@ -6440,7 +6656,14 @@ impl IDP4A_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "IDP4A_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -6677,7 +6900,14 @@ impl IMUL_RC {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "IMUL_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.i32_neg(*v, self.vb_neg());
@@ -6812,7 +7042,14 @@ impl LEA_RCR {
         let a1 = self.ra_neg();
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "LEA_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let a3 = self.vb_neg();
         let mut a4 = w.lanes(FILE_REG, self.rc().to_raw());
@@ -7004,7 +7241,14 @@ impl IABS_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "IABS_C",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let r0 = k.iabs_lanes(mask, &a0);
         w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
@@ -7152,7 +7396,14 @@ impl IMNMX_RC {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "IMNMX_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
@@ -7284,7 +7535,14 @@ impl P2R_RC {
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
-            let a2 = w.cmem.read(self.vb().bank(), self.vb().offset());
+            let a2 = w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "P2R_RC",
+                    lane: None,
+                    message,
+                })?;
             let a3 = self.bsel();
             let r0 = k.p2r(a0, a1, a2, a3);
             w.set(FILE_REG, self.rd().to_raw(), lane, r0);
@@ -7413,7 +7671,14 @@ impl R2P_RC {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
             let a2 = self.ra_bsel();
-            let a3 = w.cmem.read(self.vb().bank(), self.vb().offset());
+            let a3 = w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "R2P_RC",
+                    lane: None,
+                    message,
+                })?;
             let r0 = k.r2p(a0, a1, a2, a3);
             w.set_mask(FILE_PRED, lane, r0);
         }
@@ -7585,7 +7850,14 @@ impl ISETP_RC {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "ISETP_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
@@ -7770,7 +8042,14 @@ impl ISET_RC {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "ISET_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
@@ -7928,7 +8207,14 @@ impl SEL_RC {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "SEL_RC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
@@ -8053,7 +8339,14 @@ impl LOP3_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "LOP3_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = {
@@ -8351,7 +8644,14 @@ impl SHF_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vc().bank(), self.vc().offset())
+                .map_err(|message| Fault {
+                    opcode: "SHF_RRC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let a3 = self.direction();
         let a4 = self.lohi();
@@ -8389,7 +8689,14 @@ impl SHF_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "SHF_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.direction();
@@ -8674,11 +8981,31 @@ impl MOV_C {
                     )
             } == 64)
             {
-                w.cmem.read(self.vb().bank(), self.vb().offset()) as u64
-                    | (w.cmem.read(self.vb().bank(), self.vb().offset() + 4) as u64)
-                        << 32
+                w
+                    .cmem
+                    .load(self.vb().bank(), self.vb().offset())
+                    .map_err(|message| Fault {
+                        opcode: "MOV_C",
+                        lane: None,
+                        message,
+                    })? as u64
+                    | (w
+                        .cmem
+                        .load(self.vb().bank(), self.vb().offset() + 4)
+                        .map_err(|message| Fault {
+                            opcode: "MOV_C",
+                            lane: None,
+                            message,
+                        })? as u64) << 32
             } else {
-                w.cmem.read(self.vb().bank(), self.vb().offset()) as u64
+                w
+                    .cmem
+                    .load(self.vb().bank(), self.vb().offset())
+                    .map_err(|message| Fault {
+                        opcode: "MOV_C",
+                        lane: None,
+                        message,
+                    })? as u64
             };
             let a1 = self.width();
             let r0 = k.mov(a0, a1);
@@ -8835,7 +9162,14 @@ impl PRMT_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w.cmem.read(self.vc().bank(), self.vc().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vc().bank(), self.vc().offset())
+                .map_err(|message| Fault {
+                    opcode: "PRMT_RRC",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let a3 = self.mode();
         let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
@@ -8870,7 +9204,14 @@ impl PRMT_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "PRMT_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.mode();
@@ -9076,7 +9417,14 @@ impl I2I_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "I2I_C",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let a1 = self.dtype();
         let r0 = k.i2i_lanes(mask, &a0, a1);
@@ -9219,7 +9567,14 @@ impl I2IP_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w.cmem.read(self.vb().bank(), self.vb().offset()); LANES]
+            [w
+                .cmem
+                .load(self.vb().bank(), self.vb().offset())
+                .map_err(|message| Fault {
+                    opcode: "I2IP_RCR",
+                    lane: None,
+                    message,
+                })?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.dsttype();

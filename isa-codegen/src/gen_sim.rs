@@ -432,8 +432,11 @@ impl Ctx<'_> {
             }
             OperandSource::ConstMem { field } => {
                 let (bank, offset) = self.cmem(op, field);
-                let lo = quote! { w.cmem.read(#bank, #offset) };
-                let hi = quote! { w.cmem.read(#bank, #offset + 4) };
+                // A misaligned constant faults (the instruction, not a lane: the address is the word's).
+                let name = op.name.as_str();
+                let fault = quote! { .map_err(|message| Fault { opcode: #name, lane: None, message })? };
+                let lo = quote! { w.cmem.load(#bank, #offset) #fault };
+                let hi = quote! { w.cmem.load(#bank, #offset + 4) #fault };
                 match &o.width {
                     ExecWidth::Fixed(32) => lo,
                     ExecWidth::Bool => quote! { #lo != 0 },

@@ -125,6 +125,25 @@ fn a_bad_index_faults_before_any_lane_writes() {
     assert_eq!(warp, before);
 }
 
+/// A constant is read whole at a word's address: a misaligned one faults
+/// (it read bytes of two words before), and nothing is written.
+#[test]
+fn a_misaligned_constant_faults() {
+    let mut warp = new_warp();
+    isa_sim::state::load(&mut warp, "cmem:\n  c[0][0]: 0x11223344\n  c[0][4]: 0x55667788\nregs: {R1: 9}").unwrap();
+    let before = warp.clone();
+    for at in ["0x3", "0x2", "0x1ffff"] {
+        let program = isa_sim::assemble(&format!("MOV R1, c[0x0][{at}] ;\n")).unwrap();
+        let e = isa_sim::run(&mut warp, &program).unwrap_err();
+        assert!(e.message.contains("is not a word's address"), "{at}: {}", e.message);
+        assert_eq!(warp, before);
+    }
+    let program = isa_sim::assemble("MOV R1, c[0x0][0x4] ;\nIADD R2, R1, c[0x0][0x8] ;\n").unwrap();
+    isa_sim::run(&mut warp, &program).unwrap();
+    let expect: serde_yaml::Mapping = serde_yaml::from_str("{R1: 0x55667788, R2: 0x55667788}").unwrap();
+    assert!(check(&warp, &expect).is_empty());
+}
+
 /// MOV.64 (its syntax offers only `.32`, so the struct is built here): the
 /// `Bitwidth` expression `32 + (width=="64")*32` makes Rd and Rb pairs.
 #[test]
