@@ -20,6 +20,14 @@ pub struct IsaDiff {
     pub types: Vec<String>,
     pub only_old: Vec<String>,
     pub only_new: Vec<String>,
+    /// The syntax templates of the instructions only in NEW (`FSUB: FSUB{.FTZ} Rd, Ra, SrcB ...`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub only_new_syntax: Vec<String>,
+    /// Instructions only in OLD and only in NEW whose opcodes have the same
+    /// constant bits: one instruction renamed (`old -> new`); how they
+    /// differ otherwise is in `changed`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub renamed: Vec<String>,
     pub changed: Vec<InsnDiff>,
 }
 
@@ -70,7 +78,7 @@ pub struct ModifierDiff {
 impl IsaDiff {
     /// Whether the two specs describe the same instructions alike.
     pub fn is_empty(&self) -> bool {
-        self.types.is_empty() && self.only_old.is_empty() && self.only_new.is_empty() && self.changed.is_empty()
+        self.types.is_empty() && self.only_old.is_empty() && self.only_new.is_empty() && self.renamed.is_empty() && self.changed.is_empty()
     }
 }
 
@@ -103,6 +111,29 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
         }
     }
     out.only_new = b.keys().filter(|k| !a.contains_key(*k)).map(|k| k.to_string()).collect();
+    // Renames: the same opcodes' constant bits under another name.
+    let constants = |isa: &Isa, o: &Optype| {
+        let mut v: Vec<(u128, u128)> = o.opcodes.iter().map(|&k| (isa.opcodes[k].fixed_mask, isa.opcodes[k].fixed_bits)).collect();
+        v.sort();
+        v
+    };
+    for x in out.only_old.clone() {
+        let cx = constants(old, a[x.as_str()]);
+        let same = out.only_new.iter().find(|y| !cx.is_empty() && constants(new, b[y.as_str()]) == cx).cloned();
+        if let Some(y) = same {
+            out.only_old.retain(|n| *n != x);
+            out.only_new.retain(|n| *n != y);
+            let mut d = insn_diff(old, a[x.as_str()], new, b[y.as_str()]);
+            d.name = format!("{x} -> {y}");
+            if d != (InsnDiff { name: d.name.clone(), old_notation: d.old_notation.clone(), new_notation: d.new_notation.clone(), ..Default::default() }) {
+                out.changed.push(d);
+            }
+            out.renamed.push(format!("{x} -> {y}"));
+        }
+    }
+    for y in &out.only_new {
+        out.only_new_syntax.extend(b[y.as_str()].syntax.iter().map(|f| format!("{y}: {}", f.text.split_whitespace().collect::<Vec<_>>().join(" "))));
+    }
     out
 }
 
@@ -352,8 +383,14 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
     for &oc in &old.opcodes {
         let x = &old_isa.opcodes[oc];
         let Some(y) = new.opcodes.iter().map(|&k| &new_isa.opcodes[k]).find(|y| y.name == x.name) else {
-            if !new.opcodes.is_empty() {
-                d.encodings.push(format!("opcode {} only in OLD", x.name));
+            // Renamed: an opcode only in NEW with the same constant bits.
+            let twin = new.opcodes.iter().map(|&k| &new_isa.opcodes[k]).find(|y| {
+                (y.fixed_mask, y.fixed_bits) == (x.fixed_mask, x.fixed_bits) && !old.opcodes.iter().any(|&k| old_isa.opcodes[k].name == y.name)
+            });
+            match twin {
+                Some(y) => d.encodings.push(format!("opcode {} renamed {} (same constant bits)", x.name, y.name)),
+                None if !new.opcodes.is_empty() => d.encodings.push(format!("opcode {} only in OLD", x.name)),
+                None => {}
             }
             continue;
         };
@@ -386,7 +423,10 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
     }
     for &oc in &new.opcodes {
         let y = &new_isa.opcodes[oc];
-        if !old.opcodes.is_empty() && !old.opcodes.iter().any(|&k| old_isa.opcodes[k].name == y.name) {
+        let renamed = old.opcodes.iter().map(|&k| &old_isa.opcodes[k]).any(|x| {
+            (x.fixed_mask, x.fixed_bits) == (y.fixed_mask, y.fixed_bits) && !new.opcodes.iter().any(|&k| new_isa.opcodes[k].name == x.name)
+        });
+        if !old.opcodes.is_empty() && !renamed && !old.opcodes.iter().any(|&k| old_isa.opcodes[k].name == y.name) {
             d.encodings.push(format!("opcode {} only in NEW", y.name));
         }
     }
@@ -438,6 +478,12 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
     }
     if !d.only_new.is_empty() {
         s.push_str(&format!("instructions only in NEW: {}\n", d.only_new.join(", ")));
+        for t in &d.only_new_syntax {
+            s.push_str(&format!("    + {t}\n"));
+        }
+    }
+    for r in &d.renamed {
+        s.push_str(&format!("instruction renamed: {r} (its opcodes have the same constant bits)\n"));
     }
     for c in &d.changed {
         let notation =

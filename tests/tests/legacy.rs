@@ -99,3 +99,33 @@ fn diff_shows_a_moved_field() {
     assert_eq!(mov.prose_changed, ["description, line 1: `Copies Ra to Rd.` -> `Copies Ra into Rd.`"]);
     assert!(mov.syntax.is_empty() && mov.modifiers.is_empty());
 }
+
+/// An opcode renamed, its constant bits kept, is a rename, not a removal
+/// and an addition; an added instruction shows its syntax.
+#[test]
+fn diff_tells_a_rename_and_shows_what_is_added() {
+    std::env::set_current_dir(root()).unwrap();
+    let dir = std::env::temp_dir().join(format!("isa-diff-rename-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = std::fs::read_to_string("tests/diff/old.txt").unwrap();
+    let renamed = old.replace("__DefOpcode MOV_R :", "__DefOpcode MOV_RR :");
+    let added = format!("{old}\n__DefOptype SEL : [XALU]\n  __Encoding\n    field<0, 8> Optype optype == SEL;\n  __Syntax\n```asm\nSEL Rd, Ra      $sched $req ;\n```\n\n__DefOpcode SEL_R : [SEL]\n  __Encoding\n    field<8, 4> SType stype == R;\n  __OperandInfo\n    Order<pg, rd, ra>;\n");
+    let load = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        let mut paths = isa_dsl::collect_spec_files(&[PathBuf::from("spec/base")], &mut Default::default());
+        paths.push(p);
+        let fe = isa_dsl::load(&paths);
+        assert!(!fe.has_errors(), "{name}");
+        fe
+    };
+    let (a, b, c) = (load("old.txt", &old), load("renamed.txt", &renamed), load("added.txt", &added));
+    let d = isa_codegen::diff::diff(&a.isa, &b.isa);
+    assert_eq!(d.changed.len(), 1);
+    assert_eq!(d.changed[0].encodings, ["opcode MOV_R renamed MOV_RR (same constant bits)"]);
+    let d = isa_codegen::diff::diff(&a.isa, &c.isa);
+    assert_eq!(d.only_new, ["SEL"]);
+    assert_eq!(d.only_new_syntax, ["SEL: SEL Rd, Ra $sched $req ;"]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
