@@ -1,28 +1,11 @@
-//! Warp state as YAML, the format `isa run --state` reads and prints:
+//! Warp state as YAML, the format `isa run --state` reads and prints
+//! ([`FORMAT`], which `isa run --help` shows).
+#![doc = concat!("\n```yaml\n", include_str!("state_format.yaml"), "```\n")]
 //!
-//! ```yaml
-//! active: 0xffffffff          # lanes that execute (bit i = lane i); default: all 32
-//! regs:                       # any register, by its assembly name
-//!   R0: 0x3f800000            # one value: every lane
-//!   R1: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-//!        16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]   # one per lane
-//!   R2: 1.5                   # a number with a point: its binary32 bits
-//!   P0: true                  # predicates: true/false (or 1/0)
-//!   UR4: 8                    # per-warp registers take one value
-//! cmem:                       # constant memory, 32-bit little-endian words
-//!   "c[0x0][0x100]": 0x3f800000
-//! ```
-//!
-//! Integers may be decimal, `0x` hex or negative (two's complement), `_`
-//! between digits allowed; floats may also be written as the assembler
-//! writes them (`inf`, `-inf`, raw bits `0f3F800000`); any value may be
-//! quoted. The lane mask is an integer only, quoted or not. `regs:` or
-//! `cmem:` with nothing under them are empty. A state is one YAML document
-//! whose `[`/`{` nest at most 64 deep. The
-//! printed state uses the same format: `active`, every register that is not
-//! zero (false) in some lane, one value when all lanes agree (else the
-//! lanes, eight a line), and every non-zero constant-memory word; values in
-//! hex.
+//! A state is one YAML document whose `[`/`{` nest at most 64 deep.
+
+/// The state format by example, with its rules in comments.
+pub const FORMAT: &str = include_str!("state_format.yaml");
 
 use crate::{ErrorKind, RunError};
 use isa_runtime::sim::{Warp, LANES};
@@ -491,6 +474,21 @@ pub fn dump(warp: &Warp) -> String {
 mod tests {
     use super::*;
     use isa_generated::sim::new_warp;
+
+    /// The format `isa run --help` shows is a state, meaning what its comments say.
+    #[test]
+    fn the_documented_format_reads_as_it_says() {
+        let mut w = new_warp();
+        load(&mut w, FORMAT).unwrap();
+        let reg = |name: &str| dump(&w).lines().find(|l| l.trim_start().starts_with(&format!("{name}:"))).map(|l| l.split_once(": ").unwrap().1.to_string());
+        assert_eq!(reg("R0").as_deref(), Some("0x3f800000"));
+        assert!(reg("R1").unwrap().starts_with("[0x00000000, 0x00000001,"));
+        assert_eq!(reg("R2").as_deref(), Some("0x3fc00000"), "1.5 as binary32");
+        assert_eq!(reg("R3").as_deref(), Some("0xff800000"), "-inf");
+        assert_eq!(reg("P0").as_deref(), Some("true"));
+        assert_eq!(reg("UR4").as_deref(), Some("0x00000008"));
+        assert_eq!(w.cmem.read(0, 0x100), 0x3f80_0000);
+    }
 
     #[test]
     fn round_trips_and_reports_bad_input() {

@@ -61,9 +61,10 @@ enum Command {
         format: String,
     },
     /// Assemble and run a program on one warp; print the final state as YAML.
+    #[command(after_long_help = isa_sim::state::FORMAT)]
     Run {
         program: PathBuf,
-        /// Initial state (YAML: `active`, `regs`, `cmem`); default: all zero, all lanes active.
+        /// Initial state (YAML: `active`, `regs`, `cmem`; `--help` shows the format); default: all zero, all lanes active.
         #[arg(long)]
         state: Option<PathBuf>,
     },
