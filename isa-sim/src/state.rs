@@ -338,7 +338,9 @@ fn reg(warp: &mut Warp, text: &str, k: &Value, v: &Value) -> Result<(), RunError
     };
     let spec = warp.file_specs().nth(file).expect("parse_register returns a file index");
     if spec.is_constant(idx) {
-        return Err(error(text, &name, format!("`{name}` is a constant register; it cannot be set")));
+        let named = spec.register_name(idx);
+        let what = if named != name { format!("`{name}` is `{named}`, a constant register") } else { format!("`{name}` is a constant register") };
+        return Err(error(text, &name, format!("{what}; it cannot be set")));
     }
     match v {
         Value::Sequence(items) => {
@@ -488,6 +490,15 @@ mod tests {
         assert_eq!(reg("P0").as_deref(), Some("true"));
         assert_eq!(reg("UR4").as_deref(), Some("0x00000008"));
         assert_eq!(w.cmem.read(0, 0x100), 0x3f80_0000);
+    }
+
+    #[test]
+    fn a_constant_register_is_named_as_the_spec_names_it() {
+        let mut w = new_warp();
+        let e = load(&mut w, "regs:\n  P7: true\n").unwrap_err();
+        assert!(e.message.starts_with("`P7` is `PT`, a constant register; it cannot be set"), "{}", e.message);
+        let e = load(&mut w, "regs:\n  RZ: 1\n").unwrap_err();
+        assert!(e.message.starts_with("`RZ` is a constant register"), "{}", e.message);
     }
 
     #[test]
