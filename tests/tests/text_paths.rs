@@ -286,6 +286,8 @@ fn messages_name_the_mistake_not_a_symptom() {
         // Registers of another class, out of range, or no register at all.
         ("IADD UR1, R1, R2", 5, "`UR1` is a register `URn`, but operand `Rd` is a register `Rn`"),
         ("IADD R256, R1, R2", 5, "`R256` is out of range: operand `Rd` is a register `Rn` with n at most 255"),
+        // A number past 64 bits is out of range too, not "no register".
+        ("IADD R1, R18446744073709551616, R2", 9, "`R18446744073709551616` is out of range: operand `Ra` is a register `Rn` with n at most 255"),
         ("IADD FOO, R1, R2", 5, "`FOO` is not a register `Rn` (operand `Rd`)"),
         // Pairs of the wrong class, and pairs that are not pairs.
         ("ISETP.LE.U32.AND R[2:3], PT, R1, R2, PT", 17, "`R[2:3]` is a pair of `R` registers, but operand `pu` is a predicate `Pn`"),

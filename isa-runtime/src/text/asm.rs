@@ -458,10 +458,12 @@ impl RegName {
             return RegName { named, ..RegName::default() };
         };
         let digits = &text.as_bytes()[p.len()..];
-        let number = if digits.is_empty() {
+        // Digits past 64 bits saturate: the register is out of range, not
+        // no register (as the interpreted assembler says).
+        let number = if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
             None
         } else {
-            digits.iter().try_fold(0u64, |n, &d| if d.is_ascii_digit() { n.checked_mul(10)?.checked_add((d - b'0') as u64) } else { None })
+            Some(digits.iter().fold(0u64, |n, &d| n.saturating_mul(10).saturating_add((d - b'0') as u64)))
         };
         RegName { class: Some(class), number, named }
     }

@@ -452,11 +452,34 @@ fn reg_name(m: &Model, t: &Tables, b: &[u8], s: usize, e: usize, name: &str) -> 
     if l > s && l < e && run_end(b, l, DIGIT) == e {
         let key = if l - s <= 8 { pack8_at(b, s, l - s) } else { 0 };
         if let Some(&(_, class)) = prefixes.iter().find(|(p, _)| *p == key) {
-            let number = b[l..e].iter().try_fold(0u64, |n, &d| n.checked_mul(10)?.checked_add((d - b'0') as u64));
-            return RegName { class: Some(class), number, named: false };
+            let number = b[l..e].iter().fold(0u64, |n, &d| n.saturating_mul(10).saturating_add((d - b'0') as u64));
+            return RegName { class: Some(class), number: Some(number), named: false };
         }
     }
     RegName::new(m, name)
+}
+
+/// A register written as a prefix and a decimal number (`R12`, `UR4`) at
+/// byte `s`: where the word ends and what [`reg_name`] gives for it, read
+/// in one pass; `None` for any other word (letters only, a letter after
+/// the digits, an unknown prefix), which [`reg_name`] then reads.
+#[inline(always)]
+fn prefixed_register(t: &Tables, b: &[u8], s: usize) -> Option<(usize, RegName)> {
+    let prefixes = t.prefixes.as_ref()?;
+    let l = run_end(b, s, ALPHA);
+    let mut e = l;
+    let mut number = 0u64;
+    while e < b.len() && b[e].is_ascii_digit() && e - l < 19 {
+        number = number * 10 + (b[e] - b'0') as u64;
+        e += 1;
+    }
+    // Letters, then 1 to 18 digits, then the end of the word.
+    if l == s || l - s > 8 || e == l || e - l > 18 || (e < b.len() && is(b[e], WORD)) || (t.named_digit && t.named_index.get(pack_at(b, s, e - s)).is_some()) {
+        return None;
+    }
+    let key = pack8_at(b, s, l - s);
+    let &(_, class) = prefixes.iter().find(|(p, _)| *p == key)?;
+    Some((e, RegName { class: Some(class), number: Some(number), named: false }))
 }
 
 /// Reads the operand text starting at byte `s` of `line` as the lexer
@@ -511,6 +534,11 @@ fn operand_at<'a>(m: &Model, t: &Tables, line: &'a str, s: usize) -> Option<(Pre
         }
         op.core = Core::CMem { bank: int(&line[bs..be])?, offset: int(&line[os..oe])? };
         i = oe + 1;
+    } else if let Some((end, reg)) = prefixed_register(t, b, i) {
+        // The common case in one pass: a prefix's letters and a number (`R12`).
+        op.core = Core::Name(&line[i..end]);
+        name = reg;
+        i = end;
     } else if c.is_ascii_alphabetic() || c == b'_' {
         let ns = i;
         i = word_end(b, ns);
