@@ -125,7 +125,7 @@ impl ConstBanks {
     /// never written read as zero.
     #[inline]
     pub fn load(&self, bank: u64, offset: u64) -> Result<u32, String> {
-        if offset % 4 != 0 {
+        if !offset.is_multiple_of(4) {
             return Err(format!("c[{bank:#x}][{offset:#x}] is not a word's address: a 32-bit constant is read at a multiple of 4"));
         }
         if bank >= Self::MAX_BANKS || offset.checked_add(4).is_none_or(|end| end > Self::MAX_BANK_BYTES) {
