@@ -108,7 +108,7 @@ fn report_aggregate(isa: &Isa, agg: Aggregate, diags: &mut Diagnostics) {
         // Only say which opcodes when it is not all of the optype's.
         let all = opcodes.first().and_then(|o| count.get(o.as_str())).is_some_and(|&n| n == opcodes.len());
         if !all {
-            d = d.with_note(format!("in {}", opcodes.join(", ")));
+            d.opcodes = opcodes;
         }
         diags.push(d);
     }
