@@ -1348,14 +1348,7 @@ impl HADD2_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "HADD2_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("HADD2_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.h2_hsel2(*v, self.vb_hsel2());
@@ -1563,14 +1556,7 @@ impl HMUL2_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "HMUL2_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("HMUL2_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.h2_hsel2(*v, self.vb_hsel2());
@@ -1944,14 +1930,7 @@ impl HFMA2_RRC {
         }
         let mut a2 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vc().bank(), self.vc().offset())
-                .map_err(|message| Fault {
-                    opcode: "HFMA2_RRC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("HFMA2_RRC", self.vc().bank(), self.vc().offset())?; LANES]
         };
         for v in a2.iter_mut() {
             *v = k.h2_hsel2(*v, self.vc_hsel2());
@@ -2007,14 +1986,7 @@ impl HFMA2_RCR {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "HFMA2_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("HFMA2_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.h2_hsel2(*v, self.vb_hsel2());
@@ -2245,14 +2217,7 @@ impl HMNMX2_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "HMNMX2_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("HMNMX2_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.h2_hsel2(*v, self.vb_hsel2());
@@ -2482,14 +2447,7 @@ impl HSETP2_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "HSETP2_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("HSETP2_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.h2_hsel2(*v, self.vb_hsel2());
@@ -2721,14 +2679,7 @@ impl HSET2_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "HSET2_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("HSET2_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.h2_hsel2(*v, self.vb_hsel2());
@@ -2924,14 +2875,7 @@ impl FADD_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "FADD_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("FADD_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -3121,14 +3065,7 @@ impl FMUL_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "FMUL_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("FMUL_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -3450,14 +3387,7 @@ impl FFMA_RRC {
         }
         let mut a2 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vc().bank(), self.vc().offset())
-                .map_err(|message| Fault {
-                    opcode: "FFMA_RRC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("FFMA_RRC", self.vc().bank(), self.vc().offset())?; LANES]
         };
         for v in a2.iter_mut() {
             *v = k.f32_abs(*v, self.vc_abs());
@@ -3506,14 +3436,7 @@ impl FFMA_RCR {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "FFMA_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("FFMA_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -3716,14 +3639,7 @@ impl FMNMX_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "FMNMX_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("FMNMX_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -3928,14 +3844,7 @@ impl FSETP_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "FSETP_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("FSETP_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -4142,14 +4051,7 @@ impl FSET_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "FSET_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("FSET_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -4347,14 +4249,7 @@ impl FSEL_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "FSEL_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("FSEL_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -4534,14 +4429,7 @@ impl FCHK_RC {
         }
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "FCHK_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("FCHK_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.f32_abs(*v, self.vb_abs());
@@ -4614,14 +4502,7 @@ impl I2F_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "I2F_C",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("I2F_C", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let a1 = self.vb_vsel();
         let a2 = self.itype();
@@ -4772,14 +4653,7 @@ impl F2F_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "F2F_C",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("F2F_C", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let a1 = self.vb_neg();
         let a2 = self.vb_abs();
@@ -4898,14 +4772,7 @@ impl F2I_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "F2I_C",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("F2I_C", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let a1 = self.vb_neg();
         let a2 = self.vb_abs();
@@ -5021,14 +4888,7 @@ impl FRND_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "FRND_C",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("FRND_C", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let a1 = self.vb_neg();
         let a2 = self.vb_abs();
@@ -5188,14 +5048,7 @@ impl F2FP_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "F2FP_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("F2FP_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let a2 = self.vb_vsel();
         let mut a3 = w.lanes(FILE_REG, self.rc().to_raw());
@@ -5315,14 +5168,7 @@ impl F2IP_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "F2IP_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("F2IP_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.rc_hsel();
@@ -5528,14 +5374,7 @@ impl IADD_RC {
         let a1 = self.ra_neg();
         let mut a2 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "IADD_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("IADD_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let a3 = self.vb_neg();
         let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -5706,14 +5545,7 @@ impl IMAD_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vc().bank(), self.vc().offset())
-                .map_err(|message| Fault {
-                    opcode: "IMAD_RRC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("IMAD_RRC", self.vc().bank(), self.vc().offset())?; LANES]
         };
         let a3 = self.vc_neg();
         let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -5756,14 +5588,7 @@ impl IMAD_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "IMAD_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("IMAD_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.rc_neg();
@@ -5979,22 +5804,11 @@ impl IMAD_WIDE_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vc().bank(), self.vc().offset())
-                .map_err(|message| Fault {
-                    opcode: "IMAD_WIDE_RRC",
-                    lane: None,
-                    message,
-                })? as u64
+            [w.cmem.load("IMAD_WIDE_RRC", self.vc().bank(), self.vc().offset())? as u64
                 | (w
                     .cmem
-                    .load(self.vc().bank(), self.vc().offset() + 4)
-                    .map_err(|message| Fault {
-                        opcode: "IMAD_WIDE_RRC",
-                        lane: None,
-                        message,
-                    })? as u64) << 32; LANES]
+                    .load("IMAD_WIDE_RRC", self.vc().bank(), self.vc().offset() + 4)?
+                    as u64) << 32; LANES]
         };
         let a3 = self.vc_neg();
         let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -6036,14 +5850,7 @@ impl IMAD_WIDE_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "IMAD_WIDE_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("IMAD_WIDE_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes64(FILE_REG, self.rc().to_raw());
         let a3 = self.rc_neg();
@@ -6299,14 +6106,7 @@ impl IDP2A_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vc().bank(), self.vc().offset())
-                .map_err(|message| Fault {
-                    opcode: "IDP2A_RRC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("IDP2A_RRC", self.vc().bank(), self.vc().offset())?; LANES]
         };
         let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
@@ -6348,14 +6148,7 @@ impl IDP2A_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "IDP2A_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("IDP2A_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -6608,14 +6401,7 @@ impl IDP4A_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vc().bank(), self.vc().offset())
-                .map_err(|message| Fault {
-                    opcode: "IDP4A_RRC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("IDP4A_RRC", self.vc().bank(), self.vc().offset())?; LANES]
         };
         let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
@@ -6656,14 +6442,7 @@ impl IDP4A_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "IDP4A_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("IDP4A_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -6900,14 +6679,7 @@ impl IMUL_RC {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "IMUL_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("IMUL_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         for v in a1.iter_mut() {
             *v = k.i32_neg(*v, self.vb_neg());
@@ -7042,14 +6814,7 @@ impl LEA_RCR {
         let a1 = self.ra_neg();
         let mut a2 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "LEA_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("LEA_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let a3 = self.vb_neg();
         let mut a4 = w.lanes(FILE_REG, self.rc().to_raw());
@@ -7241,14 +7006,7 @@ impl IABS_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "IABS_C",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("IABS_C", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let r0 = k.iabs_lanes(mask, &a0);
         w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
@@ -7396,14 +7154,7 @@ impl IMNMX_RC {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "IMNMX_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("IMNMX_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
@@ -7535,14 +7286,7 @@ impl P2R_RC {
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
-            let a2 = w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "P2R_RC",
-                    lane: None,
-                    message,
-                })?;
+            let a2 = w.cmem.load("P2R_RC", self.vb().bank(), self.vb().offset())?;
             let a3 = self.bsel();
             let r0 = k.p2r(a0, a1, a2, a3);
             w.set(FILE_REG, self.rd().to_raw(), lane, r0);
@@ -7671,14 +7415,7 @@ impl R2P_RC {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
             let a2 = self.ra_bsel();
-            let a3 = w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "R2P_RC",
-                    lane: None,
-                    message,
-                })?;
+            let a3 = w.cmem.load("R2P_RC", self.vb().bank(), self.vb().offset())?;
             let r0 = k.r2p(a0, a1, a2, a3);
             w.set_mask(FILE_PRED, lane, r0);
         }
@@ -7850,14 +7587,7 @@ impl ISETP_RC {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "ISETP_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("ISETP_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
@@ -8042,14 +7772,7 @@ impl ISET_RC {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "ISET_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("ISET_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
@@ -8207,14 +7930,7 @@ impl SEL_RC {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "SEL_RC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("SEL_RC", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
@@ -8339,14 +8055,7 @@ impl LOP3_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "LOP3_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("LOP3_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = {
@@ -8644,14 +8353,7 @@ impl SHF_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vc().bank(), self.vc().offset())
-                .map_err(|message| Fault {
-                    opcode: "SHF_RRC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("SHF_RRC", self.vc().bank(), self.vc().offset())?; LANES]
         };
         let a3 = self.direction();
         let a4 = self.lohi();
@@ -8689,14 +8391,7 @@ impl SHF_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "SHF_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("SHF_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.direction();
@@ -8981,31 +8676,11 @@ impl MOV_C {
                     )
             } == 64)
             {
-                w
-                    .cmem
-                    .load(self.vb().bank(), self.vb().offset())
-                    .map_err(|message| Fault {
-                        opcode: "MOV_C",
-                        lane: None,
-                        message,
-                    })? as u64
-                    | (w
-                        .cmem
-                        .load(self.vb().bank(), self.vb().offset() + 4)
-                        .map_err(|message| Fault {
-                            opcode: "MOV_C",
-                            lane: None,
-                            message,
-                        })? as u64) << 32
+                w.cmem.load("MOV_C", self.vb().bank(), self.vb().offset())? as u64
+                    | (w.cmem.load("MOV_C", self.vb().bank(), self.vb().offset() + 4)?
+                        as u64) << 32
             } else {
-                w
-                    .cmem
-                    .load(self.vb().bank(), self.vb().offset())
-                    .map_err(|message| Fault {
-                        opcode: "MOV_C",
-                        lane: None,
-                        message,
-                    })? as u64
+                w.cmem.load("MOV_C", self.vb().bank(), self.vb().offset())? as u64
             };
             let a1 = self.width();
             let r0 = k.mov(a0, a1);
@@ -9162,14 +8837,7 @@ impl PRMT_RRC {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vc().bank(), self.vc().offset())
-                .map_err(|message| Fault {
-                    opcode: "PRMT_RRC",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("PRMT_RRC", self.vc().bank(), self.vc().offset())?; LANES]
         };
         let a3 = self.mode();
         let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
@@ -9204,14 +8872,7 @@ impl PRMT_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "PRMT_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("PRMT_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.mode();
@@ -9417,14 +9078,7 @@ impl I2I_C {
         }
         let mut a0 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "I2I_C",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("I2I_C", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let a1 = self.dtype();
         let r0 = k.i2i_lanes(mask, &a0, a1);
@@ -9567,14 +9221,7 @@ impl I2IP_RCR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [w
-                .cmem
-                .load(self.vb().bank(), self.vb().offset())
-                .map_err(|message| Fault {
-                    opcode: "I2IP_RCR",
-                    lane: None,
-                    message,
-                })?; LANES]
+            [w.cmem.load("I2IP_RCR", self.vb().bank(), self.vb().offset())?; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.dsttype();

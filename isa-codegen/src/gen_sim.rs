@@ -434,9 +434,8 @@ impl Ctx<'_> {
                 let (bank, offset) = self.cmem(op, field);
                 // A misaligned constant faults (the instruction, not a lane: the address is the word's).
                 let name = op.name.as_str();
-                let fault = quote! { .map_err(|message| Fault { opcode: #name, lane: None, message })? };
-                let lo = quote! { w.cmem.load(#bank, #offset) #fault };
-                let hi = quote! { w.cmem.load(#bank, #offset + 4) #fault };
+                let lo = quote! { w.cmem.load(#name, #bank, #offset)? };
+                let hi = quote! { w.cmem.load(#name, #bank, #offset + 4)? };
                 match &o.width {
                     ExecWidth::Fixed(32) => lo,
                     ExecWidth::Bool => quote! { #lo != 0 },

@@ -119,19 +119,20 @@ impl ConstBanks {
         }
         u32::from_le_bytes(bytes)
     }
-    /// The 32-bit word an instruction reads at byte `offset` of `bank`:
-    /// [`Self::read`], or why the address is no word's (not a multiple of
-    /// 4, or past [`Self::MAX_BANKS`] or [`Self::MAX_BANK_BYTES`]). Bytes
-    /// never written read as zero.
+    /// The 32-bit word `opcode` reads at byte `offset` of `bank`:
+    /// [`Self::read`], or the instruction's [`Fault`] when the address is
+    /// no word's (not a multiple of 4, or past [`Self::MAX_BANKS`] or
+    /// [`Self::MAX_BANK_BYTES`]). Bytes never written read as zero.
     #[inline]
-    pub fn load(&self, bank: u64, offset: u64) -> Result<u32, String> {
-        if !offset.is_multiple_of(4) {
-            return Err(format!("c[{bank:#x}][{offset:#x}] is not a word's address: a 32-bit constant is read at a multiple of 4"));
-        }
-        if bank >= Self::MAX_BANKS || offset.checked_add(4).is_none_or(|end| end > Self::MAX_BANK_BYTES) {
-            return Err(CMemRangeError { bank, offset }.to_string());
-        }
-        Ok(self.read(bank, offset))
+    pub fn load(&self, opcode: &'static str, bank: u64, offset: u64) -> Result<u32, Fault> {
+        let message = if !offset.is_multiple_of(4) {
+            format!("c[{bank:#x}][{offset:#x}] is not a word's address: a 32-bit constant is read at a multiple of 4")
+        } else if bank >= Self::MAX_BANKS || offset.checked_add(4).is_none_or(|end| end > Self::MAX_BANK_BYTES) {
+            CMemRangeError { bank, offset }.to_string()
+        } else {
+            return Ok(self.read(bank, offset));
+        };
+        Err(Fault { opcode, lane: None, message })
     }
     /// Most banks a warp's constant memory holds.
     pub const MAX_BANKS: u64 = 1 << 8;
