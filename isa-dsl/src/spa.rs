@@ -238,6 +238,9 @@ fn value_list(p: &mut pest::iterators::Pairs<Rule>, loc: Loc) -> ValueList {
     let name = it.next().map(|n| n.as_str().to_string()).unwrap_or_default();
     let items = it
         .filter(|i| i.as_rule() == Rule::list_item)
+        // An undotted name (`INVALID`) marks a reserved encoding: nothing a
+        // line can write, so not a value.
+        .filter(|i| i.as_str().trim_start().starts_with(['.', '<']))
         .map(|i| {
             let is_default = i.as_str().trim_end().ends_with('*');
             // `< NULL >` (no modifier written) has the empty spelling.
