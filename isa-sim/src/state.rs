@@ -22,6 +22,19 @@ fn error(text: &str, near: &str, message: impl Into<String>) -> RunError {
     RunError { kind: ErrorKind::State, span, message: message.into() }
 }
 
+/// An error about key `k` of section `section` (a key that is not a
+/// string): at the key when its text is found as a key after the section's,
+/// else at the section.
+fn key_error(text: &str, section: &str, k: &Value, message: String) -> RunError {
+    let key = scalar_text(k);
+    let mut e = error(text, section, message);
+    let after = find_key(text, section).unwrap_or(0);
+    if let Some(at) = key_places(text, &key).find(|&at| !key.is_empty() && at > after) {
+        e.span = Some((at, key.len()));
+    }
+    e
+}
+
 /// An error about the value of `key`: at the value when it is written on the
 /// key's line (for `lane`, that lane's item of a `[..]` list), else at the
 /// key.
@@ -330,7 +343,7 @@ fn regs(warp: &mut Warp, text: &str, v: &Value, errors: &mut Vec<RunError>) {
 /// One entry of `regs`.
 fn reg(warp: &mut Warp, text: &str, k: &Value, v: &Value) -> Result<(), RunError> {
     let Value::String(name) = k else {
-        return Err(error(text, "regs", format!("`regs`: `{}` is not a register name (names are written `R1`, `P0`, `UR4`)", scalar_text(k))));
+        return Err(key_error(text, "regs", k, format!("`regs`: `{}` is not a register name (names are written `R1`, `P0`, `UR4`)", scalar_text(k))));
     };
     let name = name.clone();
     let Some((file, idx)) = warp.parse_register(&name) else {
@@ -411,7 +424,7 @@ fn cmem(warp: &mut Warp, text: &str, v: &Value, errors: &mut Vec<RunError>) {
 /// One entry of `cmem`; `seen`: the addresses before it, with their spelling.
 fn cmem_word(warp: &mut Warp, text: &str, k: &Value, v: &Value, seen: &mut std::collections::HashMap<(u64, u64), String>) -> Result<(), RunError> {
     let Value::String(name) = k else {
-        return Err(error(text, "cmem", format!("`cmem`: `{}` is not `c[bank][offset]`", scalar_text(k))));
+        return Err(key_error(text, "cmem", k, format!("`cmem`: `{}` is not `c[bank][offset]`", scalar_text(k))));
     };
     let name = name.clone();
     // Whole aligned words, inside the bank: what `dump` prints reads back as the same words.
@@ -564,7 +577,9 @@ mod tests {
             ("active: \"true\"\n", "\"true\""),
             ("active: \"0f3F800000\"\n", "\"0f3F800000\""),
             ("regs: {0x10: 5}\n", "regs"),
-            ("cmem: {7: 5}\n", "cmem"),
+            ("regs:\n  7: 5\n", "7"),
+            ("cmem: {7: 5}\n", "7"),
+            ("cmem:\n  12: 5\n", "12"),
             ("# a comment\n42\n", "4"),
             ("- 1\n", "-"),
             ("? [a, b]\n: 1\n", "?"),
