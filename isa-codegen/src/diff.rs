@@ -47,7 +47,7 @@ pub struct InsnDiff {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub syntax: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub encodings: Vec<String>,
+    pub encodings: Vec<EncodingChange>,
     /// `__Exception` rules only on one side, with the opcodes that have them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<String>,
@@ -60,6 +60,72 @@ pub struct InsnDiff {
     /// Prose sections that changed, each with its first changed line.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub prose_changed: Vec<String>,
+}
+
+/// One change to an instruction's encodings; its `Display` is the line
+/// `to_text` prints (`MOV_R: field `ra` moved from [31:24] to [39:32]`).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct EncodingChange {
+    /// The opcode (OLD's name when it was renamed).
+    pub opcode: String,
+    /// The field the change is to, if it is to one field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    pub change: EncodingChangeKind,
+    /// The old side: bits (`[31:24]`), a type name, a value as the spec
+    /// writes it (`= PT`, `== FCHK (0x17)`), or the opcode's new name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<String>,
+}
+
+/// What kind of change an [`EncodingChange`] is.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum EncodingChangeKind {
+    /// The opcode is only in OLD.
+    OnlyOld,
+    /// The opcode is only in NEW.
+    OnlyNew,
+    /// The opcode has another name in NEW (`new`), with the same constant bits.
+    Renamed,
+    /// The field is only in OLD (`old`: its bits).
+    Removed,
+    /// The field is only in NEW (`new`: its bits).
+    Added,
+    /// The field has the same width at other bits.
+    Moved,
+    /// The field's width changed.
+    Resized,
+    /// The field's type changed.
+    Type,
+    /// The field's default or constant changed.
+    Value,
+}
+
+impl EncodingChange {
+    fn new(opcode: &str, field: Option<&str>, change: EncodingChangeKind, old: Option<String>, new: Option<String>) -> Self {
+        EncodingChange { opcode: opcode.to_string(), field: field.map(str::to_string), change, old, new }
+    }
+}
+
+impl std::fmt::Display for EncodingChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use EncodingChangeKind::*;
+        let (op, field) = (&self.opcode, self.field.as_deref().unwrap_or(""));
+        let (old, new) = (self.old.as_deref().unwrap_or(""), self.new.as_deref().unwrap_or(""));
+        match self.change {
+            OnlyOld => write!(f, "opcode {op} only in OLD"),
+            OnlyNew => write!(f, "opcode {op} only in NEW"),
+            Renamed => write!(f, "opcode {op} renamed {new} (same constant bits)"),
+            Removed => write!(f, "{op}: field `{field}` removed (was {old})"),
+            Added => write!(f, "{op}: field `{field}` added at {new}"),
+            Moved => write!(f, "{op}: field `{field}` moved from {old} to {new}"),
+            Resized => write!(f, "{op}: field `{field}` resized from {old} to {new}"),
+            Type | Value => write!(f, "{op}: field `{field}` {}{old} -> {new}", if self.change == Type { "type " } else { "" }),
+        }
+    }
 }
 
 /// A modifier group present on one or both sides.
@@ -388,22 +454,22 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
                 (y.fixed_mask, y.fixed_bits) == (x.fixed_mask, x.fixed_bits) && !old.opcodes.iter().any(|&k| old_isa.opcodes[k].name == y.name)
             });
             match twin {
-                Some(y) => d.encodings.push(format!("opcode {} renamed {} (same constant bits)", x.name, y.name)),
-                None if !new.opcodes.is_empty() => d.encodings.push(format!("opcode {} only in OLD", x.name)),
+                Some(y) => d.encodings.push(EncodingChange::new(&x.name, None, EncodingChangeKind::Renamed, None, Some(y.name.clone()))),
+                None if !new.opcodes.is_empty() => d.encodings.push(EncodingChange::new(&x.name, None, EncodingChangeKind::OnlyOld, None, None)),
                 None => {}
             }
             continue;
         };
         for f in &x.fields {
             match y.field(&f.name) {
-                None => d.encodings.push(format!("{}: field `{}` removed (was {})", x.name, f.name, bits(f))),
+                None => d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::Removed, Some(bits(f)), None)),
                 Some(g) => {
                     if (g.start, g.width) != (f.start, f.width) {
-                        let what = if g.width != f.width { "resized" } else { "moved" };
-                        d.encodings.push(format!("{}: field `{}` {what} from {} to {}", x.name, f.name, bits(f), bits(g)));
+                        let what = if g.width != f.width { EncodingChangeKind::Resized } else { EncodingChangeKind::Moved };
+                        d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), what, Some(bits(f)), Some(bits(g))));
                     }
                     if g.ty_name != f.ty_name {
-                        d.encodings.push(format!("{}: field `{}` type {} -> {}", x.name, f.name, f.ty_name, g.ty_name));
+                        d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::Type, Some(f.ty_name.to_string()), Some(g.ty_name.to_string())));
                     }
                     if g.value != f.value && g.ty_name == f.ty_name {
                         let (mut was, mut is) = (value_text(old_isa, f), value_text(new_isa, g));
@@ -412,13 +478,13 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
                             was = format!("{was} ({:#x})", f.default_value().unwrap_or_default());
                             is = format!("{is} ({:#x})", g.default_value().unwrap_or_default());
                         }
-                        d.encodings.push(format!("{}: field `{}` {} -> {}", x.name, f.name, was, is));
+                        d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::Value, Some(was), Some(is)));
                     }
                 }
             }
         }
         for g in y.fields.iter().filter(|g| x.field(&g.name).is_none()) {
-            d.encodings.push(format!("{}: field `{}` added at {}", x.name, g.name, bits(g)));
+            d.encodings.push(EncodingChange::new(&x.name, Some(&g.name), EncodingChangeKind::Added, None, Some(bits(g))));
         }
     }
     for &oc in &new.opcodes {
@@ -427,7 +493,7 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
             (x.fixed_mask, x.fixed_bits) == (y.fixed_mask, y.fixed_bits) && !new.opcodes.iter().any(|&k| new_isa.opcodes[k].name == x.name)
         });
         if !old.opcodes.is_empty() && !renamed && !old.opcodes.iter().any(|&k| old_isa.opcodes[k].name == y.name) {
-            d.encodings.push(format!("opcode {} only in NEW", y.name));
+            d.encodings.push(EncodingChange::new(&y.name, None, EncodingChangeKind::OnlyNew, None, None));
         }
     }
     // Prose.

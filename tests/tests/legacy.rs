@@ -90,7 +90,7 @@ fn diff_shows_a_moved_field() {
     // Each edit between the two files, and nothing else.
     assert_eq!(d.types, ["type `XMode`: value `B` 0x1 -> 0x2", "type `XMode`: value `C` 0x2 -> 0x1"]);
     let mov = &d.changed[0];
-    assert_eq!(mov.encodings, ["MOV_R: field `pg` = PT -> = P0", "MOV_R: field `ra` moved from [31:24] to [39:32]"]);
+    assert_eq!(mov.encodings.iter().map(ToString::to_string).collect::<Vec<_>>(), ["MOV_R: field `pg` = PT -> = P0", "MOV_R: field `ra` moved from [31:24] to [39:32]"]);
     assert_eq!(mov.rules.len(), 2);
     assert!(mov.rules[0].starts_with("- ") && mov.rules[0].contains("\"C is reserved.\"> = mode == \"C\""), "{:?}", mov.rules);
     assert!(mov.rules[1].starts_with("+ ") && mov.rules[1].contains("\"B is reserved.\"> = mode == \"B\""), "{:?}", mov.rules);
@@ -98,6 +98,12 @@ fn diff_shows_a_moved_field() {
     assert_eq!(mov.simulation, Some(("vd = mov(va: I32);".to_string(), "vd = mov(va: U32);".to_string())));
     assert_eq!(mov.prose_changed, ["description, line 1: `Copies Ra to Rd.` -> `Copies Ra into Rd.`"]);
     assert!(mov.syntax.is_empty() && mov.modifiers.is_empty());
+    // `--format yaml`: an encoding change is data (opcode, field, kind, both sides), not a sentence.
+    let yaml: serde_yaml::Value = serde_yaml::from_str(&serde_yaml::to_string(&d).unwrap()).unwrap();
+    let moved = &yaml["changed"][0]["encodings"][1];
+    assert_eq!((moved["opcode"].as_str(), moved["field"].as_str(), moved["change"].as_str()), (Some("MOV_R"), Some("ra"), Some("moved")));
+    assert_eq!((moved["old"].as_str(), moved["new"].as_str()), (Some("[31:24]"), Some("[39:32]")));
+    assert_eq!(yaml["changed"][0]["encodings"][0]["change"].as_str(), Some("value"));
 }
 
 /// An opcode renamed, its constant bits kept, is a rename, not a removal
@@ -122,7 +128,7 @@ fn diff_tells_a_rename_and_shows_what_is_added() {
     let (a, b, c) = (load("old.txt", &old), load("renamed.txt", &renamed), load("added.txt", &added));
     let d = isa_codegen::diff::diff(&a.isa, &b.isa);
     assert_eq!(d.changed.len(), 1);
-    assert_eq!(d.changed[0].encodings, ["opcode MOV_R renamed MOV_RR (same constant bits)"]);
+    assert_eq!(d.changed[0].encodings.iter().map(ToString::to_string).collect::<Vec<_>>(), ["opcode MOV_R renamed MOV_RR (same constant bits)"]);
     let d = isa_codegen::diff::diff(&a.isa, &c.isa);
     assert_eq!(d.only_new, ["SEL"]);
     assert_eq!(d.only_new_syntax, ["SEL: SEL Rd, Ra $sched $req ;"]);
