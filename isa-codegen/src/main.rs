@@ -119,9 +119,10 @@ enum Command {
         #[arg(long, default_value = "auto", value_parser = isa_runtime::text::words::WordsFormat::NAMES)]
         format: String,
     },
-    /// Compare two specs (files or directories): instructions, modifiers,
-    /// operand forms, encodings and prose. Exit 0 when they are the same, 1
-    /// when they differ, 2 on errors (as diff(1)).
+    /// Compare two specs (files or directories): types, instructions,
+    /// modifiers, operand forms, syntax templates, encodings, `__Exception`
+    /// rules, examples, simulation hooks and prose. Exit 0 when they are the
+    /// same, 1 when they differ, 2 on errors (as diff(1)).
     Diff {
         old: PathBuf,
         new: PathBuf,
@@ -130,6 +131,12 @@ enum Command {
         /// Spec files or directories read on both sides (e.g. `spec/base/` for two extension files); repeatable.
         #[arg(long)]
         include: Vec<PathBuf>,
+        /// Spec files or directories read on the OLD side only (its own base); repeatable.
+        #[arg(long, value_name = "PATH")]
+        old_include: Vec<PathBuf>,
+        /// Spec files or directories read on the NEW side only; repeatable.
+        #[arg(long, value_name = "PATH")]
+        new_include: Vec<PathBuf>,
     },
     /// Print the resolved IR.
     Ir {
@@ -211,10 +218,10 @@ fn main() -> ExitCode {
             let fail = fe.has_errors() || (deny_warnings && !shown.is_empty());
             if fail { ExitCode::from(1) } else { ExitCode::SUCCESS }
         }
-        Command::Diff { old, new, format, include } => {
-            let side = |p: &PathBuf| include.iter().cloned().chain(std::iter::once(p.clone())).collect::<Vec<_>>();
+        Command::Diff { old, new, format, include, old_include, new_include } => {
+            let side = |own: &[PathBuf], p: &PathBuf| include.iter().chain(own).cloned().chain(std::iter::once(p.clone())).collect::<Vec<_>>();
             // Exit codes as diff(1): 1 says "they differ", so errors are 2.
-            let (a, b) = (load_side(&side(&old), "OLD", &old, color), load_side(&side(&new), "NEW", &new, color));
+            let (a, b) = (load_side(&side(&old_include, &old), "OLD", &old, color), load_side(&side(&new_include, &new), "NEW", &new, color));
             let (Some(a), Some(b)) = (a, b) else {
                 return ExitCode::from(2);
             };

@@ -295,6 +295,30 @@ fn diff_of_two_extensions_over_a_shared_base() {
 }
 
 #[test]
+fn diff_over_a_base_of_its_own_per_side() {
+    // The same extension file over two bases: NEW's base swaps FPRound's RM and RZ.
+    let dir = temp_dir("diff-bases");
+    let new_base = dir.join("base");
+    std::fs::create_dir_all(&new_base).unwrap();
+    for f in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/base")).unwrap() {
+        let f = f.unwrap().path();
+        let text = std::fs::read_to_string(&f).unwrap();
+        let text = if f.ends_with("enums.txt") { text.replacen("    RM;\n    RZ;\n", "    RZ;\n    RM;\n", 1) } else { text };
+        std::fs::write(new_base.join(f.file_name().unwrap()), text).unwrap();
+    }
+    let out = bin()
+        .args(["diff", "tests/diff/old.txt", "tests/diff/old.txt", "--old-include", "spec/base/", "--new-include"])
+        .arg(&new_base)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("value `RM` 0x2 -> 0x3") && text.contains("value `RZ` 0x3 -> 0x2"), "{text}");
+    assert!(!text.contains("MOV"), "only the base differs: {text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn asm_and_disasm_round_trip_and_point_at_bad_input() {
     let dir = temp_dir("asm");
     let src = dir.join("prog.s");
