@@ -316,6 +316,14 @@ fn messages_name_the_mistake_not_a_symptom() {
         ("GETGPR R0, !AR[UR2]", 11, "expected `R[...]`"),
         // Only the default of a modifier the spec gives no field may be written.
         ("HADD2.RZ R0, R1, R2", 6, "modifier `.RZ` cannot be encoded: the spec gives `.rnd` no field (only its default `.RN` may be written)"),
+        // The second value of an F16 pair takes a sign and nothing else (`|-2|` encoded -2, `-|-2|` +2).
+        ("HADD2 R0, RZ, 1, |-2|", 17, "`|..|` cannot be written on a value: a value takes only a sign `-`"),
+        ("HADD2 R0, RZ, 1, -|-2|", 17, "`|..|` cannot be written on a value: a value takes only a sign `-`"),
+        ("HADD2 R0, RZ, 1, ~2", 17, "`~` cannot be written on a value: a value takes only a sign `-`"),
+        ("FADD R0, R1, |1.5|", 13, "`|..|` cannot be written on an immediate: operand `SrcB` takes a value here, which carries its own sign"),
+        ("IADD.X R0, R1, ~0x5", 15, "`~` cannot be written on an immediate: operand `SrcB` takes a value here, which carries its own sign"),
+        ("IADD R0, R1, -|5|", 13, "`|..|` cannot be written on an immediate: operand `SrcB` takes a value here, which carries its own sign"),
+        ("HFMA2 R0, R1, 1, !-2, R3", 17, "`!` cannot be written on a value: a value takes only a sign `-`"),
     ];
     rejected_alike(&asm, &cases);
 }

@@ -533,6 +533,10 @@ impl<'a> Assembler<'a> {
                     let tk = texts.get(x + lane as usize).ok_or_else(|| err(format!("`{}` takes {lanes} values", sop.name)))?;
                     let lt = text::operand(tk.text).map_err(|m| AsmError::at(tk.col, m))?;
                     let Core::Number(s) = &lt.core else { return Err(AsmError::at(tk.col, "expected a number")) };
+                    // The first value's decorations are the operand's, checked below.
+                    if let Some(e) = lt.lane_decoration_error().filter(|_| lane > 0) {
+                        return Err(AsmError::at(tk.col, e));
+                    }
                     let bits = literal::parse_float(s, fmt).map_err(|e| AsmError::at(tk.col, literal::float_error_message(tk.text, fmt, e)))?;
                     let bits = if lt.neg { bits ^ 1 << (fmt.width() - 1) } else { bits };
                     v |= bits << (fmt.width() * (lanes - 1 - lane));
@@ -577,6 +581,15 @@ impl<'a> Assembler<'a> {
             // A written operand sets its flags either way: `P0` clears a `.not`
             // whose default is set (`pp` defaults to `!PT` in some opcodes).
             let Some(dfi) = df.as_ref().and_then(|n| Self::field_index(op, n)) else {
+                if on && matches!(t.core, Core::Number(_)) {
+                    let which = match d.kind {
+                        DecorationKind::Abs => "|..|",
+                        DecorationKind::Not => "!",
+                        DecorationKind::Invert => "~",
+                        _ => "-",
+                    };
+                    return Err(err(isa_runtime::text::asm::value_prefix_message(which, &sop.name)));
+                }
                 if on {
                     return Err(err(format!("the `{}` prefix has no field to encode it here (spec defect)", d.name)));
                 }
@@ -589,7 +602,10 @@ impl<'a> Assembler<'a> {
         let has = |k: DecorationKind| sop.prefixes.iter().any(|d| d.kind == k);
         let inv_ok = has(DecorationKind::Invert) || (t.inv && self.neg_is_spelled_inv(op, ob, raw));
         if (t.neg && !literal_sign && !has(DecorationKind::Neg)) || (t.abs && !has(DecorationKind::Abs)) || (t.not && !has(DecorationKind::Not)) || (t.inv && !inv_ok) {
-            let which = if t.neg { "-" } else if t.abs { "|..|" } else if t.not { "!" } else { "~" };
+            let which = if t.neg && !literal_sign { "-" } else if t.abs { "|..|" } else if t.not { "!" } else { "~" };
+            if matches!(t.core, Core::Number(_)) && which != "-" {
+                return Err(err(isa_runtime::text::asm::value_prefix_message(which, &sop.name)));
+            }
             let hint = if t.inv { " (`~` is written only with `.X`)" } else if t.neg && self.neg_is_spelled_inv(op, ob, raw) { " (with `.X` write `~`)" } else { "" };
             return Err(err(format!("`{which}` is not allowed on operand `{}` here{hint}", sop.name)));
         }

@@ -874,6 +874,10 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
                 let tk = texts.get(x + lane as usize).ok_or_else(|| err(msg!(loud, "`{}` takes {lanes} values", sop.name)))?;
                 let lt = pre[x + lane as usize].read(*tk)?;
                 let Core::Number(s) = lt.core else { return Err(AsmError::at(tk.col, msg!(loud, "expected a number"))) };
+                // The first value's decorations are the operand's, checked below.
+                if let Some(e) = lt.lane_decoration_error().filter(|_| lane > 0) {
+                    return Err(AsmError::at(tk.col, msg!(loud, "{e}")));
+                }
                 let b = parse_float(s, fmt).map_err(|e| AsmError::at(tk.col, msg!(loud, "{}", float_error_message(tk.text, fmt, e))))?;
                 v |= lane_bits(b, lt.neg, fmt, lane, lanes);
             }
@@ -892,6 +896,12 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
     }
     let w = decorate(sop, t, literal_sign, w).map_err(|b| err(if loud { b.message(sop) } else { String::new() }))?;
     Ok((used, w))
+}
+
+/// The message for prefix `which` (`|..|`) written on a number where operand
+/// `operand` takes none in this form.
+pub fn value_prefix_message(which: &str, operand: &str) -> String {
+    format!("`{which}` cannot be written on an immediate: operand `{operand}` takes a value here, which carries its own sign")
 }
 
 /// A float operand's format in word `w` (another field may choose it: a
@@ -916,6 +926,9 @@ pub(super) enum Bad<'a> {
     SuffixNotAllowed(&'a str),
     NeedsSuffix(&'static str),
     PrefixUnbound(&'static str),
+    /// A prefix on a number where the form takes none (an immediate carries
+    /// its own sign, and has no `|..|`).
+    PrefixOnValue(&'static str),
     NotAllowed { which: &'static str, hint: &'static str },
     WriteTilde,
     NoSuffix,
@@ -930,6 +943,7 @@ impl Bad<'_> {
             Bad::SuffixNotAllowed(sfx) => format!("`.{sfx}` is not allowed here"),
             Bad::NeedsSuffix(d) => format!("`{}` needs a `.{d}` suffix", sop.name),
             Bad::PrefixUnbound(d) => format!("the `{d}` prefix has no field to encode it here (spec defect)"),
+            Bad::PrefixOnValue(d) => value_prefix_message(d, sop.name),
             Bad::NotAllowed { which, hint } => format!("`{which}` is not allowed on operand `{}` here{hint}", sop.name),
             Bad::WriteTilde => format!("with `.X` the prefix of `{}` is `~`, not `-`", sop.name),
             Bad::NoSuffix => format!("operand `{}` takes no suffix", sop.name),
@@ -970,7 +984,9 @@ pub(super) fn decorate<'a>(sop: &Operand, t: &OperandText<'a>, literal_sign: boo
         // whose default is set (`pp` defaults to `!PT` in some opcodes).
         match d.target {
             Target::Field { field, on: enc_on, off } => w = field.bits.set(w, if on { enc_on } else { off }),
-            Target::None | Target::Missing if on => return Err(Bad::PrefixUnbound(d.name)),
+            Target::None | Target::Missing if on => {
+                return Err(if matches!(t.core, Core::Number(_)) { Bad::PrefixOnValue(d.kind.written()) } else { Bad::PrefixUnbound(d.name) })
+            }
             Target::None | Target::Missing => {}
         }
     }
@@ -979,7 +995,10 @@ pub(super) fn decorate<'a>(sop: &Operand, t: &OperandText<'a>, literal_sign: boo
     let spelled_inv = sop.neg_is_inv.is_some_and(|e| e.eval(w) != 0);
     let inv_ok = has(DecorationKind::Invert) || (t.inv && spelled_inv);
     if (t.neg && !literal_sign && !has(DecorationKind::Neg)) || (t.abs && !has(DecorationKind::Abs)) || (t.not && !has(DecorationKind::Not)) || (t.inv && !inv_ok) {
-        let which = if t.neg { "-" } else if t.abs { "|..|" } else if t.not { "!" } else { "~" };
+        let which = if t.neg && !literal_sign { "-" } else if t.abs { "|..|" } else if t.not { "!" } else { "~" };
+        if matches!(t.core, Core::Number(_)) && which != "-" {
+            return Err(Bad::PrefixOnValue(which));
+        }
         let hint = if t.inv {
             " (`~` is written only with `.X`)"
         } else if t.neg && spelled_inv {

@@ -718,6 +718,9 @@ fn take(m: &Model, sop: &Operand, pre: &[Pre], x: usize, mut w: u128) -> Option<
             for lane in 0..lanes {
                 let lt = pre.get(x + lane as usize)?.text.as_ref()?;
                 let Core::Number(s) = lt.core else { return None };
+                if lane > 0 && lt.lane_decoration_error().is_some() {
+                    return None;
+                }
                 let b = parse_float(s, fmt).ok()?;
                 v |= lane_bits(b, lt.neg, fmt, lane, lanes);
             }

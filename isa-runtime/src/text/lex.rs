@@ -734,6 +734,13 @@ impl OperandText<'_> {
     pub fn prefix_text(&self) -> Option<&'static str> {
         [(self.neg, "-"), (self.abs, "|..|"), (self.not, "!"), (self.inv, "~")].into_iter().find(|(on, _)| *on).map(|(_, t)| t)
     }
+
+    /// A value after a float operand's first (`1, |-2|`) takes a sign and
+    /// nothing else: the error for any other decoration written on it.
+    pub fn lane_decoration_error(&self) -> Option<String> {
+        let which = [(self.abs, "|..|"), (self.not, "!"), (self.inv, "~")].into_iter().find(|(on, _)| *on)?.1;
+        Some(format!("`{which}` cannot be written on a value: a value takes only a sign `-`"))
+    }
 }
 
 /// Parses an operand text. `-1` and `-0x10` stay numbers (the sign is the

@@ -294,6 +294,19 @@ pub enum DecorationKind {
     Suffix,
 }
 
+impl DecorationKind {
+    /// How a line writes it: `-`, `|..|`, `!`, `~`, `.sel`.
+    pub fn written(self) -> &'static str {
+        match self {
+            DecorationKind::Neg => "-",
+            DecorationKind::Abs => "|..|",
+            DecorationKind::Not => "!",
+            DecorationKind::Invert => "~",
+            DecorationKind::Suffix => ".sel",
+        }
+    }
+}
+
 /// A decoration of an operand and the field it sets.
 #[derive(Debug)]
 pub struct Decoration {
