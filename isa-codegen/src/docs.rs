@@ -573,6 +573,7 @@ fn forms_writing(o: &Optype, written: &str) -> String {
         let spelled = |operand: &str, name: &str, optional: bool| if optional { format!("{operand}{{.{name}}}") } else { format!("{operand}.{name}") };
         f.modifiers.iter().any(|m| spelled("", &m.name, m.optional) == written)
             || f.operands.iter().any(|op| op.suffixes.iter().any(|d| spelled(&op.name, &d.name, d.optional) == written))
+            || f.operands.iter().any(|op| op.prefixes.iter().any(|d| prefix_written(op, d).is_some_and(|p| p == written)))
     };
     let which: Vec<String> = o.syntax.iter().enumerate().filter(|(_, f)| writes(f)).map(|(k, _)| (k + 1).to_string()).collect();
     match which.len() {
@@ -624,6 +625,36 @@ fn decoration_fields<'a>(isa: &'a Isa, o: &Optype, fi: usize, k: usize, slot: us
     (fields, first)
 }
 
+/// The fields a decoration sets, with their bits; a name at different bits
+/// in different opcodes (FFMA's `rb.neg`) says which opcodes have which.
+fn field_refs(isa: &Isa, o: &Optype, fields: &[&Field]) -> Vec<FieldRef> {
+    fields
+        .iter()
+        .map(|f| {
+            let mut bits = bits_text(f.start, f.width);
+            if fields.iter().any(|g| g.name == f.name && g.start != f.start) {
+                let ops: Vec<&str> = o.opcodes.iter().map(|&oc| &isa.opcodes[oc]).filter(|op| op.field(&f.name).is_some_and(|g| g.start == f.start)).map(|op| op.name.as_str()).collect();
+                bits += &format!(" in {}", ops.join(", "));
+            }
+            FieldRef { name: f.name.to_string(), bits }
+        })
+        .collect()
+}
+
+/// How a prefix row writes decoration `d` of operand `sop` (`{-}Ra`,
+/// `{|}Ra{|}`); `None` for a suffix.
+fn prefix_written(sop: &SyntaxOperand, d: &Decoration) -> Option<String> {
+    let (open, close) = match d.kind {
+        DecorationKind::Neg => ("-", ""),
+        DecorationKind::Abs => ("|", "|"),
+        DecorationKind::Not => ("!", ""),
+        DecorationKind::Invert => ("~", ""),
+        DecorationKind::Suffix => return None,
+    };
+    let wrap = |s: &str| if s.is_empty() { String::new() } else if d.optional { format!("{{{s}}}") } else { s.to_string() };
+    Some(format!("{}{}{}", wrap(open), sop.name, wrap(close)))
+}
+
 /// Rows for operand prefixes (`{-}Ra`, `{|}Ra{|}`, `{!}pp`): the sign, the
 /// sub-field it sets over the optype's opcodes and the value written.
 fn prefix_rows(input: &DocsInput, ot: usize) -> Vec<ModRow> {
@@ -633,15 +664,14 @@ fn prefix_rows(input: &DocsInput, ot: usize) -> Vec<ModRow> {
     for (fi, form) in o.syntax.iter().enumerate() {
         for (k, sop) in form.operands.iter().enumerate() {
             for (di, d) in sop.prefixes.iter().enumerate() {
-                let (open, close, sign) = match d.kind {
-                    DecorationKind::Neg => ("-", "", "-"),
-                    DecorationKind::Abs => ("|", "|", "|..|"),
-                    DecorationKind::Not => ("!", "", "!"),
-                    DecorationKind::Invert => ("~", "", "~"),
+                let sign = match d.kind {
+                    DecorationKind::Neg => "-",
+                    DecorationKind::Abs => "|..|",
+                    DecorationKind::Not => "!",
+                    DecorationKind::Invert => "~",
                     DecorationKind::Suffix => continue,
                 };
-                let wrap = |s: &str| if s.is_empty() { String::new() } else if d.optional { format!("{{{s}}}") } else { s.to_string() };
-                let written = format!("{}{}{}", wrap(open), sop.name, wrap(close));
+                let Some(written) = prefix_written(sop, d) else { continue };
                 if rows.iter().any(|r| r.written == written) {
                     continue;
                 }
@@ -653,8 +683,18 @@ fn prefix_rows(input: &DocsInput, ot: usize) -> Vec<ModRow> {
                 if let Some(by) = first.filter(|_| d.kind == DecorationKind::Neg).and_then(|(op, f)| input.asm.hook(op, Some(&f.name), "CvtINegX")).and_then(|h| h.args.get(1)) {
                     values.push(ModValue { text: "~".into(), encoding: format!("{encoding}, written instead of `-` when `{by}` is X") });
                 }
-                let refs = fields.iter().map(|f| FieldRef { name: f.name.to_string(), bits: bits_text(f.start, f.width) }).collect();
-                let default_note = fields.first().filter(|_| d.optional).map(|f| format!("omitted: {}", value(f, false)));
+                let refs = field_refs(isa, o, &fields);
+                // Leaving out the prefix writes its "off" value; leaving out a
+                // whole optional operand (`{, {!}pp}`) keeps the field's default,
+                // which may be the "on" one (`pp` defaults to `!PT`).
+                let default_note = fields.first().filter(|_| d.optional).map(|f| {
+                    let off = input.asm.flag(f, false);
+                    let mut note = format!("`{sign}` omitted: {}", value(f, false));
+                    if let Some(v) = f.default_value().filter(|&v| sop.optional && v != off) {
+                        note += &format!("; operand omitted: {} (the field's default)", isa.types[f.ty].value_text(v));
+                    }
+                    note
+                });
                 rows.push(ModRow { written, optional: d.optional, values, default: None, default_note, fields: refs, forms: String::new() });
             }
         }
@@ -710,7 +750,7 @@ fn suffix_rows(input: &DocsInput, ot: usize) -> Vec<ModRow> {
                         default_note = Some(format!("omitted: the field keeps its default `{}`", isa.types[f.ty].value_text(v)));
                     }
                 }
-                let fields = fields.iter().map(|f| FieldRef { name: f.name.to_string(), bits: bits_text(f.start, f.width) }).collect();
+                let fields = field_refs(isa, o, &fields);
                 rows.push(ModRow { written, optional: d.optional, values, default, default_note, fields, forms: String::new() });
             }
         }

@@ -384,6 +384,52 @@ fn no_accidental_strikethrough() {
     assert!(escaped > 0, "the seeds' range signs are in the book, escaped");
 }
 
+/// An optional operand whose `.not` defaults to True (`{, {!}pp}`, the
+/// spec's `pp.not=True`, "pp的默认值是!PT") says so: leaving out the `!` and
+/// leaving out the operand are different.
+#[test]
+fn an_omitted_predicate_shows_its_default() {
+    let spec = std::fs::read_to_string(root().join("spec/004_ialu.txt")).unwrap();
+    assert!(spec.contains("PModi pp.not=True;") && spec.contains("pp的默认值是!PT"));
+    for page in ["IADD", "IMAD", "ISET"] {
+        let md = std::fs::read_to_string(root().join(format!("generated/docs/md/insn/{page}.md"))).unwrap();
+        let row = md.lines().find(|l| l.starts_with("| `{!}pp`")).unwrap_or_else(|| panic!("{page}: no pp row"));
+        assert!(row.contains("`!` omitted: False; operand omitted: True"), "{page}: {row}");
+    }
+}
+
+/// Every row of every Markdown table has its header's cells: a `|` that
+/// is not escaped, in a code span too, splits a cell in GFM (a note quoting
+/// `|..|` once shifted the Fields column).
+#[test]
+fn book_table_rows_have_their_headers_cells() {
+    let (mut pages, mut rows) = (Vec::new(), 0);
+    files(&root().join("generated/docs/md"), "md", &mut pages);
+    for path in pages {
+        let page = std::fs::read_to_string(&path).unwrap();
+        let mut header: Option<usize> = None;
+        let mut fence = false;
+        for (k, line) in page.lines().enumerate() {
+            if line.trim_start().starts_with("```") {
+                fence = !fence;
+            }
+            if fence || !line.trim_start().starts_with('|') {
+                header = None;
+                continue;
+            }
+            let n = cells(line).len();
+            match header {
+                None => header = Some(n),
+                Some(h) => {
+                    rows += 1;
+                    assert_eq!(n, h, "{}:{}: {n} cells, the header has {h}: {line}", path.display(), k + 1);
+                }
+            }
+        }
+    }
+    assert!(rows > 1000, "the book's tables were read ({rows} rows)");
+}
+
 /// Messages and notes quote spec text in backticks; the site shows those as
 /// `<code>`, never as raw backticks.
 #[test]
