@@ -369,6 +369,18 @@ fn bind_form(
                             note(agg, &sop.loc, Code::MisspeltOperand, format!("operand `{}` names no field; bound by position to `{to}`, {how}", sop.name), &op.name);
                         }
                     }
+                    // Named as a register of some file (`Ra`: prefix `R`, then
+                    // lower case), bound by position to another kind of field:
+                    // lines may write that kind there (`MOV.64 Rd, Ra` takes
+                    // `c[..][..]` in MOV_C), which the name says they may not.
+                    if by_name.is_none() {
+                        if let Some((prefix, f)) = register_prefix(isa, &sop.name).zip(op.field(&order[i].name)) {
+                            if !matches!(&isa.types[f.ty].kind, TypeKind::Register { prefix: p, .. } if *p == prefix) {
+                                let msg = format!("operand `{}` is named as a register `{prefix}n`, but is bound by position to a field of another type, so lines may write other operands there", sop.name);
+                                note(agg, &sop.loc, Code::RegisterNamedOperand, msg, &op.name);
+                            }
+                        }
+                    }
                     claimed[i] = true;
                     taker[i] = Some(k);
                     pos = i + 1;
@@ -485,4 +497,19 @@ pub fn settable_fields(isa: &Isa, _op: &Opcode, b: &FormBinding) -> Vec<String> 
         out.extend(o.decorations.iter().flatten().cloned());
     }
     out
+}
+
+/// The register prefix an operand's name is spelled with (`Ra`, `URb`: a
+/// register file's prefix, then only lower-case letters), the longest
+/// that fits; `None` for other names (`SrcB`, `pp`).
+fn register_prefix(isa: &Isa, name: &str) -> Option<String> {
+    isa.types
+        .iter()
+        .filter_map(|t| match &t.kind {
+            TypeKind::Register { prefix, .. } if !prefix.is_empty() => Some(prefix.as_str()),
+            _ => None,
+        })
+        .filter(|p| name.strip_prefix(*p).is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_lowercase())))
+        .max_by_key(|p| p.len())
+        .map(str::to_string)
 }

@@ -111,6 +111,7 @@ codes! {
     DuplicateOperand = "W022", Warning, "syntax operand written twice in one template";
     ForeignExample = "W023", Warning, "example of another instruction";
     EmptyType = "W024", Warning, "bit-field type without values";
+    RegisterNamedOperand = "W025", Warning, "syntax operand named as a register, bound by position to a field of another kind";
 }
 
 impl Code {
