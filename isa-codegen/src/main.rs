@@ -459,6 +459,13 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
         match asm.disassemble(w) {
             // Bits no field covers would not come back from the text: the
             // word is kept as data, its text a comment.
+            // It decodes, but no form prints it: `.word`, and why.
+            Ok(t) if t.starts_with(".word") => {
+                let opcode = codec.decode(w).map_or(String::new(), |r| fe.isa.opcodes[r.opcode].name.clone());
+                let (line, message) = isa_runtime::text::words::unwritable(w, &opcode, &isa_runtime::text::words::word_place(k, span.is_some()));
+                out.push_str(&line);
+                report(isa_dsl::Code::UnwritableWord, span, message, true);
+            }
             Ok(t) => match codec.decode_strict(w) {
                 Err(isa_codegen::interp::DecodeError::UncoveredBits { opcode, bits }) => {
                     let (line, message) = isa_runtime::text::words::stray_bits(w, &t, bits, &opcode, &isa_runtime::text::words::word_place(k, span.is_some()));

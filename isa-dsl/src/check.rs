@@ -186,7 +186,7 @@ fn check_unsettable_fields(isa: &Isa, diags: &mut Diagnostics) {
             Diagnostic::new(
                 Code::UnsettableField,
                 s,
-                format!("this form cannot set field `{name}`, which has no default"),
+                format!("this form cannot set field `{name}`, which has no default: no line can use it, and its words disassemble as `.word` (W026)"),
             )
             .with_note(format!("in {}", ops.join(", "))),
         );

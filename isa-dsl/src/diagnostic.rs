@@ -111,6 +111,7 @@ codes! {
     DuplicateOperand = "W022", Warning, "syntax operand written twice in one template";
     ForeignExample = "W023", Warning, "example of another instruction";
     EmptyType = "W024", Warning, "bit-field type without values";
+    UnwritableWord = "W026", Warning, "instruction word no syntax form writes";
     RegisterNamedOperand = "W025", Warning, "syntax operand named as a register, bound by position to a field of another kind";
 }
 
@@ -353,6 +354,7 @@ mod tests {
             (Code::DisasmError, codes::DISASM_ERROR),
             (Code::WordsFile, codes::WORDS_FILE),
             (Code::StrayBits, codes::STRAY_BITS),
+            (Code::UnwritableWord, codes::UNWRITABLE),
             (Code::SimFault, codes::SIM_FAULT),
             (Code::SimState, codes::SIM_STATE),
         ] {

@@ -32,6 +32,8 @@ pub mod codes {
     pub const WORDS_FILE: (&str, &str) = ("E042", "a words file is neither hex words nor whole 16-byte words");
     /// A word decodes, but has bits no field of its opcode covers.
     pub const STRAY_BITS: (&str, &str) = ("W019", "instruction word with bits no field covers");
+    /// A word decodes, but no syntax form of its opcode writes it.
+    pub const UNWRITABLE: (&str, &str) = ("W026", "instruction word no syntax form writes");
     /// An instruction faults when simulated.
     pub const SIM_FAULT: (&str, &str) = ("E052", "an instruction faults when simulated");
     /// A simulation state file is malformed.

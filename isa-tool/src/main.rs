@@ -252,6 +252,15 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
         };
         let line = out.len();
         match isa_generated::text::disassemble_into(w, &mut out) {
+            // It decodes, but no form prints it: `.word`, and why.
+            Ok(()) if out[line..].starts_with(".word") => {
+                out.truncate(line);
+                let opcode = isa_generated::Decoded::new(w).map_or("", |d| d.name());
+                let (text, message) = words::unwritable(w, opcode, &words::word_place(k, span.is_some()));
+                out.push_str(&text);
+                report.warning(codes::UNWRITABLE, span, &message, codes::UNWRITABLE.1);
+                stray += 1;
+            }
             Ok(()) => match isa_generated::Instruction::decode_strict(w) {
                 // Bits no field covers would not come back from the text:
                 // the word is kept as data, its text a comment.

@@ -179,6 +179,13 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     std::fs::write(&text, &stdout).unwrap();
     let (code, words, _) = isa(&["asm", text.to_str().unwrap()]);
     assert_eq!((code, words.as_str()), (0, "00000010000000000000000201007510\n"));
+    // A LEA_RRR word with `lohi` = LO: its form cannot set `rc` (W004), so
+    // no form writes it: `.word` with the reason, W026, exit 0.
+    std::fs::write(&hex, "00001c3c000000ff0000000201007936\n").unwrap();
+    let (code, stdout, err) = isa(&["disasm", hex.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(stdout, ".word 0x00001c3c000000ff0000000201007936 ; // LEA_RRR: no syntax form writes this word\n");
+    assert!(err.contains("warning[W026]") && err.contains("words.hex:1:1") && err.ends_with("0 errors, 1 warning\n"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -258,6 +258,16 @@ pub fn stray_bits(w: u128, text: &str, bits: u128, opcode: &str, place: &str) ->
     (line, message)
 }
 
+/// A word that decodes as `opcode` but that no syntax form writes (a form
+/// the spec leaves unusable, `check`'s W004/E028), as both disassemblers
+/// keep it (W026): the output line (`.word`, with a comment saying why) and
+/// the warning's message.
+pub fn unwritable(w: u128, opcode: &str, place: &str) -> (String, String) {
+    let line = format!(".word {w:#034x} ; // {opcode}: no syntax form writes this word\n");
+    let message = format!("{place}{w:#034x} is a {opcode} that no syntax form writes (see `check`): printed as `.word`");
+    (line, message)
+}
+
 /// Writes the binary output: to standard output when `path` is `-` (as `-`
 /// is standard input for the input file), else [`write_atomically`].
 pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
