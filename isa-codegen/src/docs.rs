@@ -769,17 +769,29 @@ fn modifier_rows(isa: &Isa, o: &Optype) -> Vec<ModRow> {
                 continue;
             }
             let field = |name: &str| op.field(name);
+            // A field every opcode holds constant: the modifier only spells it.
+            let constant = |f: &str| o.opcodes.iter().all(|&oc| isa.opcodes[oc].field(f).is_some_and(Field::is_constant));
+            let mut kept: Option<String> = None;
             let (values, default, fname) = match mb {
                 ModifierBinding::Mnemonic { .. } => continue,
                 ModifierBinding::Value { field: f, spelling, value, .. } => {
                     let fd = field(f);
                     let enc = fd.map_or(String::new(), |fd| format!("{value:#0w$b}", w = fd.width as usize + 2));
+                    // Omitted, the field keeps its default (`NoFTZ`).
+                    kept = fd.and_then(|fd| Some(format!("omitted: the field keeps its default `{}`", isa.types[fd.ty].value_text(fd.default_value()?))));
                     (vec![ModValue::new(spelling, enc)], None, Some(f.clone()))
                 }
                 ModifierBinding::Choice { field: f, values, .. } => {
                     let fd = field(f);
                     let w = fd.map_or(1, |fd| fd.width as usize);
-                    let vals = values.iter().map(|v| ModValue::new(&v.spelling, format!("{:#0w$b}", v.value, w = w + 2))).collect();
+                    let mut vals: Vec<ModValue> = values.iter().map(|v| ModValue::new(&v.spelling, format!("{:#0w$b}", v.value, w = w + 2))).collect();
+                    kept = fd.and_then(|fd| Some(format!("omitted: the field keeps its default `{}`", isa.types[fd.ty].value_text(fd.default_value()?))));
+                    // Values of the spec's list the field cannot hold (W005) are listed, not dropped.
+                    for i in o.value_lists.iter().filter(|l| l.name == m.name).flat_map(|l| &l.items) {
+                        if !values.iter().any(|v| v.spelling == i.spelling) {
+                            vals.push(ModValue::new(&i.spelling, "— cannot be encoded (W005)".into()));
+                        }
+                    }
                     // Omitted, the field keeps its default (a `*` in the list must agree, W006).
                     let default = values
                         .iter()
@@ -797,7 +809,17 @@ fn modifier_rows(isa: &Isa, o: &Optype) -> Vec<ModRow> {
                     (vals, default, None)
                 }
             };
-            let (default, default_note) = default_cell(m.optional, default);
+            let (default, mut default_note) = default_cell(m.optional, default);
+            if let Some(f) = fname.as_deref().filter(|f| constant(f)) {
+                let v = field(f).and_then(Field::default_value).map_or(String::new(), |v| field(f).map_or(String::new(), |fd| isa.types[fd.ty].value_text(v)));
+                let note = format!("`{f}` is the constant `{v}` in every opcode: writing it changes nothing");
+                default_note = Some(match default_note {
+                    Some(n) => format!("{n}; {note}"),
+                    None => note,
+                });
+            } else if default.is_none() && default_note.is_none() && m.optional {
+                default_note = kept;
+            }
             let fields = fname
                 .map(|n| FieldRef { bits: field(&n).map_or(String::new(), |f| bits_text(f.start, f.width)), name: n })
                 .into_iter()

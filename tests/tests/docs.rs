@@ -398,6 +398,26 @@ fn an_omitted_predicate_shows_its_default() {
     }
 }
 
+/// A modifier row lists every value of the spec's list, also one the field
+/// cannot hold, and says when the field is a constant (the spec's
+/// `satrelu = {.SAT*, .SATRELU}` with `satrelu==SAT`; `ftype==F32` under
+/// F2IP's `{.F32}`).
+#[test]
+fn modifier_rows_keep_every_value_and_name_constants() {
+    let spec = std::fs::read_to_string(root().join("spec/004_ialu.txt")).unwrap();
+    assert!(spec.contains("satrelu = {.SAT*, .SATRELU}") && spec.contains("SATRelu satrelu==SAT;"));
+    let cvt = std::fs::read_to_string(root().join("spec/002_cvt.txt")).unwrap();
+    assert!(cvt.contains("FTypes ftype==F32;"));
+    let row = |page: &str, start: &str| {
+        let md = std::fs::read_to_string(root().join(format!("generated/docs/md/insn/{page}.md"))).unwrap();
+        md.lines().find(|l| l.starts_with(start)).unwrap_or_else(|| panic!("{page}: no {start} row")).to_string()
+    };
+    let satrelu = row("I2IP", "| `.satrelu`");
+    assert!(satrelu.contains("`.SATRELU`=— cannot be encoded") && satrelu.contains("`satrelu` is the constant `SAT`"), "{satrelu}");
+    let f32 = row("F2IP", "| `{.F32}`");
+    assert!(f32.contains("`ftype` is the constant `F32` in every opcode"), "{f32}");
+}
+
 /// Every row of every Markdown table has its header's cells: a `|` that
 /// is not escaped, in a code span too, splits a cell in GFM (a note quoting
 /// `|..|` once shifted the Fields column).
