@@ -51,6 +51,8 @@ pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
     let mut env = Environment::new();
     // Prose from the spec placed in the book outside its sections (summaries).
     env.add_filter("book_text", |s: String| escape_tildes(&s));
+    // The page is English; the spec's prose is in whatever language it is written in.
+    env.add_filter("lang", |s: String| if s.chars().any(is_cjk) { "zh" } else { "en" });
     // A message's `code` spans as <code> on the site (the text escaped).
     env.add_filter("code_spans", |s: String| minijinja::Value::from_safe_string(code_spans_html(&s)));
     for (name, src) in TEMPLATES {
@@ -94,7 +96,7 @@ pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
     out.push(("docs/md/README.md".into(), render("md/README.md", merge(context! { groups => v(&groups), controls => v(&controls), guard => isa.guard.clone() }, &(), &base))?));
     for (ot, o) in isa.optypes.iter().enumerate() {
         let page = insn_page(input, o, Some(ot), &owners);
-        let ctx = merge(context! { root => minijinja::Value::from_safe_string("../".into()) }, &page, &base);
+        let ctx = merge(context! { root => minijinja::Value::from_safe_string("../".into()), controls => v(&controls) }, &page, &base);
         out.push((format!("docs/html/insn/{}.html", o.name), render("html/insn.html", ctx.clone())?));
         out.push((format!("docs/md/insn/{}.md", o.name), render("md/insn.md", ctx)?));
     }
@@ -974,6 +976,11 @@ fn prose_text(text: &str, rules: bool) -> String {
 }
 
 /// Splits prose into Markdown blocks and fenced code blocks.
+/// A CJK ideograph or punctuation mark: text holding one is marked `zh`.
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303F}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{FF00}'..='\u{FFEF}')
+}
+
 fn section(isa: &Isa, id: &str, title: &str, text: &str) -> Section {
     let mut blocks = Vec::new();
     let mut md = String::new();
@@ -1068,7 +1075,34 @@ fn markdown_for_book(isa: &Isa, text: &str) -> String {
         last = l.range.end;
     }
     out.push_str(&text[last..]);
-    escape_tildes(&out)
+    blank_line_before_tables(&escape_tildes(&out))
+}
+
+/// `md` with a blank line before each table that follows a paragraph line
+/// directly: pulldown-cmark (and so mdBook) reads such a table, but
+/// cmark-gfm and other renderers read it as more paragraph text.
+fn blank_line_before_tables(md: &str) -> String {
+    let lines: Vec<&str> = md.split('\n').collect();
+    let is_delimiter = |l: &str| {
+        let t = l.trim();
+        t.contains('-') && t.contains('|') && t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '))
+    };
+    let mut out = String::with_capacity(md.len() + 8);
+    let mut fence = false;
+    for (k, l) in lines.iter().enumerate() {
+        if l.trim_start().starts_with("```") {
+            fence = !fence;
+        }
+        let starts_table = !fence && l.trim_start().starts_with('|') && lines.get(k + 1).is_some_and(|n| is_delimiter(n));
+        if starts_table && k > 0 && !lines[k - 1].trim().is_empty() && !lines[k - 1].trim_start().starts_with('|') {
+            out.push('\n');
+        }
+        out.push_str(l);
+        if k + 1 < lines.len() {
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// `text` as HTML with each `...` span in <code>: a diagnostic's message

@@ -420,7 +420,8 @@ fn modifier_rows_keep_every_value_and_name_constants() {
 
 /// Every row of every Markdown table has its header's cells: a `|` that
 /// is not escaped, in a code span too, splits a cell in GFM (a note quoting
-/// `|..|` once shifted the Fields column).
+/// `|..|` once shifted the Fields column); and a blank line comes before
+/// each table.
 #[test]
 fn book_table_rows_have_their_headers_cells() {
     let (mut pages, mut rows) = (Vec::new(), 0);
@@ -439,7 +440,12 @@ fn book_table_rows_have_their_headers_cells() {
             }
             let n = cells(line).len();
             match header {
-                None => header = Some(n),
+                None => {
+                    // A table right after a paragraph line is more paragraph in cmark-gfm.
+                    let before = if k == 0 { "" } else { page.lines().nth(k - 1).unwrap_or("") };
+                    assert!(before.trim().is_empty(), "{}:{}: a table needs a blank line before it: {before}", path.display(), k + 1);
+                    header = Some(n)
+                }
                 Some(h) => {
                     rows += 1;
                     assert_eq!(n, h, "{}:{}: {n} cells, the header has {h}: {line}", path.display(), k + 1);
