@@ -182,6 +182,9 @@ struct IndexGroup {
     insns: Vec<IndexInsn>,
     /// Ancestor groups with no section of their own, anchored here.
     aliases: Vec<String>,
+    /// The group chain (without a common root), for ordering.
+    #[serde(skip)]
+    chain: Vec<String>,
 }
 
 #[derive(Serialize, Clone)]
@@ -237,21 +240,39 @@ fn index_groups(isa: &Isa) -> Vec<IndexGroup> {
         let entry = IndexInsn { name: o.name.clone(), spelled, opcodes: o.opcodes.len(), summary: summary(o) };
         match groups.iter_mut().find(|g| g.name == name) {
             Some(g) => g.insns.push(entry),
-            None => groups.push(IndexGroup { name, path, insns: vec![entry], aliases: Vec::new() }),
+            None => groups.push(IndexGroup { name, path, insns: vec![entry], aliases: Vec::new(), chain: o.groups[skip..].to_vec() }),
         }
     }
-    // Every group of every chain gets an anchor (breadcrumbs link to them).
+    // A group's section before its subgroups' (`HALU` before `HALU › H_ARITH`),
+    // groups in the order the spec first names them.
+    let mut met: Vec<&String> = Vec::new();
+    for g in isa.optypes.iter().flat_map(|o| &o.groups) {
+        if !met.contains(&g) {
+            met.push(g);
+        }
+    }
+    let rank = |chain: &[String]| chain.iter().map(|g| met.iter().position(|m| *m == g).unwrap_or(usize::MAX)).collect::<Vec<_>>();
+    groups.sort_by_cached_key(|g| rank(&g.chain));
+    // Every group of every chain gets an anchor (breadcrumbs link to them):
+    // one without a section of its own at the first section under it.
     let mut anchored: Vec<String> = groups.iter().map(|g| g.name.clone()).collect();
-    for o in &isa.optypes {
-        let Some(k) = groups.iter().position(|g| Some(&g.name) == o.groups.last()) else { continue };
-        for g in &o.groups {
-            if !anchored.contains(g) {
-                anchored.push(g.clone());
+    for g in met {
+        if !anchored.contains(g) {
+            anchored.push(g.clone());
+            if let Some(k) = groups.iter().position(|s| s.chain.contains(g)) {
                 groups[k].aliases.push(g.clone());
             }
         }
     }
     groups
+}
+
+/// An optype's group chain as breadcrumbs show it: without a root group
+/// every chain starts with, which says nothing.
+fn crumbs(isa: &Isa, o: &Optype) -> Vec<String> {
+    let root = isa.optypes.first().and_then(|o| o.groups.first()).filter(|r| isa.optypes.iter().all(|o| o.groups.first() == Some(*r)));
+    let skip = usize::from(o.groups.len() > 1 && o.groups.first() == root);
+    o.groups[skip..].to_vec()
 }
 
 #[derive(Serialize)]
@@ -510,7 +531,7 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>, owners: &[Option<
         .collect() };
     InsnPage {
         name: o.name.clone(),
-        groups: o.groups.clone(),
+        groups: crumbs(input.isa, o),
         summary: summary(o),
         // Each form with the spec's label for it (`// 扩展位宽模式`), if any.
         syntax: o.syntax.iter().map(syntax_line).collect(),
