@@ -214,6 +214,10 @@ fn type_kind(t: &Type) -> String {
 
 /// First sentence (or line) of an optype's description.
 fn summary(o: &Optype) -> String {
+    // An older notation's prose describes its modifiers, not the instruction.
+    if o.notation.is_some() {
+        return String::new();
+    }
     let Some(d) = &o.docs.description else { return String::new() };
     let first = d.text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
     let end = first.find('。').map(|i| i + '。'.len_utf8()).unwrap_or(first.len());

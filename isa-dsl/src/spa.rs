@@ -68,6 +68,12 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
         }
         if let Ok(mut p) = SpaParser::parse(Rule::value_list, line) {
             lists.push(value_list(&mut p, loc(span)));
+            // Between prose paragraphs, the list is what the next lines
+            // describe (`.ofmt: {...}` then `Output format.`): the prose keeps it.
+            if current.is_none() && prose_start.is_some() {
+                prose.push_str("\n\n");
+                prose.push_str(line.trim());
+            }
             continue;
         }
         if let Some(form) = &mut current {
