@@ -363,7 +363,7 @@ impl<'a> Assembler<'a> {
             let i = Self::field_index(op, name.text).ok_or_else(|| fail(7, name.col, format!("no field `{}`", name.text)))?;
             let f = &op.fields[i];
             let v = literal::int(value.text).filter(|v| *v <= crate::plan::mask64(f.width));
-            raw.values[i] = v.ok_or_else(|| fail(7, value.col, format!("`{}` does not fit the {}-bit field `{}`", value.text, f.width, f.name)))?;
+            raw.values[i] = v.ok_or_else(|| fail(7, value.col, format!("`{}` does not fit the {}-bit field `{}` ({})", value.text, f.width, f.name, isa_runtime::text::asm::int_range(f.width, false))))?;
         }
 
         // Required fields this form cannot set.
@@ -522,7 +522,8 @@ impl<'a> Assembler<'a> {
                 let v = literal::signed(s).ok_or_else(|| err(literal::int_error_message(s)))?;
                 let v = if t.neg { -v } else { v };
                 literal_sign = t.neg;
-                self.int_value(f, v).ok_or_else(|| err(format!("{s} does not fit the {}-bit field `{}` ({})", f.width, f.name, ty.name)))?
+                let signed = matches!(ty.kind, TypeKind::Int { signed: true });
+                self.int_value(f, v).ok_or_else(|| err(format!("{s} does not fit the {}-bit field `{}` ({}: {})", f.width, f.name, ty.name, isa_runtime::text::asm::int_range(f.width, signed))))?
             }
             (TypeKind::Float { exponent, mantissa, lanes }, Core::Number(_)) => {
                 let fmt = self.float_format(op, raw, f).unwrap_or(FloatFormat { exponent: *exponent, mantissa: *mantissa });

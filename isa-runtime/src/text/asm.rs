@@ -505,6 +505,19 @@ fn register(m: &Model, class: u16, bits: Bits, text: &str) -> Option<u64> {
 
 /// An integer literal for a field: signed ones accept -2^(w-1)..2^w-1
 /// (unsigned spellings of the same bits), unsigned ones 0..2^w-1.
+/// What [`int_value`] accepts for a field of `width` bits, as messages say
+/// it: `0 to 31`; `-256 to 255, or its bits 0x0 to 0x1ff` when signed.
+pub fn int_range(width: u32, signed: bool) -> String {
+    let max = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+    let show = |v: u64| if v > 0xffff { format!("{v:#x}") } else { v.to_string() };
+    if signed && width > 0 {
+        let half = 1u64 << (width - 1);
+        format!("-{} to {}, or its bits 0x0 to {max:#x}", show(half), show(half - 1))
+    } else {
+        format!("0 to {}", show(max))
+    }
+}
+
 pub(super) fn int_value(bits: Bits, signed: bool, v: i128) -> Option<u64> {
     let max = bits.max() as i128;
     let lo = if signed { -(1i128 << (bits.width - 1)) } else { 0 };
@@ -711,7 +724,7 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
         let c = op.controls.iter().find(|c| c.index == index).ok_or_else(|| fail(7, name.col, msg!(loud, "no field `{}`", name.text)))?;
         let bits = c.field.bits;
         let v = int(value.text).filter(|v| *v <= bits.max());
-        let v = v.ok_or_else(|| fail(7, value.col, msg!(loud, "`{}` does not fit the {}-bit field `{}`", value.text, bits.width, c.name)))?;
+        let v = v.ok_or_else(|| fail(7, value.col, msg!(loud, "`{}` does not fit the {}-bit field `{}` ({})", value.text, bits.width, c.name, int_range(bits.width as u32, false))))?;
         w = bits.set(w, v);
     }
 
@@ -861,7 +874,7 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
             let v = signed(s).ok_or_else(|| err(if loud { int_error_message(s) } else { String::new() }))?;
             let v = if t.neg { -v } else { v };
             literal_sign = t.neg;
-            let v = int_value(*bits, *is_signed, v).ok_or_else(|| err(msg!(loud, "{s} does not fit the {}-bit field `{}` ({})", bits.width, sop.field, sop.type_name)))?;
+            let v = int_value(*bits, *is_signed, v).ok_or_else(|| err(msg!(loud, "{s} does not fit the {}-bit field `{}` ({}: {})", bits.width, sop.field, sop.type_name, int_range(bits.width as u32, *is_signed))))?;
             w = bits.set(w, v);
         }
         OperandKind::Float { bits, format, lanes, select } => {
