@@ -320,6 +320,9 @@ fn messages_name_the_mistake_not_a_symptom() {
         ("HADD2 R0, RZ, 1, |-2|", 17, "`|..|` cannot be written on a value: a value takes only a sign `-`"),
         ("HADD2 R0, RZ, 1, -|-2|", 17, "`|..|` cannot be written on a value: a value takes only a sign `-`"),
         ("HADD2 R0, RZ, 1, ~2", 17, "`~` cannot be written on a value: a value takes only a sign `-`"),
+        // `.word` reads a word as the disassemblers' hex words do: 1 to 32 digits, no sign.
+        (".word 0x000000000000000000000000201007510", 6, "`0x000000000000000000000000201007510` is not a word: expected `0x` and 1 to 32 hex digits"),
+        (".word 0x+1", 6, "`0x+1` is not a word: expected `0x` and 1 to 32 hex digits"),
         ("FADD R0, R1, |1.5|", 13, "`|..|` cannot be written on an immediate: operand `SrcB` takes a value here, which carries its own sign"),
         ("IADD.X R0, R1, ~0x5", 15, "`~` cannot be written on an immediate: operand `SrcB` takes a value here, which carries its own sign"),
         ("IADD R0, R1, -|5|", 13, "`|..|` cannot be written on an immediate: operand `SrcB` takes a value here, which carries its own sign"),

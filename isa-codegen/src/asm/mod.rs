@@ -178,8 +178,7 @@ impl<'a> Assembler<'a> {
         let Some(t) = l.operands.first().filter(|_| l.operands.len() == 1) else {
             return Err(AsmError::at(0, "`.word` takes one 128-bit number"));
         };
-        let hex = t.text.strip_prefix("0x").ok_or_else(|| AsmError::at(t.col, "expected `0x` and up to 32 hex digits"))?;
-        let word = u128::from_str_radix(hex, 16).map_err(|_| AsmError::at(t.col, "expected `0x` and up to 32 hex digits"))?;
+        let word = isa_runtime::text::asm::raw_word_value(t).map_err(|e| AsmError { col: e.col, message: e.message })?;
         let raw = self.codec.decode(word).map_err(|e| {
             // Worded as the generated decoder's error, which names the word.
             let e = if e == crate::interp::DecodeError::UnknownOpcode { format!("{word:#034x}: unknown opcode") } else { e.to_string() };

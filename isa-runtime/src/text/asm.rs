@@ -395,11 +395,19 @@ fn raw_word(m: &Model, l: &Line) -> Result<Assembled, AsmError> {
     let Some(t) = l.operands.first().filter(|_| l.operands.len() == 1) else {
         return Err(AsmError::at(0, "`.word` takes one 128-bit number"));
     };
-    let bad = || AsmError::at(t.col, "expected `0x` and up to 32 hex digits");
-    let hex = t.text.strip_prefix("0x").ok_or_else(bad)?;
-    let word = u128::from_str_radix(hex, 16).map_err(|_| bad())?;
+    let word = raw_word_value(t)?;
     let opcode = (m.decode)(word).map_err(|e| AsmError::at(t.col, format!("`.word` does not decode: {e}")));
     Ok(Assembled { opcode, word })
+}
+
+/// The number of a `.word` line: `0x` and 1 to 32 hex digits, as the
+/// disassemblers' hex words (no sign, no 33rd digit, even a leading zero).
+pub fn raw_word_value(t: &Tok) -> Result<u128, AsmError> {
+    let hex = t.text.strip_prefix("0x").unwrap_or("");
+    if !(1..=32).contains(&hex.len()) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(AsmError::at(t.col, format!("`{}` is not a word: expected `0x` and 1 to 32 hex digits", t.text)));
+    }
+    u128::from_str_radix(hex, 16).map_err(|_| AsmError::at(t.col, "expected `0x` and 1 to 32 hex digits"))
 }
 
 /// A `.word` line's error when it has a guard or controls: the word holds
