@@ -323,6 +323,8 @@ fn messages_name_the_mistake_not_a_symptom() {
         // `.word` reads a word as the disassemblers' hex words do: 1 to 32 digits, no sign.
         (".word 0x000000000000000000000000201007510", 6, "`0x000000000000000000000000201007510` is not a word: expected `0x` and 1 to 32 hex digits"),
         (".word 0x+1", 6, "`0x+1` is not a word: expected `0x` and 1 to 32 hex digits"),
+        // `077` is octal in C and GNU as: not read as decimal 77 without a word.
+        ("IADD R0, R1, 077", 13, "`077` starts with 0: octal is not read here; write `77` for the decimal, or `0x` for hex"),
         ("FADD R0, R1, |1.5|", 13, "`|..|` cannot be written on an immediate: operand `SrcB` takes a value here, which carries its own sign"),
         ("IADD.X R0, R1, ~0x5", 15, "`~` cannot be written on an immediate: operand `SrcB` takes a value here, which carries its own sign"),
         ("IADD R0, R1, -|5|", 13, "`|..|` cannot be written on an immediate: operand `SrcB` takes a value here, which carries its own sign"),

@@ -38,9 +38,18 @@ pub fn int(s: &str) -> Option<u64> {
         hex(h)
     } else if let Some(b) = s.strip_prefix("0b") {
         u64::from_str_radix(b, 2).ok()
+    } else if leading_zero(s) {
+        // `077` is octal 63 in C and GNU as: not silently decimal 77.
+        None
     } else {
         s.parse().ok()
     }
+}
+
+/// A decimal of two or more digits that starts with `0` (`077`).
+fn leading_zero(s: &str) -> bool {
+    let d = s.strip_prefix('+').unwrap_or(s).as_bytes();
+    d.len() > 1 && d[0] == b'0' && d.iter().all(u8::is_ascii_digit)
 }
 
 /// Hex digits as a number, a digit at a time (`from_str_radix` would also
@@ -76,7 +85,11 @@ pub fn int_error_message(s: &str) -> String {
         Some(hex) => !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()),
         None => !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()),
     };
-    if digits {
+    if digits && leading_zero(body) {
+        let plain = body.trim_start_matches('0');
+        let plain = if plain.is_empty() { "0" } else { plain };
+        format!("`{s}` starts with 0: octal is not read here; write `{plain}` for the decimal, or `0x` for hex")
+    } else if digits {
         format!("`{s}` is too large: integers are at most 64 bits")
     } else {
         format!("`{s}` is not an integer")
