@@ -137,7 +137,7 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     std::fs::write(&src, [1u8, 2, 3]).unwrap();
     let (code, _, err) = isa(&["disasm", src.to_str().unwrap()]);
     assert_eq!(code, 1);
-    assert!(err.contains("not a whole number of 16-byte words"), "{err}");
+    assert!(err.contains("the file's 3 bytes are not a whole 16-byte word"), "{err}");
     // Whole words and a partial one: the words are disassembled, the tail
     // is an error after them.
     let mut bytes = 0x0201007510u128.to_le_bytes().to_vec();

@@ -81,7 +81,7 @@ impl WordsFormat {
 }
 
 /// Reads instruction words from a file. A file that is text (UTF-8 with no
-/// control characters but tab, CR and LF) is hex words, one per line: up to
+/// control characters but tab, CR, LF, form feed and vertical tab) is hex words, one per line: up to
 /// 32 hex digits, most significant first, `0x` optional, blank lines and
 /// `//` comments allowed; every line that is not a word is in [`Words::bad`],
 /// with its place. So is a file whose lines (16 bytes or more) read as hex
@@ -104,13 +104,15 @@ pub fn read_words_as(bytes: &[u8], format: WordsFormat) -> Result<Words, WordsEr
         let why = if format == WordsFormat::Auto { " (the file is binary: it is not text)" } else { "" };
         let plural = |n: usize| if n == 1 { "" } else { "s" };
         let (n, rest) = (bytes.len() / 16, bytes.len() % 16);
-        if n == 0 && rest > 0 {
-            return Err(WordsError { message: format!("{rest} byte{} is not a whole number of 16-byte words{why}", plural(rest)), span: None });
-        }
-        // Whole words are read; bytes after the last one are an error after it.
+        // Whole words are read; bytes after the last one (or a file shorter
+        // than a word) are an error after it, where the output says so.
         let bad = (rest > 0)
             .then(|| {
-                let message = format!("the last {rest} byte{} (bytes {}..{}) are not a whole 16-byte word{why}", plural(rest), 16 * n, bytes.len());
+                let message = if n == 0 {
+                    format!("the file's {rest} byte{} are not a whole 16-byte word{why}", plural(rest))
+                } else {
+                    format!("the last {rest} byte{} (bytes {}..{}) are not a whole 16-byte word{why}", plural(rest), 16 * n, bytes.len())
+                };
                 (n, WordsError { message, span: None })
             })
             .into_iter()
@@ -134,13 +136,14 @@ pub fn read_words_as(bytes: &[u8], format: WordsFormat) -> Result<Words, WordsEr
 }
 
 /// The length of the longest prefix of `bytes` that is text (UTF-8 with no
-/// control characters but tab, CR and LF).
+/// control characters but tab, CR, LF, and the form feed and vertical tab
+/// the assembler also reads as spaces).
 fn text_prefix(bytes: &[u8]) -> usize {
     let valid = match std::str::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
     };
-    valid.char_indices().find(|&(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r')).map_or(valid.len(), |(i, _)| i)
+    valid.char_indices().find(|&(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0b' | '\x0c')).map_or(valid.len(), |(i, _)| i)
 }
 
 /// Whether the whole lines of a text read as hex words, at least one, over
@@ -434,8 +437,12 @@ mod tests {
         assert_eq!((read.bad[0].0, read.bad[0].1.span), (1, None));
         assert_eq!(read.bad[0].1.message, "the last 15 bytes (bytes 16..31) are not a whole 16-byte word (the file is binary: it is not text)");
         assert!(matches!(read.entries().last(), Some(Entry::Bad(_))));
-        let e = read_words(&bytes[..15]).unwrap_err();
-        assert_eq!(e.span, None);
-        assert!(e.message.starts_with("15 bytes is not a whole number of 16-byte words"), "{}", e.message);
+        // A file shorter than a word: no words, and the bytes are that error.
+        let read = read_words(&bytes[..15]).unwrap();
+        assert!(read.words.is_empty());
+        assert_eq!(read.bad[0].1.message, "the file's 15 bytes are not a whole 16-byte word (the file is binary: it is not text)");
+        // A form feed in a hex file is a space, as in assembly, not a sign of binary.
+        let read = read_words(b"00000000000000000000000201007510\x0c\n0x12\x0b\n").unwrap();
+        assert_eq!((read.words.as_slice(), read.bad.len()), ([0x0201007510u128, 0x12].as_slice(), 0));
     }
 }
