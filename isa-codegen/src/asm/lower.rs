@@ -1205,27 +1205,16 @@ impl Lower<'_> {
         let rt = rt();
         let isa = self.isa;
         let t = &isa.types[f.ty];
-        let mut candidates: Vec<&str> = Vec::new();
-        if let Some(l) = self.asm.value_list(ot, list) {
-            candidates.extend(l.items.iter().map(|i| i.spelling.as_str()));
-        }
         let values: Vec<u64> = match &t.kind {
-            TypeKind::Enum { values } => {
-                candidates.extend(values.iter().map(|v| v.name.as_str()));
-                values.iter().map(|v| v.encoding).collect()
-            }
+            TypeKind::Enum { values } => values.iter().map(|v| v.encoding).collect(),
             _ => Vec::new(),
         };
-        candidates.extend(hooks::vsel_spellings(8).iter().chain(hooks::vsel_spellings(16)));
-        let mut seen = std::collections::HashSet::new();
-        candidates.retain(|c| seen.insert(*c));
         let Some(mut raw) = self.asm.codec().default_instruction(oc) else { return (quote! { None }, None, None, false) };
         // (model's SuffixMap, print lookup over `v`).
         let map = |raw: &crate::interp::RawInstruction| {
-            let parse = candidates.iter().filter_map(|c| {
-                let v = self.asm.suffix_value(ot, op, raw, f, list, c)?;
+            let parse = self.asm.suffix_spellings(ot, op, raw, f, list).into_iter().map(|(c, v)| {
                 let v = Literal::u64_unsuffixed(v);
-                Some(quote! { (#c, #v) })
+                quote! { (#c, #v) }
             });
             let texts: Vec<(u64, String)> = values.iter().filter_map(|&v| Some((v, self.asm.suffix_text(ot, op, raw, f, list, v)?))).collect();
             // The first spelling of each value.

@@ -568,7 +568,10 @@ impl<'a> Assembler<'a> {
                     seen_suffix = true;
                     if let Some(sfx) = &t.suffix {
                         let dfi = df.as_ref().and_then(|n| Self::field_index(op, n)).ok_or_else(|| err(format!("suffix `.{sfx}` has no field to encode it (spec defect)")))?;
-                        raw.values[dfi] = self.suffix_value(ot, op, raw, &op.fields[dfi], &d.name, sfx).ok_or_else(|| err(format!("`.{sfx}` is not allowed here")))?;
+                        raw.values[dfi] = self.suffix_value(ot, op, raw, &op.fields[dfi], &d.name, sfx).ok_or_else(|| {
+                            let takes = self.suffix_spellings(ot, op, raw, &op.fields[dfi], &d.name);
+                            err(isa_runtime::text::asm::suffix_not_allowed(sfx, &sop.name, takes.iter().map(|(s, _)| *s)))
+                        })?;
                         set[dfi] = true;
                     } else if !d.optional {
                         return Err(err(format!("`{}` needs a `.{}` suffix", sop.name, d.name)));
@@ -728,6 +731,23 @@ impl<'a> Assembler<'a> {
     }
 
     /// The encoding of suffix `sfx` for field `f` (value list, hook, or enum names).
+    /// Every spelling suffix list `list` of field `f` takes under `raw`'s
+    /// other fields, with its encoding: the list's, the enum's names, the
+    /// selectors, in that order (the model's `SuffixMap` is this list).
+    pub(crate) fn suffix_spellings<'s>(&'s self, ot: usize, op: &Opcode, raw: &RawInstruction, f: &'s Field, list: &str) -> Vec<(&'s str, u64)> {
+        let mut candidates: Vec<&str> = Vec::new();
+        if let Some(l) = self.value_list(ot, list) {
+            candidates.extend(l.items.iter().map(|i| i.spelling.as_str()));
+        }
+        if let TypeKind::Enum { values } = &self.isa.types[f.ty].kind {
+            candidates.extend(values.iter().map(|v| v.name.as_str()));
+        }
+        candidates.extend(hooks::vsel_spellings(8).iter().chain(hooks::vsel_spellings(16)));
+        let mut seen = std::collections::HashSet::new();
+        candidates.retain(|c| seen.insert(*c));
+        candidates.into_iter().filter_map(|c| Some((c, self.suffix_value(ot, op, raw, f, list, c)?))).collect()
+    }
+
     fn suffix_value(&self, ot: usize, op: &Opcode, raw: &RawInstruction, f: &Field, list: &str, sfx: &str) -> Option<u64> {
         if let Some(h) = self.suffix_hook(op, f) {
             let ai = Self::field_index(op, h.args.get(1)?)?;

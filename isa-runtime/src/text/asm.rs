@@ -919,6 +919,18 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
     Ok((used, w))
 }
 
+/// The message for suffix `.sfx` on operand `operand`, which takes the
+/// spellings `takes` here (under the word's other fields: `.H0 .H1` of a
+/// 16-bit source), on both paths.
+pub fn suffix_not_allowed<'s>(sfx: &str, operand: &str, takes: impl Iterator<Item = &'s str>) -> String {
+    let takes: Vec<String> = takes.filter(|s| !s.is_empty()).map(|s| format!(".{s}")).collect();
+    if takes.is_empty() {
+        format!("`.{sfx}` is not allowed here: operand `{operand}` takes no suffix here")
+    } else {
+        format!("`.{sfx}` is not allowed here: operand `{operand}` takes {} here", takes.join(" "))
+    }
+}
+
 /// The message for prefix `which` (`|..|`) written on a number where operand
 /// `operand` takes none in this form.
 pub fn value_prefix_message(which: &str, operand: &str) -> String {
@@ -944,7 +956,8 @@ pub(super) fn lane_bits(b: u64, neg: bool, fmt: FloatFormat, lane: u32, lanes: u
 /// Why an operand's decorations do not fit its template ([`decorate`]).
 pub(super) enum Bad<'a> {
     SuffixUnbound(&'a str),
-    SuffixNotAllowed(&'a str),
+    /// A suffix the operand does not take, and the spellings it does take here.
+    SuffixNotAllowed(&'a str, &'static [(&'static str, u64)]),
     NeedsSuffix(&'static str),
     PrefixUnbound(&'static str),
     /// A prefix on a number where the form takes none (an immediate carries
@@ -961,7 +974,7 @@ impl Bad<'_> {
     fn message(&self, sop: &Operand) -> String {
         match self {
             Bad::SuffixUnbound(sfx) => format!("suffix `.{sfx}` has no field to encode it (spec defect)"),
-            Bad::SuffixNotAllowed(sfx) => format!("`.{sfx}` is not allowed here"),
+            Bad::SuffixNotAllowed(sfx, takes) => suffix_not_allowed(sfx, sop.name, takes.iter().map(|(s, _)| *s)),
             Bad::NeedsSuffix(d) => format!("`{}` needs a `.{d}` suffix", sop.name),
             Bad::PrefixUnbound(d) => format!("the `{d}` prefix has no field to encode it here (spec defect)"),
             Bad::PrefixOnValue(d) => value_prefix_message(d, sop.name),
@@ -992,7 +1005,8 @@ pub(super) fn decorate<'a>(sop: &Operand, t: &OperandText<'a>, literal_sign: boo
                         return Err(Bad::SuffixUnbound(sfx));
                     };
                     let v = d.suffix.as_ref().and_then(|s| s.map(w)).and_then(|s| s.value(sfx));
-                    w = f.bits.set(w, v.ok_or(Bad::SuffixNotAllowed(sfx))?);
+                    let takes = d.suffix.as_ref().and_then(|s| s.map(w)).map_or(&[][..], |m| m.parse);
+                    w = f.bits.set(w, v.ok_or(Bad::SuffixNotAllowed(sfx, takes))?);
                 } else if !d.optional {
                     return Err(Bad::NeedsSuffix(d.name));
                 }
