@@ -284,7 +284,11 @@ struct SearchEntry {
     name: String,
     href: String,
     summary: String,
+    /// Mnemonics, templates, modifier spellings and the names of the values
+    /// its fields take (`E4M3`): matched word for word.
     terms: String,
+    /// The prose, as plain text: matched anywhere.
+    text: String,
 }
 
 fn search_index(input: &DocsInput) -> Vec<SearchEntry> {
@@ -301,7 +305,21 @@ fn search_index(input: &DocsInput) -> Vec<SearchEntry> {
             for l in &o.value_lists {
                 terms.extend(l.items.iter().map(|i| format!(".{}", i.spelling)));
             }
-            SearchEntry { name, href, summary: summary(o), terms: terms.join(" ") }
+            // The value names of its settable fields' types (F2FP's formats
+            // have no template; the opcode fields' would match every page).
+            let mut types: Vec<usize> = o.opcodes.iter().flat_map(|&oc| isa.opcodes[oc].fields.iter().filter(|f| !f.is_constant()).map(|f| f.ty)).collect();
+            types.sort_unstable();
+            types.dedup();
+            for t in types {
+                if let TypeKind::Enum { values } = &isa.types[t].kind {
+                    terms.extend(values.iter().map(|v| v.name.clone()));
+                }
+            }
+            let d = &o.docs;
+            let prose: Vec<&str> = [&d.description, &d.operand_info, &d.modifier_info, &d.semantics, &d.exception].into_iter().flatten().map(|p| p.text.as_str()).collect();
+            // Markdown marks are not words: tables, headings, code spans go.
+            let text = prose.join(" ").replace(['|', '#', '*', '`', '\n', '\t'], " ").split_whitespace().collect::<Vec<_>>().join(" ");
+            SearchEntry { name, href, summary: summary(o), terms: terms.join(" "), text }
         })
         .collect()
 }
