@@ -384,6 +384,50 @@ fn no_accidental_strikethrough() {
     assert!(escaped > 0, "the seeds' range signs are in the book, escaped");
 }
 
+/// The site's search, run in the browser: a page beside the index loads
+/// the generated search-index.js and search.js, types each query and
+/// writes what the result list shows. Expectations from the spec text:
+/// F2FP's formats include E4M3, `.XOR` is a boolean op (`.X` is not), FADD's
+/// prose speaks of 舍入 (rounding).
+#[test]
+fn browser_search_finds_words_modifiers_and_prose() {
+    let Some(chrome) = chromium() else {
+        assert!(std::env::var_os("CI").is_none(), "chromium is missing: .ci/run installs it");
+        eprintln!("skipped: no chromium on PATH (.ci/run installs Debian's chromium)");
+        return;
+    };
+    let queries = ["E4M3", ".X", "舍入", "hadd2.rn"];
+    let dir = std::env::temp_dir().join(format!("isa-docs-search-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["search-index.js", "search.js"] {
+        std::fs::copy(site().join(f), dir.join(f)).unwrap();
+    }
+    let script = format!(
+        "var out = document.getElementById('out'); var input = document.getElementById('search'); \
+         {}.forEach(function (q) {{ input.value = q; input.dispatchEvent(new Event('input')); \
+         var names = Array.prototype.map.call(document.querySelectorAll('#results a'), function (a) {{ return a.textContent; }}); \
+         out.textContent += q + ' = ' + names.join(',') + '\\n'; }});",
+        format!("[{}]", queries.iter().map(|q| format!("'{q}'")).collect::<Vec<_>>().join(","))
+    );
+    let html = format!("<!DOCTYPE html><meta charset=\"utf-8\"><input id=\"search\"><ul id=\"results\"></ul><pre id=\"out\"></pre><script src=\"search-index.js\"></script><script src=\"search.js\"></script><script>{script}</script>");
+    std::fs::write(dir.join("t.html"), html).unwrap();
+    let profile = format!("--user-data-dir={}", dir.join("profile").display());
+    let dom = std::process::Command::new(&chrome)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--dump-dom"])
+        .arg(&profile)
+        .arg(format!("file://{}", dir.join("t.html").display()))
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    let line = |q: &str| dom.lines().find_map(|l| l.split_once(&format!("{q} = ")).map(|(_, r)| r)).unwrap_or_else(|| panic!("no results line for {q}: {dom}")).to_string();
+    assert_eq!(line("E4M3"), "F2FP");
+    let x = line(".X");
+    assert!(x.split(',').any(|n| n == "IADD") && !x.split(',').any(|n| n == "FSETP"), ".X: {x}");
+    assert!(line("舍入").split(',').any(|n| n == "FADD"));
+    assert!(line("hadd2.rn").starts_with("HADD2"));
+}
+
 /// An optional operand whose `.not` defaults to True (`{, {!}pp}`, the
 /// spec's `pp.not=True`, "pp的默认值是!PT") says so: leaving out the `!` and
 /// leaving out the operand are different.
