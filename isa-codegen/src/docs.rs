@@ -1231,7 +1231,11 @@ fn tokenize(line: &str) -> Vec<Token> {
             let n = rest[1..].find('"').map_or(rest.len(), |k| k + 2);
             push("str", &rest[..n]);
             n
-        } else if c == '.' && rest[1..].starts_with(|ch: char| ch.is_ascii_alphabetic()) {
+        } else if c == '.'
+            && (rest[1..].starts_with(|ch: char| ch.is_ascii_alphabetic())
+                // A dotted part after a name may start with a digit (`IDP.2A`).
+                || (rest[1..].starts_with(|ch: char| ch.is_ascii_digit()) && line[..i].ends_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '_')))
+        {
             let n = 1 + rest[1..].char_indices().find(|(_, ch)| !(ch.is_ascii_alphanumeric() || *ch == '_')).map_or(rest.len() - 1, |(k, _)| k);
             push("mod", &rest[..n]);
             n
@@ -1458,6 +1462,10 @@ mod tests {
         let t = tokenize("if (.ftz == .FTZ) { d = 0x7FFF; } // NaN");
         let cls: Vec<&str> = t.iter().map(|t| t.cls).collect();
         assert!(cls.contains(&"kw") && cls.contains(&"mod") && cls.contains(&"num") && cls.contains(&"comment"));
+        // `IDP.2A` is a name and its modifier, not a name and a number.
+        let idp: Vec<(&str, String)> = tokenize("IDP.2A.lohi Rd, 0.5").into_iter().map(|t| (t.cls, t.text)).collect();
+        assert_eq!(idp[..3], [("text", "IDP".to_string()), ("mod", ".2A".to_string()), ("mod", ".lohi".to_string())]);
+        assert!(idp.iter().any(|(c, t)| *c == "num" && t == "0.5"), "{idp:?}");
         assert_eq!(t.iter().map(|t| t.text.as_str()).collect::<String>(), "if (.ftz == .FTZ) { d = 0x7FFF; } // NaN");
     }
 }
