@@ -146,29 +146,10 @@ pub fn add_source(sources: &mut SourceMap, name: &str, bytes: &[u8], diags: &mut
     if let Some(at) = bad {
         diags.push(
             Diagnostic::new(Code::InvalidUtf8, Span::new(id, at, at), "file is not valid UTF-8")
-                .with_label("invalid byte sequence here")
-                .with_note("files must be UTF-8; the rest of this one is read with replacement characters")
-                .with_notes(looks_like_gbk(bytes).then(|| "its bytes read as GBK (GB 18030) text: convert it with `iconv -f GB18030 -t UTF-8`".to_string())),
+                .with_label(isa_runtime::report::INVALID_UTF8_LABEL)
+                .with_notes(isa_runtime::report::invalid_utf8_notes(bytes)),
         );
     }
-}
-
-/// Whether every non-ASCII byte of `bytes` is in a GBK two-byte pair (a
-/// lead byte 0x81..=0xFE, then 0x40..=0xFE but 0x7F), and there is one:
-/// Chinese prose saved in the legacy encoding.
-fn looks_like_gbk(bytes: &[u8]) -> bool {
-    let (mut i, mut pairs) = (0, 0usize);
-    while i < bytes.len() {
-        match (bytes[i], bytes.get(i + 1)) {
-            (0..=0x7F, _) => i += 1,
-            (0x81..=0xFE, Some(&t)) if (0x40..=0xFE).contains(&t) && t != 0x7F => {
-                i += 2;
-                pairs += 1;
-            }
-            _ => return false,
-        }
-    }
-    pairs > 0
 }
 
 /// Whether a file is written in the DSL (it declares something with `__Def`).

@@ -215,6 +215,37 @@ pub fn summary(errors: usize, warnings: usize) -> String {
     format!("{errors} error{}, {warnings} warning{}", plural(errors), plural(warnings))
 }
 
+/// E002's label under the first byte that is not UTF-8, the same in every tool.
+pub const INVALID_UTF8_LABEL: &str = "invalid byte sequence here";
+
+/// E002's notes for a file of `bytes`: that files are UTF-8, and the
+/// `iconv` line when its bytes read as GBK (Chinese prose saved in the
+/// legacy encoding).
+pub fn invalid_utf8_notes(bytes: &[u8]) -> Vec<String> {
+    let mut notes = vec!["files must be UTF-8; the rest of this one is read with replacement characters".to_string()];
+    if looks_like_gbk(bytes) {
+        notes.push("its bytes read as GBK (GB 18030) text: convert it with `iconv -f GB18030 -t UTF-8`".to_string());
+    }
+    notes
+}
+
+/// Whether every non-ASCII byte of `bytes` is in a GBK two-byte pair (a
+/// lead byte 0x81..=0xFE, then 0x40..=0xFE but 0x7F), and there is one.
+pub fn looks_like_gbk(bytes: &[u8]) -> bool {
+    let (mut i, mut pairs) = (0, 0usize);
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1)) {
+            (0..=0x7F, _) => i += 1,
+            (0x81..=0xFE, Some(&t)) if (0x40..=0xFE).contains(&t) && t != 0x7F => {
+                i += 2;
+                pairs += 1;
+            }
+            _ => return false,
+        }
+    }
+    pairs > 0
+}
+
 /// Errors and warnings about one input file, rendered by [`render`]: with its name,
 /// line, column and a caret when an error has a span (byte offset and
 /// length) into the file's text, else by the file's name alone. The text's
@@ -271,6 +302,13 @@ impl<'t> FileReport<'t> {
             d = d.with_code(code);
         }
         self.diagnostics.push(d);
+    }
+
+    /// Adds `note` under the diagnostic reported last.
+    pub fn note(&mut self, note: &str) {
+        if let Some(d) = self.diagnostics.last_mut() {
+            d.notes.push(printable(note).into_owned());
+        }
     }
 
     /// How many errors were reported.

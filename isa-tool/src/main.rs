@@ -91,7 +91,7 @@ fn main() -> ExitCode {
 /// the caller fails the command either way.
 /// The second value is the offset of the first bad byte, which
 /// [`Report::invalid_utf8`] reports among the file's other errors.
-fn read_text(path: &Path) -> Option<(String, Option<usize>)> {
+fn read_text(path: &Path) -> Option<(String, Option<(usize, Vec<String>)>)> {
     match String::from_utf8(read(path)?) {
         // A byte-order mark (editors on Windows write one) is not text.
         Ok(text) => Some((
@@ -102,7 +102,7 @@ fn read_text(path: &Path) -> Option<(String, Option<usize>)> {
             None,
         )),
         // The text up to the bad byte is the file's own, so the place is exact.
-        Err(e) => Some((String::from_utf8_lossy(e.as_bytes()).into_owned(), Some(e.utf8_error().valid_up_to()))),
+        Err(e) => Some((String::from_utf8_lossy(e.as_bytes()).into_owned(), Some((e.utf8_error().valid_up_to(), isa_runtime::report::invalid_utf8_notes(e.as_bytes()))))),
     }
 }
 
@@ -160,13 +160,14 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
     let (words, errors) = isa_generated::text::assemble(&text);
     if !errors.is_empty() || bad.is_some() {
         let mut report = Report::new(file, &text);
+        let bad_file = usize::from(bad.is_some());
         report.invalid_utf8(bad);
         for e in &errors {
             // The caret alone: the message already says what is wrong there.
             report.error(Some(codes::ASM_ERROR), Some((e.offset, e.len)), &e.message, "");
         }
         drop(report);
-        say!("{}; nothing written", isa_runtime::report::summary(errors.len() + usize::from(bad.is_some()), 0));
+        say!("{}; nothing written", isa_runtime::report::summary(errors.len() + bad_file, 0));
         return ExitCode::from(1);
     }
     match out {
@@ -200,10 +201,13 @@ impl<'t> Report<'t> {
     }
 
     /// E002 at byte `at`, the first that is not UTF-8, if any.
-    fn invalid_utf8(&mut self, at: Option<usize>) {
-        if let Some(at) = at {
-            let label = "invalid byte sequence here; the rest is read with replacement characters";
+    fn invalid_utf8(&mut self, bad: Option<(usize, Vec<String>)>) {
+        if let Some((at, notes)) = bad {
+            let label = isa_runtime::report::INVALID_UTF8_LABEL;
             self.error(Some(codes::INVALID_UTF8), Some((at, char::REPLACEMENT_CHARACTER.len_utf8())), "file is not valid UTF-8", label);
+            for n in notes {
+                self.0.note(&n);
+            }
         }
     }
 

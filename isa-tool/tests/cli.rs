@@ -111,6 +111,12 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     assert_eq!((code, stdout.as_str()), (1, ""));
     assert!(!out.exists());
     assert!(err.contains("error[E002]: file is not valid UTF-8") && err.contains("bad.s:2:15"), "{err}");
+    // Worded as the front end words it for `isa-codegen asm`: label and notes.
+    assert!(err.contains("^ invalid byte sequence here\n") && err.contains("= files must be UTF-8; the rest of this one is read with replacement characters"), "{err}");
+    // Chinese saved as GBK: the `iconv` line.
+    std::fs::write(&src, b"FADD R1, R2, R3 // \xB8\xA1\xB5\xE3\n").unwrap();
+    let (_, _, err) = isa(&["asm", src.to_str().unwrap()]);
+    assert!(err.contains("iconv -f GB18030 -t UTF-8"), "{err}");
     // The rest of the file is still read (with replacement characters), so
     // its other errors are reported in the same run; a bad byte in a mere
     // comment still fails the file.
