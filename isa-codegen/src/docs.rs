@@ -967,9 +967,13 @@ fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
                 name,
                 field: if f.is_some() { r.name.clone() } else { r.index.join(", ") },
                 kind,
-                bits: f.map_or(String::new(), |f| bits_text(f.start, f.width)),
+                // An indexed register: the bits of the fields that index it.
+                bits: match f {
+                    Some(f) => bits_text(f.start, f.width),
+                    None => r.index.iter().filter_map(|n| op.field(n)).map(|f| format!("{} {}", f.name, bits_text(f.start, f.width))).collect::<Vec<_>>().join(", "),
+                },
                 width,
-                dir: dir.into(),
+                dir: if dir.is_empty() && !r.index.is_empty() { "not in InList/OutList".into() } else { dir.into() },
             }
         })
         .collect();
