@@ -995,8 +995,27 @@ fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
 
 /// A prose section as the manual shows it: without the lines the front end
 /// reads as directives or exception rules (when `rules`), and with its
-/// headings two levels down, under the page's own `##` sections.
+/// headings moved under the page's own `##` sections: its shallowest
+/// heading is `###` (`#` in PRMT, `###` in F2IP), the others keep their depth below it.
 fn prose_text(text: &str, rules: bool) -> String {
+    // A Markdown heading's level (`## x`: 2), outside code fences.
+    let heading = |line: &str| {
+        let t = line.trim_start();
+        let level = t.bytes().take_while(|&b| b == b'#').count();
+        ((1..=6).contains(&level) && line.len() - t.len() <= 3 && t[level..].chars().next().is_none_or(char::is_whitespace)).then_some(level)
+    };
+    let mut in_fence = false;
+    let shallowest = text
+        .lines()
+        .filter(|l| {
+            if l.trim_start().starts_with("```") {
+                in_fence = !in_fence;
+            }
+            !in_fence
+        })
+        .filter_map(heading)
+        .min()
+        .unwrap_or(1);
     let mut out = String::new();
     let mut in_fence = false;
     for line in text.lines() {
@@ -1007,11 +1026,9 @@ fn prose_text(text: &str, rules: bool) -> String {
             if rules && isa_dsl::parser::is_rule_line(line) {
                 continue;
             }
-            let level = t.bytes().take_while(|&b| b == b'#').count();
-            let is_heading = (1..=6).contains(&level) && line.len() - t.len() <= 3 && t[level..].chars().next().is_none_or(char::is_whitespace);
-            if is_heading {
-                out.push_str(&"#".repeat((level + 2).min(6)));
-                out.push_str(&t[level..]);
+            if let Some(level) = heading(line) {
+                out.push_str(&"#".repeat((level + 3 - shallowest).min(6)));
+                out.push_str(&t[t.bytes().take_while(|&b| b == b'#').count()..]);
                 out.push('\n');
                 continue;
             }
@@ -1022,11 +1039,12 @@ fn prose_text(text: &str, rules: bool) -> String {
     out
 }
 
-/// Splits prose into Markdown blocks and fenced code blocks.
 /// A CJK ideograph or punctuation mark: text holding one is marked `zh`.
 fn is_cjk(c: char) -> bool {
     matches!(c, '\u{3000}'..='\u{303F}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{FF00}'..='\u{FFEF}')
 }
+
+/// Splits prose into Markdown blocks and fenced code blocks.
 
 fn section(isa: &Isa, id: &str, title: &str, text: &str) -> Section {
     let mut blocks = Vec::new();
