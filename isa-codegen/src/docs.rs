@@ -195,6 +195,8 @@ struct IndexInsn {
     spelled: String,
     opcodes: usize,
     summary: String,
+    /// The spec gives it no `__Syntax`: it cannot be written in assembly.
+    no_syntax: bool,
 }
 
 fn type_kind(t: &Type) -> String {
@@ -241,7 +243,7 @@ fn index_groups(isa: &Isa) -> Vec<IndexGroup> {
             }
         }
         let spelled = spellings.join(", ");
-        let entry = IndexInsn { name: o.name.clone(), spelled, opcodes: o.opcodes.len(), summary: summary(o) };
+        let entry = IndexInsn { name: o.name.clone(), spelled, opcodes: o.opcodes.len(), summary: summary(o), no_syntax: o.syntax.is_empty() };
         match groups.iter_mut().find(|g| g.name == name) {
             Some(g) => g.insns.push(entry),
             None => groups.push(IndexGroup { name, path, insns: vec![entry], aliases: Vec::new(), chain: o.groups[skip..].to_vec() }),
