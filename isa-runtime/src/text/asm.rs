@@ -985,6 +985,30 @@ impl Bad<'_> {
     }
 }
 
+/// A prefix written where the form has no field for it: on a number, one
+/// an immediate never takes; else a spec defect.
+#[cold]
+fn unbound_prefix<'a>(t: &OperandText<'a>, d: &Decoration) -> Bad<'a> {
+    if matches!(t.core, Core::Number(_)) { Bad::PrefixOnValue(d.kind.written()) } else { Bad::PrefixUnbound(d.name) }
+}
+
+/// A prefix the template does not write on the operand, with a hint.
+#[cold]
+fn not_allowed<'a>(t: &OperandText<'a>, literal_sign: bool, spelled_inv: bool) -> Bad<'a> {
+    let which = if t.neg && !literal_sign { "-" } else if t.abs { "|..|" } else if t.not { "!" } else { "~" };
+    if matches!(t.core, Core::Number(_)) && which != "-" {
+        return Bad::PrefixOnValue(which);
+    }
+    let hint = if t.inv {
+        " (`~` is written only with `.X`)"
+    } else if t.neg && spelled_inv {
+        " (with `.X` write `~`)"
+    } else {
+        ""
+    };
+    Bad::NotAllowed { which, hint }
+}
+
 /// Sets the fields of operand `sop`'s decorations (prefixes and suffixes)
 /// from text `t` in word `w`, and checks that `t` writes none the template
 /// lacks. `literal_sign`: `t`'s `-` was taken as the sign of its number.
@@ -1004,9 +1028,9 @@ pub(super) fn decorate<'a>(sop: &Operand, t: &OperandText<'a>, literal_sign: boo
                     let Target::Field { field: f, .. } = d.target else {
                         return Err(Bad::SuffixUnbound(sfx));
                     };
-                    let v = d.suffix.as_ref().and_then(|s| s.map(w)).and_then(|s| s.value(sfx));
-                    let takes = d.suffix.as_ref().and_then(|s| s.map(w)).map_or(&[][..], |m| m.parse);
-                    w = f.bits.set(w, v.ok_or(Bad::SuffixNotAllowed(sfx, takes))?);
+                    let map = d.suffix.as_ref().and_then(|s| s.map(w));
+                    let v = map.and_then(|m| m.value(sfx)).ok_or_else(|| Bad::SuffixNotAllowed(sfx, map.map_or(&[][..], |m| m.parse)))?;
+                    w = f.bits.set(w, v);
                 } else if !d.optional {
                     return Err(Bad::NeedsSuffix(d.name));
                 }
@@ -1019,9 +1043,7 @@ pub(super) fn decorate<'a>(sop: &Operand, t: &OperandText<'a>, literal_sign: boo
         // whose default is set (`pp` defaults to `!PT` in some opcodes).
         match d.target {
             Target::Field { field, on: enc_on, off } => w = field.bits.set(w, if on { enc_on } else { off }),
-            Target::None | Target::Missing if on => {
-                return Err(if matches!(t.core, Core::Number(_)) { Bad::PrefixOnValue(d.kind.written()) } else { Bad::PrefixUnbound(d.name) })
-            }
+            Target::None | Target::Missing if on => return Err(unbound_prefix(t, d)),
             Target::None | Target::Missing => {}
         }
     }
@@ -1030,18 +1052,7 @@ pub(super) fn decorate<'a>(sop: &Operand, t: &OperandText<'a>, literal_sign: boo
     let spelled_inv = sop.neg_is_inv.is_some_and(|e| e.eval(w) != 0);
     let inv_ok = has(DecorationKind::Invert) || (t.inv && spelled_inv);
     if (t.neg && !literal_sign && !has(DecorationKind::Neg)) || (t.abs && !has(DecorationKind::Abs)) || (t.not && !has(DecorationKind::Not)) || (t.inv && !inv_ok) {
-        let which = if t.neg && !literal_sign { "-" } else if t.abs { "|..|" } else if t.not { "!" } else { "~" };
-        if matches!(t.core, Core::Number(_)) && which != "-" {
-            return Err(Bad::PrefixOnValue(which));
-        }
-        let hint = if t.inv {
-            " (`~` is written only with `.X`)"
-        } else if t.neg && spelled_inv {
-            " (with `.X` write `~`)"
-        } else {
-            ""
-        };
-        return Err(Bad::NotAllowed { which, hint });
+        return Err(not_allowed(t, literal_sign, spelled_inv));
     }
     if t.neg && !literal_sign && spelled_inv {
         return Err(Bad::WriteTilde);
