@@ -126,13 +126,20 @@ fn chromium() -> Option<PathBuf> {
     })
 }
 
-#[test]
-fn browser_renders_the_ffma_page() {
-    let Some(chrome) = chromium() else {
+/// Chromium, or `None` after saying the test is skipped (never on CI,
+/// where `.ci/run` installs it).
+fn chromium_or_skip() -> Option<PathBuf> {
+    let chrome = chromium();
+    if chrome.is_none() {
         assert!(std::env::var_os("CI").is_none(), "chromium is missing: .ci/run installs it");
         eprintln!("skipped: no chromium on PATH (.ci/run installs Debian's chromium)");
-        return;
-    };
+    }
+    chrome
+}
+
+#[test]
+fn browser_renders_the_ffma_page() {
+    let Some(chrome) = chromium_or_skip() else { return };
     let page = site().join("insn/FFMA.html").canonicalize().unwrap();
     let url = format!("file://{}", page.display());
     let profile = std::env::temp_dir().join(format!("isa-docs-chromium-{}", std::process::id()));
@@ -391,11 +398,7 @@ fn no_accidental_strikethrough() {
 /// prose speaks of 舍入 (rounding).
 #[test]
 fn browser_search_finds_words_modifiers_and_prose() {
-    let Some(chrome) = chromium() else {
-        assert!(std::env::var_os("CI").is_none(), "chromium is missing: .ci/run installs it");
-        eprintln!("skipped: no chromium on PATH (.ci/run installs Debian's chromium)");
-        return;
-    };
+    let Some(chrome) = chromium_or_skip() else { return };
     let queries = ["E4M3", ".X", "舍入", "hadd2.rn"];
     let dir = std::env::temp_dir().join(format!("isa-docs-search-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
