@@ -1047,7 +1047,6 @@ fn is_cjk(c: char) -> bool {
 }
 
 /// Splits prose into Markdown blocks and fenced code blocks.
-
 fn section(isa: &Isa, id: &str, title: &str, text: &str) -> Section {
     let mut blocks = Vec::new();
     let mut md = String::new();

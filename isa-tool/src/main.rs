@@ -85,13 +85,16 @@ fn main() -> ExitCode {
     }
 }
 
+/// Where a file stops being UTF-8 (its first bad byte) and E002's notes for it.
+type BadUtf8 = (usize, Vec<String>);
+
 /// Reads a text file, and whether it is UTF-8. One that is not is reported
 /// at its first bad byte, and the rest is read with replacement characters,
 /// so that its other errors are reported too (as `isa-codegen asm` does);
 /// the caller fails the command either way.
 /// The second value is the offset of the first bad byte, which
 /// [`Report::invalid_utf8`] reports among the file's other errors.
-fn read_text(path: &Path) -> Option<(String, Option<(usize, Vec<String>)>)> {
+fn read_text(path: &Path) -> Option<(String, Option<BadUtf8>)> {
     match String::from_utf8(read(path)?) {
         // A byte-order mark (editors on Windows write one) is not text.
         Ok(text) => Some((
@@ -201,7 +204,7 @@ impl<'t> Report<'t> {
     }
 
     /// E002 at byte `at`, the first that is not UTF-8, if any.
-    fn invalid_utf8(&mut self, bad: Option<(usize, Vec<String>)>) {
+    fn invalid_utf8(&mut self, bad: Option<BadUtf8>) {
         if let Some((at, notes)) = bad {
             let label = isa_runtime::report::INVALID_UTF8_LABEL;
             self.error(Some(codes::INVALID_UTF8), Some((at, char::REPLACEMENT_CHARACTER.len_utf8())), "file is not valid UTF-8", label);

@@ -405,12 +405,12 @@ fn browser_search_finds_words_modifiers_and_prose() {
     for f in ["search-index.js", "search.js"] {
         std::fs::copy(site().join(f), dir.join(f)).unwrap();
     }
+    let list = format!("[{}]", queries.iter().map(|q| format!("'{q}'")).collect::<Vec<_>>().join(","));
     let script = format!(
         "var out = document.getElementById('out'); var input = document.getElementById('search'); \
-         {}.forEach(function (q) {{ input.value = q; input.dispatchEvent(new Event('input')); \
+         {list}.forEach(function (q) {{ input.value = q; input.dispatchEvent(new Event('input')); \
          var names = Array.prototype.map.call(document.querySelectorAll('#results a'), function (a) {{ return a.textContent; }}); \
-         out.textContent += q + ' = ' + names.join(',') + '\\n'; }});",
-        format!("[{}]", queries.iter().map(|q| format!("'{q}'")).collect::<Vec<_>>().join(","))
+         out.textContent += q + ' = ' + names.join(',') + '\\n'; }});"
     );
     let html = format!("<!DOCTYPE html><meta charset=\"utf-8\"><input id=\"search\"><ul id=\"results\"></ul><pre id=\"out\"></pre><script src=\"search-index.js\"></script><script src=\"search.js\"></script><script>{script}</script>");
     std::fs::write(dir.join("t.html"), html).unwrap();
