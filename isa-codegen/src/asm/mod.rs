@@ -730,7 +730,6 @@ impl<'a> Assembler<'a> {
         Some(e.eval(word))
     }
 
-    /// The encoding of suffix `sfx` for field `f` (value list, hook, or enum names).
     /// Every spelling suffix list `list` of field `f` takes under `raw`'s
     /// other fields, with its encoding: the list's, the enum's names, the
     /// selectors, in that order (the model's `SuffixMap` is this list).
@@ -748,6 +747,7 @@ impl<'a> Assembler<'a> {
         candidates.into_iter().filter_map(|c| Some((c, self.suffix_value(ot, op, raw, f, list, c)?))).collect()
     }
 
+    /// The encoding of suffix `sfx` for field `f` (value list, hook, or enum names).
     fn suffix_value(&self, ot: usize, op: &Opcode, raw: &RawInstruction, f: &Field, list: &str, sfx: &str) -> Option<u64> {
         if let Some(h) = self.suffix_hook(op, f) {
             let ai = Self::field_index(op, h.args.get(1)?)?;
