@@ -71,7 +71,9 @@ pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
     };
     let controls = control_rows(isa);
     let groups = index_groups(isa);
-    let types: Vec<TypeEntry> = isa.types.iter().map(|t| TypeEntry { name: t.name.clone(), kind: type_kind(t) }).collect();
+    // Alphabetical, as a reader looks a type up.
+    let mut types: Vec<TypeEntry> = isa.types.iter().map(|t| TypeEntry { name: t.name.clone(), kind: type_kind(t) }).collect();
+    types.sort_by_cached_key(|t| (t.name.to_lowercase(), t.name.clone()));
     let legacy: Vec<LegacyLink> = isa
         .legacy
         .iter()
@@ -1399,6 +1401,8 @@ struct DiagRow {
     notes: String,
     /// The instruction page whose declarations contain it (file stem under `insn/`).
     page: Option<String>,
+    /// How links name that page: `HMUL2 (SPA 5.3)` for a legacy page.
+    page_title: String,
 }
 
 /// For each diagnostic, the instruction page whose declarations contain its
@@ -1460,6 +1464,10 @@ fn diag_row(input: &DocsInput, d: &isa_dsl::Diagnostic, page: &Option<String>) -
         message: d.message.clone(),
         message_md: d.message.replace('|', "\\|"),
         notes: d.all_notes().collect::<Vec<_>>().join("; "),
+        page_title: page.as_ref().map_or(String::new(), |p| {
+            let legacy = input.isa.legacy.iter().find(|o| legacy_page(o) == *p);
+            legacy.map_or(p.clone(), |o| format!("{} ({})", o.name, o.notation.as_deref().unwrap_or("legacy")))
+        }),
         page: page.clone(),
     }
 }
