@@ -312,6 +312,7 @@ fn messages_name_the_mistake_not_a_symptom() {
         ("MOV R0, R1; MOV R2, R3", 12, "text after `;`: one instruction per line (`MOV R2, R3` would be a second)"),
         ("MOV R0, R1 ;;", 11, "a second `;`: one `;` ends the instruction"),
         ("MOV R0, R1 &sched = 0x1", 11, "a control is one word, `&name=value`, without spaces"),
+        ("FADD R0, R1, &sched=1 R2", 13, "controls come after the operands: `&sched=1` is followed by `R2`"),
         // The wrong base outranks a prefix (the paths once disagreed here).
         ("GETGPR R0, !AR[UR2]", 11, "expected `R[...]`"),
         // Only the default of a modifier the spec gives no field may be written.

@@ -547,6 +547,13 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
                 if amp > 0 && !text.as_bytes()[amp - 1].is_ascii_whitespace() && text[amp + 1..].contains('=') {
                     return Err((col + amp, "a space goes before a control: `R1 &sched=0x1`".into()));
                 }
+                // `&sched=1 R2`: a whole control, then more operand text.
+                let word = text[amp..].split(char::is_whitespace).next().unwrap_or("");
+                let after = text[amp + word.len()..].trim();
+                if let Some((name, value)) = word[1..].split_once('=').filter(|(n, v)| !n.is_empty() && !v.is_empty() && !after.is_empty()) {
+                    let next = after.split([',', ' ', '\t']).next().unwrap_or(after);
+                    return Err((col + amp, format!("controls come after the operands: `&{name}={value}` is followed by `{next}`")));
+                }
                 return Err((col + amp, "a control is one word, `&name=value`, without spaces".into()));
             }
             for (i, c) in found.iter().rev().enumerate() {
