@@ -889,7 +889,8 @@ fn core(s: &str) -> Option<Core<'_>> {
         }
         let (index, offset) = match inner.bytes().position(|c| c == b'+' || c == b'-') {
             Some(i) => {
-                let v = int(trim(&inner[i + 1..]).1)? as i128;
+                // The offset may carry its own sign (`R[UR1+-0x1]` is `R[UR1-0x1]`).
+                let v = super::literal::signed(trim(&inner[i + 1..]).1)?;
                 (trim(&inner[..i]).1, if inner.as_bytes()[i] == b'-' { -v } else { v })
             }
             None => (inner, 0),
@@ -934,6 +935,7 @@ mod tests {
         assert!(o.neg && o.abs && o.suffix == Some("H0_H0"));
         assert_eq!(operand("-0x114514").unwrap().core, Core::Number("-0x114514"));
         assert_eq!(operand("R[UR2+0x1]").unwrap().core, Core::Indexed { base: "R", index: "UR2", offset: 1 });
+        assert_eq!(operand("R[UR2+-0x1]").unwrap().core, Core::Indexed { base: "R", index: "UR2", offset: -1 });
         assert_eq!(operand("c[0x3][0x18]").unwrap().core, Core::CMem { bank: 3, offset: 0x18 });
         assert!(operand("!PT").unwrap().not);
         assert!(operand("|R1").is_err());
