@@ -185,6 +185,13 @@ fn book_pages() -> Vec<(PathBuf, String)> {
     pages.into_iter().map(|p| (p.clone(), std::fs::read_to_string(&p).unwrap())).collect()
 }
 
+/// Every page of the Markdown book (instructions, types, index, diagnostics) and its text.
+fn whole_book() -> Vec<(PathBuf, String)> {
+    let mut pages = Vec::new();
+    files(&root().join("generated/docs/md"), "md", &mut pages);
+    pages.into_iter().map(|p| (p.clone(), std::fs::read_to_string(&p).unwrap())).collect()
+}
+
 /// The cells of a Markdown table row (`| a | b |`), `\|` kept inside cells.
 fn cells(row: &str) -> Vec<String> {
     let mut out = vec![String::new()];
@@ -369,10 +376,8 @@ fn fields_and_unused_bits_cover_the_word_once() {
 /// (`b0~b3`), so outside code every `~` is escaped.
 #[test]
 fn no_accidental_strikethrough() {
-    let (mut pages, mut escaped) = (Vec::new(), 0);
-    files(&root().join("generated/docs/md"), "md", &mut pages);
-    for path in pages {
-        let page = std::fs::read_to_string(&path).unwrap();
+    let mut escaped = 0;
+    for (path, page) in whole_book() {
         let mut fence = false;
         for (k, line) in page.lines().enumerate() {
             if line.trim_start().starts_with("```") {
@@ -471,10 +476,8 @@ fn modifier_rows_keep_every_value_and_name_constants() {
 /// each table.
 #[test]
 fn book_table_rows_have_their_headers_cells() {
-    let (mut pages, mut rows) = (Vec::new(), 0);
-    files(&root().join("generated/docs/md"), "md", &mut pages);
-    for path in pages {
-        let page = std::fs::read_to_string(&path).unwrap();
+    let mut rows = 0;
+    for (path, page) in whole_book() {
         let mut header: Option<usize> = None;
         let mut fence = false;
         for (k, line) in page.lines().enumerate() {
