@@ -17,13 +17,14 @@ fn seed_text() -> &'static str {
     })
 }
 
-fn run(name: &str, bytes: &[u8]) {
+fn run(name: &str, bytes: &[u8]) -> isa_dsl::Frontend {
     let mut diags = isa_dsl::Diagnostics::default();
     let mut sources = isa_dsl::SourceMap::new();
     isa_dsl::add_source(&mut sources, name, bytes, &mut diags);
     let fe = isa_dsl::compile(sources, diags);
     let _ = fe.render_diagnostics();
     let _ = fe.diagnostics.summary();
+    fe
 }
 
 /// The seed files with random damage: lines removed, duplicated, swapped,
@@ -76,6 +77,19 @@ proptest! {
     #[test]
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2000)) {
         run("random.txt", &bytes);
+    }
+
+    /// Random text (any characters, controls included) after a declaration,
+    /// so the file is read as DSL and reaches the parser: random bytes are
+    /// rarely UTF-8, and a file without a `__Def` line is skipped unread.
+    #[test]
+    fn random_text_in_a_declaration_never_panics(chars in proptest::collection::vec(any::<char>(), 0..600)) {
+        let text = format!("__DefGroup G : [ALL]\n  __Encoding\n{}", chars.into_iter().collect::<String>());
+        let fe = run("text.txt", text.as_bytes());
+        prop_assert!(
+            !fe.diagnostics.items.iter().any(|d| d.code == isa_dsl::Code::LegacySkipped),
+            "the file was skipped, not parsed"
+        );
     }
 
     #[test]
