@@ -62,7 +62,7 @@ fn programs_give_the_expected_state() {
             Err(errors) => {
                 for e in errors {
                     let (at, _) = e.span.unwrap_or((0, 0));
-                    let line = case.program[..at].lines().count().max(1);
+                    let line = case.program[..at].matches('\n').count() + 1;
                     failures.push(format!("{}: line {line}: {}", case.name, e.message));
                 }
                 continue;
@@ -77,6 +77,30 @@ fn programs_give_the_expected_state() {
         failures.extend(check(&warp, &case.expect).into_iter().map(|m| format!("{}: {m}", case.name)));
     }
     assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Every instruction of every program matters to its `expect`: run without
+/// it, the program must fail its check. An instruction whose result a later
+/// one overwrites, or that `expect` does not read, would otherwise count as
+/// covered by [`every_opcode_executes_in_some_program`] while nothing
+/// checks it.
+#[test]
+fn every_instruction_is_checked() {
+    let mut unchecked = Vec::new();
+    for case in cases() {
+        let program = isa_sim::assemble(&case.program).expect("assembles (see programs_give_the_expected_state)");
+        for skip in 0..program.len() {
+            let mut rest = program.clone();
+            let (inst, (at, _)) = rest.remove(skip);
+            let mut warp = new_warp();
+            isa_sim::state::load(&mut warp, &case.state).unwrap();
+            if isa_sim::run(&mut warp, &rest).is_ok() && check(&warp, &case.expect).is_empty() {
+                let line = case.program[..at].matches('\n').count() + 1;
+                unchecked.push(format!("{}: line {line} ({}): the check passes without it", case.name, inst.name()));
+            }
+        }
+    }
+    assert!(unchecked.is_empty(), "{} instruction(s) nothing checks:\n{}", unchecked.len(), unchecked.join("\n"));
 }
 
 /// F2FP in each operand form: F32 pairs to E4M3 (packed with Rc's half) and
