@@ -9,8 +9,15 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The `isa` binary, with the default limit on shown diagnostics.
+fn isa_command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_isa"));
+    c.env_remove("ISA_MAX_DIAGNOSTICS");
+    c
+}
+
 fn isa(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_isa")).args(args).output().expect("runs");
+    let out = isa_command().args(args).output().expect("runs");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
@@ -51,7 +58,7 @@ fn assembles_like_the_interpreted_path_and_round_trips() {
     assert_eq!(isa(&["asm", src.to_str().unwrap(), "-o", bin.to_str().unwrap()]).0, 0);
     assert_eq!(std::fs::read(&bin).unwrap(), isa_runtime::text::words::to_bytes(&words));
     // `-o -`: the same bytes on standard output (as `-` is standard input).
-    let out = Command::new(env!("CARGO_BIN_EXE_isa")).args(["asm", src.to_str().unwrap(), "-o", "-"]).output().unwrap();
+    let out = isa_command().args(["asm", src.to_str().unwrap(), "-o", "-"]).output().unwrap();
     assert_eq!((out.status.code(), out.stdout), (Some(0), isa_runtime::text::words::to_bytes(&words)));
     let (code, from_bin, err) = isa(&["disasm", bin.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
@@ -277,7 +284,7 @@ fn isa_stdin(args: &[&str], input: &[u8]) -> (i32, String, String) {
 /// [`isa_stdin`] with environment variables set.
 fn isa_stdin_env(args: &[&str], input: &[u8], env: &[(&str, &str)]) -> (i32, String, String) {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_isa"))
+    let mut child = isa_command()
         .args(args)
         .envs(env.iter().copied())
         .stdin(std::process::Stdio::piped())
