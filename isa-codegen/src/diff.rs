@@ -357,7 +357,7 @@ fn forms(isa: &Isa, o: &Optype) -> BTreeSet<String> {
                     None => 'L',
                     Some(f) => match &isa.types[f.ty].kind {
                         TypeKind::Register { predicate: true, .. } => 'P',
-                        TypeKind::Register { prefix, .. } if prefix.len() > 1 => 'U',
+                        TypeKind::Register { warp: true, .. } => 'U',
                         TypeKind::Register { .. } => 'R',
                         TypeKind::ConstMem { .. } => 'C',
                         _ => 'I',

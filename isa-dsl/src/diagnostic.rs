@@ -111,8 +111,8 @@ codes! {
     DuplicateOperand = "W022", Warning, "syntax operand written twice in one template";
     ForeignExample = "W023", Warning, "example of another instruction";
     EmptyType = "W024", Warning, "bit-field type without values";
-    UnwritableWord = "W026", Warning, "instruction word no syntax form writes";
     RegisterNamedOperand = "W025", Warning, "syntax operand named as a register, bound by position to a field of another kind";
+    UnwritableWord = "W026", Warning, "instruction word no syntax form writes";
 }
 
 impl Code {
@@ -360,5 +360,15 @@ mod tests {
         ] {
             assert_eq!((code.as_str(), code.title()), shared);
         }
+    }
+
+    /// `Code::ALL` is in order (errors, then warnings, by number): the
+    /// manual's table of codes lists them so.
+    #[test]
+    fn codes_are_listed_in_order() {
+        let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        let mut sorted = codes.clone();
+        sorted.sort();
+        assert_eq!(codes, sorted);
     }
 }

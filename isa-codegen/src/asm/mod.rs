@@ -197,9 +197,11 @@ impl<'a> Assembler<'a> {
         op.fields.iter().position(|f| &*f.name == name)
     }
 
-    /// Encoding of a flag sub-field (`.neg`, `.not`): the value named `True`/`False`, else 1/0.
-    pub(crate) fn flag(&self, f: &Field, on: bool) -> u64 {
-        self.isa.types[f.ty].enum_value(if on { "True" } else { "False" }).map_or(on as u64, |v| v.encoding)
+    /// Encoding of a decoration's sub-field (`.neg`, `.not`): 1 when the
+    /// decoration is written, 0 when not (a language rule, `docs/dsl.md`;
+    /// no value name of the spec's types decides it).
+    pub(crate) fn flag(&self, _f: &Field, on: bool) -> u64 {
+        on as u64
     }
 
     fn value_list(&self, ot: usize, name: &str) -> Option<&ValueList> {
