@@ -429,7 +429,9 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
     }
     // A diagnostic; `titled`: the code's title goes under the caret (a file-wide error);
     // else the caret alone, as the message says what is wrong there.
-    let mut report = |code: isa_dsl::Code, span: Option<(usize, usize)>, message: String, titled: bool| {
+    let mut report = |code: (&str, &str), span: Option<(usize, usize)>, message: String, titled: bool| {
+        // The runtime's codes are the front end's (a test in `isa-dsl` holds them equal).
+        let code = isa_dsl::Code::ALL.iter().copied().find(|c| c.as_str() == code.0).expect("a code of isa-dsl's table");
         match span.filter(|_| is_text) {
             Some((at, len)) => diags.push(isa_dsl::Diagnostic::new(code, isa_dsl::Span::new(isa_dsl::FileId(0), at, at + len), message).with_label(if titled { code.title() } else { "" })),
             // Rendered with the rest, so the limit on how many show holds.
@@ -439,52 +441,44 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
     let words = match isa_runtime::text::words::read_words_as(bytes, format) {
         Ok(w) => w,
         Err(e) => {
-            report(isa_dsl::Code::WordsFile, e.span, e.message, true);
-            isa_runtime::text::words::Words { words: Vec::new(), spans: None, bad: Vec::new() }
+            report(isa_runtime::report::codes::WORDS_FILE, e.span, e.message, true);
+            say_raw!("{}", diags.render(&sources, color));
+            say!("{}", diags.summary());
+            return ExitCode::from(1);
         }
     };
-    let asm = isa_codegen::asm::Assembler::new(&fe.isa);
-    let codec = isa_codegen::interp::Codec::new(&fe.isa);
-    let mut out = String::new();
-    // Lines that are not words are reported where they are, and reading goes on.
-    for entry in words.entries() {
-        let (k, w, span) = match entry {
-            isa_runtime::text::words::Entry::Word { index, word, span } => (index, word, span),
-            isa_runtime::text::words::Entry::Bad(e) => {
-                out.push_str("// not a word\n");
-                report(isa_dsl::Code::WordsFile, e.span, e.message.clone(), false);
-                continue;
-            }
-        };
-        match asm.disassemble(w) {
-            // Bits no field covers would not come back from the text: the
-            // word is kept as data, its text a comment.
-            // It decodes, but no form prints it: `.word`, and why.
-            Ok(t) if t.starts_with(".word") => {
-                let opcode = codec.decode(w).map_or(String::new(), |r| fe.isa.opcodes[r.opcode].name.clone());
-                let (line, message) = isa_runtime::text::words::unwritable(w, &opcode, &isa_runtime::text::words::word_place(k, span.is_some()));
-                out.push_str(&line);
-                report(isa_dsl::Code::UnwritableWord, span, message, true);
-            }
-            Ok(t) => match codec.decode_strict(w) {
-                Err(isa_codegen::interp::DecodeError::UncoveredBits { opcode, bits }) => {
-                    let (line, message) = isa_runtime::text::words::stray_bits(w, &t, bits, &opcode, &isa_runtime::text::words::word_place(k, span.is_some()));
-                    out.push_str(&line);
-                    report(isa_dsl::Code::StrayBits, span, message, true);
-                }
-                _ => out.push_str(&format!("{t} ;\n")),
-            },
-            Err(e) => {
-                let place = isa_runtime::text::words::word_place(k, span.is_some());
-                report(isa_dsl::Code::DisasmError, span, format!("{place}{w:#034x} does not decode: {e}"), true);
-                out.push_str(&format!(".word {w:#034x} ; // does not decode: {e}\n"));
-            }
-        }
+    let printer = Interpreted { asm: isa_codegen::asm::Assembler::new(&fe.isa), codec: isa_codegen::interp::Codec::new(&fe.isa), isa: &fe.isa };
+    let (out, found) = isa_runtime::text::listing::disassemble(&words, &printer);
+    for f in found {
+        report(f.code, f.span, f.message, f.titled);
     }
-    if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
+    // The diagnostics, then the listing (as `isa disasm` prints them).
     if !diags.is_empty() {
         say_raw!("{}", diags.render(&sources, color));
         say!("{}", diags.summary());
     }
+    if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if diags.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+/// A spec's interpreted disassembler, for [`isa_runtime::text::listing::disassemble`].
+struct Interpreted<'a> {
+    asm: isa_codegen::asm::Assembler<'a>,
+    codec: isa_codegen::interp::Codec<'a>,
+    isa: &'a isa_dsl::ir::Isa,
+}
+
+impl isa_runtime::text::listing::Printer for Interpreted<'_> {
+    fn print(&self, w: u128, out: &mut String) -> Result<(), String> {
+        self.asm.disassemble(w).map(|t| out.push_str(&t)).map_err(|e| e.to_string())
+    }
+    fn opcode(&self, w: u128) -> Option<String> {
+        self.codec.decode(w).ok().map(|r| self.isa.opcodes[r.opcode].name.clone())
+    }
+    fn stray_bits(&self, w: u128) -> Option<(String, u128)> {
+        match self.codec.decode_strict(w) {
+            Err(isa_codegen::interp::DecodeError::UncoveredBits { opcode, bits }) => Some((opcode, bits)),
+            _ => None,
+        }
+    }
 }

@@ -321,15 +321,13 @@ impl<'t> FileReport<'t> {
         self.warnings
     }
 
-    /// The diagnostics as text, errors first (at most [`shown_limit`]), in
-    /// the order the front end sorts its own: by place (placeless ones
-    /// first), then code and message.
+    /// The diagnostics as text, errors first (at most [`shown_limit`]), by
+    /// place (placeless ones first), then code; diagnostics alike in both
+    /// keep the order they were added in (a binary file's words, in file
+    /// order: not `word 10` before `word 2`).
     pub fn render(&self, color: bool) -> String {
         let mut sorted = self.diagnostics.clone();
-        sorted.sort_by(|a, b| {
-            let key = |d: &Diagnostic<()>| (d.labels.first().map(|l| l.range.start), d.code.clone());
-            key(a).cmp(&key(b)).then_with(|| a.message.cmp(&b.message))
-        });
+        sorted.sort_by_key(|d| (d.labels.first().map(|l| l.range.start), d.code.clone()));
         render(&self.file, &sorted, color)
     }
 }

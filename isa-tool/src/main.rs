@@ -13,7 +13,7 @@
 
 use clap::{Parser, Subcommand};
 use isa_runtime::report::{codes, FileReport};
-use isa_runtime::text::words;
+use isa_runtime::text::{listing, words};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -243,64 +243,48 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let mut out = String::with_capacity(ws.words.len() * 48);
+    let (out, found) = listing::disassemble(&ws, &Generated);
     let (mut failed, mut stray) = (0, 0);
-    // Lines that are not words are reported where they are, and reading goes on.
-    for entry in ws.entries() {
-        let (k, w, span) = match entry {
-            words::Entry::Word { index, word, span } => (index, word, span),
-            words::Entry::Bad(e) => {
-                failed += 1;
-                out.push_str("// not a word\n");
-                // The caret alone: the message says what is wrong with the line.
-                report.error(Some(codes::WORDS_FILE), e.span, &e.message, "");
-                continue;
-            }
-        };
-        let line = out.len();
-        match isa_generated::text::disassemble_into(w, &mut out) {
-            // It decodes, but no form prints it: `.word`, and why.
-            Ok(()) if out[line..].starts_with(".word") => {
-                out.truncate(line);
-                let opcode = isa_generated::Decoded::new(w).map_or("", |d| d.name());
-                let (text, message) = words::unwritable(w, opcode, &words::word_place(k, span.is_some()));
-                out.push_str(&text);
-                report.warning(codes::UNWRITABLE, span, &message, codes::UNWRITABLE.1);
-                stray += 1;
-            }
-            Ok(()) => match isa_generated::Instruction::decode_strict(w) {
-                // Bits no field covers would not come back from the text:
-                // the word is kept as data, its text a comment.
-                Err(isa_generated::DecodeError::UncoveredBits { opcode, bits }) => {
-                    let text = out.split_off(line);
-                    let (line, message) = words::stray_bits(w, &text, bits, opcode, &words::word_place(k, span.is_some()));
-                    out.push_str(&line);
-                    report.warning(codes::STRAY_BITS, span, &message, codes::STRAY_BITS.1);
-                    stray += 1;
-                }
-                _ => out.push_str(" ;\n"),
-            },
-            Err(e) => {
-                failed += 1;
-                // The message names the word once.
-                let reason = match e {
-                    isa_generated::DecodeError::UnknownOpcode { .. } => "unknown opcode".to_string(),
-                    e => e.to_string(),
-                };
-                let place = words::word_place(k, span.is_some());
-                report.error(Some(codes::DISASM_ERROR), span, &format!("{place}{w:#034x} does not decode: {reason}"), codes::DISASM_ERROR.1);
-                out.push_str(&format!(".word {w:#034x} ; // does not decode: {reason}\n"));
-            }
+    for f in &found {
+        let label = if f.titled { f.code.1 } else { "" };
+        if f.error {
+            failed += 1;
+            report.error(Some(f.code), f.span, &f.message, label);
+        } else {
+            stray += 1;
+            report.warning(f.code, f.span, &f.message, label);
         }
     }
     drop(report);
     if failed + stray > 0 {
         say!("{}", isa_runtime::report::summary(failed, stray));
     }
-    if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
+    if let Err(e) = words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The built-in ISA's disassembler, for [`listing::disassemble`].
+struct Generated;
+
+impl listing::Printer for Generated {
+    fn print(&self, w: u128, out: &mut String) -> Result<(), String> {
+        isa_generated::text::disassemble_into(w, out).map_err(|e| match e {
+            // The listing names the word once.
+            isa_generated::DecodeError::UnknownOpcode { .. } => "unknown opcode".to_string(),
+            e => e.to_string(),
+        })
+    }
+    fn opcode(&self, w: u128) -> Option<String> {
+        isa_generated::Decoded::new(w).ok().map(|d| d.name().to_string())
+    }
+    fn stray_bits(&self, w: u128) -> Option<(String, u128)> {
+        match isa_generated::Instruction::decode_strict(w) {
+            Err(isa_generated::DecodeError::UncoveredBits { opcode, bits }) => Some((opcode.to_string(), bits)),
+            _ => None,
+        }
     }
 }

@@ -363,3 +363,19 @@ fn a_flood_of_errors_shows_the_first_hundred_and_counts_the_rest() {
     assert_eq!(err.matches("error[E040]").count(), 100, "{err}");
     assert!(err.contains("ISA_MAX_DIAGNOSTICS=0 shows all (`ISA_MAX_DIAGNOSTICS=abc` is not a number: the default, 100, holds)"), "{err}");
 }
+
+/// A binary file's words have no line: their diagnostics come in word
+/// order (`word 2` before `word 10`, which a sort by message text swapped),
+/// as `isa-codegen disasm` gives them.
+#[test]
+fn binary_words_are_reported_in_file_order() {
+    let bytes: Vec<u8> = (0..12).flat_map(|_| u128::MAX.to_le_bytes()).collect();
+    let (code, out, err) = isa_stdin(&["disasm", "--format", "binary", "-"], &bytes);
+    assert_eq!(code, 1);
+    assert_eq!(out.lines().count(), 12, "{out}");
+    let order: Vec<usize> = err
+        .lines()
+        .filter_map(|l| l.split("word ").nth(1)?.split(' ').next()?.parse().ok())
+        .collect();
+    assert_eq!(order, (0..12).collect::<Vec<_>>(), "{err}");
+}

@@ -8,6 +8,9 @@ pub mod asm;
 pub mod asm_fast;
 pub mod disasm;
 pub mod lex;
+/// Needs the diagnostic codes of [`crate::report`].
+#[cfg(feature = "report")]
+pub mod listing;
 pub mod literal;
 pub mod model;
 pub mod words;

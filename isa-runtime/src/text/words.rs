@@ -241,36 +241,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     })
 }
 
-/// How a disassembler's message names word `index`: nothing when the word
-/// has a place in a hex text (the diagnostic points there), else its index
-/// and byte range in the binary file (`word 3 (bytes 48..64), `).
-pub fn word_place(index: usize, in_text: bool) -> String {
-    if in_text {
-        String::new()
-    } else {
-        format!("word {index} (bytes {}..{}), ", 16 * index, 16 * index + 16)
-    }
-}
-
-/// A word that decodes but has bits no field of `opcode` covers, as both
-/// disassemblers keep it (W019): the output line (`.word`, its `text` in a
-/// comment, so it assembles back to itself) and the warning's message.
-pub fn stray_bits(w: u128, text: &str, bits: u128, opcode: &str, place: &str) -> (String, String) {
-    let line = format!(".word {w:#034x} ; // {text} with bits {bits:#x} no field covers\n");
-    let message = format!("{place}{w:#034x} has bits {bits:#x} no field of {opcode} covers: printed as `.word`, so that it assembles back to itself");
-    (line, message)
-}
-
-/// A word that decodes as `opcode` but that no syntax form writes (a form
-/// the spec leaves unusable, `check`'s W004/E028), as both disassemblers
-/// keep it (W026): the output line (`.word`, with a comment saying why) and
-/// the warning's message.
-pub fn unwritable(w: u128, opcode: &str, place: &str) -> (String, String) {
-    let line = format!(".word {w:#034x} ; // {opcode}: no syntax form writes this word\n");
-    let message = format!("{place}{w:#034x} is a {opcode} that no syntax form writes (see `check`): printed as `.word`");
-    (line, message)
-}
-
 /// Writes the binary output: to standard output when `path` is `-` (as `-`
 /// is standard input for the input file), else [`write_atomically`].
 pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

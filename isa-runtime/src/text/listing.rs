@@ -1,0 +1,154 @@
+//! A words file to its listing: the one loop both disassemblers run
+//! (`isa-codegen disasm` through the interpreted path, `isa disasm` through
+//! the generated one). Each entry of a [`Words`] becomes one line of text
+//! that assembles back to the word: the instruction, or `.word` when the
+//! text would lose the word (no form writes it, W026; bits no field covers,
+//! W019; it does not decode, E041), or `// not a word` for a bad line of a
+//! hex file (E042). What to report comes back as [`Finding`]s, in file
+//! order, for the caller to render with its own diagnostics.
+
+use super::words::{Entry, Words};
+use crate::report::codes;
+
+/// What a disassembler gives the loop, for one ISA.
+pub trait Printer {
+    /// Appends the instruction text of `w` to `out` (its first form that
+    /// can print it, else `.word` and the word), or says why `w` does not
+    /// decode (nothing appended).
+    fn print(&self, w: u128, out: &mut String) -> Result<(), String>;
+    /// The name of the opcode `w` decodes as.
+    fn opcode(&self, w: u128) -> Option<String>;
+    /// When `w` decodes but has bits set that no field of its opcode
+    /// covers: the opcode and those bits.
+    fn stray_bits(&self, w: u128) -> Option<(String, u128)>;
+}
+
+/// A diagnostic of the listing, placed in the words file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Code and title ([`codes`]).
+    pub code: (&'static str, &'static str),
+    /// An error (else a warning).
+    pub error: bool,
+    /// Byte offset and length in the file when it is hex text.
+    pub span: Option<(usize, usize)>,
+    pub message: String,
+    /// The code's title goes under the caret (else the caret alone: the
+    /// message says what is wrong there).
+    pub titled: bool,
+}
+
+/// The listing of `words`, one line per entry, and what to report.
+pub fn disassemble(words: &Words, p: &impl Printer) -> (String, Vec<Finding>) {
+    let mut out = String::with_capacity(words.words.len() * 48);
+    let mut found = Vec::new();
+    let mut report = |code, error, span, message, titled| found.push(Finding { code, error, span, message, titled });
+    for entry in words.entries() {
+        let (k, w, span) = match entry {
+            Entry::Word { index, word, span } => (index, word, span),
+            Entry::Bad(e) => {
+                out.push_str("// not a word\n");
+                report(codes::WORDS_FILE, true, e.span, e.message.clone(), false);
+                continue;
+            }
+        };
+        let place = word_place(k, span.is_some());
+        let line = out.len();
+        match p.print(w, &mut out) {
+            // It decodes, but no form prints it: `.word`, and why.
+            Ok(()) if out[line..].starts_with(".word") => {
+                out.truncate(line);
+                let opcode = p.opcode(w).unwrap_or_default();
+                out.push_str(&format!(".word {w:#034x} ; // {opcode}: no syntax form writes this word\n"));
+                let message = format!("{place}{w:#034x} is a {opcode} that no syntax form writes (see `check`): printed as `.word`");
+                report(codes::UNWRITABLE, false, span, message, true);
+            }
+            // Bits no field covers would not come back from the text: the
+            // word is kept as data, its text a comment.
+            Ok(()) => match p.stray_bits(w) {
+                Some((opcode, bits)) => {
+                    let text = out.split_off(line);
+                    out.push_str(&format!(".word {w:#034x} ; // {text} with bits {bits:#x} no field covers\n"));
+                    let message = format!("{place}{w:#034x} has bits {bits:#x} no field of {opcode} covers: printed as `.word`, so that it assembles back to itself");
+                    report(codes::STRAY_BITS, false, span, message, true);
+                }
+                None => out.push_str(" ;\n"),
+            },
+            Err(reason) => {
+                out.push_str(&format!(".word {w:#034x} ; // does not decode: {reason}\n"));
+                report(codes::DISASM_ERROR, true, span, format!("{place}{w:#034x} does not decode: {reason}"), true);
+            }
+        }
+    }
+    (out, found)
+}
+
+/// How a message names word `index`: nothing when the word has a place in
+/// a hex text (the diagnostic points there), else its index and byte range
+/// in the binary file (`word 3 (bytes 48..64), `).
+fn word_place(index: usize, in_text: bool) -> String {
+    if in_text {
+        String::new()
+    } else {
+        format!("word {index} (bytes {}..{}), ", 16 * index, 16 * index + 16)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::words::read_words;
+
+    /// A toy ISA: words below 16 print as `OPn`, 16 has no form, 17 has a
+    /// stray bit, anything else does not decode.
+    struct Toy;
+
+    impl Printer for Toy {
+        fn print(&self, w: u128, out: &mut String) -> Result<(), String> {
+            match w {
+                0..=15 | 17 => Ok(out.push_str(&format!("OP{w}"))),
+                16 => Ok(out.push_str(&format!(".word {w:#034x}"))),
+                _ => Err("unknown opcode".into()),
+            }
+        }
+        fn opcode(&self, w: u128) -> Option<String> {
+            (w <= 17).then(|| format!("OP_{w}"))
+        }
+        fn stray_bits(&self, w: u128) -> Option<(String, u128)> {
+            (w == 17).then(|| ("OP_17".into(), 1))
+        }
+    }
+
+    #[test]
+    fn every_entry_gives_one_line_and_every_loss_a_finding() {
+        let words = read_words(b"3\n10\nzz\n11\n12\n").unwrap();
+        let (text, found) = disassemble(&words, &Toy);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "OP3 ;",
+                ".word 0x00000000000000000000000000000010 ; // OP_16: no syntax form writes this word",
+                "// not a word",
+                ".word 0x00000000000000000000000000000011 ; // OP17 with bits 0x1 no field covers",
+                ".word 0x00000000000000000000000000000012 ; // does not decode: unknown opcode",
+            ]
+        );
+        let codes: Vec<(&str, bool, bool)> = found.iter().map(|f| (f.code.0, f.error, f.titled)).collect();
+        assert_eq!(codes, [("W026", false, true), ("E042", true, false), ("W019", false, true), ("E041", true, true)]);
+        // Hex text: the findings point at the words, and the messages do
+        // not repeat the place.
+        assert_eq!(found[0].span, Some((2, 2)));
+        assert!(found[3].message.starts_with("0x00000000000000000000000000000012 does not decode"), "{}", found[3].message);
+    }
+
+    #[test]
+    fn a_binary_word_is_named_by_its_index_and_bytes() {
+        let bytes: Vec<u8> = [3u128, 18].iter().flat_map(|w| w.to_le_bytes()).collect();
+        let words = crate::text::words::read_words_as(&bytes, crate::text::words::WordsFormat::Binary).unwrap();
+        let (_, found) = disassemble(&words, &Toy);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].span, None);
+        assert!(found[0].message.starts_with("word 1 (bytes 16..32), 0x"), "{}", found[0].message);
+    }
+}
