@@ -13,7 +13,7 @@
 //   spec/simulation/hooks.txt
 
 //! Simulator glue: register files, the `Kernels` trait, and an `execute`
-//! stub per opcode that moves operands between the warp and the kernels.
+//! function per opcode that moves operands between the warp and the kernels.
 #![allow(
     clippy::too_many_arguments,
     clippy::let_and_return,
@@ -23,7 +23,7 @@
 )]
 use super::*;
 use isa_runtime::sim::{lanes, sign_extend};
-/// The runtime's machine types the stubs take and return, here so a
+/// The runtime's machine types the `execute` functions take and return, here so a
 /// user needs no `isa-runtime` import of their own.
 pub use isa_runtime::sim::{Fault, FileSpec, Warp, LANES};
 /// The register files the spec declares, in spec order.

@@ -2,9 +2,9 @@
 //! as [`isa_runtime::sim::FileSpec`]s, a `Kernels` trait with one method per
 //! kernel and per operand modifier the hooks name (its signature derived from
 //! the operands and fields, implemented by hand elsewhere), and per opcode an
-//! `execute` stub that reads operands per `Order`/`Bitwidth`, applies their
+//! `execute` function that reads operands per `Order`/`Bitwidth`, applies their
 //! sub-fields, honours the guard per lane, calls the kernel and writes the
-//! results. No instruction's semantics is written here: the stubs only move
+//! results. No instruction's semantics is written here: those functions only move
 //! values between the warp and the kernels.
 
 use crate::gen_rust::raw_expr;
@@ -50,7 +50,7 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
     // Trait methods: kernels and modifiers, first use decides the signature
     // (the front end reports conflicting uses as E051).
     let mut methods: BTreeMap<String, TokenStream> = BTreeMap::new();
-    let mut stubs = Vec::new();
+    let mut executes = Vec::new();
     let mut arms = Vec::new();
     for op in &isa.opcodes {
         let name = ident(&op.name);
@@ -58,7 +58,7 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
         match &op.exec {
             Some(exec) => {
                 ctx.methods(op, exec, &mut methods);
-                stubs.push(ctx.stub(op, exec));
+                executes.push(ctx.execute(op, exec));
                 arms.push(quote! { Instruction::#name(i) => i.execute(w, k), });
             }
             None => arms.push(quote! {
@@ -69,11 +69,11 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
     let methods = methods.values();
     quote! {
         //! Simulator glue: register files, the `Kernels` trait, and an `execute`
-        //! stub per opcode that moves operands between the warp and the kernels.
+        //! function per opcode that moves operands between the warp and the kernels.
         #![allow(clippy::too_many_arguments, clippy::let_and_return, non_snake_case, unused_variables, unused_mut)]
         use super::*;
         use isa_runtime::sim::{lanes, sign_extend};
-        /// The runtime's machine types the stubs take and return, here so a
+        /// The runtime's machine types the `execute` functions take and return, here so a
         /// user needs no `isa-runtime` import of their own.
         pub use isa_runtime::sim::{Fault, FileSpec, Warp, LANES};
 
@@ -94,7 +94,7 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
             #( #methods )*
         }
 
-        #( #stubs )*
+        #( #executes )*
 
         impl Instruction {
             /// Executes the instruction on `w` (see each opcode's `execute`).
@@ -269,7 +269,7 @@ impl Ctx<'_> {
             && !exec.results.iter().any(|r| is_warp(self.isa, r))
     }
 
-    /// `[T; LANES]` of an operand, modifiers applied (batched stubs).
+    /// `[T; LANES]` of an operand, modifiers applied (batched `execute` functions).
     fn gather(&self, op: &Opcode, o: &ExecOperand, var: &proc_macro2::Ident) -> TokenStream {
         let lane_file = match &o.source {
             OperandSource::Register { ty, .. } => !is_warp(self.isa, o) && self.isa.types.iter().any(|t| &t.name == ty),
@@ -299,7 +299,7 @@ impl Ctx<'_> {
         quote! { let mut #var = #read; #( #mods )* #widen }
     }
 
-    /// Writes `[T; LANES]` results in the lanes of `mask` (batched stubs).
+    /// Writes `[T; LANES]` results in the lanes of `mask` (batched `execute` functions).
     fn scatter(&self, op: &Opcode, o: &ExecOperand, var: &proc_macro2::Ident) -> TokenStream {
         let OperandSource::Register { field, ty } = &o.source else { return quote!() };
         let (file, f) = (self.file(ty), self.raw(op, field));
@@ -529,7 +529,7 @@ impl Ctx<'_> {
         }    }
 
     /// The `execute` method of one opcode.
-    fn stub(&self, op: &Opcode, exec: &Exec) -> TokenStream {
+    fn execute(&self, op: &Opcode, exec: &Exec) -> TokenStream {
         let name = ident(&op.name);
         let guard = self.guard(op);
         let f = ident(&exec.function);

@@ -1,10 +1,16 @@
 //! `isa-codegen`: passes over the checked IR of `isa-dsl` and the library
-//! behind the `isa-codegen` command line. Every front door (CLI, `isa!`
-//! proc-macro, docs) goes through [`generate`], so there is one code path:
+//! behind the `isa-codegen` command line. The front doors share these calls,
+//! so there is one code path:
 //!
 //! ```text
-//! isa_dsl::load(spec) -> Frontend -> generate(&frontend, &options) -> Files -> output::write_atomically
+//! CLI:     check(paths) -> Checked -> generate(&checked, &options) -> Files -> output::write_atomically
+//! isa!:    isa_dsl::compile(sources) -> Frontend -> check_names -> expand(&frontend) -> tokens
 //! ```
+//!
+//! [`check`] is the front end ([`isa_dsl::load`]) plus the checks that need
+//! the passes (names, examples, links: [`check_frontend`]); [`generate`]
+//! writes the crate and the reference manual; [`expand`] is the crate's code
+//! as one token stream, the same items [`generate`] writes as files.
 
 pub mod asm;
 pub mod diff;

@@ -4,7 +4,12 @@
 //! * the decode dispatch: a key made of instruction bits every opcode fixes
 //!   (for this ISA the 8-bit optype and 4-bit stype), a table from key to
 //!   opcode, and candidate lists when several opcodes share a key;
-//! * each opcode's exception rules lowered to raw field bits ([`RawExpr`]).
+//! * each opcode's exception rules lowered to raw field bits ([`RawExpr`]);
+//! * each opcode's rejections (field values outside their type, broken
+//!   `__Exception` rules) as `(mask, value)` cubes ([`reject_cubes`],
+//!   [`opcode_rejections`]), and the check tables the generated decoder
+//!   tests them with, a table per window of the bits they read
+//!   ([`check_tables`], [`CheckTables`]).
 
 use isa_dsl::expr::{BinOp, Expr, ExprKind};
 use isa_dsl::ir::{Field, Isa, Opcode, TypeKind};

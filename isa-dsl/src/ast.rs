@@ -1,6 +1,6 @@
 //! Abstract syntax tree of one spec file, as written: every name and value
 //! keeps its span; nothing is resolved. Produced by `parser.rs`, consumed by
-//! `resolve.rs`. Prose and code are kept verbatim.
+//! `resolve.rs` (and `check.rs`, for value-list dots). Prose and code are kept verbatim.
 
 use crate::expr::Expr;
 use crate::source::Span;

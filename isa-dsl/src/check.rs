@@ -1,8 +1,11 @@
-//! Checks over the bound IR that need the whole picture: opcodes that can
-//! decode the same word, fields no syntax can set, expressions (exceptions,
-//! `Bitwidth`) naming unknown fields or values, directives naming operands
-//! that do not exist, value lists written without dots, optypes without
-//! syntax or opcodes. Each check is a small function pushing diagnostics.
+//! The front end's checks, at three points of the pipeline: on the AST
+//! (value lists written without dots, [`check_value_list_dots`]), per opcode
+//! once it is resolved and before it is bound (expressions of exceptions and
+//! `Bitwidth` naming unknown fields or values, directives naming operands
+//! that do not exist, `AsmFormat` hooks: [`check_opcode`]), and over the
+//! whole bound ISA (opcodes that can decode the same word, fields no syntax
+//! can set, optypes without syntax or opcodes: [`check`]). Each check is a
+//! small function pushing diagnostics.
 
 use crate::ast;
 use crate::bind::settable_fields;

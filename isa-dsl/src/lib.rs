@@ -4,9 +4,11 @@
 //! ([`bind`]) and checks the result ([`check`]). Knows nothing about code
 //! generation: every pass over the IR lives in `isa-codegen`.
 //!
-//! The whole pipeline, as every caller (CLI, proc-macro, docs) runs it:
+//! The whole pipeline, as every caller runs it (the CLI and the docs
+//! through [`load`], the proc-macro through [`compile`] on the files it
+//! read):
 //! ```text
-//! load(paths) -> SourceMap -> parse_piece* -> resolve -> bind -> exec -> check -> Frontend
+//! load(paths) -> SourceMap -> compile: parse_piece* -> resolve -> per opcode: check, bind, exec plan -> whole ISA: check, exec -> Frontend
 //! ```
 //! The private module `pipeline` runs those passes and decides what runs per
 //! file, per optype or once, sharing the per-file and per-optype parts

@@ -1,8 +1,8 @@
 //! The front end's passes in order, as every caller runs them through
 //! [`crate::compile`]: parse each file -> resolve the ISA (the SPA 5.3 files
 //! are parsed meanwhile) -> per optype,
-//! resolve, bind and plan its opcodes -> bind and plan what spans optypes ->
-//! check. This module owns the scheduling only: which part runs per file, per
+//! resolve, check, bind and plan its opcodes -> bind what spans optypes ->
+//! plan across optypes beside the whole-ISA checks. This module owns the scheduling only: which part runs per file, per
 //! optype or once, and which of them the two [`Lanes`] share when the input is
 //! big enough to pay for a helper thread. Diagnostics are gathered in the same
 //! order whatever ran where, so the output never depends on the scheduling.

@@ -8,6 +8,7 @@
 //! [`prepare`] does everything but the opcodes, [`opcode`] resolves one opcode
 //! independently of the others (so they can be resolved on two threads).
 
+use isa_runtime::spelling::nearest;
 use crate::ast::{self, DeclKind, Directive, PropertyValue, SectionKind, Spanned};
 use crate::diagnostic::{Code, Diagnostic, Diagnostics};
 use crate::ir::*;
@@ -1145,6 +1146,3 @@ pub fn encode_literal(t: &Type, text: &str) -> Option<u64> {
     }
 }
 
-/// The candidate closest to `name` by edit distance, if reasonably close
-/// (one implementation for spec diagnostics and assembler hints).
-pub use isa_runtime::spelling::nearest;

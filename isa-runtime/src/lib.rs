@@ -1,8 +1,10 @@
 //! `isa-runtime`: hand-written code the generated crate calls. Never
 //! generated, never overwritten. [`float`], [`narrow`] and [`int`]: the kernels of the
-//! simulator. [`text`]: the table-driven assembler and disassembler behind the
-//! generated `FromStr`/`Display`. [`spelling`]: "did you mean" hints, also used by
-//! the front end. [`sim`]: the warp the generated `execute` stubs run on.
+//! simulator. [`text`]: the table-driven assembler behind the generated
+//! `FromStr`, the line buffer and pieces the generated printers (`Display`)
+//! write with, word files, and the disassemblers' listing loop. [`spelling`]: "did you mean" hints, also used by
+//! the front end. [`sim`]: the warp the generated `execute` functions run on.
+//! [`shown`]: text made safe to print in a terminal.
 //! [`read_ahead`]: a buffer of words read front to back with prefetching.
 //! `report` (feature `report`): how every command shows a diagnostic.
 

@@ -1,4 +1,4 @@
-//! The machine the generated `execute` stubs run on: one warp of
+//! The machine the generated `execute` functions run on: one warp of
 //! [`LANES`] lanes, its register files, constant memory and active mask.
 //! Which register files exist comes from the spec (the generated crate's
 //! `sim::FILES`, one [`FileSpec`] per register type), so nothing here names an

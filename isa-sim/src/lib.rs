@@ -1,5 +1,5 @@
 //! `isa-sim`: the reference simulator of the built-in ISA. The generated
-//! crate's `execute` stubs move operands between a warp and a `Kernels`
+//! crate's `execute` functions move operands between a warp and a `Kernels`
 //! implementation; this crate provides that implementation ([`kernels`]),
 //! reads and writes warp state as YAML ([`state`]), and runs programs
 //! ([`run`]). `isa run` is a thin command over [`run_program`].

@@ -2,7 +2,7 @@
 //! driven by the `__Syntax` templates and their bindings (`isa_dsl::bind`);
 //! nothing is written per instruction.
 //!
-//! Assembly of a line: lex it (`text.rs`); for every syntax form whose
+//! Assembly of a line: lex it (`isa_runtime::text::lex`, imported as `text`); for every syntax form whose
 //! mnemonic matches and every opcode of its optype, try to place the dotted
 //! modifiers in the form's modifier slots (any order when unambiguous,
 //! position decides otherwise) and the operand texts in its operands (the
@@ -1108,4 +1108,3 @@ pub fn assemble_text(isa: &Isa, text: &str) -> (Vec<u128>, Vec<isa_runtime::text
     })
 }
 
-pub use isa_runtime::text::words::read_words;

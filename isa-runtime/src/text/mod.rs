@@ -1,6 +1,7 @@
 //! Assembly text for any ISA described by a [`model::Model`]: the lexer, the
-//! literal syntax, and the table-driven assembler and disassembler that the
-//! generated crate's `FromStr`/`Display` call. The model is static data the
+//! literal syntax, the table-driven assembler behind the generated crate's
+//! `FromStr`, the line buffer and pieces its generated printers (`Display`)
+//! write with, word files, and the listing loop both disassemblers share. The model is static data the
 //! generator lowers from the spec's `__Syntax` templates; nothing here knows
 //! a particular ISA.
 
