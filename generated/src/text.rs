@@ -66547,7 +66547,7 @@ fn check_word(
         Ok(d) if d.index() == opcode => Ok(()),
         Ok(d) => {
             Err(::isa_runtime::text::model::Refusal {
-                message: format!("the word decodes as {}", d.name()),
+                message: ::std::format!("the word decodes as {}", d.name()),
                 bits: 0,
             })
         }

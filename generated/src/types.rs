@@ -3805,7 +3805,7 @@ impl core::fmt::Display for Reg {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.0 {
             255 => f.pad("RZ"),
-            n => f.pad(&format!("{}{}", Self::PREFIX, n)),
+            n => f.pad(&::std::format!("{}{}", Self::PREFIX, n)),
         }
     }
 }
@@ -3826,7 +3826,7 @@ impl Reg {
             Ok(Reg(index as u8))
         } else {
             Err(RangeError {
-                type_name: stringify!(Reg),
+                type_name: ::core::stringify!(Reg),
                 value: index as i128,
             })
         }
@@ -3857,7 +3857,7 @@ impl Reg {
             None => {
                 match Reg::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -3873,7 +3873,7 @@ impl core::fmt::Display for UReg {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.0 {
             63 => f.pad("URZ"),
-            n => f.pad(&format!("{}{}", Self::PREFIX, n)),
+            n => f.pad(&::std::format!("{}{}", Self::PREFIX, n)),
         }
     }
 }
@@ -3894,7 +3894,7 @@ impl UReg {
             Ok(UReg(index as u8))
         } else {
             Err(RangeError {
-                type_name: stringify!(UReg),
+                type_name: ::core::stringify!(UReg),
                 value: index as i128,
             })
         }
@@ -3925,7 +3925,7 @@ impl UReg {
             None => {
                 match UReg::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -3941,7 +3941,7 @@ impl core::fmt::Display for Pred {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.0 {
             7 => f.pad("PT"),
-            n => f.pad(&format!("{}{}", Self::PREFIX, n)),
+            n => f.pad(&::std::format!("{}{}", Self::PREFIX, n)),
         }
     }
 }
@@ -3962,7 +3962,7 @@ impl Pred {
             Ok(Pred(index as u8))
         } else {
             Err(RangeError {
-                type_name: stringify!(Pred),
+                type_name: ::core::stringify!(Pred),
                 value: index as i128,
             })
         }
@@ -3993,7 +3993,7 @@ impl Pred {
             None => {
                 match Pred::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -4009,7 +4009,7 @@ impl core::fmt::Display for UPred {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.0 {
             7 => f.pad("UPT"),
-            n => f.pad(&format!("{}{}", Self::PREFIX, n)),
+            n => f.pad(&::std::format!("{}{}", Self::PREFIX, n)),
         }
     }
 }
@@ -4030,7 +4030,7 @@ impl UPred {
             Ok(UPred(index as u8))
         } else {
             Err(RangeError {
-                type_name: stringify!(UPred),
+                type_name: ::core::stringify!(UPred),
                 value: index as i128,
             })
         }
@@ -4061,7 +4061,7 @@ impl UPred {
             None => {
                 match UPred::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -4077,7 +4077,7 @@ impl SImm32 {
             Ok(SImm32(value as i32))
         } else {
             Err(RangeError {
-                type_name: stringify!(SImm32),
+                type_name: ::core::stringify!(SImm32),
                 value: value as i128,
             })
         }
@@ -4107,7 +4107,9 @@ impl SImm32 {
 impl core::fmt::Display for SImm32 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let v = self.value();
-        f.pad(&format!("{}0x{:X}", if v < 0 { "-" } else { "" }, v.unsigned_abs()))
+        f.pad(
+            &::std::format!("{}0x{:X}", if v < 0 { "-" } else { "" }, v.unsigned_abs()),
+        )
     }
 }
 impl SImm32 {
@@ -4120,7 +4122,7 @@ impl SImm32 {
             None => {
                 match SImm32::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -4136,7 +4138,7 @@ impl SImm9 {
             Ok(SImm9(value as i16))
         } else {
             Err(RangeError {
-                type_name: stringify!(SImm9),
+                type_name: ::core::stringify!(SImm9),
                 value: value as i128,
             })
         }
@@ -4162,7 +4164,9 @@ impl SImm9 {
 impl core::fmt::Display for SImm9 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let v = self.value();
-        f.pad(&format!("{}0x{:X}", if v < 0 { "-" } else { "" }, v.unsigned_abs()))
+        f.pad(
+            &::std::format!("{}0x{:X}", if v < 0 { "-" } else { "" }, v.unsigned_abs()),
+        )
     }
 }
 impl SImm9 {
@@ -4175,7 +4179,7 @@ impl SImm9 {
             None => {
                 match SImm9::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -4191,7 +4195,7 @@ impl UImm5 {
             Ok(UImm5(value as u8))
         } else {
             Err(RangeError {
-                type_name: stringify!(UImm5),
+                type_name: ::core::stringify!(UImm5),
                 value: value as i128,
             })
         }
@@ -4215,7 +4219,7 @@ impl UImm5 {
 /// As the assembler prints it: `0x1F`.
 impl core::fmt::Display for UImm5 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.pad(&format!("0x{:X}", self.value()))
+        f.pad(&::std::format!("0x{:X}", self.value()))
     }
 }
 impl UImm5 {
@@ -4228,7 +4232,7 @@ impl UImm5 {
             None => {
                 match UImm5::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -4244,7 +4248,7 @@ impl UImm8 {
             Ok(UImm8(value as u8))
         } else {
             Err(RangeError {
-                type_name: stringify!(UImm8),
+                type_name: ::core::stringify!(UImm8),
                 value: value as i128,
             })
         }
@@ -4268,7 +4272,7 @@ impl UImm8 {
 /// As the assembler prints it: `0x1F`.
 impl core::fmt::Display for UImm8 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.pad(&format!("0x{:X}", self.value()))
+        f.pad(&::std::format!("0x{:X}", self.value()))
     }
 }
 impl UImm8 {
@@ -4281,7 +4285,7 @@ impl UImm8 {
             None => {
                 match UImm8::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -4297,7 +4301,7 @@ impl F32Imm {
             Ok(F32Imm(bits as u32))
         } else {
             Err(RangeError {
-                type_name: stringify!(F32Imm),
+                type_name: ::core::stringify!(F32Imm),
                 value: bits as i128,
             })
         }
@@ -4370,7 +4374,7 @@ impl F32Imm {
             None => {
                 match F32Imm::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -4386,7 +4390,7 @@ impl F16ImmX2 {
             Ok(F16ImmX2(bits as u32))
         } else {
             Err(RangeError {
-                type_name: stringify!(F16ImmX2),
+                type_name: ::core::stringify!(F16ImmX2),
                 value: bits as i128,
             })
         }
@@ -4451,7 +4455,7 @@ impl F16ImmX2 {
             None => {
                 match F16ImmX2::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -4468,13 +4472,13 @@ impl CMem {
     pub const fn new(bank: u64, offset: u64) -> Result<Self, RangeError> {
         if bank > 31 {
             return Err(RangeError {
-                type_name: concat!(stringify!(CMem), " bank"),
+                type_name: ::core::concat!(::core::stringify!(CMem), " bank"),
                 value: bank as i128,
             });
         }
         if offset > 131071 {
             return Err(RangeError {
-                type_name: concat!(stringify!(CMem), " offset"),
+                type_name: ::core::concat!(::core::stringify!(CMem), " offset"),
                 value: offset as i128,
             });
         }
@@ -4513,7 +4517,7 @@ impl CMem {
 /// As the assembler prints it: `c[0x3][0x18]`.
 impl core::fmt::Display for CMem {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.pad(&format!("c[{:#x}][{:#x}]", self.bank, self.offset))
+        f.pad(&::std::format!("c[{:#x}][{:#x}]", self.bank, self.offset))
     }
 }
 impl CMem {
@@ -4526,7 +4530,7 @@ impl CMem {
             None => {
                 match CMem::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -4542,7 +4546,7 @@ impl Sched {
             Ok(Sched(value as u8))
         } else {
             Err(RangeError {
-                type_name: stringify!(Sched),
+                type_name: ::core::stringify!(Sched),
                 value: value as i128,
             })
         }
@@ -4566,7 +4570,7 @@ impl Sched {
 /// As the assembler prints it: `0x1F`.
 impl core::fmt::Display for Sched {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.pad(&format!("0x{:X}", self.value()))
+        f.pad(&::std::format!("0x{:X}", self.value()))
     }
 }
 impl Sched {
@@ -4579,7 +4583,7 @@ impl Sched {
             None => {
                 match Sched::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -4595,7 +4599,7 @@ impl ReqMask {
             Ok(ReqMask(value as u8))
         } else {
             Err(RangeError {
-                type_name: stringify!(ReqMask),
+                type_name: ::core::stringify!(ReqMask),
                 value: value as i128,
             })
         }
@@ -4619,7 +4623,7 @@ impl ReqMask {
 /// As the assembler prints it: `0x1F`.
 impl core::fmt::Display for ReqMask {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.pad(&format!("0x{:X}", self.value()))
+        f.pad(&::std::format!("0x{:X}", self.value()))
     }
 }
 impl ReqMask {
@@ -4632,7 +4636,7 @@ impl ReqMask {
             None => {
                 match ReqMask::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }
@@ -4648,7 +4652,7 @@ impl WriteSB {
             Ok(WriteSB(value as u8))
         } else {
             Err(RangeError {
-                type_name: stringify!(WriteSB),
+                type_name: ::core::stringify!(WriteSB),
                 value: value as i128,
             })
         }
@@ -4672,7 +4676,7 @@ impl WriteSB {
 /// As the assembler prints it: `0x1F`.
 impl core::fmt::Display for WriteSB {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.pad(&format!("0x{:X}", self.value()))
+        f.pad(&::std::format!("0x{:X}", self.value()))
     }
 }
 impl WriteSB {
@@ -4685,7 +4689,7 @@ impl WriteSB {
             None => {
                 match WriteSB::from_raw(0) {
                     Some(v) => v,
-                    None => panic!("0 is a value of the type"),
+                    None => ::core::panic!("0 is a value of the type"),
                 }
             }
         }

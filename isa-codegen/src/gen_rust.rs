@@ -206,7 +206,7 @@ fn gen_from_bits(t: &Type) -> TokenStream {
     let fallback = match &t.kind {
         TypeKind::Enum { values } if values.is_empty() => return quote!(),
         TypeKind::Enum { .. } => quote! { #name::ALL[0] },
-        _ => quote! { match #name::from_raw(0) { Some(v) => v, None => panic!("0 is a value of the type") } },
+        _ => quote! { match #name::from_raw(0) { Some(v) => v, None => ::core::panic!("0 is a value of the type") } },
     };
     quote! {
         impl #name {
@@ -299,7 +299,7 @@ fn gen_register(t: &Type) -> TokenStream {
         #display_doc
         impl core::fmt::Display for #name {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                match self.0 { #( #named )* n => f.pad(&format!("{}{}", Self::PREFIX, n)) }
+                match self.0 { #( #named )* n => f.pad(&::std::format!("{}{}", Self::PREFIX, n)) }
             }
         }
         #debug_doc
@@ -312,7 +312,7 @@ fn gen_register(t: &Type) -> TokenStream {
             pub const PREFIX: &'static str = #prefix;
             /// Register `index`; errors when it does not fit the field.
             pub const fn new(index: u64) -> Result<Self, RangeError> {
-                if index <= #max { Ok(#name(index as #repr)) } else { Err(RangeError { type_name: stringify!(#name), value: index as i128 }) }
+                if index <= #max { Ok(#name(index as #repr)) } else { Err(RangeError { type_name: ::core::stringify!(#name), value: index as i128 }) }
             }
             /// The register number.
             #[inline]
@@ -346,7 +346,7 @@ fn gen_int(t: &Type, signed: bool) -> TokenStream {
             impl #name {
                 /// Errors when `value` does not fit in the type's bits.
                 pub const fn new(value: i64) -> Result<Self, RangeError> {
-                    if (value as i128) >= #min && (value as i128) <= #max { Ok(#name(value as #repr)) } else { Err(RangeError { type_name: stringify!(#name), value: value as i128 }) }
+                    if (value as i128) >= #min && (value as i128) <= #max { Ok(#name(value as #repr)) } else { Err(RangeError { type_name: ::core::stringify!(#name), value: value as i128 }) }
                 }
                 /// The value (sign-extended).
                 #[inline]
@@ -365,7 +365,7 @@ fn gen_int(t: &Type, signed: bool) -> TokenStream {
             impl core::fmt::Display for #name {
                 fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                     let v = self.value();
-                    f.pad(&format!("{}0x{:X}", if v < 0 { "-" } else { "" }, v.unsigned_abs()))
+                    f.pad(&::std::format!("{}0x{:X}", if v < 0 { "-" } else { "" }, v.unsigned_abs()))
                 }
             }
         }
@@ -379,7 +379,7 @@ fn gen_int(t: &Type, signed: bool) -> TokenStream {
             impl #name {
                 /// Errors when `value` does not fit in the type's bits.
                 pub const fn new(value: u64) -> Result<Self, RangeError> {
-                    if value <= #mask { Ok(#name(value as #repr)) } else { Err(RangeError { type_name: stringify!(#name), value: value as i128 }) }
+                    if value <= #mask { Ok(#name(value as #repr)) } else { Err(RangeError { type_name: ::core::stringify!(#name), value: value as i128 }) }
                 }
                 /// The value.
                 #[inline]
@@ -395,7 +395,7 @@ fn gen_int(t: &Type, signed: bool) -> TokenStream {
             }
             /// As the assembler prints it: `0x1F`.
             impl core::fmt::Display for #name {
-                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.pad(&format!("0x{:X}", self.value())) }
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.pad(&::std::format!("0x{:X}", self.value())) }
             }
         }
     }
@@ -432,7 +432,7 @@ fn gen_float(t: &Type) -> TokenStream {
         impl #name {
             /// From raw IEEE bits; errors when they do not fit.
             pub const fn new(bits: u64) -> Result<Self, RangeError> {
-                if bits <= #mask { Ok(#name(bits as #repr)) } else { Err(RangeError { type_name: stringify!(#name), value: bits as i128 }) }
+                if bits <= #mask { Ok(#name(bits as #repr)) } else { Err(RangeError { type_name: ::core::stringify!(#name), value: bits as i128 }) }
             }
             /// The raw bits.
             #[inline]
@@ -497,8 +497,8 @@ fn gen_const_mem(t: &Type) -> TokenStream {
         impl #name {
             /// Errors when the bank or the offset does not fit.
             pub const fn new(bank: u64, offset: u64) -> Result<Self, RangeError> {
-                if bank > #bank_max { return Err(RangeError { type_name: concat!(stringify!(#name), " bank"), value: bank as i128 }); }
-                if offset > #off_max { return Err(RangeError { type_name: concat!(stringify!(#name), " offset"), value: offset as i128 }); }
+                if bank > #bank_max { return Err(RangeError { type_name: ::core::concat!(::core::stringify!(#name), " bank"), value: bank as i128 }); }
+                if offset > #off_max { return Err(RangeError { type_name: ::core::concat!(::core::stringify!(#name), " offset"), value: offset as i128 }); }
                 Ok(#name { bank: bank as #bank_ty, offset: offset as #off_ty })
             }
             /// The constant bank.
@@ -519,7 +519,7 @@ fn gen_const_mem(t: &Type) -> TokenStream {
         }
         /// As the assembler prints it: `c[0x3][0x18]`.
         impl core::fmt::Display for #name {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.pad(&format!("c[{:#x}][{:#x}]", self.bank, self.offset)) }
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result { f.pad(&::std::format!("c[{:#x}][{:#x}]", self.bank, self.offset)) }
         }
     }
 }
@@ -558,11 +558,12 @@ fn gen_opcodes(isa: &Isa) -> TokenStream {
                 #[doc = $doc]
                 #[inline]
                 pub const fn $get(&self) -> $t { $t::from_bits(bits(self.to_word(), $at, $m)) }
-                #[doc = concat!("Sets `", stringify!($get), "`.")]
+                #[doc = ::core::concat!("Sets `", ::core::stringify!($get), "`.")]
                 #[inline]
                 pub fn $set(&mut self, v: $t) { *self = self.$with(v); }
-                #[doc = concat!("The instruction with `", stringify!($get), "` set to `v`.")]
+                #[doc = ::core::concat!("The instruction with `", ::core::stringify!($get), "` set to `v`.")]
                 #[inline]
+                #[must_use]
                 pub const fn $with(self, v: $t) -> Self { Self::of(put(self.to_word(), $at, $m, v.to_raw())) }
             };
         }
@@ -934,7 +935,8 @@ fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcod
 fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
     let doc = inner_docs(&format!(
         "Encoders and decoders for the `{}` ISA: {} opcodes of {} instructions, {} bits wide.\n\n\
-         Generated by `isa-codegen` from the spec; regenerate with `isa-codegen spec/ -o generated/`.\n\n\
+         Generated from the spec by `isa-codegen` (the command, or the `isa!` macro): \
+         edit the spec, never this code.\n\n\
          Bit i of the spec is bit i of the `u128` word (bit 0 = least significant); \
          [`Instruction::to_le_bytes`] gives the 16 bytes in memory order.\n\n\
          Bits that no field of the decoded opcode covers are ignored by [`Instruction::decode`] \
@@ -962,7 +964,10 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
     let indices = (0..n).map(Literal::usize_unsuffixed);
     quote! {
         #doc
-        #![allow(non_camel_case_types, clippy::all)]
+        // The code is generated for any spec: an item or a match arm that a
+        // small ISA leaves unused (one opcode, no uniform registers) is not
+        // the user's mistake, so it warns nobody, whatever their lints.
+        #![allow(non_camel_case_types, clippy::all, unused, unreachable_patterns)]
         #![forbid(unsafe_code)]
 
         pub use opcodes::*;
@@ -980,7 +985,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
 
         impl core::fmt::Display for RangeError {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                write!(f, "{} does not fit in {}", self.value, self.type_name)
+                ::core::write!(f, "{} does not fit in {}", self.value, self.type_name)
             }
         }
         impl std::error::Error for RangeError {}
@@ -1002,7 +1007,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
 
         impl core::fmt::Display for EncodeError {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                match self { EncodeError::Exception { opcode, message, .. } => write!(f, "{opcode}: {message}") }
+                match self { EncodeError::Exception { opcode, message, .. } => ::core::write!(f, "{opcode}: {message}") }
             }
         }
         impl std::error::Error for EncodeError {}
@@ -1054,11 +1059,11 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
         impl core::fmt::Display for DecodeError {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 match self {
-                    DecodeError::UnknownOpcode { word } => write!(f, "{word:#034x}: unknown opcode"),
-                    DecodeError::InvalidValue { opcode, field, value } => write!(f, "{opcode}: field `{field}` holds {value:#x}, which is not a value of its type"),
-                    DecodeError::Exception { opcode, message, .. } => write!(f, "{opcode}: {message}"),
-                    DecodeError::UncoveredBits { opcode, bits } => write!(f, "{opcode}: bits {bits:#x} are not covered by any field"),
-                    DecodeError::WrongOpcode { opcode, found } => write!(f, "{opcode}: the word has the constant bits of {found}"),
+                    DecodeError::UnknownOpcode { word } => ::core::write!(f, "{word:#034x}: unknown opcode"),
+                    DecodeError::InvalidValue { opcode, field, value } => ::core::write!(f, "{opcode}: field `{field}` holds {value:#x}, which is not a value of its type"),
+                    DecodeError::Exception { opcode, message, .. } => ::core::write!(f, "{opcode}: {message}"),
+                    DecodeError::UncoveredBits { opcode, bits } => ::core::write!(f, "{opcode}: bits {bits:#x} are not covered by any field"),
+                    DecodeError::WrongOpcode { opcode, found } => ::core::write!(f, "{opcode}: the word has the constant bits of {found}"),
                 }
             }
         }
@@ -1370,7 +1375,7 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.debug_struct("Decoded")
                     .field("opcode", &self.name())
-                    .field("word", &format_args!("{:#034x}", self.word))
+                    .field("word", &::core::format_args!("{:#034x}", self.word))
                     .finish()
             }
         }

@@ -9,14 +9,25 @@
 //!     module gpu;            // optional: the module to expand into (default: the ISA's name, lower case)
 //! }
 //! ```
-//! The expansion refers to `::isa_runtime` (the hand-written runtime: text
-//! model, warp, float kernels), so the calling crate depends on
-//! `isa-runtime` as well as on this crate.
-//! Globs are relative to the calling crate's `CARGO_MANIFEST_DIR` (or to
-//! `ISA_MACRO_ROOT` when that environment variable is set). Every
-//! matched file is also passed to `include_bytes!`, so Cargo rebuilds the
-//! crate when a spec file changes. Spec warnings are not shown (stable Rust
-//! has no proc-macro warnings); run `isa-codegen check` for them.
+//! * `include` takes a glob, a file or a directory (its `*.txt` files,
+//!   subfolders too, as the command line reads one); give it as often as
+//!   needed. A file matched twice (two globs, `a/../b` spellings, links) is
+//!   read once. Settings end with `;` (or `,`), which may be left out.
+//! * Paths are relative to the calling crate's `CARGO_MANIFEST_DIR` (or to
+//!   `ISA_MACRO_ROOT` when that environment variable is set, itself relative
+//!   to `CARGO_MANIFEST_DIR`).
+//! * The expansion refers to `::isa_runtime` (the hand-written runtime: text
+//!   model, warp, float kernels), so the calling crate depends on
+//!   `isa-runtime` under that name, as well as on this crate; it needs `std`.
+//! * Every matched file is passed to `include_bytes!`, so Cargo rebuilds the
+//!   crate when one of them changes or is deleted. A *new* file a glob would
+//!   match is not seen until the crate is rebuilt for another reason: a
+//!   `build.rs` with `println!("cargo:rerun-if-changed=spec");` (Cargo scans
+//!   the directory) makes adding a file rebuild it too, as
+//!   `examples/downstream` does.
+//! * Spec errors are compile errors at the `include` that brought in the
+//!   file. Spec warnings are not shown (stable Rust has no proc-macro
+//!   warnings): `isa-codegen check` shows them.
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -76,14 +87,21 @@ impl Parse for Input {
 fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
     // `ISA_MACRO_ROOT` overrides the base directory: trybuild builds its test
     // crates under target/, where CARGO_MANIFEST_DIR is not the source tree.
-    let root = std::env::var_os("ISA_MACRO_ROOT")
-        .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
-        .map_or_else(|| PathBuf::from("."), PathBuf::from);
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from("."), PathBuf::from);
+    let root = match std::env::var_os("ISA_MACRO_ROOT") {
+        Some(r) => manifest.join(r),
+        None => manifest,
+    };
+    // Absolute, so `include_bytes!` (which resolves a relative path against
+    // the source file) reads the files the glob found.
+    let root = std::fs::canonicalize(&root).unwrap_or(root);
     // (path as shown in diagnostics, absolute path, the include it came from)
     let mut files: Vec<(String, PathBuf, usize)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (k, lit) in input.includes.iter().enumerate() {
         for p in matches(&root, lit)? {
-            if !files.iter().any(|(_, q, _)| *q == p) {
+            // One file spelled two ways (`a/../b`, a link) is read once.
+            if seen.insert(std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone())) {
                 let shown = p.strip_prefix(&root).unwrap_or(&p).display().to_string();
                 files.push((shown, p, k));
             }
@@ -110,20 +128,32 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
         let first = fe.diagnostics.items.iter().find(|d| d.is_error()).and_then(|d| d.span).map(|s| s.file.0 as usize);
         let lit = first.and_then(|f| files.get(f)).map_or(&input.includes[0], |(_, _, k)| &input.includes[*k]);
         let errors = isa_dsl::Diagnostics { items: fe.diagnostics.items.iter().filter(|d| d.is_error()).cloned().collect() };
-        let msg = format!("the ISA spec has errors:\n\n{}{}", errors.render(&fe.sources, false), fe.diagnostics.summary());
+        let msg = format!(
+            "the ISA spec has errors:\n\n{}{} (warnings are not shown here: `isa-codegen check` lists them)",
+            errors.render(&fe.sources, false),
+            fe.diagnostics.summary()
+        );
         return Err(syn::Error::new(lit.span(), msg));
     };
     let tracked = files.iter().map(|(_, p, _)| p.display().to_string());
     // The API opens with inner attributes, so it needs a module of its own.
-    let module = input.module.clone().unwrap_or_else(|| Ident::new(&default_module(&fe.isa.name), Span::call_site()));
+    let module = match input.module.clone() {
+        Some(m) => m,
+        None => {
+            let name = default_module(&fe.isa.name);
+            syn::parse_str::<Ident>(&name).map_err(|_| {
+                let msg = format!("the ISA's name `{}` makes the module `{name}`, a Rust keyword: name the module with `module name;`", fe.isa.name);
+                syn::Error::new(input.includes[0].span(), msg)
+            })?
+        }
+    };
     Ok(quote! {
-        // A caller's `#![deny(missing_docs)]` must not fail on generated
-        // items (enum values, raw accessors) the spec gives no prose for.
-        #[allow(missing_docs)]
         pub mod #module {
             #api
-            // Makes Cargo rebuild this crate when a spec file changes.
-            #( const _: &[u8] = include_bytes!(#tracked); )*
+            // Makes Cargo rebuild this crate when a spec file changes, and
+            // rustc record the variable that moves the base directory.
+            #( const _: &[u8] = ::core::include_bytes!(#tracked); )*
+            const _: ::core::option::Option<&str> = ::core::option_env!("ISA_MACRO_ROOT");
         }
     })
 }
@@ -134,25 +164,65 @@ fn default_module(isa_name: &str) -> String {
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) { format!("isa_{s}") } else { s }
 }
 
-/// Files a glob matches, in sorted order; a glob without wildcards must name
-/// an existing file.
+/// Files a glob matches, in sorted order; a path without wildcards must
+/// name an existing file, or a directory (its spec files, as the command
+/// line reads one).
 fn matches(root: &Path, lit: &LitStr) -> syn::Result<Vec<PathBuf>> {
     let pattern = lit.value();
     let full = root.join(&pattern);
-    let full_str = full.to_string_lossy().into_owned();
     let is_glob = pattern.contains(['*', '?', '[']);
     if !is_glob {
+        if full.is_dir() {
+            let mut diags = isa_dsl::Diagnostics::default();
+            let files = isa_dsl::collect_spec_files(std::slice::from_ref(&full), &mut diags);
+            if let Some(d) = diags.items.first() {
+                return Err(syn::Error::new(lit.span(), format!("{pattern}: {} (in {})", d.message, root.display())));
+            }
+            return Ok(files);
+        }
         return if full.is_file() {
             Ok(vec![full])
         } else {
-            Err(syn::Error::new(lit.span(), format!("no such spec file: {pattern} (relative to CARGO_MANIFEST_DIR)")))
+            Err(syn::Error::new(lit.span(), format!("no such spec file or directory: {pattern} (in {})", root.display())))
         };
     }
-    let paths = glob::glob(&full_str).map_err(|e| syn::Error::new(lit.span(), format!("bad glob `{pattern}`: {e}")))?;
+    // The base directory is a path, not a pattern: `[`, `*` or `?` in it
+    // must not match other directories.
+    let base = glob::Pattern::escape(&root.to_string_lossy());
+    let prefix = base.len() + 1;
+    let paths = glob::glob(&format!("{base}/{pattern}")).map_err(|e| {
+        let at = e.pos.saturating_sub(prefix);
+        syn::Error::new(lit.span(), format!("bad glob `{pattern}`: {} at character {at}", e.msg))
+    })?;
     let mut out: Vec<PathBuf> = paths.filter_map(Result::ok).filter(|p| p.is_file()).collect();
     out.sort();
     if out.is_empty() {
-        return Err(syn::Error::new(lit.span(), format!("`{pattern}` matches no file (relative to CARGO_MANIFEST_DIR)")));
+        return Err(syn::Error::new(lit.span(), format!("`{pattern}` matches no file (in {})", root.display())));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `[`, `*` and `?` in the crate's own path are not wildcards: a crate
+    /// in `weird[v1]/` reads its own `spec/`, not a sibling `weird1/`'s.
+    #[test]
+    fn the_base_directory_is_not_a_pattern() {
+        let top = std::env::temp_dir().join(format!("isa-macros-glob-{}", std::process::id()));
+        for (dir, file) in [("weird[v1]/spec", "own.txt"), ("weird1/spec", "sibling.txt")] {
+            std::fs::create_dir_all(top.join(dir)).unwrap();
+            std::fs::write(top.join(dir).join(file), "").unwrap();
+        }
+        let lit = LitStr::new("spec/*.txt", Span::call_site());
+        let found = matches(&top.join("weird[v1]"), &lit).unwrap();
+        let names: Vec<_> = found.iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["own.txt"]);
+        // A bad pattern's position is counted in the pattern as written.
+        let bad = LitStr::new("spec/[*.txt", Span::call_site());
+        let e = matches(&top.join("weird[v1]"), &bad).unwrap_err().to_string();
+        assert!(e.contains("at character 5"), "{e}");
+        std::fs::remove_dir_all(&top).unwrap();
+    }
 }

@@ -17,4 +17,5 @@ fn ui() {
     t.compile_fail("tests/ui/syntax_error.rs");
     t.compile_fail("tests/ui/overlap.rs");
     t.compile_fail("tests/ui/not_dsl.rs");
+    t.compile_fail("tests/ui/keyword_isa.rs");
 }

@@ -433,7 +433,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             // `Decoded` checks what `Instruction::decode` does, without building the instruction.
             match Decoded::new(w) {
                 Ok(d) if d.index() == opcode => Ok(()),
-                Ok(d) => Err(#rt::Refusal { message: format!("the word decodes as {}", d.name()), bits: 0 }),
+                Ok(d) => Err(#rt::Refusal { message: ::std::format!("the word decodes as {}", d.name()), bits: 0 }),
                 Err(e) => {
                     let bits = if let DecodeError::Exception { bits, .. } = e { bits } else { 0 };
                     Err(#rt::Refusal { message: e.to_string(), bits })
