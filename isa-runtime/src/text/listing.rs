@@ -106,10 +106,11 @@ mod tests {
     impl Printer for Toy {
         fn print(&self, w: u128, out: &mut String) -> Result<(), String> {
             match w {
-                0..=15 | 17 => Ok(out.push_str(&format!("OP{w}"))),
-                16 => Ok(out.push_str(&format!(".word {w:#034x}"))),
-                _ => Err("unknown opcode".into()),
+                0..=15 | 17 => out.push_str(&format!("OP{w}")),
+                16 => out.push_str(&format!(".word {w:#034x}")),
+                _ => return Err("unknown opcode".into()),
             }
+            Ok(())
         }
         fn opcode(&self, w: u128) -> Option<String> {
             (w <= 17).then(|| format!("OP_{w}"))
