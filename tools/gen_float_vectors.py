@@ -12,11 +12,25 @@ writes one line per vector:
 NaN results are written as the spec's canonical NaN (f32 0x7FFFFFFF,
 16-bit 0x7FFF), which is what the kernels return.
 
-    tools/gen_float_vectors.py --count 500  > isa-runtime/tests/vectors/ieee.txt   # the CI set
-    tools/gen_float_vectors.py --count 100000 --seed 2 > /tmp/big.txt               # a large run
+The committed sets (each regenerates byte for byte with gmpy2 2.3 /
+MPFR 4.2 and ml_dtypes 0.6):
+
+    tools/gen_float_vectors.py --count 400 --seed 1 > isa-runtime/tests/vectors/ieee.txt
+    tools/gen_float_vectors.py --modifiers --count 200 --seed 5 > isa-runtime/tests/vectors/modifiers.txt
+    tools/gen_float_vectors.py --scaled --count 500 --seed 1 > isa-runtime/tests/vectors/scaled.txt    # FMUL .scl
+    tools/gen_float_vectors.py --narrow --count 300 --seed 1 > isa-runtime/tests/vectors/narrow.txt    # F2FP, ml_dtypes
+    tools/gen_float_vectors.py --convert --count 300 --seed 4 > isa-runtime/tests/vectors/convert.txt
+    tools/gen_float_vectors.py --minmax --count 3000 --seed 3 > isa-runtime/tests/vectors/minmax.txt
+
+A large run:
+
+    tools/gen_float_vectors.py --count 100000 --seed 2 > /tmp/big.txt
     FLOAT_VECTORS=/tmp/big.txt cargo test -p isa-runtime --release --test float_vectors
-    tools/gen_float_vectors.py --narrow --count 300 > isa-runtime/tests/vectors/narrow.txt  # F2FP, ml_dtypes
-    tools/gen_float_vectors.py --scaled --count 500 > isa-runtime/tests/vectors/scaled.txt  # FMUL .scl
+
+Not everything here is MPFR's or ml_dtypes': the .FTZ/.SAT/.RELU rules,
+min/max and the comparisons, the integer conversions, TF32 and E8 below
+2^-126 are this script's reading of the spec (exact rationals), written
+apart from the kernels; docs/semantics.md lists the decisions.
 """
 import argparse
 import random

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Shortest decimal texts of F16 and BF16 values, from independent oracles,
-for the assembler's float printing (isa-runtime/tests/float_text.rs).
+for the assembler's float printing (a unit test in isa-runtime/src/text/literal.rs reads isa-runtime/tests/vectors/text.txt).
 
 For a sample of finite positive values of each format it finds the fewest
 significant digits p such that the value printed with p digits (correctly

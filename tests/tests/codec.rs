@@ -406,3 +406,36 @@ fn generated_field_bits_are_the_irs() {
         assert_eq!(union, covered, "{name}: the fields cover COVERED");
     }
 }
+
+/// Every generated enum: its values are the IR's, in order, and each one's
+/// name and raw bits read back as it (`from_name` of `Display`,
+/// `from_raw` of `to_raw`), while a name or bits of no value read as none.
+#[test]
+fn enum_values_read_back_from_their_names_and_bits() {
+    use isa_generated::*;
+    let isa = isa();
+    let mut checked = 0;
+    macro_rules! check {
+        ($($t:ident),*) => {$({
+            let ty = isa.types.iter().find(|t| t.name == stringify!($t)).expect(stringify!($t));
+            let isa_dsl::ir::TypeKind::Enum { values } = &ty.kind else { panic!("{} is an enum", ty.name) };
+            let names: Vec<String> = $t::ALL.iter().map(|v| v.to_string()).collect();
+            let want: Vec<String> = values.iter().map(|v| v.name.to_string()).collect();
+            assert_eq!(names, want, "{}", ty.name);
+            for (v, iv) in $t::ALL.iter().zip(values) {
+                assert_eq!($t::from_name(&v.to_string()), Some(*v));
+                assert_eq!(v.to_raw(), iv.encoding, "{}.{}", ty.name, iv.name);
+                assert_eq!($t::from_raw(v.to_raw()), Some(*v));
+            }
+            assert_eq!($t::from_name("no such value"), None);
+            let used: Vec<u64> = values.iter().map(|v| v.encoding).collect();
+            if let Some(free) = (0..=u8::MAX as u64).find(|b| !used.contains(b)) {
+                assert_eq!($t::from_raw(free), None, "{}: bits {free:#x}", ty.name);
+            }
+            checked += 1;
+        })*};
+    }
+    check!(FullITypes,FullITypesNoI64,I8Types,FTypes,FTypesNoF64,F2IRnd,F2INTZ,F64F32F16,F32F16,F64Only,VSel,F2FPSrcType,F2FPDstType,SATFINITE,IExt,I8Type,I16Type,IType,IXType,LEASX32,BSel,CWMode,LOHI,CompOp,BoolOp,BMBF,EXBool,SHFDType,PRMTMode,I2IDType,SATRelu,I2IPDType,SHFDir,MOVW,Optype,SType,FCMPOp,LOPOp,FPRound,FMULScale,FPFtz,FPSat,NAN,RELU,HFmtV2,BVal,HSel,HSel2,PModi,SignModi);
+    let enums = isa.types.iter().filter(|t| matches!(t.kind, isa_dsl::ir::TypeKind::Enum { .. }) && !matches!(&t.kind, isa_dsl::ir::TypeKind::Enum { values } if values.is_empty())).count();
+    assert_eq!(checked, enums, "every enum of the spec is checked");
+}

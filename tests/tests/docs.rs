@@ -515,6 +515,11 @@ fn site_shows_no_raw_backticks() {
     assert!(pages.len() > 100);
     for path in pages {
         let page = std::fs::read_to_string(&path).unwrap();
-        assert!(!page.contains('`'), "{}: raw backtick near `{}`", path.display(), &page[page.find('`').unwrap().saturating_sub(60)..][..80.min(page.len())]);
+        if let Some(at) = page.find('`') {
+            // Up to 60 characters before it and 20 from it (on char boundaries).
+            let before: String = page[..at].chars().rev().take(60).collect::<Vec<_>>().into_iter().rev().collect();
+            let after: String = page[at..].chars().take(20).collect();
+            panic!("{}: raw backtick near `{before}{after}`", path.display());
+        }
     }
 }

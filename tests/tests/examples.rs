@@ -41,6 +41,8 @@ fn main() {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .filter_map(|l| l.split_once(' ').map(|(k, v)| (k.to_string(), v.to_string())))
         .collect();
+    // An entry no example gives any more (a moved or deleted line) is stale.
+    let stale: Vec<String> = golden.keys().filter(|k| !actual.iter().any(|(a, _)| a == *k)).cloned().collect();
     let mut trials: Vec<Trial> = actual
         .into_iter()
         .zip(checked)
@@ -56,6 +58,9 @@ fn main() {
             })
         })
         .collect();
+    trials.push(Trial::test("no stale entries in tests/golden/examples.txt", move || {
+        if stale.is_empty() { Ok(()) } else { Err(format!("no example gives {stale:?} (BLESS=1)").into()) }
+    }));
     trials.push(Trial::test("example counts: 94 lines", move || {
         if stats.total == 94 { Ok(()) } else { Err(format!("{} example lines, expected 94", stats.total).into()) }
     }));
