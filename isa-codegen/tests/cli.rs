@@ -501,3 +501,65 @@ fn a_file_reached_twice_is_read_once() {
     assert!(stdout.contains("3 files:") && stdout.contains("0 errors"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What the CLI offers and no other test ran: `diff --format yaml`,
+/// `disasm --format hex`, standard input as `-`, a generated crate under
+/// another name and runtime path, and `--color`.
+#[test]
+fn the_remaining_options_do_what_help_says() {
+    // diff as YAML: one record per encoding change.
+    let out = bin()
+        .args(["diff", "tests/diff/old.txt", "tests/diff/new.txt", "--include", "spec/base/", "--format", "yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let yaml: serde_yaml::Value = serde_yaml::from_slice(&out.stdout).expect("YAML");
+    let text = serde_yaml::to_string(&yaml).unwrap();
+    assert!(text.contains("opcode: MOV_R") && text.contains("field: ra") && text.contains("change: moved"), "{text}");
+
+    // Hex words forced, from standard input; a binary file forced as hex
+    // is an error at its first non-hex byte.
+    let dir = temp_dir("options");
+    let run_stdin = |args: &[&str], input: &[u8]| {
+        use std::io::Write;
+        let mut child = bin()
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let o = child.wait_with_output().unwrap();
+        (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    let (code, hex, err) = run_stdin(&["asm", "--spec", "spec/", "-"], b"MOV R1, R2 ;\n");
+    assert_eq!(code, Some(0), "{err}");
+    // Worked out from the spec: MOV optype 0x41, stype R (0), pg = PT (7),
+    // rd = 1 at bits 16..23, rb = 2 at bits 32..39.
+    assert_eq!(hex, "00000000000000000000000200017041\n");
+    let (code, text, err) = run_stdin(&["disasm", "--spec", "spec/", "--format", "hex", "-"], hex.as_bytes());
+    assert_eq!((code, text.as_str()), (Some(0), "MOV R1, R2 ;\n"), "{err}");
+    let (code, _, err) = run_stdin(&["disasm", "--spec", "spec/", "--format", "hex", "-"], &[0x41, 0x70, 0x01, 0x00, 0xFF]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("error[E042]"), "{err}");
+
+    // Another crate name and runtime path: the Cargo.toml says so, and
+    // `--check` with the same options finds it up to date.
+    let out = dir.join("named");
+    let o = out.to_str().unwrap();
+    let opts = ["--crate-name", "my-isa", "--runtime-path", "../rt"];
+    let r = bin().args(["spec/", "-o", o]).args(opts).output().unwrap();
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    let toml = std::fs::read_to_string(out.join("Cargo.toml")).unwrap();
+    assert!(toml.contains("name = \"my-isa\"") && toml.contains("path = \"../rt\""), "{toml}");
+    assert_eq!(bin().args(["spec/", "-o", o, "--check"]).args(opts).output().unwrap().status.code(), Some(0));
+    assert_eq!(bin().args(["spec/", "-o", o, "--check"]).output().unwrap().status.code(), Some(1), "the default name differs");
+
+    // Colour only when asked (standard error is not a terminal here).
+    let broken = bin().args(["check", "tests/diff/missing.txt"]).output().unwrap();
+    assert!(!broken.stderr.contains(&0x1b), "no escapes by default");
+    let always = bin().args(["check", "--color", "always", "tests/diff/missing.txt"]).output().unwrap();
+    assert!(always.stderr.contains(&0x1b), "{}", String::from_utf8_lossy(&always.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}

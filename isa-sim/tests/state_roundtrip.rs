@@ -51,3 +51,29 @@ proptest! {
         prop_assert_eq!(contents(&again), contents(&w), "{}", text);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    /// Any text, YAML-like or not, loads or is refused with a place inside
+    /// it; nothing panics.
+    #[test]
+    fn any_state_text_loads_or_is_refused_in_place(
+        text in prop_oneof![
+            "\\PC{0,120}",
+            proptest::collection::vec(prop_oneof![
+                Just("active: "), Just("regs:\n"), Just("cmem:\n"), Just("  R1: "), Just("  UR4: "), Just("  P0: "), Just("  PT: "),
+                Just("\"c[0x1][0x8]\": "), Just("0x"), Just("ffffffff"), Just("1.5"), Just("-1"), Just("true"), Just("[1, 2]"),
+                Just("{a: b}"), Just("&x "), Just("*x"), Just("!!str "), Just("\n"), Just("  "), Just("~"), Just(".nan"), Just("1e400"),
+            ], 0..30).prop_map(|v| v.concat()),
+        ],
+    ) {
+        let mut w = new_warp();
+        if let Err(e) = isa_sim::state::load(&mut w, &text) {
+            if let Some((at, len)) = e.span {
+                // A caret just past the end says "at the end of the text".
+                prop_assert!(at + len <= text.len() || (at == text.len() && len <= 1), "{:?} of {} in {text:?}: {}", e.span, text.len(), e.message);
+            }
+        }
+    }
+}

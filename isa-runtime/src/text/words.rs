@@ -315,6 +315,35 @@ mod tests {
                 prop_assert_eq!(read_words(&bytes).unwrap(), Words { words, spans: None, bad: Vec::new() });
             }
         }
+
+        /// Any bytes, in every format: no panic, and every place reported
+        /// (a word's, a bad line's, the error's) lies inside the input.
+        #[test]
+        fn any_bytes_read_without_panic_and_places_inside(
+            bytes in prop_oneof![
+                proptest::collection::vec(any::<u8>(), 0..200),
+                // Mostly hex text, with some junk.
+                proptest::collection::vec(prop_oneof![Just(b'0'), Just(b'f'), Just(b'x'), Just(b'\n'), Just(b'/'), Just(b' '), Just(b'\r'), any::<u8>()], 0..200),
+            ],
+            format in prop_oneof![Just(WordsFormat::Auto), Just(WordsFormat::Hex), Just(WordsFormat::Binary)],
+        ) {
+            let inside = |(at, len): (usize, usize)| at + len <= bytes.len();
+            match read_words_as(&bytes, format) {
+                Ok(w) => {
+                    for &span in w.spans.iter().flatten() {
+                        prop_assert!(inside(span), "{span:?} of {}", bytes.len());
+                    }
+                    for (before, e) in &w.bad {
+                        prop_assert!(*before <= w.words.len());
+                        prop_assert!(e.span.is_none_or(inside), "{:?} of {}", e.span, bytes.len());
+                    }
+                    if w.spans.is_none() {
+                        prop_assert_eq!(w.words.len(), bytes.len() / 16);
+                    }
+                }
+                Err(e) => prop_assert!(e.span.is_none_or(inside), "{:?} of {}", e.span, bytes.len()),
+            }
+        }
     }
 
     #[test]
