@@ -11,7 +11,11 @@ fn contents(w: &Warp) -> (u32, Vec<u32>, Vec<(u64, u64, u32)>) {
     let mut regs = Vec::new();
     for (file, spec) in w.file_specs().enumerate() {
         for idx in 0..spec.count as u64 {
-            regs.extend(w.lanes(file, idx));
+            if spec.warp {
+                regs.push(w.warp(file, idx));
+            } else {
+                regs.extend(w.lanes(file, idx));
+            }
         }
     }
     (w.active, regs, w.cmem.words())
