@@ -68,6 +68,7 @@ fn steps<'scope>(
     );
     diags.extend(spa_diags.items);
     isa.legacy = legacy;
+    spa::check_examples(&isa, diags);
     let n_optypes = isa.optypes.len();
     // Largest optypes first, so that the lanes finish together.
     let mut order: Vec<usize> = (0..n_optypes).collect();

@@ -225,9 +225,18 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
         };
         out[idx].syntax.push(form);
     }
-    for o in &out {
+    out
+}
+
+/// Checks the examples of the SPA optypes (`isa.legacy`) against their
+/// forms (W014). Runs once the ISA is resolved: an example's operands are
+/// told apart by the spec's register types (their prefixes and named
+/// registers), not by any spelling known here.
+pub fn check_examples(isa: &Isa, diags: &mut Diagnostics) {
+    let kinds = OperandKinds::new(isa);
+    for o in &isa.legacy {
         for e in &o.examples {
-            if let Some(reason) = check_example(o, &e.text) {
+            if let Some(reason) = check_example(o, &e.text, &kinds) {
                 if let Some(span) = e.loc.span {
                     diags.push(
                         Diagnostic::new(Code::BadExample, span, format!("example does not match the SPA forms: {reason}")).with_label(reason),
@@ -236,7 +245,56 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
             }
         }
     }
-    out
+}
+
+/// What an example's operand text is, by the ISA's register types: their
+/// prefixes (a prefix then digits) and named registers, each a register
+/// or a predicate.
+struct OperandKinds<'a> {
+    /// (prefix, is a predicate file)
+    prefixes: Vec<(&'a str, bool)>,
+    /// (name, is in a predicate file)
+    named: Vec<(&'a str, bool)>,
+}
+
+impl<'a> OperandKinds<'a> {
+    fn new(isa: &'a Isa) -> Self {
+        let mut k = OperandKinds { prefixes: Vec::new(), named: Vec::new() };
+        for t in &isa.types {
+            if let TypeKind::Register { prefix, predicate, constants, .. } = &t.kind {
+                k.prefixes.push((prefix.as_str(), *predicate));
+                k.named.extend(constants.iter().map(|c| (c.name.as_str(), *predicate)));
+            }
+        }
+        k
+    }
+
+    /// `Some(is a predicate)` when `name` names a register.
+    fn register(&self, name: &str) -> Option<bool> {
+        if let Some(&(_, p)) = self.named.iter().find(|(n, _)| *n == name) {
+            return Some(p);
+        }
+        // The longest prefix wins (`UR4` is not an `R`-file name).
+        self.prefixes
+            .iter()
+            .filter(|(pre, _)| name.strip_prefix(pre).is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())))
+            .max_by_key(|(pre, _)| pre.len())
+            .map(|&(_, p)| p)
+    }
+
+    /// The operand kind letter of [`operand_kind`] for an example's text.
+    fn of(&self, core: &str) -> char {
+        if core.starts_with("c[") {
+            'C'
+        } else if core.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+            'I'
+        } else {
+            match self.register(core) {
+                Some(true) => 'P',
+                _ => 'R',
+            }
+        }
+    }
 }
 
 fn value_list(p: &mut pest::iterators::Pairs<Rule>, loc: Loc) -> ValueList {
@@ -321,14 +379,14 @@ pub fn operand_kind(name: &str) -> char {
 }
 
 /// Why an example matches none of the optype's forms (the best reason), or None.
-fn check_example(o: &Optype, text: &str) -> Option<String> {
+fn check_example(o: &Optype, text: &str, kinds: &OperandKinds) -> Option<String> {
     let code = text.split("//").next().unwrap_or("").trim().trim_end_matches(';').trim();
     let (head, rest) = code.split_once(char::is_whitespace).unwrap_or((code, ""));
     let mods: Vec<&str> = head.split('.').skip(1).collect();
     let ops: Vec<&str> = split_operands(rest);
     let mut best: Option<(usize, String)> = None;
     for f in &o.syntax {
-        match match_form(o, f, &mods, &ops) {
+        match match_form(o, f, &mods, &ops, kinds) {
             Ok(()) => return None,
             Err((progress, r)) => {
                 if best.as_ref().is_none_or(|b| progress > b.0) {
@@ -365,34 +423,32 @@ fn list_values<'a>(o: &'a Optype, name: &str) -> Option<Vec<&'a str>> {
 }
 
 /// Matches an example against a form; on failure, how far it got and why.
-fn match_form(o: &Optype, f: &SyntaxForm, mods: &[&str], ops: &[&str]) -> Result<(), (usize, String)> {
+fn match_form(o: &Optype, f: &SyntaxForm, mods: &[&str], ops: &[&str], kinds: &OperandKinds) -> Result<(), (usize, String)> {
     for m in mods {
         let ok = f.modifiers.iter().any(|slot| slot.name == *m || list_values(o, &slot.name).is_some_and(|v| v.contains(m)));
         if !ok {
             return Err((0, format!("modifier `.{m}` is in none of this form's lists")));
         }
     }
-    let kinds: Vec<char> = f.operands.iter().map(|op| operand_kind(&op.name)).collect();
-    if ops.len() != kinds.len() {
-        return Err((1, format!("{} operands, but `{}` takes {}", ops.len(), f.mnemonic, kinds.len())));
+    let wanted: Vec<char> = f.operands.iter().map(|op| operand_kind(&op.name)).collect();
+    if ops.len() != wanted.len() {
+        return Err((1, format!("{} operands, but `{}` takes {}", ops.len(), f.mnemonic, wanted.len())));
     }
-    for (k, ((text, kind), op)) in ops.iter().zip(&kinds).zip(&f.operands).enumerate() {
+    for (k, ((text, kind), op)) in ops.iter().zip(&wanted).zip(&f.operands).enumerate() {
         let err = |r: String| Err((2 + k, r));
         // SASS writes decorated immediates in braces: `{-|0x8ef7|}`.
         let bare = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(text);
         let core = bare.trim_start_matches(['-', '|', '!', '~']).trim_end_matches('|');
+        // A dot ends a register (`R3.H0_H1`) or a name; in a number it is
+        // the decimal point.
         let (core, suffix) = match core.rfind('.') {
-            Some(d) if !core[..d].ends_with(|c: char| c.is_ascii_digit()) || core.starts_with('R') => (&core[..d], Some(&core[d + 1..])),
+            Some(d) if !core[..d].ends_with(|c: char| c.is_ascii_digit()) || kinds.register(core[..d].trim_end_matches('|')).is_some() => {
+                (&core[..d], Some(&core[d + 1..]))
+            }
             _ => (core, None),
         };
         let core = core.trim_end_matches('|');
-        let actual = if core.starts_with("c[") {
-            'C'
-        } else if core.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
-            'I'
-        } else {
-            'R'
-        };
+        let actual = kinds.of(core);
         if actual != *kind {
             return err(format!("`{text}` where the form has `{}`", op.name));
         }

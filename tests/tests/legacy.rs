@@ -135,3 +135,22 @@ fn diff_tells_a_rename_and_shows_what_is_added() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+
+/// An SPA example's operands are told apart by the spec's register types:
+/// `P1` is a predicate (a `Pu` operand takes it), `R1` is not; nothing
+/// about `R` or `P` is known in the front end.
+#[test]
+fn spa_examples_read_operands_by_the_spec_s_register_types() {
+    let base: Vec<(String, String)> = ["isa", "operands", "enums", "formats"]
+        .iter()
+        .map(|f| {
+            let path = root().join(format!("spec/base/{f}.txt"));
+            (path.display().to_string(), std::fs::read_to_string(&path).unwrap())
+        })
+        .collect();
+    let spa = "SPA 5.3:\n{@{!}Pg}\nPSETX\nPu, Ra\n{?sched}\n;\nSets a predicate.\nPSETX P1, R2;\nPSETX R1, R2;\nPSETX PT, URZ;\n";
+    let files = base.iter().map(|(n, t)| (n.as_str(), t.as_str())).chain([("psetx.txt", spa)]);
+    let fe = isa_dsl::compile_texts(files);
+    let bad: Vec<String> = fe.diagnostics.items.iter().filter(|d| d.code == isa_dsl::Code::BadExample).map(|d| d.message.clone()).collect();
+    assert_eq!(bad, ["example does not match the SPA forms: `R1` where the form has `Pu`"], "{}", fe.render_diagnostics());
+}
