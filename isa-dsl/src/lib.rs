@@ -12,7 +12,7 @@
 //! ```
 //! The private module `pipeline` runs those passes and decides what runs per
 //! file, per optype or once, sharing the per-file and per-optype parts
-//! between two threads (module `lanes`) when the input is big.
+//! between two threads (module `workers`) when the input is big.
 
 // pest_derive without `std` refers to `alloc` by name.
 extern crate alloc;
@@ -24,7 +24,7 @@ pub mod diagnostic;
 pub mod exec;
 pub mod expr;
 pub mod ir;
-mod lanes;
+mod workers;
 pub mod parser;
 mod pipeline;
 pub mod resolve;

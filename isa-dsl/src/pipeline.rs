@@ -3,14 +3,14 @@
 //! are parsed meanwhile) -> per optype,
 //! resolve, check, bind and plan its opcodes -> bind what spans optypes ->
 //! plan across optypes beside the whole-ISA checks. This module owns the scheduling only: which part runs per file, per
-//! optype or once, and which of them the two [`Lanes`] share when the input is
+//! optype or once, and which of them the two [`Workers`] share when the input is
 //! big enough to pay for a helper thread. Diagnostics are gathered in the same
 //! order whatever ran where, so the output never depends on the scheduling.
 
 use crate::ast;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir::{self, Isa, Opcode};
-use crate::lanes::Lanes;
+use crate::workers::Workers;
 use crate::source::{FileId, SourceMap};
 use crate::{bind, check, exec, parser, resolve, spa};
 use std::sync::{PoisonError, RwLock};
@@ -22,14 +22,14 @@ const PARALLEL_BYTES: usize = 32 * 1024;
 /// Runs every pass over the DSL files `dsl` and the SPA 5.3 files `spa`.
 pub(crate) fn run(sources: &SourceMap, dsl: Vec<(FileId, &str)>, spa: Vec<FileId>, diags: &mut Diagnostics) -> Isa {
     let total: usize = dsl.iter().map(|(_, text)| text.len()).sum();
-    let two_lanes = total >= PARALLEL_BYTES && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-    let jobs = parse_jobs(dsl, two_lanes);
-    // What the per-optype step reads on both lanes; the calling thread
+    let two_workers = total >= PARALLEL_BYTES && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let jobs = parse_jobs(dsl, two_workers);
+    // What the per-optype step reads on both workers; the calling thread
     // writes it only between steps.
     let shared = RwLock::new(Shared::default());
     std::thread::scope(|s| {
-        let lanes = if two_lanes { Lanes::with_helper(s) } else { Lanes::single() };
-        steps(&lanes, sources, &jobs, spa, &shared, diags);
+        let workers = if two_workers { Workers::with_helper(s) } else { Workers::single() };
+        steps(&workers, sources, &jobs, spa, &shared, diags);
     });
     shared.into_inner().unwrap_or_else(PoisonError::into_inner).isa
 }
@@ -42,9 +42,9 @@ struct Shared {
     prepared: resolve::Prepared,
 }
 
-/// The passes, on `lanes`. Leaves the finished IR in `shared`.
+/// The passes, on `workers`. Leaves the finished IR in `shared`.
 fn steps<'scope>(
-    lanes: &Lanes<'scope>,
+    workers: &Workers<'scope>,
     sources: &'scope SourceMap,
     jobs: &'scope [ParseJob<'scope>],
     spa: Vec<FileId>,
@@ -52,10 +52,10 @@ fn steps<'scope>(
     diags: &mut Diagnostics,
 ) {
     // Parse: one file, or a piece of a big one, per item.
-    let files = parse(lanes, jobs, diags);
+    let files = parse(workers, jobs, diags);
     // Resolving the ISA reads every DSL file and runs on the calling thread;
     // the SPA files, which it does not read, are parsed meanwhile.
-    let ((mut isa, prepared), (legacy, spa_diags)) = lanes.join(
+    let ((mut isa, prepared), (legacy, spa_diags)) = workers.join(
         || {
             check::check_value_list_dots(&files, diags);
             resolve::prepare(sources, &files, diags)
@@ -70,13 +70,13 @@ fn steps<'scope>(
     isa.legacy = legacy;
     spa::check_examples(&isa, diags);
     let n_optypes = isa.optypes.len();
-    // Largest optypes first, so that the lanes finish together.
+    // Largest optypes first, so that the workers finish together.
     let mut order: Vec<usize> = (0..n_optypes).collect();
     order.sort_by_key(|&ot| std::cmp::Reverse(isa.optypes[ot].opcodes.len()));
     *write(shared) = Shared { isa, files, prepared };
 
     // Per optype: resolve, check, bind and plan its opcodes.
-    let done = lanes.map(n_optypes, move |k| {
+    let done = workers.map(n_optypes, move |k| {
         (order[k], optype_step(sources, &read(shared), order[k]))
     });
     let mut by_optype: Vec<Option<OptypeStep>> = (0..n_optypes).map(|_| None).collect();
@@ -108,7 +108,7 @@ fn steps<'scope>(
     // The whole-ISA parts: plans across optypes beside the checks. The AST
     // is freed after the plans, the shorter of the two (0.56 + 0.54 ms
     // against 0.86 ms for the checks, on `spec/`).
-    let (plans, checked) = lanes.join(
+    let (plans, checked) = workers.join(
         || {
             let plans = exec::finish(&read(shared).isa, plans, diags);
             drop((files, prepared));
@@ -173,12 +173,12 @@ impl ParseJob<'_> {
     }
 }
 
-/// The files to parse, in input order. With two lanes, big files are cut
-/// into declaration-aligned pieces so that the lanes get even shares (one
+/// The files to parse, in input order. With two workers, big files are cut
+/// into declaration-aligned pieces so that the workers get even shares (one
 /// seed file is 40% of `spec/`).
-fn parse_jobs<'a>(dsl: Vec<(FileId, &'a str)>, two_lanes: bool) -> Vec<ParseJob<'a>> {
+fn parse_jobs<'a>(dsl: Vec<(FileId, &'a str)>, two_workers: bool) -> Vec<ParseJob<'a>> {
     let total: usize = dsl.iter().map(|(_, text)| text.len()).sum();
-    let piece = if two_lanes { (total / 8).max(4096) } else { usize::MAX };
+    let piece = if two_workers { (total / 8).max(4096) } else { usize::MAX };
     dsl.into_iter()
         .flat_map(|(file, text)| {
             parser::pieces(text, piece).into_iter().map(move |range| ParseJob { file, text, range })
@@ -186,13 +186,13 @@ fn parse_jobs<'a>(dsl: Vec<(FileId, &'a str)>, two_lanes: bool) -> Vec<ParseJob<
         .collect()
 }
 
-/// Parses every job, each lane with its own line cache. Returns one AST per
+/// Parses every job, each worker with its own line cache. Returns one AST per
 /// DSL file, in input order (pieces joined).
-fn parse<'scope>(lanes: &Lanes<'scope>, jobs: &'scope [ParseJob<'scope>], diags: &mut Diagnostics) -> Vec<ast::File> {
-    // Largest first, so that the lanes finish together.
+fn parse<'scope>(workers: &Workers<'scope>, jobs: &'scope [ParseJob<'scope>], diags: &mut Diagnostics) -> Vec<ast::File> {
+    // Largest first, so that the workers finish together.
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].range.len()));
-    let done = lanes.map_with(jobs.len(), parser::LineCache::default, move |cache, k| {
+    let done = workers.map_with(jobs.len(), parser::LineCache::default, move |cache, k| {
         let mut d = Diagnostics::default();
         let parsed = jobs[order[k]].run(cache, &mut d);
         (order[k], parsed, d)

@@ -1,12 +1,12 @@
 //! Work sharing for one compile: the calling thread and, when the machine
 //! has a second core and the input is big enough, one helper thread that
-//! lives for the whole compile. Each parallel step is a [`Lanes::map_with`]
-//! over numbered items; both lanes take the next item until none is left, and
+//! lives for the whole compile. Each parallel step is a [`Workers::map_with`]
+//! over numbered items; both workers take the next item until none is left, and
 //! the results come back in item order, so they never depend on scheduling.
 //!
 //! One helper for all steps, rather than a thread per step, because starting
 //! and joining a thread costs 40-500 us on the 2-core machine, about what a
-//! step saves. Between steps the idle lane spins for a short while before it
+//! step saves. Between steps the idle worker spins for a short while before it
 //! sleeps, so that handing over the next step does not wait for a wake-up.
 //! Everything here is safe code: the helper runs jobs that borrow only what
 //! outlives the thread scope (see [`crate::pipeline`]).
@@ -16,28 +16,28 @@ use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-/// A job the helper runs: one lane's share of one step.
+/// A job the helper runs: one worker's share of one step.
 type Job<'scope> = Box<dyn FnOnce() + Send + 'scope>;
 
-/// How long a waiting lane spins before it blocks. Longer than the
+/// How long a waiting worker spins before it blocks. Longer than the
 /// sequential stretches between two steps of a compile (well under 1 ms on
 /// `spec/`), short enough not to matter to anything else on the machine.
 const SPIN: Duration = Duration::from_millis(2);
 
 /// The calling thread plus at most one helper thread.
-pub(crate) struct Lanes<'scope> {
+pub(crate) struct Workers<'scope> {
     /// Sends jobs to the helper; `None` when everything runs on the caller.
     helper: Option<Sender<Job<'scope>>>,
 }
 
-impl<'scope> Lanes<'scope> {
+impl<'scope> Workers<'scope> {
     /// Everything on the calling thread.
     pub(crate) fn single() -> Self {
-        Lanes { helper: None }
+        Workers { helper: None }
     }
 
     /// The calling thread and one helper in `scope`. The helper ends when the
-    /// `Lanes` is dropped.
+    /// `Workers` is dropped.
     pub(crate) fn with_helper<'env>(scope: &'scope std::thread::Scope<'scope, 'env>) -> Self {
         let (tx, rx) = mpsc::channel::<Job<'scope>>();
         scope.spawn(move || {
@@ -45,12 +45,12 @@ impl<'scope> Lanes<'scope> {
                 job();
             }
         });
-        Lanes { helper: Some(tx) }
+        Workers { helper: Some(tx) }
     }
 
     /// Runs `f(state, i)` for every `i` in `0..n` and returns the results in
-    /// order of `i`. Each lane makes its own `state` with `init` (a cache,
-    /// say) when it starts on the step. With a helper, both lanes take items
+    /// order of `i`. Each worker makes its own `state` with `init` (a cache,
+    /// say) when it starts on the step. With a helper, both workers take items
     /// until none is left; the caller does not wait for a helper that has not
     /// started yet (it finds nothing left and does nothing).
     pub(crate) fn map_with<S, T, I, F>(&self, n: usize, init: I, f: F) -> Vec<T>
@@ -120,7 +120,7 @@ impl<'scope> Lanes<'scope> {
         (ra, rb)
     }
 
-    /// Runs `f(i)` for every `i` in `0..n`, in order of `i` (see [`Lanes::map_with`]).
+    /// Runs `f(i)` for every `i` in `0..n`, in order of `i` (see [`Workers::map_with`]).
     pub(crate) fn map<T, F>(&self, n: usize, f: F) -> Vec<T>
     where
         T: Send + 'scope,
@@ -130,7 +130,7 @@ impl<'scope> Lanes<'scope> {
     }
 }
 
-/// One step shared between the lanes.
+/// One step shared between the workers.
 struct Step<I, F> {
     init: I,
     f: F,
@@ -186,16 +186,16 @@ mod tests {
     #[test]
     fn results_come_back_in_item_order_with_and_without_a_helper() {
         let expect: Vec<usize> = (0..1000).map(|i| i * i).collect();
-        assert_eq!(Lanes::single().map(1000, |i| i * i), expect);
+        assert_eq!(Workers::single().map(1000, |i| i * i), expect);
         std::thread::scope(|s| {
-            let lanes = Lanes::with_helper(s);
+            let workers = Workers::with_helper(s);
             for n in [0, 1, 2, 7, 1000] {
-                assert_eq!(lanes.map(n, |i| i * i), expect[..n]);
+                assert_eq!(workers.map(n, |i| i * i), expect[..n]);
             }
         });
     }
 
-    /// Blocks the calling thread (whose lane calls it) until an item has
+    /// Blocks the calling thread (whose worker calls it) until an item has
     /// run on another thread, or 10 s have passed: whether the helper
     /// takes items then does not hang on how the OS schedules the two.
     fn wait_for_helper(caller: std::thread::ThreadId, helper_ran: &AtomicUsize) {
@@ -210,14 +210,14 @@ mod tests {
     }
 
     #[test]
-    fn both_lanes_take_items_and_each_item_runs_once() {
+    fn both_workers_take_items_and_each_item_runs_once() {
         let runs: Vec<AtomicUsize> = (0..200).map(|_| AtomicUsize::new(0)).collect();
         let helper_ran = AtomicUsize::new(0);
         let caller = std::thread::current().id();
         std::thread::scope(|s| {
-            let lanes = Lanes::with_helper(s);
+            let workers = Workers::with_helper(s);
             let (runs, helper_ran) = (&runs, &helper_ran);
-            lanes.map(200, move |i| {
+            workers.map(200, move |i| {
                 runs[i].fetch_add(1, Ordering::Relaxed);
                 wait_for_helper(caller, helper_ran);
             });
@@ -228,12 +228,12 @@ mod tests {
 
     #[test]
     fn join_returns_both_results_wherever_they_ran() {
-        assert_eq!(Lanes::single().join(|| 1, || 2), (1, 2));
+        assert_eq!(Workers::single().join(|| 1, || 2), (1, 2));
         std::thread::scope(|s| {
-            let lanes = Lanes::with_helper(s);
+            let workers = Workers::with_helper(s);
             for k in 0..100 {
                 let slow = Duration::from_micros(k % 3 * 100);
-                assert_eq!(lanes.join(|| std::thread::sleep(slow), move || k), ((), k));
+                assert_eq!(workers.join(|| std::thread::sleep(slow), move || k), ((), k));
             }
         });
     }
@@ -244,8 +244,8 @@ mod tests {
         let caller = std::thread::current().id();
         let r = std::panic::catch_unwind(|| {
             std::thread::scope(|s| {
-                let lanes = Lanes::with_helper(s);
-                lanes.map(100, |_| {
+                let workers = Workers::with_helper(s);
+                workers.map(100, |_| {
                     wait_for_helper(caller, &helper_ran);
                     // Only the helper's items fail.
                     assert!(std::thread::current().id() == caller, "an item on the helper fails");
