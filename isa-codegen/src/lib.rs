@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! CLI:     check(paths) -> Checked -> generate(&checked, &options) -> Files -> output::write_atomically
-//! isa!:    isa_dsl::compile(sources) -> Frontend -> check_names -> expand(&frontend) -> tokens
+//! isa!:    isa_dsl::compile(sources) -> Frontend -> check_frontend -> Checked -> expand(&checked.fe) -> tokens
 //! ```
 //!
 //! [`check`] is the front end ([`isa_dsl::load`]) plus the checks that need
@@ -40,7 +40,7 @@ pub struct Checked {
 
 /// The check code generation needs beyond the front end's: spec names the
 /// generated Rust cannot keep apart (E060, [`names::check`]). Run by
-/// [`check_frontend`] and by the `isa!` macro before [`expand`].
+/// [`check_frontend`], which the CLI and the `isa!` macro both run.
 pub fn check_names(fe: &mut Frontend) {
     if !fe.has_errors() {
         let found = names::check(&fe.isa);

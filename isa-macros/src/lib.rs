@@ -25,9 +25,12 @@
 //!   `build.rs` with `println!("cargo:rerun-if-changed=spec");` (Cargo scans
 //!   the directory) makes adding a file rebuild it too, as
 //!   `examples/downstream` does.
-//! * Spec errors are compile errors at the `include` that brought in the
-//!   file. Spec warnings are not shown (stable Rust has no proc-macro
-//!   warnings): `isa-codegen check` shows them.
+//! * The spec is checked as `isa-codegen check` checks it (examples and
+//!   links too). Spec errors are compile errors at the `include` that
+//!   brought in the file. Spec warnings are not shown (stable Rust has no
+//!   proc-macro warnings; `isa-codegen check` lists them) unless
+//!   `deny_warnings;` makes them errors, as `check --deny-warnings` does;
+//!   `allow "W010, W014";` then lets those codes pass, as `--allow` does.
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -49,11 +52,15 @@ pub fn isa(input: TokenStream) -> TokenStream {
 struct Input {
     includes: Vec<LitStr>,
     module: Option<Ident>,
+    /// `deny_warnings`: spec warnings fail the build.
+    deny_warnings: bool,
+    /// `allow "W010, W014"`: codes `deny_warnings` lets pass.
+    allow: Vec<LitStr>,
 }
 
 impl Parse for Input {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let mut out = Input { includes: Vec::new(), module: None };
+        let mut out = Input { includes: Vec::new(), module: None, deny_warnings: false, allow: Vec::new() };
         while !input.is_empty() {
             let key: Ident = input.parse()?;
             match key.to_string().as_str() {
@@ -64,10 +71,12 @@ impl Parse for Input {
                     }
                     out.module = Some(input.parse()?);
                 }
+                "deny_warnings" => out.deny_warnings = true,
+                "allow" => out.allow.push(input.parse()?),
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
-                        format!("unknown setting `{other}`; expected `include \"glob\"` or `module name`"),
+                        format!("unknown setting `{other}`; expected `include \"glob\"`, `module name`, `deny_warnings` or `allow \"W010, ...\"`"),
                     ))
                 }
             }
@@ -114,7 +123,7 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
             .map_err(|e| syn::Error::new(input.includes[*k].span(), format!("cannot read {shown}: {e}")))?;
         isa_dsl::add_source(&mut sources, shown, &bytes, &mut diags);
     }
-    let mut fe = isa_dsl::compile(sources, diags);
+    let fe = isa_dsl::compile(sources, diags);
     // A file skipped as not the DSL (W013) would vanish without a word:
     // the macro cannot show warnings, and such a file is a wrong glob.
     let skipped = fe.diagnostics.items.iter().filter(|d| d.code == isa_dsl::Code::LegacySkipped);
@@ -122,7 +131,29 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
         let msg = format!("{shown} is not a spec file: it has no `__Def...` declaration (`isa!` includes only spec files; narrow the glob)");
         return Err(syn::Error::new(input.includes[*k].span(), msg));
     }
-    isa_codegen::check_names(&mut fe);
+    // The CLI's checks: names, examples, links.
+    let fe = isa_codegen::check_frontend(fe).fe;
+    if input.deny_warnings {
+        let mut allowed = Vec::new();
+        for lit in &input.allow {
+            for code in lit.value().split([',', ' ']).filter(|c| !c.is_empty()) {
+                match isa_dsl::Code::ALL.iter().find(|c| c.as_str() == code) {
+                    Some(c) => allowed.push(*c),
+                    None => return Err(syn::Error::new(lit.span(), format!("`{code}` is not a diagnostic code (such as `W010`)"))),
+                }
+            }
+        }
+        let denied = isa_dsl::Diagnostics {
+            items: fe.diagnostics.items.iter().filter(|d| !d.is_error() && !allowed.contains(&d.code)).cloned().collect(),
+        };
+        if !denied.is_empty() && !fe.has_errors() {
+            // Where the first warning's file came in.
+            let first = denied.items.iter().find_map(|d| d.span).map(|s| s.file.0 as usize);
+            let lit = first.and_then(|f| files.get(f)).map_or(&input.includes[0], |(_, _, k)| &input.includes[*k]);
+            let msg = format!("the ISA spec has warnings, and `deny_warnings` is set:\n\n{}{}", denied.render(&fe.sources, false), denied.summary());
+            return Err(syn::Error::new(lit.span(), msg));
+        }
+    }
     let Some(api) = isa_codegen::expand(&fe) else {
         // Point at the include that brought in the first file with an error.
         let first = fe.diagnostics.items.iter().find(|d| d.is_error()).and_then(|d| d.span).map(|s| s.file.0 as usize);

@@ -18,4 +18,5 @@ fn ui() {
     t.compile_fail("tests/ui/overlap.rs");
     t.compile_fail("tests/ui/not_dsl.rs");
     t.compile_fail("tests/ui/keyword_isa.rs");
+    t.compile_fail("tests/ui/deny_warnings.rs");
 }
