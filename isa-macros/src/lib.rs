@@ -133,31 +133,33 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
     }
     // The CLI's checks: names, examples, links.
     let fe = isa_codegen::check_frontend(fe).fe;
-    if input.deny_warnings {
-        let mut allowed = Vec::new();
-        for lit in &input.allow {
-            for code in lit.value().split([',', ' ']).filter(|c| !c.is_empty()) {
-                match isa_dsl::Code::ALL.iter().find(|c| c.as_str() == code) {
-                    Some(c) => allowed.push(*c),
-                    None => return Err(syn::Error::new(lit.span(), format!("`{code}` is not a diagnostic code (such as `W010`)"))),
-                }
+    // The include that brought in the file of the first diagnostic `keep` keeps.
+    let include_of = |keep: &dyn Fn(&isa_dsl::Diagnostic) -> bool| {
+        let first = fe.diagnostics.items.iter().filter(|d| keep(d)).find_map(|d| d.span).map(|s| s.file.0 as usize);
+        first.and_then(|f| files.get(f)).map_or(&input.includes[0], |(_, _, k)| &input.includes[*k])
+    };
+    // Codes are checked whether or not `deny_warnings` is set.
+    let mut allowed = Vec::new();
+    for lit in &input.allow {
+        for code in lit.value().split([',', ' ']).filter(|c| !c.is_empty()) {
+            match isa_dsl::Code::ALL.iter().find(|c| c.as_str() == code) {
+                Some(c) => allowed.push(*c),
+                None => return Err(syn::Error::new(lit.span(), format!("`{code}` is not a diagnostic code (such as `W010`)"))),
             }
         }
+    }
+    if input.deny_warnings {
         let denied = isa_dsl::Diagnostics {
             items: fe.diagnostics.items.iter().filter(|d| !d.is_error() && !allowed.contains(&d.code)).cloned().collect(),
         };
         if !denied.is_empty() && !fe.has_errors() {
-            // Where the first warning's file came in.
-            let first = denied.items.iter().find_map(|d| d.span).map(|s| s.file.0 as usize);
-            let lit = first.and_then(|f| files.get(f)).map_or(&input.includes[0], |(_, _, k)| &input.includes[*k]);
+            let lit = include_of(&|d| !d.is_error() && !allowed.contains(&d.code));
             let msg = format!("the ISA spec has warnings, and `deny_warnings` is set:\n\n{}{}", denied.render(&fe.sources, false), denied.summary());
             return Err(syn::Error::new(lit.span(), msg));
         }
     }
     let Some(api) = isa_codegen::expand(&fe) else {
-        // Point at the include that brought in the first file with an error.
-        let first = fe.diagnostics.items.iter().find(|d| d.is_error()).and_then(|d| d.span).map(|s| s.file.0 as usize);
-        let lit = first.and_then(|f| files.get(f)).map_or(&input.includes[0], |(_, _, k)| &input.includes[*k]);
+        let lit = include_of(&|d| d.is_error());
         let errors = isa_dsl::Diagnostics { items: fe.diagnostics.items.iter().filter(|d| d.is_error()).cloned().collect() };
         let msg = format!(
             "the ISA spec has errors:\n\n{}{} (warnings are not shown here: `isa-codegen check` lists them)",
