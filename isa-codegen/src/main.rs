@@ -5,7 +5,7 @@
 //! `--deny-warnings`), 2 usage errors. `diff` follows diff(1): 0 the specs
 //! are the same, 1 they differ, 2 either has errors (or usage errors).
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use isa_codegen::dump::{dump, Format};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -40,8 +40,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
     name = "isa-codegen",
     version,
     about = "Compiler for the ISA description DSL",
-    args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
+    override_usage = "isa-codegen [OPTIONS] --out <OUT> <SPEC>...\n       isa-codegen [--color <COLOR>] <COMMAND> ...",
     after_help = "Main job: `isa-codegen spec/ -o generated/` writes the generated crate (all or nothing)."
 )]
 struct Cli {
@@ -169,8 +169,27 @@ fn warning_code(s: &str) -> Result<isa_dsl::Code, String> {
     }
 }
 
+/// Parses the command line. `--color` may come before a subcommand
+/// (`isa-codegen --color always check spec/`); the main job's own
+/// arguments may not, rather than being silently dropped.
+fn parse_cli() -> Cli {
+    let mut command = Cli::command();
+    let matches = command.get_matches_mut();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command).exit());
+    if let Some(sub) = matches.subcommand_name() {
+        let main_job = ["spec", "out", "check", "crate_name", "runtime_path"];
+        if let Some(id) = main_job.iter().find(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine)) {
+            let arg = command.get_arguments().find(|a| a.get_id() == *id).map_or_else(|| id.to_string(), |a| a.to_string());
+            command
+                .error(clap::error::ErrorKind::ArgumentConflict, format!("`{arg}` belongs to the main job (`isa-codegen SPEC... -o OUT`), not to `{sub}`"))
+                .exit();
+        }
+    }
+    cli
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_cli();
     let color = match cli.color {
         Color::Always => true,
         Color::Never => false,

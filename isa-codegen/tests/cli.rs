@@ -65,6 +65,12 @@ fn missing_path_is_an_error() {
 fn usage_errors_exit_2() {
     assert_eq!(bin().args(["check"]).output().unwrap().status.code(), Some(2));
     assert_eq!(bin().args(["frobnicate"]).output().unwrap().status.code(), Some(2));
+    // The main job's arguments before a subcommand are refused, not dropped.
+    for args in [&["spec/", "-o", "/nonexistent/x", "check", "spec/"][..], &["--check", "check", "spec/"], &["--crate-name", "foo", "ir", "spec/"]] {
+        let out = bin().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("belongs to the main job"), "{args:?}");
+    }
     assert_eq!(bin().args(["ir", "spec/", "--format", "xml"]).output().unwrap().status.code(), Some(2));
     // Names that would break Cargo.toml or the generated Rust.
     for bad in ["a\"b", "", "1st", "has space", "x]\n[y"] {
@@ -561,5 +567,10 @@ fn the_remaining_options_do_what_help_says() {
     assert!(!broken.stderr.contains(&0x1b), "no escapes by default");
     let always = bin().args(["check", "--color", "always", "tests/diff/missing.txt"]).output().unwrap();
     assert!(always.stderr.contains(&0x1b), "{}", String::from_utf8_lossy(&always.stderr));
+    // `--color` is global: it may also come before the subcommand.
+    let before = bin().args(["--color", "always", "check", "tests/diff/missing.txt"]).output().unwrap();
+    assert_eq!(before.stderr, always.stderr);
+    let never = bin().args(["--color=never", "check", "tests/diff/missing.txt"]).output().unwrap();
+    assert!(!never.stderr.contains(&0x1b) && !never.stderr.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
