@@ -78,7 +78,7 @@ pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
         .legacy
         .iter()
         .map(|l| LegacyLink {
-            title: format!("{} ({})", l.name, l.notation.as_deref().unwrap_or("legacy")),
+            title: format!("{} ({})", l.name, notation(l)),
             href: format!("insn/{}.html", legacy_page(l)),
             md: format!("insn/{}.md", legacy_page(l)),
         })
@@ -300,7 +300,7 @@ fn search_index(input: &DocsInput) -> Vec<SearchEntry> {
     isa.optypes
         .iter()
         .map(|o| (o, o.name.clone(), format!("insn/{}.html", o.name)))
-        .chain(isa.legacy.iter().map(|o| (o, format!("{} ({})", o.name, o.notation.as_deref().unwrap_or("legacy")), format!("insn/{}.html", legacy_page(o)))))
+        .chain(isa.legacy.iter().map(|o| (o, format!("{} ({})", o.name, notation(o)), format!("insn/{}.html", legacy_page(o)))))
         .map(|(o, name, href)| {
             let mut terms = vec![o.name.clone(), summary(o)];
             for f in &o.syntax {
@@ -540,7 +540,7 @@ fn insn_page(input: &DocsInput, o: &Optype, ot: Option<usize>, owners: &[Option<
             ok: fails.is_none(),
             word: "—".into(),
             disasm: format!("(matches a form; {} describes no encodings)", o.notation.as_deref().unwrap_or("")),
-            reason: fails.map_or(String::new(), |d| format!("does not match the {} forms: {}", o.notation.as_deref().unwrap_or("legacy"), d.label)),
+            reason: fails.map_or(String::new(), |d| format!("does not match the {} forms: {}", notation(o), d.label)),
         }
     });
     let examples: Vec<ExampleRow> = if ot.is_none() { legacy_examples.collect() } else { input
@@ -603,15 +603,23 @@ fn legacy_links(isa: &Isa, name: &str) -> Vec<LegacyLink> {
         .iter()
         .filter(|l| l.name == name)
         .map(|l| LegacyLink {
-            title: format!("{} in {} notation", l.name, l.notation.as_deref().unwrap_or("legacy")),
+            title: format!("{} in {} notation", l.name, notation(l)),
             href: format!("insn/{}.html", legacy_page(l)),
             md: format!("insn/{}.md", legacy_page(l)),
         })
         .collect()
 }
 
+/// The notation a legacy optype was written in, as pages name it
+/// (`SPA 5.3`; "legacy" when the file does not say).
+fn notation(o: &Optype) -> &str {
+    o.notation.as_deref().unwrap_or("legacy")
+}
+
+/// A legacy optype's page name: its name and its notation's letters
+/// and digits (`IADD.spa53`), apart from a DSL opcode of the same name.
 fn legacy_page(o: &Optype) -> String {
-    let tag: String = o.notation.as_deref().unwrap_or("legacy").chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    let tag: String = notation(o).chars().filter(|c| c.is_ascii_alphanumeric()).collect();
     format!("{}.{}", o.name, tag.to_ascii_lowercase())
 }
 
@@ -1466,7 +1474,7 @@ fn diag_row(input: &DocsInput, d: &isa_dsl::Diagnostic, page: &Option<String>) -
         notes: d.all_notes().collect::<Vec<_>>().join("; "),
         page_title: page.as_ref().map_or(String::new(), |p| {
             let legacy = input.isa.legacy.iter().find(|o| legacy_page(o) == *p);
-            legacy.map_or(p.clone(), |o| format!("{} ({})", o.name, o.notation.as_deref().unwrap_or("legacy")))
+            legacy.map_or(p.clone(), |o| format!("{} ({})", o.name, notation(o)))
         }),
         page: page.clone(),
     }
