@@ -18,7 +18,9 @@ pub struct IsaDiff {
     /// Types added, removed or changed (`type FPRound: value RZ 0x3 -> 0x2`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub types: Vec<String>,
+    /// Instructions (optypes) only in OLD, by name.
     pub only_old: Vec<String>,
+    /// Instructions (optypes) only in NEW, by name.
     pub only_new: Vec<String>,
     /// The syntax templates of the instructions only in NEW (`FSUB: FSUB{.FTZ} Rd, Ra, SrcB ...`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -28,24 +30,32 @@ pub struct IsaDiff {
     /// differ otherwise is in `changed`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub renamed: Vec<String>,
+    /// Instructions on both sides (or renamed) that differ.
     pub changed: Vec<InsnDiff>,
 }
 
 /// How one instruction differs.
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct InsnDiff {
+    /// The instruction's name (OLD's when it was renamed).
     pub name: String,
+    /// The notation OLD writes it in (`DSL`, `SPA 5.3`).
     pub old_notation: String,
+    /// The notation NEW writes it in.
     pub new_notation: String,
+    /// Modifier groups that differ, paired by name, else by shared values.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub modifiers: Vec<ModifierDiff>,
+    /// Operand forms (`RR`, `RU`, `RC` ... from the operands' kinds) only in OLD.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub forms_only_old: Vec<String>,
+    /// Operand forms only in NEW.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub forms_only_new: Vec<String>,
     /// Syntax templates whose text is only on one side (`- ...`, `+ ...`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub syntax: Vec<String>,
+    /// Opcodes and fields whose encoding changed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub encodings: Vec<EncodingChange>,
     /// `__Exception` rules only on one side, with the opcodes that have them.
@@ -71,11 +81,13 @@ pub struct EncodingChange {
     /// The field the change is to, if it is to one field.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// What changed; `old` and `new` say from what to what.
     pub change: EncodingChangeKind,
     /// The old side: bits (`[31:24]`), a type name, a value as the spec
     /// writes it (`= PT`, `== FCHK (0x17)`), or the opcode's new name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub old: Option<String>,
+    /// The new side, written as `old` is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new: Option<String>,
 }
@@ -131,12 +143,17 @@ impl std::fmt::Display for EncodingChange {
 /// A modifier group present on one or both sides.
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct ModifierDiff {
+    /// The group's name in OLD; `None` when only NEW has it.
     pub old: Option<String>,
+    /// The group's name in NEW; `None` when only OLD has it.
     pub new: Option<String>,
+    /// Spellings only OLD accepts (`.FTZ`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub only_old: Vec<String>,
+    /// Spellings only NEW accepts.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub only_new: Vec<String>,
+    /// The default value, old and new, when both sides have one and they differ.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_changed: Option<(String, String)>,
 }

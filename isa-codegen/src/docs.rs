@@ -38,11 +38,15 @@ const STATIC: &[(&str, &str)] = &[
 
 /// Everything the manual needs besides the IR.
 pub struct DocsInput<'a> {
+    /// The checked IR the pages describe.
     pub isa: &'a Isa,
+    /// Prints the encoding examples and reads the syntax forms.
     pub asm: &'a Assembler<'a>,
+    /// The spec's example lines as `check` assembled them.
     pub examples: &'a [CheckedExample],
     /// All diagnostics of `check` (front end, examples, links).
     pub diagnostics: &'a Diagnostics,
+    /// The spec files, to place the diagnostics and link to their lines.
     pub sources: &'a isa_dsl::SourceMap,
 }
 

@@ -6,7 +6,9 @@ use isa_dsl::ir::Isa;
 /// Output format of [`dump`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// YAML, as serde_yaml writes it.
     Yaml,
+    /// Pretty-printed JSON.
     Json,
 }
 

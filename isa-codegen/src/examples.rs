@@ -19,8 +19,11 @@ pub struct ExampleStats {
 /// One checked example.
 #[derive(Clone, Debug)]
 pub struct CheckedExample {
+    /// Index in [`isa_dsl::ir::Isa::optypes`] of the optype whose `__Examples` hold the line.
     pub optype: usize,
+    /// The line as the spec writes it (trimmed).
     pub text: String,
+    /// Where the line is in the spec.
     pub loc: isa_dsl::ir::Loc,
     /// The word and its canonical disassembly, or why it failed.
     pub result: Result<(u128, String), String>,

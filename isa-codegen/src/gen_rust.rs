@@ -24,7 +24,9 @@ pub type GenFile = (String, String);
 /// each submodule. Paths between them are relative (`super::`), so the same
 /// tokens work as files of a crate and as one inline module (the `isa!` macro).
 pub struct CrateTokens {
+    /// The crate root (`lib.rs`): its items and `mod` declarations.
     pub root: TokenStream,
+    /// Each submodule's name and body, in a fixed order.
     pub modules: Vec<(&'static str, TokenStream)>,
 }
 

@@ -14,7 +14,9 @@ use std::fmt;
 /// IR's field order (constants included).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RawInstruction {
+    /// Index in [`Isa::opcodes`].
     pub opcode: usize,
+    /// One raw value per field of the opcode, in field order.
     pub values: Vec<u64>,
 }
 
@@ -24,29 +26,82 @@ pub enum DecodeError {
     /// No opcode's constant bits match.
     UnknownOpcode,
     /// A field holds an encoding its enum type does not have.
-    InvalidValue { opcode: String, field: String, value: u64 },
-    /// The word violates one of the opcode's `__Exception` rules; `bits`:
-    /// those of the fields the rule reads.
-    Exception { opcode: String, message: String, bits: u128 },
+    InvalidValue {
+        /// The opcode's name.
+        opcode: String,
+        /// The field's name.
+        field: String,
+        /// The raw value found.
+        value: u64,
+    },
+    /// The word violates one of the opcode's `__Exception` rules.
+    Exception {
+        /// The opcode's name.
+        opcode: String,
+        /// The rule's own message.
+        message: String,
+        /// The bits of the fields the rule reads.
+        bits: u128,
+    },
     /// Strict mode: bits no field covers are not zero.
-    UncoveredBits { opcode: String, bits: u128 },
+    UncoveredBits {
+        /// The opcode's name.
+        opcode: String,
+        /// The non-zero uncovered bits.
+        bits: u128,
+    },
 }
 
 /// Why an instruction does not encode.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EncodeError {
+    /// The opcode index is not one of the ISA's.
     UnknownOpcode(usize),
     /// Wrong number of field values.
-    FieldCount { opcode: String, expected: usize, got: usize },
+    FieldCount {
+        /// The opcode's name.
+        opcode: String,
+        /// Its number of fields.
+        expected: usize,
+        /// The number of values given.
+        got: usize,
+    },
     /// A value does not fit its field.
-    OutOfRange { opcode: String, field: String, value: u64 },
+    OutOfRange {
+        /// The opcode's name.
+        opcode: String,
+        /// The field's name.
+        field: String,
+        /// The value given.
+        value: u64,
+    },
     /// A value is not one of the field's enum encodings.
-    InvalidValue { opcode: String, field: String, value: u64 },
+    InvalidValue {
+        /// The opcode's name.
+        opcode: String,
+        /// The field's name.
+        field: String,
+        /// The value given.
+        value: u64,
+    },
     /// A constant field was given another value.
-    WrongConstant { opcode: String, field: String, value: u64 },
-    /// The instruction violates one of the opcode's `__Exception` rules;
-    /// `bits`: those of the fields the rule reads.
-    Exception { opcode: String, message: String, bits: u128 },
+    WrongConstant {
+        /// The opcode's name.
+        opcode: String,
+        /// The field's name.
+        field: String,
+        /// The value given.
+        value: u64,
+    },
+    /// The instruction violates one of the opcode's `__Exception` rules.
+    Exception {
+        /// The opcode's name.
+        opcode: String,
+        /// The rule's own message.
+        message: String,
+        /// The bits of the fields the rule reads.
+        bits: u128,
+    },
 }
 
 impl fmt::Display for DecodeError {
@@ -92,6 +147,8 @@ pub struct Codec<'a> {
 }
 
 impl<'a> Codec<'a> {
+    /// The codec of `isa`: its decode plan, lowered `__Exception` rules,
+    /// covered bits and valid enum encodings, per opcode.
     pub fn new(isa: &'a Isa) -> Codec<'a> {
         Codec {
             isa,
@@ -102,10 +159,12 @@ impl<'a> Codec<'a> {
         }
     }
 
+    /// The ISA the codec was built from.
     pub fn isa(&self) -> &'a Isa {
         self.isa
     }
 
+    /// The decode dispatch, as the generated decoder also uses it.
     pub fn plan(&self) -> &DecodePlan {
         &self.plan
     }

@@ -12,6 +12,8 @@
 //! writes the crate and the reference manual; [`expand`] is the crate's code
 //! as one token stream, the same items [`generate`] writes as files.
 
+#![warn(missing_docs)]
+
 pub mod asm;
 pub mod diff;
 pub mod docs;
@@ -34,7 +36,9 @@ pub use isa_dsl::{load, Frontend};
 pub struct Checked {
     /// The front end's result, its diagnostics extended and sorted.
     pub fe: Frontend,
+    /// Every `__Examples` line of the spec, assembled and round-tripped.
     pub examples: Vec<examples::CheckedExample>,
+    /// How many example lines there are, and how many of them are defective.
     pub example_stats: examples::ExampleStats,
 }
 

@@ -15,9 +15,11 @@ pub struct ProseLink {
     pub range: Range<usize>,
     /// The visible text.
     pub text: String,
+    /// What the link points at.
     pub target: LinkTarget,
 }
 
+/// What a prose link points at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LinkTarget {
     /// An instruction (optype) of this spec.

@@ -22,6 +22,7 @@ pub const MAX_KEY_BITS: u32 = 16;
 pub struct KeyRun {
     /// First instruction bit of the run.
     pub start: u32,
+    /// Number of bits in the run.
     pub width: u32,
     /// Position of the run inside the key.
     pub shift: u32,
@@ -30,7 +31,9 @@ pub struct KeyRun {
 /// What a dispatch-table slot holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Slot {
+    /// No opcode has this key: the word does not decode.
     Empty,
+    /// Exactly one opcode (its index) has this key; its constant bits are still checked.
     One(usize),
     /// Index into [`DecodePlan::candidates`].
     Many(usize),
@@ -39,7 +42,9 @@ pub enum Slot {
 /// The decode dispatch of an ISA.
 #[derive(Clone, Debug)]
 pub struct DecodePlan {
+    /// The bit runs that make up the key, gathered from the word.
     pub key_runs: Vec<KeyRun>,
+    /// The key's width: the table has `1 << key_bits` slots.
     pub key_bits: u32,
     /// One slot per key value.
     pub table: Vec<Slot>,
@@ -127,10 +132,18 @@ pub fn mask64(width: u32) -> u64 {
 /// Every node evaluates to an `i64`; conditions are non-zero for true.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RawExpr {
+    /// A number (value names already replaced by their encodings).
     Const(i64),
     /// A field's raw bits.
-    Field { start: u32, width: u32 },
+    Field {
+        /// The field's least significant bit in the word.
+        start: u32,
+        /// Its width in bits.
+        width: u32,
+    },
+    /// Logical not: 1 when the operand is 0, else 0.
     Not(Box<RawExpr>),
+    /// A binary operation, evaluated as in the spec's C-like pseudo-code.
     Binary(BinOp, Box<RawExpr>, Box<RawExpr>),
 }
 
@@ -207,6 +220,8 @@ pub fn lower(isa: &Isa, op: &Opcode, e: &Expr) -> Option<RawExpr> {
 }
 
 /// The encoding of a value written as text (`"BF16_V2"`, `"RZ"`, `"64"`) in a field's type.
+/// The encoding of `text` (a value name or number as the spec writes it)
+/// in the field's type; `None` when the type has no such value.
 pub fn literal(isa: &Isa, field: &Field, text: &str) -> Option<u64> {
     isa_dsl::resolve::encode_literal(&isa.types[field.ty], text)
 }
@@ -214,8 +229,11 @@ pub fn literal(isa: &Isa, field: &Field, text: &str) -> Option<u64> {
 /// An exception rule ready to evaluate.
 #[derive(Clone, Debug)]
 pub struct RawException {
+    /// The rule's kind as the spec names it (`IllegalBitFieldCombination`).
     pub kind: String,
+    /// The rule's message, shown when it fires.
     pub message: String,
+    /// The condition under which the word is illegal (non-zero: it fires).
     pub condition: RawExpr,
     /// The bits of the fields the rule reads ([`RawExpr::field_bits`]).
     pub bits: u128,
@@ -244,7 +262,9 @@ pub fn valid_values(isa: &Isa, f: &Field) -> Option<Vec<u64>> {
 /// A set of instruction words: those with `word & mask == value`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Cube {
+    /// The bits the set constrains.
     pub mask: u128,
+    /// Their required values (zero outside `mask`).
     pub value: u128,
 }
 
@@ -309,6 +329,7 @@ pub const MAX_CHECK_CUBES: usize = 32;
 pub struct CheckTables {
     /// The distinct cubes; bit `c` of an entry or a row is `cubes[c]`.
     pub cubes: Vec<Cube>,
+    /// The lookup tables, each over a few bits of the word.
     pub windows: Vec<CheckWindow>,
     /// Per opcode in spec order, the set of cubes it rejects; `None` when
     /// its rules are not cubes or there are too many cubes in all: its own
@@ -319,7 +340,9 @@ pub struct CheckTables {
 /// One table of [`CheckTables`]: bits `start..start + width` of the word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckWindow {
+    /// The window's least significant bit in the word.
     pub start: u32,
+    /// Its width in bits: `entries` has `1 << width` entries.
     pub width: u32,
     /// Indexed by the window's value: the cubes whose bits in the window
     /// match it (a cube reading none of them matches every value).

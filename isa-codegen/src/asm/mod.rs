@@ -29,7 +29,9 @@ use isa_runtime::text::literal;
 /// Why a line does not assemble: a byte column in the line and a reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AsmError {
+    /// Byte offset in the line (0-based; `Display` shows it 1-based).
     pub col: usize,
+    /// The reason, one sentence without a location.
     pub message: String,
 }
 
@@ -52,6 +54,7 @@ pub struct Assembled {
     /// decode, with why and where. Such a word is data, kept as written (it
     /// is how the disassembler prints a word it cannot decode).
     pub raw: Result<RawInstruction, AsmError>,
+    /// The 128-bit word (bit i of the spec is bit i).
     pub word: u128,
 }
 
@@ -79,6 +82,8 @@ struct Attempt {
 }
 
 impl<'a> Assembler<'a> {
+    /// The assembler of `isa`: its mnemonics' forms, register prefixes
+    /// (longest first) and codec.
     pub fn new(isa: &'a Isa) -> Assembler<'a> {
         let mut forms: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
         for (ot, o) in isa.optypes.iter().enumerate() {
@@ -99,6 +104,7 @@ impl<'a> Assembler<'a> {
         Assembler { isa, codec: Codec::new(isa), forms, registers }
     }
 
+    /// The interpreted encoder and decoder the assembler words through.
     pub fn codec(&self) -> &Codec<'a> {
         &self.codec
     }
