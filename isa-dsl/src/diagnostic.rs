@@ -14,7 +14,9 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// The command fails (a spec with errors generates nothing).
     Error,
+    /// Reported; the command goes on (unless warnings are denied).
     Warning,
 }
 
@@ -23,7 +25,7 @@ macro_rules! codes {
         /// Every diagnostic the compiler can emit. Codes are stable: tests and
         /// users refer to them, so a code is never reused for something else.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-        pub enum Code { $( $variant, )* }
+        pub enum Code { $( #[doc = concat!("`", $code, "`: ", $title, ".")] $variant, )* }
 
         impl Code {
             /// All codes, in order.
@@ -133,18 +135,26 @@ impl Code {
 /// A secondary label: another place that explains the primary one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Label {
+    /// The place.
     pub span: Span,
+    /// What it says about the place.
     pub message: String,
 }
 
 /// One diagnostic, with a primary span and optional secondary labels and notes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
+    /// Which problem it is.
     pub code: Code,
+    /// The headline, after `error[E030]: `.
     pub message: String,
+    /// Where the problem is (`None` for one that is nowhere in a file, such as an empty spec).
     pub span: Option<Span>,
+    /// Text under the primary caret (may be empty).
     pub label: String,
+    /// Other places that explain this one.
     pub secondary: Vec<Label>,
+    /// `note:` lines (see [`Diagnostic::all_notes`]).
     pub notes: Vec<String>,
     /// The opcodes a problem found once per opcode concerns (an inherited
     /// field, a shared hook): [`Diagnostics::sort`] merges the reports of one
@@ -154,6 +164,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// A diagnostic of `code` at `span`, with no label, secondary labels or notes.
     pub fn new(code: Code, span: impl Into<Option<Span>>, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             code,
@@ -175,10 +186,12 @@ impl Diagnostic {
         self.label = label.into();
         self
     }
+    /// Adds a secondary label at `span`.
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Self {
         self.secondary.push(Label { span, message: message.into() });
         self
     }
+    /// Adds a `note:` line.
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self
@@ -192,9 +205,11 @@ impl Diagnostic {
     pub fn all_notes(&self) -> impl Iterator<Item = String> + '_ {
         self.notes.iter().cloned().chain((!self.opcodes.is_empty()).then(|| format!("in {}", self.opcodes.join(", "))))
     }
+    /// Its code's severity.
     pub fn severity(&self) -> Severity {
         self.code.severity()
     }
+    /// Whether its code is an error.
     pub fn is_error(&self) -> bool {
         self.severity() == Severity::Error
     }
@@ -203,33 +218,42 @@ impl Diagnostic {
 /// A list of diagnostics collected over a whole compilation.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Diagnostics {
+    /// The diagnostics, in the order pushed until [`Diagnostics::sort`].
     pub items: Vec<Diagnostic>,
 }
 
 impl Diagnostics {
+    /// Adds one diagnostic.
     pub fn push(&mut self, d: Diagnostic) {
         self.items.push(d);
     }
+    /// Adds several diagnostics.
     pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
         self.items.extend(other);
     }
+    /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.items.iter().any(Diagnostic::is_error)
     }
+    /// Number of errors.
     pub fn error_count(&self) -> usize {
         self.items.iter().filter(|d| d.is_error()).count()
     }
+    /// Number of warnings.
     pub fn warning_count(&self) -> usize {
         self.items.len() - self.error_count()
     }
+    /// Whether there are no diagnostics.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
+    /// Number of diagnostics.
     pub fn len(&self) -> usize {
         self.items.len()
     }
-    /// Sorts by file and position, then code, and drops exact duplicates
-    /// (a rule inherited by many opcodes is reported once).
+    /// Sorts by [`Code::rank`] (broken declarations first), then file and
+    /// position, code and message, and drops exact duplicates (a rule
+    /// inherited by many opcodes is reported once).
     pub fn sort(&mut self) {
         self.items.sort_by(|a, b| {
             (a.code.rank(), a.span, a.code, &a.message).cmp(&(b.code.rank(), b.span, b.code, &b.message))

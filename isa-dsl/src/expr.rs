@@ -11,16 +11,24 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BinOp {
+    /// `or` / `||`.
     Or,
+    /// `and` / `&&`.
     And,
+    /// `==`.
     Eq,
+    /// `!=`.
     Ne,
+    /// `+` (wrapping).
     Add,
+    /// `-` (wrapping).
     Sub,
+    /// `*` (wrapping).
     Mul,
 }
 
 impl BinOp {
+    /// The operator as [`Expr::to_text`] writes it (`or`, `==`).
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Or => "or",
@@ -49,21 +57,27 @@ impl BinOp {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ExprKind {
+    /// A number (one too large for `i64` reads as `i64::MAX`).
     Int(i64),
     /// A string literal: the name of an enum value (`"BF16_V2"`).
     Str(String),
+    /// `true` or `false`.
     Bool(bool),
     /// A field (`hfmt_v2`, `rb.vsel`).
     Field(String),
+    /// `not x` / `!x`.
     Not(Box<Expr>),
+    /// `a op b`.
     Binary(BinOp, Box<Expr>, Box<Expr>),
 }
 
 /// An expression with its span.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Expr {
+    /// What the node is.
     #[serde(flatten)]
     pub kind: ExprKind,
+    /// Where it is written (`None` for one read back from serialised IR).
     #[serde(skip)]
     pub span: Option<Span>,
 }
@@ -72,7 +86,9 @@ pub struct Expr {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ExprType {
+    /// A truth value: `true`, `false`, a comparison, `and`, `or` or `not`.
     Bool,
+    /// A number: an integer literal or arithmetic.
     Int,
     /// A field value or a string naming one.
     Value,
@@ -81,13 +97,16 @@ pub enum ExprType {
 /// A runtime value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value<'a> {
+    /// A number.
     Int(i64),
+    /// A truth value (1 or 0 in arithmetic).
     Bool(bool),
     /// An enum value, by name.
     Name(&'a str),
 }
 
 impl Expr {
+    /// A node of kind `kind`, written at `span`.
     pub fn new(kind: ExprKind, span: Span) -> Expr {
         Expr { kind, span: Some(span) }
     }

@@ -14,6 +14,8 @@
 //! file, per optype or once, sharing the per-file and per-optype parts
 //! between two threads (module `workers`) when the input is big.
 
+#![warn(missing_docs)]
+
 // pest_derive without `std` refers to `alloc` by name.
 extern crate alloc;
 
@@ -40,8 +42,11 @@ use std::path::{Path, PathBuf};
 /// the IR, and every diagnostic, sorted.
 #[derive(Debug)]
 pub struct Frontend {
+    /// Every file read, by [`FileId`].
     pub sources: SourceMap,
+    /// The resolved and checked IR (items with errors left out).
     pub isa: ir::Isa,
+    /// Every diagnostic of every stage, sorted (see [`Diagnostics::sort`]).
     pub diagnostics: Diagnostics,
 }
 

@@ -11,12 +11,16 @@ pub struct FileId(pub u32);
 /// A byte range in one source file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Span {
+    /// The file it is in.
     pub file: FileId,
+    /// Byte offset of its first byte.
     pub start: u32,
+    /// Byte offset just past its last byte.
     pub end: u32,
 }
 
 impl Span {
+    /// The bytes `start..end` of `file`.
     pub fn new(file: FileId, start: usize, end: usize) -> Span {
         Span { file, start: start as u32, end: end as u32 }
     }
@@ -24,6 +28,7 @@ impl Span {
     pub fn sub(self, start: usize, end: usize) -> Span {
         Span { file: self.file, start: self.start + start as u32, end: self.start + end as u32 }
     }
+    /// The byte range, for slicing the file's text.
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
@@ -76,6 +81,7 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
+    /// An empty map.
     pub fn new() -> SourceMap {
         SourceMap::default()
     }
@@ -102,18 +108,22 @@ impl SourceMap {
         }
     }
 
+    /// The file `id` (panics if there is none).
     pub fn get(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
     }
 
+    /// Every file with its id, in the order added.
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
         self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
     }
 
+    /// Number of files.
     pub fn len(&self) -> usize {
         self.files.len()
     }
 
+    /// Whether no file has been added.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }

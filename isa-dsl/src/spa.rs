@@ -11,9 +11,17 @@ use crate::source::{FileId, SourceMap, Span};
 use pest::iterators::Pair;
 use pest::Parser;
 
-#[derive(pest_derive::Parser)]
-#[grammar = "spa.pest"]
-struct SpaParser;
+/// The parser pest derives from `spa.pest`, in a module of its own: pest
+/// generates [`Rule`] (one variant per grammar rule) and `Rule::all_rules`
+/// without docs, which the crate's `missing_docs` lint would report.
+mod derived {
+    #![allow(missing_docs)]
+    #[derive(pest_derive::Parser)]
+    #[grammar = "spa.pest"]
+    pub(super) struct SpaParser;
+}
+use derived::SpaParser;
+pub use derived::Rule;
 
 /// Name of the notation, as shown in docs and diffs.
 pub const NOTATION: &str = "SPA 5.3";

@@ -13,15 +13,21 @@
 /// A binary floating-point format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Format {
+    /// Exponent width in bits.
     pub exponent: u32,
+    /// Mantissa width in bits (without the implicit leading bit).
     pub mantissa: u32,
 }
 
+/// IEEE binary32.
 pub const F32: Format = Format { exponent: 8, mantissa: 23 };
+/// IEEE binary16.
 pub const F16: Format = Format { exponent: 5, mantissa: 10 };
+/// bfloat16: binary32's exponent range with a 7-bit mantissa.
 pub const BF16: Format = Format { exponent: 8, mantissa: 7 };
 
 impl Format {
+    /// Width in bits: sign, exponent and mantissa.
     pub const fn width(self) -> u32 {
         1 + self.exponent + self.mantissa
     }
@@ -60,11 +66,27 @@ pub enum Round {
 /// A decoded operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Value {
+    /// A NaN (sign and payload are not kept).
     Nan,
-    Inf { neg: bool },
-    Zero { neg: bool },
+    /// An infinity.
+    Inf {
+        /// Negative infinity.
+        neg: bool,
+    },
+    /// A zero.
+    Zero {
+        /// Negative zero.
+        neg: bool,
+    },
     /// `mant * 2^exp`, `mant > 0`.
-    Finite { neg: bool, mant: u64, exp: i32 },
+    Finite {
+        /// The value is negative.
+        neg: bool,
+        /// The significand as an integer (the implicit leading bit included).
+        mant: u64,
+        /// The power of two `mant` is scaled by.
+        exp: i32,
+    },
 }
 
 /// Decodes bits of `f`.
@@ -509,8 +531,11 @@ mod tests {
 /// (its pseudo-code `d < +0.0 ? +0.0 : d` leaves -0 unchanged).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Modifiers {
+    /// `.FTZ`: flush subnormal inputs, and a subnormal result, to zero of the same sign.
     pub ftz: bool,
+    /// `.SAT`: clamp the result to [+0, 1], NaN to +0.
     pub sat: bool,
+    /// `.RELU`: a negative result becomes +0 (not applied with `sat`).
     pub relu: bool,
 }
 
@@ -608,17 +633,29 @@ pub fn min_max(a: u64, b: u64, f: Format, take_min: bool, nan: bool, ftz: bool) 
 /// Float comparisons of FSETP/FSET/HSETP2/HSET2 (`.cmp`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cmp {
+    /// Ordered equal: false when an input is NaN.
     EQ,
+    /// Ordered not equal: false when an input is NaN.
     NE,
+    /// Ordered less than.
     LT,
+    /// Ordered less than or equal.
     LE,
+    /// Ordered greater than.
     GT,
+    /// Ordered greater than or equal.
     GE,
+    /// Unordered or equal: true when an input is NaN.
     EQU,
+    /// Unordered or not equal: true when an input is NaN.
     NEU,
+    /// Unordered or less than.
     LTU,
+    /// Unordered or less than or equal.
     LEU,
+    /// Unordered or greater than.
     GTU,
+    /// Unordered or greater than or equal.
     GEU,
     /// At least one input is NaN.
     NAN,
@@ -687,8 +724,11 @@ pub fn from_int(v: i64, to: Format, mode: Round) -> u64 {
 pub enum IntRound {
     /// To nearest, ties to even.
     Round,
+    /// Toward positive infinity.
     Ceil,
+    /// Toward negative infinity.
     Floor,
+    /// Toward zero.
     Trunc,
 }
 
@@ -738,8 +778,11 @@ pub fn to_int(x: u64, f: Format, r: IntRound, bits: u32, signed: bool, ftz: bool
 /// combines with the predicate operand `pp`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lop {
+    /// `.AND`: `a && b`.
     And,
+    /// `.OR`: `a || b`.
     Or,
+    /// `.XOR`: `a != b`.
     Xor,
 }
 
@@ -775,10 +818,15 @@ pub fn fchk(a: u32, b: u32) -> bool {
 /// `.NTZ`, `.RELU`, and which half of Rc fills the result's high half.
 #[derive(Clone, Copy, Debug)]
 pub struct F2ip {
+    /// The integer type is S8 (else U8).
     pub signed: bool,
+    /// How the value is rounded to an integer (`.rnd`).
     pub round: IntRound,
+    /// `.NTZ`: a NaN input gives 0.
     pub ntz: bool,
+    /// `.RELU`: a negative S8 result becomes 0.
     pub relu: bool,
+    /// Bits 31..16 of the result come from Rc's high half (else its low half).
     pub rc_high: bool,
 }
 

@@ -72,12 +72,19 @@ pub fn iadd_x(a: u32, b: u32, carry_in: bool) -> (u32, bool) {
 /// The byte-selection modes of PRMT.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Prmt {
+    /// `.IDX`: each nibble of `srcc` selects one byte (the default).
     Idx,
+    /// `.F4E`: forward 4 extract.
     F4e,
+    /// `.B4E`: backward 4 extract.
     B4e,
+    /// `.RC8`: replicate one byte.
     Rc8,
+    /// `.ECL`: edge clamp left.
     Ecl,
+    /// `.ECR`: edge clamp right.
     Ecr,
+    /// `.RC16`: replicate one 16-bit half.
     Rc16,
 }
 
@@ -128,10 +135,15 @@ pub fn prmt(ra: u32, srcb: u32, srcc: u32, mode: Prmt) -> u32 {
 /// counts up to 64, signed ones shift right arithmetically).
 #[derive(Clone, Copy, Debug)]
 pub struct Shf {
+    /// Shift left (else right).
     pub left: bool,
+    /// Keep the high 32 bits of the shifted value (`.HI`), else the low ones.
     pub high: bool,
+    /// The count wraps modulo n (`.WRAP`), else it is clamped to n.
     pub wrap: bool,
+    /// A signed type (S32, S64): right shifts are arithmetic.
     pub signed: bool,
+    /// A 64-bit type (S64, U64): n = 64, else 32.
     pub wide: bool,
 }
 
@@ -216,9 +228,13 @@ pub fn imad_wide(a: u32, b: u32, c: u64, signed: bool, carry_in: bool) -> (u64, 
 /// signedness, `b`'s signedness, and which byte pair of `b` IDP.2A uses.
 #[derive(Clone, Copy, Debug)]
 pub struct Idp {
+    /// Width of `a`'s lanes: 16 (IDP.2A) or 8 (IDP.4A).
     pub a_bits: u32,
+    /// `a`'s lanes are signed.
     pub a_signed: bool,
+    /// `b`'s bytes are signed.
     pub b_signed: bool,
+    /// IDP.2A `.HI`: use `b`'s bytes 2-3 (else 0-1).
     pub b_high: bool,
 }
 
@@ -257,11 +273,17 @@ pub fn imnmx(a: u32, b: u32, signed: bool, pp: bool) -> u32 {
 /// The integer comparisons of ISETP/ISET (`.compop`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ICmp {
+    /// `.EQ`: equal.
     Eq,
+    /// `.NE`: not equal.
     Ne,
+    /// `.LT`: less than.
     Lt,
+    /// `.LE`: less than or equal.
     Le,
+    /// `.GT`: greater than.
     Gt,
+    /// `.GE`: greater than or equal.
     Ge,
 }
 

@@ -8,6 +8,8 @@
 //! [`read_ahead`]: a buffer of words read front to back with prefetching.
 //! `report` (feature `report`): how every command shows a diagnostic.
 
+#![warn(missing_docs)]
+
 pub mod float;
 pub mod int;
 pub mod narrow;

@@ -23,15 +23,25 @@ use crate::float::{self, Format, Value};
 /// An F2FP element format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Narrow {
+    /// IEEE binary32.
     F32,
+    /// TF32: 8 exponent and 10 mantissa bits, in the high 19 bits of a 32-bit word.
     TF32,
+    /// IEEE binary16.
     F16,
+    /// bfloat16: 8 exponent and 7 mantissa bits.
     BF16,
+    /// FP8 with 5 exponent and 2 mantissa bits, with infinities and NaNs.
     E5M2,
+    /// FP8 with 4 exponent and 3 mantissa bits: no infinity, only the all-ones code is NaN.
     E4M3,
+    /// FP6 with 3 exponent and 2 mantissa bits: no infinity, no NaN.
     E3M2,
+    /// FP6 with 2 exponent and 3 mantissa bits: no infinity, no NaN.
     E2M3,
+    /// FP4 with 2 exponent bits and 1 mantissa bit: no infinity, no NaN.
     E2M1,
+    /// UE8M0: an unsigned power of two (8 exponent bits); `0xFF` is NaN.
     E8,
 }
 

@@ -29,7 +29,7 @@ pub struct FileSpec {
     pub predicate: bool,
     /// One copy per warp (`Scope = Warp;`) rather than per lane.
     pub warp: bool,
-    /// Indices of the named constants (`RZ` = 255) and their names.
+    /// The named constants: each name and its index (`("RZ", 255)`).
     pub constants: &'static [(&'static str, u32)],
 }
 
@@ -60,9 +60,11 @@ impl FileSpec {
 /// An instruction that cannot execute (an index outside the register file).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
+    /// The name of the opcode that faulted (`SETGPR_U`).
     pub opcode: &'static str,
     /// The lane that faulted, when one did.
     pub lane: Option<u32>,
+    /// What went wrong.
     pub message: String,
 }
 
@@ -89,7 +91,9 @@ pub struct ConstBanks {
 /// A constant-memory write outside what [`ConstBanks`] stores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CMemRangeError {
+    /// The bank written.
     pub bank: u64,
+    /// The byte offset written.
     pub offset: u64,
 }
 
@@ -184,6 +188,7 @@ pub struct Warp {
     files: Vec<File>,
     /// Bit i set: lane i executes.
     pub active: u32,
+    /// The warp's constant memory.
     pub cmem: ConstBanks,
 }
 

@@ -4,6 +4,8 @@
 //! reads and writes warp state as YAML ([`state`]), and runs programs
 //! ([`run`]). `isa run` is a thin command over [`run_program`].
 
+#![warn(missing_docs)]
+
 pub mod kernels;
 pub mod state;
 
@@ -16,9 +18,11 @@ use isa_runtime::sim::Warp;
 /// byte range in the program or state text it refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunError {
+    /// Which input it is about.
     pub kind: ErrorKind,
     /// Byte offset and length in the text `kind` names.
     pub span: Option<(usize, usize)>,
+    /// What went wrong.
     pub message: String,
 }
 

@@ -16,7 +16,9 @@ use super::model::*;
 /// Why a line does not assemble: a byte column in the line and a reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AsmError {
+    /// Byte offset in the line, from 0.
     pub col: usize,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -43,6 +45,7 @@ pub struct Assembled {
     /// is how the disassembler prints a word it cannot decode), but it is no
     /// instruction: what needs one reports the error.
     pub opcode: Result<usize, AsmError>,
+    /// The instruction word.
     pub word: u128,
 }
 
@@ -1077,7 +1080,9 @@ pub struct TextError {
     /// Where in the text (bytes), and the byte length of the character
     /// there: a diagnostic's span.
     pub offset: usize,
+    /// Byte length of the character at `offset` (0 at the end of the line).
     pub len: usize,
+    /// What is wrong with the line.
     pub message: String,
 }
 

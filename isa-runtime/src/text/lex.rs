@@ -8,7 +8,9 @@
 /// A token with its byte column (0-based) in the line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tok<'a> {
+    /// The token's text.
     pub text: &'a str,
+    /// Its byte column in the line, from 0.
     pub col: usize,
 }
 
@@ -64,6 +66,7 @@ pub const MAX_CONTROLS: usize = 8;
 /// A lexed line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line<'a> {
+    /// The label the line defines (`loop:`), without its `:`.
     pub label: Option<Tok<'a>>,
     /// `@P0` / `@!P0`: (negated, register text).
     pub guard: Option<(bool, Tok<'a>)>,
@@ -715,11 +718,30 @@ pub enum Core<'a> {
     /// `R7`, `RZ`, `UR3`, `PT`, `PR`: a name (resolved against register types later).
     Name(&'a str),
     /// `R[4:5]`: a register pair.
-    Pair { prefix: &'a str, lo: u64, hi: u64 },
+    Pair {
+        /// The register prefix (`R`).
+        prefix: &'a str,
+        /// The first register's number.
+        lo: u64,
+        /// The second register's number.
+        hi: u64,
+    },
     /// `c[bank][offset]`.
-    CMem { bank: u64, offset: u64 },
+    CMem {
+        /// The bank.
+        bank: u64,
+        /// The byte offset.
+        offset: u64,
+    },
     /// `R[UR2+0x1]`: a register indexed by another plus an offset.
-    Indexed { base: &'a str, index: &'a str, offset: i128 },
+    Indexed {
+        /// The register prefix before `[` (`R`).
+        base: &'a str,
+        /// The index register's text (`UR2`).
+        index: &'a str,
+        /// The signed offset (0 when none is written).
+        offset: i128,
+    },
     /// A number as written (integer or float, sign included).
     Number(&'a str),
 }
@@ -727,10 +749,15 @@ pub enum Core<'a> {
 /// An operand text, decorated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OperandText<'a> {
+    /// Written `-x`.
     pub neg: bool,
+    /// Written `!x`.
     pub not: bool,
+    /// Written `~x`.
     pub inv: bool,
+    /// Written `|x|`.
     pub abs: bool,
+    /// The operand without its decorations.
     pub core: Core<'a>,
     /// `.H0_H0` after the core.
     pub suffix: Option<&'a str>,

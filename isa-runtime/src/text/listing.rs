@@ -32,6 +32,7 @@ pub struct Finding {
     pub error: bool,
     /// Byte offset and length in the file when it is hex text.
     pub span: Option<(usize, usize)>,
+    /// What to report.
     pub message: String,
     /// The code's title goes under the caret (else the caret alone: the
     /// message says what is wrong there).

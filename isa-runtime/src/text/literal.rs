@@ -13,7 +13,9 @@ use std::sync::OnceLock;
 /// A float format: exponent and mantissa bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FloatFormat {
+    /// Exponent width in bits.
     pub exponent: u32,
+    /// Mantissa width in bits (without the implicit leading bit).
     pub mantissa: u32,
 }
 

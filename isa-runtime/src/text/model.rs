@@ -11,7 +11,9 @@ use super::literal::FloatFormat;
 /// A bit range of the instruction word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bits {
+    /// Offset of the range's lowest bit (bit 0 = LSB).
     pub start: u8,
+    /// Number of bits.
     pub width: u8,
 }
 
@@ -51,15 +53,25 @@ impl Bits {
 /// An expression over the word (a lowered `Bitwidth<>` or hook condition).
 #[derive(Clone, Copy, Debug)]
 pub enum Expr {
+    /// A number.
     Const(i64),
+    /// The value of a field's bits.
     Field(Bits),
+    /// 1 when the operand is 0, else 0.
     Not(&'static Expr),
+    /// 1 when either operand is non-zero, else 0.
     Or(&'static Expr, &'static Expr),
+    /// 1 when both operands are non-zero, else 0.
     And(&'static Expr, &'static Expr),
+    /// 1 when the operands are equal, else 0.
     Eq(&'static Expr, &'static Expr),
+    /// 1 when the operands differ, else 0.
     Ne(&'static Expr, &'static Expr),
+    /// Wrapping sum.
     Add(&'static Expr, &'static Expr),
+    /// Wrapping difference.
     Sub(&'static Expr, &'static Expr),
+    /// Wrapping product.
     Mul(&'static Expr, &'static Expr),
 }
 
@@ -110,6 +122,7 @@ pub struct Model {
 /// Why [`Model::check`] refuses a word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
+    /// The message to report.
     pub message: String,
     /// The bits of the fields the broken rule reads (0 when the refusal
     /// is not a rule's): the assembler points at the text that set them.
@@ -134,6 +147,7 @@ pub const fn key(s: &str) -> u128 {
 /// A base mnemonic and what can spell it.
 #[derive(Debug)]
 pub struct Mnemonic {
+    /// The mnemonic's text (`IMAD`).
     pub name: &'static str,
     /// [`key`] of `name`.
     pub key: u128,
@@ -144,6 +158,7 @@ pub struct Mnemonic {
 /// A register class (`R`, `UR`, `P`).
 #[derive(Debug)]
 pub struct RegClass {
+    /// What its register names start with (`R`).
     pub prefix: &'static str,
     /// Named registers (`RZ` = 255).
     pub constants: &'static [(&'static str, u64)],
@@ -154,21 +169,27 @@ pub struct RegClass {
 /// A one-bit-ish flag field: its encodings when on and off.
 #[derive(Clone, Copy, Debug)]
 pub struct Flag {
+    /// Where the field is.
     pub bits: Bits,
+    /// Its encoding when the flag is written.
     pub on: u64,
+    /// Its encoding when it is not.
     pub off: u64,
 }
 
 /// A field with its default (none when the spec gives no default).
 #[derive(Clone, Copy, Debug)]
 pub struct FieldRef {
+    /// Where the field is.
     pub bits: Bits,
+    /// Its default value, encoded.
     pub default: Option<u64>,
 }
 
 /// One opcode.
 #[derive(Debug)]
 pub struct Opcode {
+    /// The opcode's name.
     pub name: &'static str,
     /// The word with constants and defaults (what assembly starts from).
     pub base: u128,
@@ -176,23 +197,29 @@ pub struct Opcode {
     pub guard: Option<Guard>,
     /// Control fields this opcode has, in [`Model::controls`] order.
     pub controls: &'static [Control],
+    /// Its syntax forms, one per template of its optype.
     pub forms: &'static [Form],
 }
 
 /// The guard predicate of an opcode.
 #[derive(Clone, Copy, Debug)]
 pub struct Guard {
+    /// The predicate register's field.
     pub reg: FieldRef,
+    /// The register's class, an index into [`Model::registers`].
     pub class: u16,
+    /// The `.not` flag (`@!P0`), if the opcode has one.
     pub not: Option<Flag>,
 }
 
 /// A control field (`&req=0x3`).
 #[derive(Clone, Copy, Debug)]
 pub struct Control {
+    /// The field's name, written `&name=value`.
     pub name: &'static str,
     /// Its index in [`Model::controls`].
     pub index: u16,
+    /// Where the field is, and its default.
     pub field: FieldRef,
 }
 
@@ -203,7 +230,9 @@ pub struct Form {
     pub mnemonic: &'static str,
     /// A field without default this form cannot set: assembling it is a spec defect.
     pub unsettable: Option<&'static str>,
+    /// Its modifier slots, in template order.
     pub modifiers: &'static [Modifier],
+    /// Its operands, in template order.
     pub operands: &'static [Operand],
     /// Every modifier spelling this form takes, for messages (`.F32 .F16`).
     pub spellings: &'static str,
@@ -214,7 +243,9 @@ pub struct Form {
 pub struct Modifier {
     /// The template's name for it (`rnd`).
     pub name: &'static str,
+    /// Written in braces: it may be left out.
     pub optional: bool,
+    /// What the slot sets.
     pub kind: ModifierKind,
 }
 
@@ -225,12 +256,35 @@ pub enum ModifierKind {
     Mnemonic(&'static str),
     /// A flag-like modifier that sets one value (`.FTZ`); `optional` as the
     /// binding has it (printing omits it at the field's default).
-    Value { field: FieldRef, spelling: &'static str, value: u64, optional: bool },
+    Value {
+        /// The field it sets.
+        field: FieldRef,
+        /// The modifier's spelling (`FTZ`), without its dot.
+        spelling: &'static str,
+        /// The encoding it sets.
+        value: u64,
+        /// Written in braces in the template.
+        optional: bool,
+    },
     /// One of several spellings, each an encoding of the field.
-    Choice { field: FieldRef, values: &'static [(&'static str, u64)], optional: bool },
+    Choice {
+        /// The field it sets.
+        field: FieldRef,
+        /// Each spelling (without its dot) and its encoding, in order.
+        values: &'static [(&'static str, u64)],
+        /// Written in braces in the template.
+        optional: bool,
+    },
     /// A modifier the spec gives no field (assembling it is an error).
     /// Its value list's default (`.RN*`) may be written: it changes nothing.
-    Unbound { text: &'static str, accepts: &'static [&'static str], default: Option<&'static str> },
+    Unbound {
+        /// The modifier's name (`rnd`).
+        text: &'static str,
+        /// The spellings of its value list: the slot takes them, to report all but `default` as unencodable.
+        accepts: &'static [&'static str],
+        /// The value list's default, the one spelling that assembles.
+        default: Option<&'static str>,
+    },
     /// A slot whose field the opcode lacks: the form never matches.
     Broken,
 }
@@ -238,8 +292,11 @@ pub enum ModifierKind {
 /// An operand of a form.
 #[derive(Debug)]
 pub struct Operand {
+    /// The template's name for it (`Ra`, `SrcB`).
     pub name: &'static str,
+    /// Written inside `{, ...}`: it may be left out.
     pub optional: bool,
+    /// What its value is and where it goes.
     pub kind: OperandKind,
     /// Prefix decorations, then suffixes, in template order.
     pub decorations: &'static [Decoration],
@@ -261,15 +318,50 @@ pub enum OperandKind {
     /// A literal word (`PR`).
     Literal,
     /// `base[index+offset]`.
-    Indexed { base: &'static str, index: Option<(Bits, u16)>, offset: Option<(Bits, bool, &'static str)> },
+    Indexed {
+        /// The register prefix before `[` (`R`).
+        base: &'static str,
+        /// The index register's field and class, if bound.
+        index: Option<(Bits, u16)>,
+        /// The offset's field, whether it is signed, and its name, if bound.
+        offset: Option<(Bits, bool, &'static str)>,
+    },
     /// A register; a pair `R[n:n+1]` when `pair` evaluates to 64.
-    Register { bits: Bits, class: u16, pair: Option<&'static Expr> },
+    Register {
+        /// Where the register number is.
+        bits: Bits,
+        /// Its class, an index into [`Model::registers`].
+        class: u16,
+        /// The operand's `Bitwidth`, if it has one.
+        pair: Option<&'static Expr>,
+    },
     /// An integer immediate.
-    Int { bits: Bits, signed: bool },
+    Int {
+        /// Where the value is.
+        bits: Bits,
+        /// Two's complement (else unsigned).
+        signed: bool,
+    },
     /// Float lanes; the format may be chosen by another field (`CvtFImm`).
-    Float { bits: Bits, format: FloatFormat, lanes: u32, select: Option<(Bits, &'static [(u64, FloatFormat)])> },
+    Float {
+        /// Where the value is.
+        bits: Bits,
+        /// The operand type's float format, used when `select` gives none.
+        format: FloatFormat,
+        /// The operand type's number of lanes.
+        lanes: u32,
+        /// The deciding field and, per value of it, a format (`CvtFImm`).
+        select: Option<(Bits, &'static [(u64, FloatFormat)])>,
+    },
     /// `c[bank][offset]`, both parts inside the field.
-    ConstMem { bits: Bits, bank: Bits, offset: Bits },
+    ConstMem {
+        /// Where the whole reference is.
+        bits: Bits,
+        /// The bank's bits, relative to `bits`.
+        bank: Bits,
+        /// The byte offset's bits, relative to `bits`.
+        offset: Bits,
+    },
     /// An enum-typed operand: no text form.
     Enum,
     /// The spec binds no field to this operand (a spec defect).
@@ -310,13 +402,17 @@ impl DecorationKind {
 /// A decoration of an operand and the field it sets.
 #[derive(Debug)]
 pub struct Decoration {
+    /// Which decoration.
     pub kind: DecorationKind,
     /// The template's name (`neg`, `hsel2`).
     pub name: &'static str,
+    /// Written in braces: it may be left out.
     pub optional: bool,
+    /// Where it is encoded.
     pub target: Target,
     /// A `CvtINegX` hook is on this field (`~` may spell it).
     pub neg_hook: bool,
+    /// How it is spelled, for a suffix.
     pub suffix: Option<Suffix>,
 }
 
@@ -328,12 +424,20 @@ pub enum Target {
     /// It names a field the opcode lacks.
     Missing,
     /// A field; `on`/`off` are its encodings as a flag.
-    Field { field: FieldRef, on: u64, off: u64 },
+    Field {
+        /// The field it sets.
+        field: FieldRef,
+        /// The encoding when the decoration is written.
+        on: u64,
+        /// The encoding when it is not.
+        off: u64,
+    },
 }
 
 /// Spellings of a suffix: text to encoding.
 #[derive(Debug)]
 pub struct SuffixMap {
+    /// Each spelling (without its dot) and its encoding.
     pub parse: &'static [(&'static str, u64)],
 }
 
@@ -343,7 +447,12 @@ pub enum Suffix {
     /// The same spellings whatever the other fields hold.
     Fixed(SuffixMap),
     /// Spellings chosen by another field (`CvtVSel`/`CvtVPSel`), per value of it.
-    Selected { by: Bits, table: &'static [(u64, SuffixMap)] },
+    Selected {
+        /// The deciding field.
+        by: Bits,
+        /// Per value of `by`, the spellings.
+        table: &'static [(u64, SuffixMap)],
+    },
 }
 
 impl SuffixMap {

@@ -8,8 +8,9 @@ use std::path::Path;
 /// Instruction words read from a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Words {
+    /// The words, in file order.
     pub words: Vec<u128>,
-    /// Per word, the byte range of its hex digits in the file when the
+    /// Per word, the byte offset and length of its hex digits in the file when the
     /// file is hex text; `None` for a binary file (word k is bytes 16k..16k+16).
     pub spans: Option<Vec<(usize, usize)>>,
     /// Lines of hex text that are not words (in a binary file, bytes after
@@ -22,7 +23,16 @@ pub struct Words {
 /// words, and its place when the file is hex text) or a line that is not one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Entry<'a> {
-    Word { index: usize, word: u128, span: Option<(usize, usize)> },
+    /// An instruction word.
+    Word {
+        /// Its index among the words.
+        index: usize,
+        /// The word.
+        word: u128,
+        /// Byte offset and length of its hex digits, when the file is hex text.
+        span: Option<(usize, usize)>,
+    },
+    /// A line that is not a word (in a binary file, the bytes after the last whole word).
     Bad(&'a WordsError),
 }
 
@@ -43,11 +53,13 @@ impl Words {
     }
 }
 
-/// Why a file is not instruction words: the reason, and the byte range of
+/// Why a file is not instruction words: the reason, and the byte offset and length of
 /// the offending text when the file is hex text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WordsError {
+    /// What is wrong.
     pub message: String,
+    /// Byte offset and length of the offending text, when the file is hex text.
     pub span: Option<(usize, usize)>,
 }
 
