@@ -275,7 +275,6 @@ fn display(r: &OperandRef) -> String {
     }
 }
 
-/// An opcode's plan, and the results `OutList` omits.
 /// A reason [`plan`] fails, and the result or argument it is about.
 type PlanError = (String, Option<crate::Span>);
 
@@ -368,7 +367,7 @@ fn operand(
     unapplied: &mut BTreeSet<String>,
 ) -> Result<ExecOperand, String> {
     let name = display(r);
-    if r.literal || (r.index.is_empty() && op.field(&r.name).is_none() && isa.file_literals.iter().any(|l| l.name == r.name)) {
+    if r.index.is_empty() && op.field(&r.name).is_none() && isa.file_literals.iter().any(|l| l.name == r.name) {
         let lit = isa
             .file_literals
             .iter()
@@ -471,7 +470,7 @@ fn check_seed_hook(isa: &Isa, ot: &Optype, ops: &[&Opcode], seed: &SimulationHoo
         .inputs
         .iter()
         .filter(|r| isa.guard.as_deref() != Some(r.name.as_str()))
-        .filter(|r| r.literal || op.field(&r.name).is_none_or(|f| !isa.types[f.ty].is_enum()))
+        .filter(|r| op.field(&r.name).is_none_or(|f| !isa.types[f.ty].is_enum()))
         .map(display)
         .collect();
     let named: Vec<&str> = seed.args.iter().map(|a| a.name.as_str()).collect();

@@ -1051,7 +1051,6 @@ fn directive(d: &Directive, out: &mut OperandInfo) {
             .map(|r| OperandRef {
                 name: r.name.value.clone(),
                 index: r.index.iter().map(|i| i.value.clone()).collect(),
-                literal: false,
                 span: Some(r.name.span),
             })
             .collect()
@@ -1086,7 +1085,7 @@ fn directive(d: &Directive, out: &mut OperandInfo) {
         Directive::ModiOrder(v, _) => {
             out.modi_order = v
                 .iter()
-                .map(|i| OperandRef { name: i.value.clone(), index: Vec::new(), literal: false, span: Some(i.span) })
+                .map(|i| OperandRef { name: i.value.clone(), index: Vec::new(), span: Some(i.span) })
                 .collect()
         }
     }
