@@ -26,26 +26,9 @@ use std::collections::BTreeMap;
 use isa_runtime::text::lex::{self as text, Core};
 use isa_runtime::text::literal;
 
-/// Why a line does not assemble: a byte column in the line and a reason.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AsmError {
-    /// Byte offset in the line (0-based; `Display` shows it 1-based).
-    pub col: usize,
-    /// The reason, one sentence without a location.
-    pub message: String,
-}
-
-impl AsmError {
-    fn at(col: usize, message: impl Into<String>) -> AsmError {
-        AsmError { col, message: message.into() }
-    }
-}
-
-impl std::fmt::Display for AsmError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "column {}: {}", self.col + 1, self.message)
-    }
-}
+/// Why a line does not assemble: the same type as the generated fast
+/// path's (a byte column in the line and a reason).
+pub use isa_runtime::text::AsmError;
 
 /// An assembled line: the word, and the instruction it decodes as.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1110,7 +1093,7 @@ fn describe(t: &Type) -> String {
 pub fn assemble_text(isa: &Isa, text: &str) -> (Vec<u128>, Vec<isa_runtime::text::TextError>) {
     let asm = Assembler::new(isa);
     isa_runtime::text::asm::assemble_lines(text, |line| {
-        asm.assemble_line(line).map(|a| a.map(|a| a.word)).map_err(|e| isa_runtime::text::asm::AsmError::at(e.col, e.message))
+        asm.assemble_line(line).map(|a| a.map(|a| a.word))
     })
 }
 
