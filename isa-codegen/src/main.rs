@@ -230,7 +230,7 @@ fn main() -> ExitCode {
                     examples.defective,
                 );
             }
-            if let Err(e) = isa_runtime::text::words::to_stdout(&summary) {
+            if let Err(e) = isa_runtime::files::to_stdout(&summary) {
                 say!("error: cannot write the output: {e}");
                 return ExitCode::from(1);
             }
@@ -255,7 +255,7 @@ fn main() -> ExitCode {
                     }
                 },
             };
-            if let Err(e) = isa_runtime::text::words::to_stdout(&text) { say!("error: cannot write the output: {e}"); return ExitCode::from(2); }
+            if let Err(e) = isa_runtime::files::to_stdout(&text) { say!("error: cannot write the output: {e}"); return ExitCode::from(2); }
             if d.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
         }
         Command::Asm { spec, file, out } => match spec_and_file(spec, file, "asm") {
@@ -281,7 +281,7 @@ fn main() -> ExitCode {
             match dump(&fe.isa, format) {
                 Ok(s) => {
                     // A closed pipe (`| head`) is not an error worth a panic.
-                    if let Err(e) = isa_runtime::text::words::to_stdout(&s) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
+                    if let Err(e) = isa_runtime::files::to_stdout(&s) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
@@ -345,7 +345,7 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
 
 /// Reads an input file, reporting failure.
 fn read_input(file: &std::path::Path) -> Option<Vec<u8>> {
-    isa_runtime::text::words::read_input(file).map_err(|e| say!("error: cannot read {}: {e}", isa_runtime::text::words::input_name(file))).ok()
+    isa_runtime::files::read_input(file).map_err(|e| say!("error: cannot read {}: {e}", isa_runtime::files::input_name(file))).ok()
 }
 
 /// The specs and the input file of `asm`/`disasm`: `--spec` takes every
@@ -391,7 +391,7 @@ fn load_clean(spec: &[PathBuf], color: bool) -> Option<isa_codegen::Frontend> {
 }
 
 fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, color: bool) -> ExitCode {
-    if let Some(o) = out.filter(|o| isa_runtime::text::words::is_same_file(file, o)) {
+    if let Some(o) = out.filter(|o| isa_runtime::files::is_same_file(file, o)) {
         say!("error: -o {} is the input file: writing words there would destroy the source", o.display());
         return ExitCode::from(2);
     }
@@ -399,7 +399,7 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
     let Some(bytes) = read_input(file) else { return ExitCode::from(1) };
     let mut sources = isa_dsl::SourceMap::new();
     let mut diags = isa_dsl::Diagnostics::default();
-    isa_dsl::add_source(&mut sources, &isa_runtime::text::words::input_name(file), &bytes, &mut diags);
+    isa_dsl::add_source(&mut sources, &isa_runtime::files::input_name(file), &bytes, &mut diags);
     let id = isa_dsl::FileId(0);
     let text = sources.get(id).text.clone();
     let (words, errors) = isa_codegen::asm::assemble_text(&fe.isa, &text);
@@ -418,7 +418,7 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
     match out {
         Some(path) => {
             let bin = isa_runtime::text::words::to_bytes(&words);
-            match isa_runtime::text::words::write_output(path, &bin) {
+            match isa_runtime::files::write_output(path, &bin) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     say!("error: cannot write {}: {e}", path.display());
@@ -427,7 +427,7 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
             }
         }
         None => {
-            if let Err(e) = isa_runtime::text::words::to_stdout(&isa_runtime::text::words::hex_lines(&words)) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
+            if let Err(e) = isa_runtime::files::to_stdout(&isa_runtime::text::words::hex_lines(&words)) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
             ExitCode::SUCCESS
         }
     }
@@ -438,7 +438,7 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
     let Some(bytes) = read_input(file) else { return ExitCode::from(1) };
     // Without its byte-order mark, as the source map keeps text files.
     let bytes = bytes.strip_prefix(isa_dsl::source::BOM).unwrap_or(&bytes);
-    let name = isa_runtime::text::words::input_name(file);
+    let name = isa_runtime::files::input_name(file);
     // Errors point into the file when it is hex text.
     let mut sources = isa_dsl::SourceMap::new();
     let mut diags = isa_dsl::Diagnostics::default();
@@ -476,7 +476,7 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
         say_raw!("{}", diags.render(&sources, color));
         say!("{}", diags.summary());
     }
-    if let Err(e) = isa_runtime::text::words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
+    if let Err(e) = isa_runtime::files::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if diags.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 

@@ -6,10 +6,12 @@
 //! the front end. [`sim`]: the warp the generated `execute` functions run on.
 //! [`shown`]: text made safe to print in a terminal.
 //! [`read_ahead`]: a buffer of words read front to back with prefetching.
+//! [`files`]: the command-line tools' input and output files.
 //! `report` (feature `report`): how every command shows a diagnostic.
 
 #![warn(missing_docs)]
 
+pub mod files;
 pub mod float;
 pub mod int;
 pub mod narrow;

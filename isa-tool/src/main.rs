@@ -13,6 +13,7 @@
 
 use clap::{Parser, Subcommand};
 use isa_runtime::report::{codes, FileReport};
+use isa_runtime::files;
 use isa_runtime::text::{listing, words};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -121,7 +122,7 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
     let bad_files = usize::from(code_bad.is_some()) + usize::from(state_bad.is_some());
     match isa_sim::run_program(&code, &state_text) {
         Ok(yaml) if bad_files == 0 => {
-            if let Err(e) = isa_runtime::text::words::to_stdout(&yaml) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
+            if let Err(e) = files::to_stdout(&yaml) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
             ExitCode::SUCCESS
         }
         result => {
@@ -151,11 +152,11 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
 }
 
 fn read(path: &Path) -> Option<Vec<u8>> {
-    words::read_input(path).map_err(|e| say!("error: cannot read {}: {e}", words::input_name(path))).ok()
+    files::read_input(path).map_err(|e| say!("error: cannot read {}: {e}", files::input_name(path))).ok()
 }
 
 fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
-    if let Some(o) = out.filter(|o| words::is_same_file(file, o)) {
+    if let Some(o) = out.filter(|o| files::is_same_file(file, o)) {
         say!("error: -o {} is the input file: writing words there would destroy the source", o.display());
         return ExitCode::from(2);
     }
@@ -174,7 +175,7 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
         return ExitCode::from(1);
     }
     match out {
-        Some(path) => match words::write_output(path, &words::to_bytes(&words)) {
+        Some(path) => match files::write_output(path, &words::to_bytes(&words)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 say!("error: cannot write {}: {e}", path.display());
@@ -182,7 +183,7 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
             }
         },
         None => {
-            if let Err(e) = isa_runtime::text::words::to_stdout(&words::hex_lines(&words)) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
+            if let Err(e) = files::to_stdout(&words::hex_lines(&words)) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
             ExitCode::SUCCESS
         }
     }
@@ -194,7 +195,7 @@ struct Report<'t>(FileReport<'t>);
 
 impl<'t> Report<'t> {
     fn new(file: &Path, text: &'t str) -> Report<'t> {
-        Report(FileReport::new(&words::input_name(file), text))
+        Report(FileReport::new(&files::input_name(file), text))
     }
 
     /// An error with its code and title, at `span` (byte offset and length)
@@ -259,7 +260,7 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
     if failed + stray > 0 {
         say!("{}", isa_runtime::report::summary(failed, stray));
     }
-    if let Err(e) = words::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
+    if let Err(e) = files::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if failed > 0 {
         ExitCode::from(1)
     } else {

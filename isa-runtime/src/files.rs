@@ -1,0 +1,80 @@
+//! The command-line tools' file plumbing, shared by `isa-codegen asm/disasm`
+//! and `isa`: `-` for standard input and output, output written all or
+//! nothing, standard output that a closed pipe (`| head`) does not fail, and
+//! the check that an output would not replace its own input.
+
+use std::path::Path;
+
+/// Writes `bytes` to `path` all or nothing: into a temporary file beside
+/// it, then renamed over it, so a failed write leaves the old file as it
+/// was. A symbolic link is followed (the file it names is replaced, the link
+/// stays); a path that exists and is not a regular file (a device, a pipe)
+/// is written to directly, as it cannot be replaced.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let target = match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() && !m.is_dir() => return std::fs::write(path, bytes),
+        // A link to an existing file: replace that file.
+        Ok(_) => std::fs::canonicalize(path)?,
+        Err(_) => path.to_path_buf(),
+    };
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let tmp = target.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    // The file replaced keeps its permissions (an executable bit, say).
+    let keep = |()| match std::fs::metadata(&target) {
+        Ok(m) => std::fs::set_permissions(&tmp, m.permissions()),
+        Err(_) => Ok(()),
+    };
+    std::fs::write(&tmp, bytes).and_then(keep).and_then(|()| std::fs::rename(&tmp, &target)).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// Writes the binary output: to standard output when `path` is `-` (as `-`
+/// is standard input for the input file), else [`write_atomically`].
+pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if path.as_os_str() == "-" {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        return match out.write_all(bytes).and_then(|()| out.flush()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other,
+        };
+    }
+    write_atomically(path, bytes)
+}
+
+/// Reads an input file; `-` is standard input.
+pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
+        return Ok(bytes);
+    }
+    std::fs::read(path)
+}
+
+/// How diagnostics name an input file: its path, or `<stdin>` for `-`.
+pub fn input_name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Whether writing `out` would replace the input file `input` (the same
+/// file, by whatever path): an assembler refuses, as the source would be lost.
+pub fn is_same_file(input: &Path, out: &Path) -> bool {
+    input.as_os_str() != "-" && out.as_os_str() != "-" && matches!((std::fs::canonicalize(input), std::fs::canonicalize(out)), (Ok(a), Ok(b)) if a == b)
+}
+
+/// Writes `text` to standard output and flushes it. A reader that went
+/// away (`| head`) is not an error; any other failure (a full disk) is.
+pub fn to_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
