@@ -39,10 +39,19 @@ pub fn crate_tokens(isa: &Isa) -> CrateTokens {
 /// documentation when the crate's name is known (files on disk, not the
 /// `isa!` macro, whose module a doctest could not name).
 fn crate_tokens_with(isa: &Isa, crate_name: Option<&str>) -> CrateTokens {
+    let modules = MODULES.iter().map(|(name, generate)| (*name, generate(isa))).collect();
+    CrateTokens { root: gen_root(isa, crate_name), modules }
+}
+
+/// The crate's submodules, in order, and the pass that generates each.
+const MODULES: [(&str, fn(&Isa) -> TokenStream); 4] =
+    [("types", gen_types), ("opcodes", gen_opcodes), ("text", crate::asm::lower::gen_text), ("sim", crate::gen_sim::gen_sim)];
+
+/// The crate root's items, with the usage example when the crate's name is known.
+fn gen_root(isa: &Isa, crate_name: Option<&str>) -> TokenStream {
     let plan = DecodePlan::new(isa);
     let example = crate_name.and_then(|c| usage_example(isa, c)).unwrap_or_default();
-    let modules = vec![("types", gen_types(isa)), ("opcodes", gen_opcodes(isa)), ("text", crate::asm::lower::gen_text(isa)), ("sim", crate::gen_sim::gen_sim(isa))];
-    CrateTokens { root: gen_lib(isa, &plan, &example), modules }
+    gen_lib(isa, &plan, &example)
 }
 
 /// A `# Example` section for the crate's documentation: the first opcode,
@@ -91,16 +100,18 @@ impl CrateTokens {
     }
 }
 
-/// Generates every file of the crate.
+/// Generates every file of the crate: the same tokens as [`crate_tokens`],
+/// one module at a time, each formatted and dropped before the next is
+/// generated (memory stays that of one module, not of the crate).
 pub fn generate_crate(isa: &Isa, options: &crate::Options) -> Vec<GenFile> {
     let header = header(isa);
-    let tokens = crate_tokens_with(isa, Some(&options.crate_name));
-    let root = &tokens.root;
-    let decls = tokens.modules.iter().map(|(name, _)| format_ident!("{}", name));
+    let root = gen_root(isa, Some(&options.crate_name));
+    let decls = MODULES.iter().map(|(name, _)| format_ident!("{}", name));
     let lib = quote! { #root #( pub mod #decls; )* };
+    drop(root);
     let mut files = vec![("Cargo.toml".to_string(), cargo_toml(isa, options)), ("src/lib.rs".to_string(), format(&header, lib))];
-    for (name, body) in tokens.modules {
-        files.push((format!("src/{name}.rs"), format(&header, body)));
+    for (name, generate) in MODULES {
+        files.push((format!("src/{name}.rs"), format(&header, generate(isa))));
     }
     files
 }
@@ -130,13 +141,30 @@ fn cargo_toml(isa: &Isa, options: &crate::Options) -> String {
     s
 }
 
+/// A file's text: `header`, then `tokens` formatted by prettyplease. The
+/// file is parsed and printed an item at a time (the same text as the whole
+/// file at once), so only one item's syntax tree is ever in memory.
 fn format(header: &str, tokens: TokenStream) -> String {
-    let text = match syn::parse2::<syn::File>(tokens.clone()) {
-        Ok(file) => prettyplease::unparse(&file),
-        // A generator bug; keep the raw tokens so the failure is visible in the diff.
-        Err(e) => format!("// prettyplease could not parse the generated code: {e}\n{tokens}\n"),
+    use syn::parse::Parser;
+    let mut text = format!("{header}\n");
+    let print = |input: syn::parse::ParseStream| -> syn::Result<()> {
+        let mut file = syn::File { shebang: None, attrs: input.call(syn::Attribute::parse_inner)?, items: Vec::new() };
+        while !input.is_empty() {
+            file.items.push(input.parse()?);
+            text.push_str(&prettyplease::unparse(&file));
+            file.attrs.clear();
+            file.items.clear();
+        }
+        if !file.attrs.is_empty() {
+            text.push_str(&prettyplease::unparse(&file));
+        }
+        Ok(())
     };
-    format!("{header}\n{text}")
+    if let Err(e) = print.parse2(tokens) {
+        // A generator bug: make the file fail to compile, saying why.
+        text.push_str(&format!("compile_error!({:?});\n", format!("prettyplease could not parse the generated code: {e}")));
+    }
+    text
 }
 
 /// Inner `#![doc]` attributes (a file's own documentation), one per line.
