@@ -43,8 +43,11 @@ fn crate_tokens_with(isa: &Isa, crate_name: Option<&str>) -> CrateTokens {
     CrateTokens { root: gen_root(isa, crate_name), modules }
 }
 
+/// A pass that generates one submodule's items.
+type ModulePass = fn(&Isa) -> TokenStream;
+
 /// The crate's submodules, in order, and the pass that generates each.
-const MODULES: [(&str, fn(&Isa) -> TokenStream); 4] =
+const MODULES: [(&str, ModulePass); 4] =
     [("types", gen_types), ("opcodes", gen_opcodes), ("text", crate::asm::lower::gen_text), ("sim", crate::gen_sim::gen_sim)];
 
 /// The crate root's items, with the usage example when the crate's name is known.
