@@ -62,6 +62,11 @@ struct Placed {
 struct Attempt {
     score: (usize, u32),
     error: AsmError,
+    /// A modifier no slot of form `fi` of optype `ot` (in opcode `oc`)
+    /// takes: `error.message` holds the modifier, and the message, which
+    /// lists every modifier the mnemonic takes, is written only for the
+    /// attempt shown ([`Assembler::attempt_error`]), as the runtime's is.
+    not_allowed: Option<(usize, usize, usize)>,
 }
 
 impl<'a> Assembler<'a> {
@@ -125,7 +130,7 @@ impl<'a> Assembler<'a> {
                                 crate::interp::EncodeError::Exception { bits, .. } => self.rule_col(&lexed, &placed, fi, oc, bits),
                                 _ => mn.col,
                             };
-                            let a = Attempt { score: (usize::MAX, 9), error: AsmError::at(col, e.to_string()) };
+                            let a = Attempt { score: (usize::MAX, 9), error: AsmError::at(col, e.to_string()), not_allowed: None };
                             if best.as_ref().is_none_or(|b| a.score > b.score) {
                                 best = Some(a);
                             }
@@ -139,7 +144,7 @@ impl<'a> Assembler<'a> {
                 }
             }
         }
-        let mut e = best.map(|b| b.error).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
+        let mut e = best.map(|b| self.attempt_error(b)).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
         if hint {
             let spelled = cands.iter().filter_map(|&(ot, fi)| {
                 let op = &self.isa.opcodes[*self.isa.optypes[ot].opcodes.first()?];
@@ -234,7 +239,7 @@ impl<'a> Assembler<'a> {
         // Failures after the operands were placed rank as reaching the end of the line.
         let fail = |stage: u32, col: usize, msg: String| {
             let reach = if stage >= 7 { usize::MAX - 1 } else { col };
-            Attempt { score: (reach, stage), error: AsmError::at(col, msg) }
+            Attempt { score: (reach, stage), error: AsmError::at(col, msg), not_allowed: None }
         };
         let mut raw = self.codec.default_instruction(oc).ok_or_else(|| fail(0, 0, "no such opcode".into()))?;
         let mut set = vec![false; op.fields.len()];
@@ -265,17 +270,8 @@ impl<'a> Assembler<'a> {
                 let taken = same.or_else(|| (0..b.modifiers.len()).filter(fits).find_map(|s| filled[s]));
                 let msg = match taken {
                     Some(prev) => isa_runtime::text::asm::repeated_modifier(part.text, prev.text),
-                    None => {
-                        // What the mnemonic takes in any form (this one among them): `IADD.X` is a form of `IADD`.
-                        let all: Vec<(usize, &FormBinding)> = self.forms.get(&form.mnemonic).into_iter().flatten().flat_map(|&(ot, fi)| {
-                            isa.optypes[ot].opcodes.iter().map(move |&oc| (ot, &isa.opcodes[oc].forms[fi]))
-                        }).collect();
-                        let upper = part.text.to_ascii_uppercase();
-                        let case = upper != part.text && all.iter().any(|&(ot, f)| f.modifiers.iter().any(|m| self.slot_accepts(ot, m, &upper)));
-                        let others: Vec<String> = all.iter().map(|&(ot, f)| self.modifier_spellings(ot, f)).collect();
-                        let spellings = isa_runtime::text::asm::mnemonic_spellings(&self.modifier_spellings(ot, b), others.iter().map(String::as_str));
-                        isa_runtime::text::asm::not_allowed_modifier(part.text, &form.mnemonic, &spellings, case)
-                    }
+                    // Worded only if shown (`attempt_error`).
+                    None => return Err(Attempt { not_allowed: Some((ot, fi, oc)), ..fail(2, part.col, part.text.to_string()) }),
                 };
                 return Err(fail(2, part.col, msg));
             };
@@ -300,7 +296,7 @@ impl<'a> Assembler<'a> {
                     let reach = l.parts.last().map_or(col, |p| p.col + p.text.len());
                     // The caret where the modifier is missing: after the written parts.
                     let at = if l.parts.is_empty() { l.mnemonic.as_ref().map_or(0, |m| m.col + m.text.len()) } else { reach };
-                    return Err(Attempt { score: (reach, 3), error: AsmError::at(at, format!("missing modifier `.{}`: expected {what}", modifier.name)) });
+                    return Err(Attempt { score: (reach, 3), error: AsmError::at(at, format!("missing modifier `.{}`: expected {what}", modifier.name)), not_allowed: None });
                 }
                 continue;
             };
@@ -395,6 +391,7 @@ impl<'a> Assembler<'a> {
             let a = Attempt {
                 score: (texts[x].col, 5),
                 error: AsmError::at(texts[x].col, isa_runtime::text::asm::too_many_operands(&form.mnemonic, form.operands.len(), texts.len())),
+                not_allowed: None,
             };
             if best.as_ref().is_none_or(|b| a.score > b.score) {
                 *best = Some(a);
@@ -415,7 +412,7 @@ impl<'a> Assembler<'a> {
                 Err(e) => {
                     // A text of the wrong kind ranks below a right kind with a bad value.
                     let stage = if self.kind_fits(op, sop, &b.operands[k], texts[x]) { 6 } else { 5 };
-                    let a = Attempt { score: (e.col, stage), error: e };
+                    let a = Attempt { score: (e.col, stage), error: e, not_allowed: None };
                     if best.as_ref().is_none_or(|b| a.score > b.score) {
                         *best = Some(a);
                     }
@@ -430,7 +427,7 @@ impl<'a> Assembler<'a> {
         }
         if x >= texts.len() {
             let col = texts.last().map_or(0, |t| t.col + t.text.len());
-            let a = Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)) };
+            let a = Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)), not_allowed: None };
             if best.as_ref().is_none_or(|b| a.score > b.score) {
                 *best = Some(a);
             }
@@ -796,6 +793,22 @@ impl<'a> Assembler<'a> {
     /// The default spelling (`.RN*`) of a value list that no field encodes.
     pub(crate) fn unbound_default(&self, ot: usize, text: &str) -> Option<&str> {
         self.value_list(ot, text)?.items.iter().find(|i| i.is_default).map(|i| i.spelling.as_str())
+    }
+
+    /// The error an attempt shows, its message written now if it was deferred.
+    fn attempt_error(&self, a: Attempt) -> AsmError {
+        let Some((ot, fi, oc)) = a.not_allowed else { return a.error };
+        let isa = self.isa;
+        let (part, mnemonic, b) = (&a.error.message, &isa.optypes[ot].syntax[fi].mnemonic, &isa.opcodes[oc].forms[fi]);
+        // What the mnemonic takes in any form (this one among them): `IADD.X` is a form of `IADD`.
+        let all: Vec<(usize, &FormBinding)> = self.forms.get(mnemonic).into_iter().flatten().flat_map(|&(ot, fi)| {
+            isa.optypes[ot].opcodes.iter().map(move |&oc| (ot, &isa.opcodes[oc].forms[fi]))
+        }).collect();
+        let upper = part.to_ascii_uppercase();
+        let case = upper != *part && all.iter().any(|&(ot, f)| f.modifiers.iter().any(|m| self.slot_accepts(ot, m, &upper)));
+        let others: Vec<String> = all.iter().map(|&(ot, f)| self.modifier_spellings(ot, f)).collect();
+        let spellings = isa_runtime::text::asm::mnemonic_spellings(&self.modifier_spellings(ot, b), others.iter().map(String::as_str));
+        AsmError::at(a.error.col, isa_runtime::text::asm::not_allowed_modifier(part, mnemonic, &spellings, case))
     }
 
     fn modifier_spellings(&self, ot: usize, b: &FormBinding) -> String {

@@ -53,6 +53,34 @@ pub struct Assembled {
 struct Attempt {
     score: (usize, u32),
     error: AsmError,
+    /// A modifier no slot of form `(opcode, form)` takes: `error.message`
+    /// holds the modifier, and the message, which lists every modifier the
+    /// mnemonic takes, is written only for the attempt shown
+    /// ([`Attempt::into_error`]); a mnemonic with many forms would
+    /// otherwise pay for a list per form.
+    not_allowed: Option<(usize, usize)>,
+}
+
+impl Attempt {
+    /// The error to show.
+    fn into_error(self, m: &Model) -> AsmError {
+        match self.not_allowed {
+            Some((oc, fi)) => AsmError::at(self.error.col, not_allowed_in_form(m, oc, fi, &self.error.message)),
+            None => self.error,
+        }
+    }
+}
+
+/// [`not_allowed_modifier`] for `part` in form `fi` of opcode `oc`, with
+/// what the mnemonic takes in any form (this one among them: `IADD.X` is
+/// a form of `IADD`).
+fn not_allowed_in_form(m: &Model, oc: usize, fi: usize, part: &str) -> String {
+    let form = &m.opcodes[oc].forms[fi];
+    let all = find_mnemonic(m, form.mnemonic).map_or(&[][..], |k| m.mnemonics[k].forms);
+    let forms = || all.iter().map(|&(oc, fi)| &m.opcodes[oc as usize].forms[fi as usize]);
+    let upper = part.to_ascii_uppercase();
+    let case = upper != part && forms().flat_map(|f| f.modifiers).any(|s| slot_accepts(s, &upper));
+    not_allowed_modifier(part, form.mnemonic, &mnemonic_spellings(form.spellings, forms().map(|f| f.spellings)), case)
 }
 
 fn keep(best: &mut Option<Attempt>, a: Attempt) {
@@ -129,16 +157,21 @@ pub fn fixed_parts_hint<'a>(line: &str, lexed: &Line, forms: impl Iterator<Item 
 /// mnemonic parts.
 pub fn mnemonic_needs_part<'a>(base: &str, lexed: &Line, forms: impl Iterator<Item = Vec<&'a str>>) -> Option<String> {
     let mut spellings: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for parts in forms {
         if parts.iter().all(|p| lexed.parts.iter().any(|t| t.text == *p)) {
             return None;
         }
         let s: String = std::iter::once(base).chain(parts).collect::<Vec<_>>().join(".");
-        if !spellings.contains(&s) {
+        if seen.insert(s.clone()) {
             spellings.push(s);
         }
     }
-    let list = spellings.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>();
+    let n = spellings.len();
+    let mut list = spellings.iter().take(MAX_LISTED).map(|s| format!("`{s}`")).collect::<Vec<_>>();
+    if n > MAX_LISTED {
+        list.push(format!("{} more", n - MAX_LISTED));
+    }
     let (last, rest) = list.split_last()?;
     let either = if rest.is_empty() { last.clone() } else { format!("{} or {last}", rest.join(", ")) };
     Some(format!("`{base}` is not written alone: it is {either}"))
@@ -153,16 +186,23 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
     if let Some(a) = super::asm_fast::assemble(m, line) {
         return Ok(Some(a));
     }
-    assemble(m, line, true)
+    assemble(m, line, Some(true))
 }
 
 /// [`assemble_line`] without the fast path: what the fast path is tested against.
 pub fn general_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmError> {
-    assemble(m, line, true)
+    assemble(m, line, Some(true))
 }
 
-/// [`assemble_line`]; `hint`: look for a [`fixed_parts_hint`] when it fails.
-fn assemble(m: &Model, line: &str, hint: bool) -> Result<Option<Assembled>, AsmError> {
+/// Whether a line assembles (the quiet pass alone: no message is written).
+fn assembles(m: &Model, line: &str) -> bool {
+    matches!(assemble(m, line, None), Ok(Some(_)))
+}
+
+/// [`assemble_line`]. `loud_hint`: `None` tries the forms quietly only (an
+/// error then has no message); `Some(hint)` words the error of a line
+/// that fails, with a [`fixed_parts_hint`] when `hint`.
+fn assemble(m: &Model, line: &str, loud_hint: Option<bool>) -> Result<Option<Assembled>, AsmError> {
     let mut lexed = Line::default();
     lex::lex_into(line, &mut lexed).map_err(|(c, msg)| AsmError::at(c, msg))?;
     let lexed = &lexed;
@@ -187,7 +227,8 @@ fn assemble(m: &Model, line: &str, hint: bool) -> Result<Option<Assembled>, AsmE
     for (c, (name, _)) in controls.iter_mut().zip(lexed.controls.iter()) {
         *c = m.controls.iter().position(|n| same(n, name.text)).map(|i| i as u16);
     }
-    for loud in [false, true] {
+    let passes: &[bool] = if loud_hint.is_some() { &[false, true] } else { &[false] };
+    for &loud in passes {
         let mut best: Option<Attempt> = None;
         for &(oc, fi) in m.mnemonics[k].forms {
             let (oc, fi) = (oc as usize, fi as usize);
@@ -206,15 +247,15 @@ fn assemble(m: &Model, line: &str, hint: bool) -> Result<Option<Assembled>, AsmE
                     }
                     Err(e) => {
                         let col = rule_col(m, lexed, &placed, oc, fi, e.bits);
-                        keep(&mut best, Attempt { score: (usize::MAX, 9), error: AsmError::at(col, e.message) })
+                        keep(&mut best, Attempt { score: (usize::MAX, 9), error: AsmError::at(col, e.message), not_allowed: None })
                     }
                 },
                 Err(a) => keep(&mut best, a),
             }
         }
         if loud {
-            let mut e = best.map(|b| b.error).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
-            if hint {
+            let mut e = best.map(|b| b.into_error(m)).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
+            if loud_hint == Some(true) {
                 let spelled = m.mnemonics[k].forms.iter().map(|&(oc, fi)| {
                     let form = &m.opcodes[oc as usize].forms[fi as usize];
                     form.modifiers.iter().filter_map(|x| if let ModifierKind::Mnemonic(t) = x.kind { Some(t) } else { None }).collect()
@@ -229,7 +270,7 @@ fn assemble(m: &Model, line: &str, hint: bool) -> Result<Option<Assembled>, AsmE
                         _ => None,
                     }).collect()
                 });
-                e.message += &fixed_parts_hint(line, lexed, forms, |l| matches!(assemble(m, l, false), Ok(Some(_)))).unwrap_or_default();
+                e.message += &fixed_parts_hint(line, lexed, forms, |l| assembles(m, l)).unwrap_or_default();
             }
             return Err(e);
         }
@@ -281,8 +322,21 @@ pub fn mnemonic_spellings<'a>(own: &str, others: impl IntoIterator<Item = &'a st
     extra.sort();
     extra.dedup();
     out.extend(extra);
+    if out.len() > MAX_LISTED_MODIFIERS {
+        let more = out.len() - MAX_LISTED_MODIFIERS;
+        out.truncate(MAX_LISTED_MODIFIERS);
+        out.push(format!("and {more} more"));
+    }
     if out.is_empty() { "no modifiers".into() } else { out.join(" ") }
 }
+
+/// At most this many spellings are listed in [`mnemonic_needs_part`]'s
+/// message, then how many more there are.
+const MAX_LISTED: usize = 12;
+
+/// At most this many modifiers are listed in [`mnemonic_spellings`], then
+/// how many more there are (a mnemonic of a thousand forms, say).
+const MAX_LISTED_MODIFIERS: usize = 40;
 
 /// The message for a text left over once a form's operands are placed:
 /// more texts than operands, or as many, but an optional operand skipped
@@ -614,7 +668,7 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
     // Failures after the operands were placed rank as reaching the end of the line.
     let fail = |stage: u32, col: usize, msg: String| {
         let reach = if stage >= 7 { usize::MAX - 1 } else { col };
-        Attempt { score: (reach, stage), error: AsmError::at(col, msg) }
+        Attempt { score: (reach, stage), error: AsmError::at(col, msg), not_allowed: None }
     };
     let mn_col = l.mnemonic.map_or(0, |t| t.col);
     let mut w = op.base;
@@ -652,14 +706,8 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
             let msg = match taken {
                 Some(prev) if loud => repeated_modifier(part.text, prev.text),
                 Some(_) => String::new(),
-                None if loud => {
-                    // What the mnemonic takes in any form (this one among them): `IADD.X` is a form of `IADD`.
-                    let all = find_mnemonic(m, form.mnemonic).map_or(&[][..], |k| m.mnemonics[k].forms);
-                    let forms = || all.iter().map(|&(oc, fi)| &m.opcodes[oc as usize].forms[fi as usize]);
-                    let upper = part.text.to_ascii_uppercase();
-                    let case = upper != part.text && forms().flat_map(|f| f.modifiers).any(|s| slot_accepts(s, &upper));
-                    not_allowed_modifier(part.text, form.mnemonic, &mnemonic_spellings(form.spellings, forms().map(|f| f.spellings)), case)
-                }
+                // Worded only if shown (`Attempt::into_error`).
+                None if loud => return Err(Attempt { not_allowed: Some((oc, fi)), ..fail(2, part.col, part.text.to_string()) }),
                 None => String::new(),
             };
             return Err(fail(2, part.col, msg));
@@ -689,7 +737,7 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
                 // goes there, where the modifier is missing.
                 let reach = l.parts.last().map_or(mn_col, |p| p.col + p.text.len());
                 let at = if l.parts.is_empty() { l.mnemonic.map_or(mn_col, |m| m.col + m.text.len()) } else { reach };
-                return Err(Attempt { score: (reach, 3), error: AsmError::at(at, msg!(loud, "missing modifier `.{}`: expected {what}", slot.name)) });
+                return Err(Attempt { score: (reach, 3), error: AsmError::at(at, msg!(loud, "missing modifier `.{}`: expected {what}", slot.name)), not_allowed: None });
             }
             continue;
         };
@@ -759,7 +807,7 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
         // the line to it if no form fits.)
         if loud {
             let msg = too_many_operands(form.mnemonic, form.operands.len(), texts.len());
-            keep(best, Attempt { score: (texts[x].col, 5), error: AsmError::at(texts[x].col, msg) });
+            keep(best, Attempt { score: (texts[x].col, 5), error: AsmError::at(texts[x].col, msg), not_allowed: None });
         }
         return None;
     }
@@ -776,7 +824,7 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
             // A text of the wrong kind ranks below a right kind with a bad
             // value (`0x1FFFFFFFFF` to a register form and to a 32-bit
             // immediate form: the value is out of range).
-            Err(e) if loud => keep(best, Attempt { score: (e.col, kind_rank(m, sop, &pre[x])), error: e }),
+            Err(e) if loud => keep(best, Attempt { score: (e.col, kind_rank(m, sop, &pre[x])), error: e, not_allowed: None }),
             Err(_) => {}
         }
     }
@@ -786,7 +834,7 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
     }
     if x >= texts.len() && loud {
         let col = texts.last().map_or(0, |t| t.col + t.text.len());
-        keep(best, Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)) });
+        keep(best, Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)), not_allowed: None });
     }
     None
 }
