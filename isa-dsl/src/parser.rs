@@ -38,6 +38,12 @@ const DIRECTIVES: &[&str] = &["InList", "OutList", "Order", "Bitwidth", "AsmForm
 /// reported (E011) instead of risking the parser's stack.
 pub const MAX_NESTING: usize = 32;
 
+/// Most binary operators accepted on one line (`a or b or ...`): a chain of
+/// them nests the expression tree one level per operator, as brackets do,
+/// and the passes over the tree recurse once per level (`operator_count`).
+/// Longer lines are reported (E011); 2,000 used to overflow a stack.
+pub const MAX_OPERATORS: usize = 1024;
+
 /// Parses one file. Never panics; every problem becomes a diagnostic.
 pub fn parse_file(file: FileId, text: &str, diags: &mut Diagnostics) -> File {
     parse_piece(file, text, 0..text.len(), &LineCache::default(), diags)
@@ -389,6 +395,34 @@ fn max_nesting(s: &str) -> usize {
     m
 }
 
+/// How many binary operators a line may hold, counted from its text: `==`,
+/// `!=`, `&&`, `||`, `+`, `-`, `*` and the words `and`, `or`. An upper
+/// bound (a `-` of a negative number counts too), which is all
+/// [`MAX_OPERATORS`] needs.
+fn operator_count(s: &str) -> usize {
+    let b = s.as_bytes();
+    let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let (mut n, mut i) = (0usize, 0usize);
+    while i < b.len() {
+        let word_start = i == 0 || !is_word(b[i - 1]);
+        let rest = &b[i..];
+        let word = |w: &[u8]| word_start && rest.starts_with(w) && !rest.get(w.len()).is_some_and(|c| is_word(*c));
+        if rest.starts_with(b"==") || rest.starts_with(b"!=") || rest.starts_with(b"&&") || rest.starts_with(b"||") {
+            n += 1;
+            i += 2;
+            continue;
+        }
+        if matches!(b[i], b'+' | b'-' | b'*') {
+            n += 1;
+        } else if word(b"and") || word(b"or") {
+            n += 1;
+            i += 2;
+        }
+        i += 1;
+    }
+    n
+}
+
 /// Lines already parsed, by exact text, for reuse across the files and
 /// pieces one thread parses: the seeds repeat most field and directive lines
 /// (945 fields, 242 distinct; 1163 directives, 125 distinct), section headers
@@ -550,6 +584,14 @@ impl Cx<'_> {
             diags.push(
                 Diagnostic::new(Code::TooDeep, trim_span(line), format!("{what} nested too deeply"))
                     .with_note(format!("at most {MAX_NESTING} levels of brackets, or {MAX_NESTING} `!`/`not` in a row, are accepted")),
+            );
+            return None;
+        }
+        let operators = operator_count(line.value);
+        if operators > MAX_OPERATORS {
+            diags.push(
+                Diagnostic::new(Code::TooDeep, trim_span(line), format!("{what} has too many operators ({operators})"))
+                    .with_note(format!("at most {MAX_OPERATORS} binary operators on a line are accepted: each nests the expression one level")),
             );
             return None;
         }
