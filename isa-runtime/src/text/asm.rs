@@ -318,7 +318,9 @@ pub fn mnemonic_spellings<'a>(own: &str, others: impl IntoIterator<Item = &'a st
         list.split(" .").filter(|s| !s.is_empty()).map(|s| if s.starts_with('.') { s.to_string() } else { format!(".{s}") })
     }
     let mut out: Vec<String> = items(own).collect();
-    let mut extra: Vec<String> = others.into_iter().flat_map(items).filter(|s| !out.contains(s)).collect();
+    let own: std::collections::HashSet<&str> = out.iter().map(String::as_str).collect();
+    let mut extra: Vec<String> = others.into_iter().flat_map(items).filter(|s| !own.contains(s.as_str())).collect();
+    drop(own);
     extra.sort();
     extra.dedup();
     out.extend(extra);
