@@ -333,6 +333,9 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
             if let Some((dir, e)) = written.leftover {
                 say!("warning: the previous output could not be removed ({e}): {} may be deleted", dir.display());
             }
+            for dir in &written.others {
+                say!("warning: {} is left by an earlier run that was interrupted or could not finish: delete it once nothing in it is needed", dir.display());
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -44,6 +44,11 @@ pub struct Written {
     /// (which is then kept): what happened and where they are. The caller
     /// must report it as an error.
     pub stranded: Option<String>,
+    /// Other runs' temporary directories beside `out` (`.OUT.tmp-PID`):
+    /// left by a run that was killed, or holding what one could not move
+    /// (`stranded`). Never removed here, as they may hold the user's
+    /// files; the caller names them.
+    pub others: Vec<PathBuf>,
 }
 
 /// Replaces `out` with `files`. `out` must not exist, or be an empty
@@ -64,6 +69,19 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
     if tmp.exists() {
         std::fs::remove_dir_all(&tmp)?;
     }
+    let prefix = format!(".{name}.tmp-");
+    let others: Vec<PathBuf> = std::fs::read_dir(&parent)
+        .map(|d| {
+            let mut v: Vec<PathBuf> = d
+                .flatten()
+                .filter(|e| e.file_name().to_str().is_some_and(|n| n.starts_with(&prefix) && n[prefix.len()..].bytes().all(|b| b.is_ascii_digit())))
+                .map(|e| e.path())
+                .filter(|p| *p != tmp)
+                .collect();
+            v.sort();
+            v
+        })
+        .unwrap_or_default();
     let written = (|| {
         for (rel, text) in files {
             let p = tmp.join(rel);
@@ -79,7 +97,7 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
         return Err(e);
     }
     if !out.exists() {
-        return std::fs::rename(&tmp, out).map(|()| Written::default()).inspect_err(|_| {
+        return std::fs::rename(&tmp, out).map(|()| Written { others, ..Written::default() }).inspect_err(|_| {
             let _ = std::fs::remove_dir_all(&tmp);
         });
     }
@@ -103,11 +121,11 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
                 rel.display(),
                 tmp.display()
             );
-            return Ok(Written { kept: Vec::new(), leftover: None, stranded: Some(stranded) });
+            return Ok(Written { kept: Vec::new(), leftover: None, stranded: Some(stranded), others });
         }
     }
     let leftover = std::fs::remove_dir_all(&tmp).err().map(|e| (tmp.clone(), e.to_string()));
-    Ok(Written { kept: foreign, leftover, stranded: None })
+    Ok(Written { kept: foreign, leftover, stranded: None, others })
 }
 
 /// Swaps two directories atomically where the system can (Linux), else by

@@ -286,6 +286,25 @@ fn failed_run_leaves_output_untouched() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A temporary directory an interrupted run left beside the output is
+/// named (it may hold the user's files), never deleted.
+#[test]
+fn an_interrupted_run_s_temporary_directory_is_named_not_deleted() {
+    let dir = temp_dir("interrupted");
+    let out = dir.join("gen");
+    let stale = dir.join(".gen.tmp-4000000");
+    std::fs::create_dir_all(stale.join("src")).unwrap();
+    std::fs::write(stale.join("src/lib.rs"), "half written").unwrap();
+    let r = bin().args(["spec/", "-o", out.to_str().unwrap()]).output().unwrap();
+    assert_eq!(r.status.code(), Some(0));
+    let stderr = String::from_utf8(r.stderr).unwrap();
+    assert!(stderr.contains(&format!("warning: {} is left by an earlier run", stale.display())), "{stderr}");
+    assert_eq!(std::fs::read_to_string(stale.join("src/lib.rs")).unwrap(), "half written");
+    // The directory of the run itself is never named.
+    assert_eq!(stderr.matches(".gen.tmp-").count(), 1, "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn diff_of_two_extensions_over_a_shared_base() {
     let out = bin()
