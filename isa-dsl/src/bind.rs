@@ -241,6 +241,16 @@ fn bind_form(
     form: &SyntaxForm,
     agg: &mut Aggregate,
 ) -> FormBinding {
+    // The lexer reads at most `MAX_PARTS` dotted parts on a line (the
+    // mnemonic's fixed ones among them).
+    let max = isa_runtime::text::lex::MAX_PARTS;
+    if form.modifiers.len() > max {
+        let msg = format!(
+            "this template has {} modifiers, but a line may write at most {max}: a line that writes more is refused, and a word that sets more disassembles to text that does not assemble",
+            form.modifiers.len()
+        );
+        note(agg, &form.loc, Code::TooManyModifiers, msg, &op.name);
+    }
     let mut bound: Vec<String> = Vec::new();
     let mut mnemonic = form.mnemonic.clone();
     let mut modifiers = Vec::new();

@@ -115,6 +115,7 @@ codes! {
     EmptyType = "W024", Warning, "bit-field type without values";
     RegisterNamedOperand = "W025", Warning, "syntax operand named as a register, bound by position to a field of another kind";
     UnwritableWord = "W026", Warning, "instruction word no syntax form writes";
+    TooManyModifiers = "W027", Warning, "template with more modifiers than a line may write";
 }
 
 impl Code {
