@@ -8,7 +8,7 @@
 //! ```
 //!
 //! [`check`] is the front end ([`isa_dsl::load`]) plus the checks that need
-//! the passes (names, examples, links: [`check_frontend`]); [`generate`]
+//! the passes (names, examples, shadowed forms, links: [`check_frontend`]); [`generate`]
 //! writes the crate and the reference manual; [`expand`] is the crate's code
 //! as one token stream, the same items [`generate`] writes as files.
 
@@ -26,12 +26,14 @@ pub mod links;
 pub mod names;
 pub mod output;
 pub mod plan;
+pub mod shadow;
 
 pub use isa_dsl::{load, Frontend};
 
 /// The front end plus the passes that validate the spec further: every
-/// `__Examples` line must assemble and round-trip (W014), every link in the
-/// prose must resolve (W010). What `isa-codegen check` reports, and what the
+/// `__Examples` line must assemble and round-trip (W014), no form's lines
+/// may assemble as another opcode (W028), every link in the prose must
+/// resolve (W010). What `isa-codegen check` reports, and what the
 /// generator and the manual are built from.
 pub struct Checked {
     /// The front end's result, its diagnostics extended and sorted.
@@ -62,6 +64,7 @@ pub fn check_frontend(mut fe: Frontend) -> Checked {
         let asm = asm::Assembler::new(&fe.isa);
         let (examples, diags, stats) = examples::check_examples(&asm);
         fe.diagnostics.extend(diags);
+        fe.diagnostics.extend(shadow::check(&asm));
         (examples, stats)
     };
     fe.diagnostics.extend(links::check(&fe.isa, &fe.sources));

@@ -116,6 +116,7 @@ codes! {
     RegisterNamedOperand = "W025", Warning, "syntax operand named as a register, bound by position to a field of another kind";
     UnwritableWord = "W026", Warning, "instruction word no syntax form writes";
     TooManyModifiers = "W027", Warning, "template with more modifiers than a line may write";
+    ShadowedForm = "W028", Warning, "syntax form whose lines assemble as another opcode";
 }
 
 impl Code {

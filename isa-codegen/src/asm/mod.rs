@@ -849,13 +849,14 @@ impl<'a> Assembler<'a> {
     /// being disassembled is shown as given, stray bits included, since
     /// `.word` is the one text that keeps every bit.
     fn render_form_or(&self, raw: &RawInstruction, word: impl FnOnce() -> u128) -> String {
+        self.render_with_form(raw).map_or_else(|| format!(".word {:#034x}", word()), |(_, s)| s)
+    }
+
+    /// The first form that expresses `raw` (its index in the optype's
+    /// `syntax`) and the text it prints; `None` when no form does.
+    pub fn render_with_form(&self, raw: &RawInstruction) -> Option<(usize, String)> {
         let op = &self.isa.opcodes[raw.opcode];
-        for b in &op.forms {
-            if let Some(s) = self.render_form(raw, op, b) {
-                return s;
-            }
-        }
-        format!(".word {:#034x}", word())
+        op.forms.iter().find_map(|b| Some((b.form, self.render_form(raw, op, b)?)))
     }
 
     fn render_form(&self, raw: &RawInstruction, op: &Opcode, b: &FormBinding) -> Option<String> {
