@@ -194,11 +194,13 @@ fn hex_words(text: &str) -> Result<Words, WordsError> {
         let error = if let Some((i, c)) = digits.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
             // At the offending character.
             Some(WordsError {
-                message: format!("`{word}` is not a hex word: `{c}` is not a hex digit (a word is up to 32 hex digits, `0x` optional)"),
+                // A line can be a megabyte: the quote is cut, as the assembler's are.
+                message: super::asm::shorten_quotes(&format!("`{word}` is not a hex word: `{c}` is not a hex digit (a word is up to 32 hex digits, `0x` optional)")),
                 span: Some((start + prefix + i, c.len_utf8())),
             })
         } else if digits.is_empty() || digits.len() > 32 {
-            Some(WordsError { message: format!("`{word}` has {} hex digits; a word has 1 to 32", digits.len()), span: Some((start, word.len())) })
+            let message = super::asm::shorten_quotes(&format!("`{word}` has {} hex digits; a word has 1 to 32", digits.len()));
+            Some(WordsError { message, span: Some((start, word.len())) })
         } else {
             None
         };
@@ -305,6 +307,10 @@ mod tests {
         assert!(e.message.contains("`0x12z4` is not a hex word: `z`"), "{}", e.message);
         // Reading goes on after a bad line: every one is reported, in order.
         let text = format!("{}\n0x\n5\nxyz\n", "1".repeat(33));
+        // A megabyte of hex digits is quoted cut, not whole.
+        let long = format!("{}\n", "f".repeat(1 << 20));
+        let e = &read_words_as(long.as_bytes(), WordsFormat::Hex).unwrap().bad[0].1;
+        assert!(e.message.len() < 200 && e.message.contains('…') && e.message.ends_with("has 1048576 hex digits; a word has 1 to 32"), "{}", e.message);
         let read = read_words(text.as_bytes()).unwrap();
         assert_eq!(read.words, [5]);
         type Bad<'a> = (usize, Option<(usize, usize)>, &'a str);
