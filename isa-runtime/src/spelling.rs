@@ -4,13 +4,15 @@
 //! as one edit, at most a third of the name; ties go to a candidate the name
 //! begins or ends (`HADD` -> `HADD2`), then to the closest length.
 
-/// The candidate closest to `name` by edit distance, if reasonably close.
+/// The candidate closest to `name` by edit distance, if reasonably close;
+/// never `name` itself (a name that is there needs no hint: a caller asking
+/// was confused by something else, such as a broken declaration).
 pub fn nearest<'n>(name: &str, candidates: impl Iterator<Item = &'n str>) -> Option<&'n str> {
     let limit = name.len().max(2) / 3 + 1;
     let lower = name.to_ascii_lowercase();
     let a: Vec<char> = lower.chars().collect();
     let mut best: Option<((usize, bool, usize), &str)> = None;
-    for c in candidates {
+    for c in candidates.filter(|c| *c != name) {
         let lc = c.to_ascii_lowercase();
         let b: Vec<char> = lc.chars().collect();
         // The distance is at least the difference in length: a name far
@@ -110,5 +112,8 @@ mod tests {
         // A huge name is ruled out by its length alone (this took seconds).
         let huge = "A".repeat(1 << 20);
         assert_eq!(nearest(&huge, names.iter().copied()), None);
+        // Never the name itself (helper-24: "`$sched` ...; did you mean `$sched`?").
+        assert_eq!(nearest("ISET", names.iter().copied()), Some("ISETP"));
+        assert_eq!(nearest("FADD", ["FADD"].into_iter()), None);
     }
 }
