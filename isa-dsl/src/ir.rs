@@ -532,6 +532,12 @@ pub struct Opcode {
     /// that is not [`Opcode::is_whole`].
     #[serde(skip)]
     pub broken: Vec<String>,
+    /// Its chain of parents stops short of a root: a parent is undefined,
+    /// of the wrong kind or in a cycle (reported). What it would have
+    /// inherited is unknown, so it is not whole and every name counts as
+    /// [`Opcode::is_broken`]: no follow-on diagnostics.
+    #[serde(skip)]
+    pub cut_off: bool,
 }
 
 /// An opcode's simulation: read the arguments, call `function`, write the results.
@@ -669,12 +675,12 @@ impl Opcode {
     /// Whether every field written for the opcode resolved (none is
     /// [`Opcode::broken`]): its operands, decode key and hook can be checked.
     pub fn is_whole(&self) -> bool {
-        self.broken.is_empty()
+        self.broken.is_empty() && !self.cut_off
     }
 
     /// Whether `name` is a field that was written but did not resolve (see [`Opcode::broken`]).
     pub fn is_broken(&self, name: &str) -> bool {
-        self.broken.iter().any(|b| b == name)
+        self.cut_off || self.broken.iter().any(|b| b == name)
     }
     /// The field named `name` (`rd`, `ra.neg`).
     pub fn field(&self, name: &str) -> Option<&Field> {

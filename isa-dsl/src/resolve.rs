@@ -69,7 +69,12 @@ pub fn opcode(sources: &SourceMap, files: &[ast::File], prep: &Prepared, id: Opc
             (&files[fi].decls[di], prep.resolved[k].as_slice())
         })
         .collect();
-    resolve_opcode(sources, &chain, *optype, diags)
+    let mut op = resolve_opcode(sources, &chain, *optype, diags);
+    // The chain's root declares a parent that did not resolve (undefined,
+    // of the wrong kind, in a cycle: reported): what it would have
+    // inherited is unknown.
+    op.cut_off = chain.first().is_some_and(|(d, _)| matches!(d.parent, Some(Some(_))));
+    op
 }
 
 /// One line of a `__DefValueFormat`.
@@ -1040,6 +1045,7 @@ fn resolve_opcode(sources: &SourceMap, chain: &[(&ast::Decl, &[Option<Field>])],
         forms: Vec::new(),
         exec: None,
         broken,
+        cut_off: false,
     }
 }
 
