@@ -85,10 +85,13 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
     let written = (|| {
         for (rel, text) in files {
             let p = tmp.join(rel);
+            // The error names the file: a spec name too long for the file
+            // system (the manual's page of a 300-byte name) is found so.
+            let named = |e: io::Error| io::Error::new(e.kind(), format!("{rel}: {e}"));
             if let Some(d) = p.parent() {
-                std::fs::create_dir_all(d)?;
+                std::fs::create_dir_all(d).map_err(named)?;
             }
-            std::fs::write(&p, text)?;
+            std::fs::write(&p, text).map_err(named)?;
         }
         Ok(())
     })();
