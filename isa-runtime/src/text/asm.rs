@@ -186,23 +186,23 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
     if let Some(a) = super::asm_fast::assemble(m, line) {
         return Ok(Some(a));
     }
-    assemble(m, line, Some(true))
+    assemble(m, line, true)
 }
 
 /// [`assemble_line`] without the fast path: what the fast path is tested against.
 pub fn general_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmError> {
-    assemble(m, line, Some(true))
+    assemble(m, line, true)
 }
 
 /// Whether a line assembles (the quiet pass alone: no message is written).
 fn assembles(m: &Model, line: &str) -> bool {
-    matches!(assemble(m, line, None), Ok(Some(_)))
+    matches!(assemble(m, line, false), Ok(Some(_)))
 }
 
-/// [`assemble_line`]. `loud_hint`: `None` tries the forms quietly only (an
-/// error then has no message); `Some(hint)` words the error of a line
-/// that fails, with a [`fixed_parts_hint`] when `hint`.
-fn assemble(m: &Model, line: &str, loud_hint: Option<bool>) -> Result<Option<Assembled>, AsmError> {
+/// [`assemble_line`]. `explain`: word the error of a line that fails
+/// (a second, loud pass over the forms, and a [`fixed_parts_hint`]);
+/// without it the forms are tried quietly only, and an error has no message.
+fn assemble(m: &Model, line: &str, explain: bool) -> Result<Option<Assembled>, AsmError> {
     let mut lexed = Line::default();
     lex::lex_into(line, &mut lexed).map_err(|(c, msg)| AsmError::at(c, msg))?;
     let lexed = &lexed;
@@ -227,7 +227,7 @@ fn assemble(m: &Model, line: &str, loud_hint: Option<bool>) -> Result<Option<Ass
     for (c, (name, _)) in controls.iter_mut().zip(lexed.controls.iter()) {
         *c = m.controls.iter().position(|n| same(n, name.text)).map(|i| i as u16);
     }
-    let passes: &[bool] = if loud_hint.is_some() { &[false, true] } else { &[false] };
+    let passes: &[bool] = if explain { &[false, true] } else { &[false] };
     for &loud in passes {
         let mut best: Option<Attempt> = None;
         for &(oc, fi) in m.mnemonics[k].forms {
@@ -255,23 +255,21 @@ fn assemble(m: &Model, line: &str, loud_hint: Option<bool>) -> Result<Option<Ass
         }
         if loud {
             let mut e = best.map(|b| b.into_error(m)).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
-            if loud_hint == Some(true) {
-                let spelled = m.mnemonics[k].forms.iter().map(|&(oc, fi)| {
-                    let form = &m.opcodes[oc as usize].forms[fi as usize];
-                    form.modifiers.iter().filter_map(|x| if let ModifierKind::Mnemonic(t) = x.kind { Some(t) } else { None }).collect()
-                });
-                if let Some(message) = mnemonic_needs_part(mn.text, lexed, spelled) {
-                    e = AsmError::at(mn.col, message);
-                }
-                let forms = m.mnemonics[k].forms.iter().map(|&(oc, fi)| {
-                    let form = &m.opcodes[oc as usize].forms[fi as usize];
-                    form.modifiers.iter().filter_map(|x| match x.kind {
-                        ModifierKind::Mnemonic(t) | ModifierKind::Value { spelling: t, optional: false, .. } => Some(t),
-                        _ => None,
-                    }).collect()
-                });
-                e.message += &fixed_parts_hint(line, lexed, forms, |l| assembles(m, l)).unwrap_or_default();
+            let spelled = m.mnemonics[k].forms.iter().map(|&(oc, fi)| {
+                let form = &m.opcodes[oc as usize].forms[fi as usize];
+                form.modifiers.iter().filter_map(|x| if let ModifierKind::Mnemonic(t) = x.kind { Some(t) } else { None }).collect()
+            });
+            if let Some(message) = mnemonic_needs_part(mn.text, lexed, spelled) {
+                e = AsmError::at(mn.col, message);
             }
+            let forms = m.mnemonics[k].forms.iter().map(|&(oc, fi)| {
+                let form = &m.opcodes[oc as usize].forms[fi as usize];
+                form.modifiers.iter().filter_map(|x| match x.kind {
+                    ModifierKind::Mnemonic(t) | ModifierKind::Value { spelling: t, optional: false, .. } => Some(t),
+                    _ => None,
+                }).collect()
+            });
+            e.message += &fixed_parts_hint(line, lexed, forms, |l| assembles(m, l)).unwrap_or_default();
             return Err(e);
         }
     }
