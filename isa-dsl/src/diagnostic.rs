@@ -280,7 +280,7 @@ impl Diagnostics {
     /// the source line and a caret), followed by a summary line.
     pub fn render(&self, sources: &SourceMap, color: bool) -> String {
         let files = FilesAdapter::new(sources);
-        let items: Vec<_> = self.items.iter().map(to_codespan).collect();
+        let items: Vec<_> = self.items.iter().map(|d| to_codespan(d, sources)).collect();
         report::render(&files, &items, color)
     }
 
@@ -290,14 +290,17 @@ impl Diagnostics {
     }
 }
 
-fn to_codespan(d: &Diagnostic) -> cs::Diagnostic<u32> {
+fn to_codespan(d: &Diagnostic, sources: &SourceMap) -> cs::Diagnostic<u32> {
+    // Names what `printable` hides on the caret's line or in the message.
+    let line = d.span.filter(|s| (s.file.0 as usize) < sources.len()).map(|s| isa_runtime::report::line_at(&sources.get(s.file).text, s.start as usize));
+    let hidden = isa_runtime::shown::hidden_note(line, &[&d.message, &d.label]);
     let mut out = match d.severity() {
         Severity::Error => cs::Diagnostic::error(),
         Severity::Warning => cs::Diagnostic::warning(),
     }
     .with_code(d.code.as_str())
     .with_message(printable(&d.message))
-    .with_notes(d.all_notes().map(|n| printable(&n).into_owned()).collect());
+    .with_notes(d.all_notes().map(|n| printable(&n).into_owned()).chain(hidden).collect());
     let mut labels = Vec::new();
     if let Some(span) = d.span {
         labels.push(cs::Label::primary(span.file.0, span.range()).with_message(printable(&d.label)));

@@ -246,6 +246,17 @@ pub fn looks_like_gbk(bytes: &[u8]) -> bool {
     pairs > 0
 }
 
+/// The line of `text` that byte `at` lies on (a line ends at `\n`, `\r\n`
+/// or a lone `\r`, as the snippet shows it), without its end.
+pub fn line_at(text: &str, at: usize) -> &str {
+    let at = at.min(text.len());
+    let is_end = |b: &u8| matches!(b, b'\n' | b'\r');
+    let start = text.as_bytes()[..at].iter().rposition(is_end).map_or(0, |i| i + 1);
+    let end = text.as_bytes()[at..].iter().position(is_end).map_or(text.len(), |i| at + i);
+    // Ends are ASCII, so both are character boundaries.
+    text.get(start..end).unwrap_or("")
+}
+
 /// Errors and warnings about one input file, rendered by [`render`]: with its name,
 /// line, column and a caret when an error has a span (byte offset and
 /// length) into the file's text, else by the file's name alone. The text's
@@ -253,6 +264,8 @@ pub fn looks_like_gbk(bytes: &[u8]) -> bool {
 /// is borrowed unless it must be made printable.
 pub struct FileReport<'t> {
     name: String,
+    /// The text as given, to name what [`printable`] hides (`hidden_note`).
+    raw: &'t str,
     file: SimpleFile<String, Cow<'t, str>>,
     /// Errors without a place have no label, and the file's name leads
     /// their message.
@@ -272,7 +285,7 @@ impl<'t> FileReport<'t> {
             shown = Cow::Owned(shown.char_indices().map(|(i, c)| if c == '\r' && b.get(i + 1) != Some(&b'\n') { '\n' } else { c }).collect());
         }
         let name = printable(name).into_owned();
-        FileReport { file: SimpleFile::new(name.clone(), shown), name, diagnostics: Vec::new(), errors: 0, warnings: 0 }
+        FileReport { file: SimpleFile::new(name.clone(), shown), name, raw: text, diagnostics: Vec::new(), errors: 0, warnings: 0 }
     }
 
     /// An error with a code (from [`codes`]) or none, at `span` (byte offset
@@ -290,6 +303,7 @@ impl<'t> FileReport<'t> {
     }
 
     fn push(&mut self, d: Diagnostic<()>, code: Option<&str>, span: Option<(usize, usize)>, message: &str, label: &str) {
+        let hidden = crate::shown::hidden_note(span.map(|(at, _)| line_at(self.raw, at)), &[message, label]);
         let message = printable(message).into_owned();
         let mut d = match span {
             Some((at, len)) => {
@@ -301,6 +315,7 @@ impl<'t> FileReport<'t> {
         if let Some(code) = code {
             d = d.with_code(code);
         }
+        d.notes.extend(hidden);
         self.diagnostics.push(d);
     }
 

@@ -379,3 +379,28 @@ fn binary_words_are_reported_in_file_order() {
         .collect();
     assert_eq!(order, (0..12).collect::<Vec<_>>(), "{err}");
 }
+
+/// A character the terminal would not show (a zero-width space pasted
+/// with a mnemonic, a byte-order mark inside the file, a NUL) is shown as
+/// `?`s, and a note names each one and its column, so the user can find
+/// and delete it.
+#[test]
+fn invisible_characters_are_named_where_they_are() {
+    let text = "MOV R1, R2 ;\nMOV\u{200B} R1, R2 ;\n\u{FEFF}MOV R1, R2 ;\nMOV R1, R2\0 ;\n";
+    let (code, out, err) = isa_stdin(&["asm", "-"], text.as_bytes());
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    let notes: Vec<&str> = err.lines().filter(|l| l.contains("= each `?`")).collect();
+    assert_eq!(
+        notes,
+        [
+            "  = each `?` of the line above stands for a byte of a character it does not show: U+200B ZERO WIDTH SPACE at column 4",
+            "  = each `?` of the line above stands for a byte of a character it does not show: U+FEFF BYTE ORDER MARK at column 1",
+            "  = each `?` of the line above stands for a byte of a character it does not show: U+0000 NULL at column 11",
+        ],
+        "{err}"
+    );
+    // Nothing invisible, no note.
+    let (code, _, err) = isa_stdin(&["asm", "-"], b"FOO R1 ;\n");
+    assert_eq!(code, 1);
+    assert!(!err.contains("each `?`"), "{err}");
+}
