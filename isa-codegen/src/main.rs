@@ -470,16 +470,22 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
         }
     };
     let printer = Interpreted { asm: isa_codegen::asm::Assembler::new(&fe.isa), codec: isa_codegen::interp::Codec::new(&fe.isa), isa: &fe.isa };
-    let (out, found) = isa_runtime::text::listing::disassemble(&words, &printer);
+    // The listing streams out as it is made; the diagnostics follow it
+    // (as `isa disasm` prints them).
+    let found = match isa_runtime::text::listing::write_listing(&words, &printer, &mut std::io::stdout().lock()) {
+        Ok(found) => found,
+        Err(e) => {
+            say!("error: cannot write the output: {e}");
+            return ExitCode::from(1);
+        }
+    };
     for f in found {
         report(f.code, f.span, f.message, f.titled);
     }
-    // The diagnostics, then the listing (as `isa disasm` prints them).
     if !diags.is_empty() {
         say_raw!("{}", diags.render(&sources, color));
         say!("{}", diags.summary());
     }
-    if let Err(e) = isa_runtime::files::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if diags.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 

@@ -244,7 +244,14 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let (out, found) = listing::disassemble(&ws, &Generated);
+    // The listing streams out as it is made; the diagnostics follow it.
+    let found = match listing::write_listing(&ws, &Generated, &mut std::io::stdout().lock()) {
+        Ok(found) => found,
+        Err(e) => {
+            say!("error: cannot write the output: {e}");
+            return ExitCode::from(1);
+        }
+    };
     let (mut failed, mut stray) = (0, 0);
     for f in &found {
         let label = if f.titled { f.code.1 } else { "" };
@@ -260,7 +267,6 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
     if failed + stray > 0 {
         say!("{}", isa_runtime::report::summary(failed, stray));
     }
-    if let Err(e) = files::to_stdout(&out) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
     if failed > 0 {
         ExitCode::from(1)
     } else {

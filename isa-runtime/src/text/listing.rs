@@ -41,47 +41,88 @@ pub struct Finding {
 
 /// The listing of `words`, one line per entry, and what to report.
 pub fn disassemble(words: &Words, p: &impl Printer) -> (String, Vec<Finding>) {
-    let mut out = String::with_capacity(words.words.len() * 48);
+    let mut out = Vec::with_capacity(words.words.len() * 48);
+    let found = write_listing(words, p, &mut out).unwrap_or_default();
+    // Lines are whole `&str`s (the printers' text and this module's).
+    (String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()), found)
+}
+
+/// How much of the listing [`write_listing`] gathers before it writes it out.
+const CHUNK: usize = 64 * 1024;
+
+/// [`disassemble`], writing the listing to `sink` as it goes (in chunks of
+/// about 64 KiB), so that a listing far larger than memory streams out;
+/// what to report comes back at the end. A reader that went away (a
+/// closed pipe: `| head`) stops the writing, not the listing, whose
+/// findings all come back; any other write error ends it.
+pub fn write_listing(words: &Words, p: &impl Printer, sink: &mut impl std::io::Write) -> std::io::Result<Vec<Finding>> {
+    let mut out = String::with_capacity(CHUNK + 512);
     let mut found = Vec::new();
-    let mut report = |code, error, span, message, titled| found.push(Finding { code, error, span, message, titled });
-    for entry in words.entries() {
-        let (k, w, span) = match entry {
-            Entry::Word { index, word, span } => (index, word, span),
-            Entry::Bad(e) => {
-                out.push_str("// not a word\n");
-                report(codes::WORDS_FILE, true, e.span, e.message.clone(), false);
-                continue;
-            }
-        };
-        let place = word_place(k, span.is_some());
-        let line = out.len();
-        match p.print(w, &mut out) {
-            // It decodes, but no form prints it: `.word`, and why.
-            Ok(()) if out[line..].starts_with(".word") => {
-                out.truncate(line);
-                let opcode = p.opcode(w).unwrap_or_default();
-                out.push_str(&format!(".word {w:#034x} ; // {opcode}: no syntax form writes this word\n"));
-                let message = format!("{place}{w:#034x} is a {opcode} that no syntax form writes (see `check`): printed as `.word`");
-                report(codes::UNWRITABLE, false, span, message, true);
-            }
-            // Bits no field covers would not come back from the text: the
-            // word is kept as data, its text a comment.
-            Ok(()) => match p.stray_bits(w) {
-                Some((opcode, bits)) => {
-                    let text = out.split_off(line);
-                    out.push_str(&format!(".word {w:#034x} ; // {text} with bits {bits:#x} no field covers\n"));
-                    let message = format!("{place}{w:#034x} has bits {bits:#x} no field of {opcode} covers: printed as `.word`, so that it assembles back to itself");
-                    report(codes::STRAY_BITS, false, span, message, true);
-                }
-                None => out.push_str(" ;\n"),
-            },
-            Err(reason) => {
-                out.push_str(&format!(".word {w:#034x} ; // does not decode: {reason}\n"));
-                report(codes::DISASM_ERROR, true, span, format!("{place}{w:#034x} does not decode: {reason}"), true);
+    let mut open = true;
+    let mut flush = |out: &mut String, open: &mut bool| -> std::io::Result<()> {
+        if *open {
+            match sink.write_all(out.as_bytes()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => *open = false,
+                other => other?,
             }
         }
+        out.clear();
+        Ok(())
+    };
+    for entry in words.entries() {
+        list_entry(entry, p, &mut out, &mut found);
+        if out.len() >= CHUNK {
+            flush(&mut out, &mut open)?;
+        }
     }
-    (out, found)
+    flush(&mut out, &mut open)?;
+    if open {
+        match sink.flush() {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            other => other?,
+        }
+    }
+    Ok(found)
+}
+
+/// Appends the line of one entry to `out`, and what to report to `found`.
+fn list_entry(entry: Entry, p: &impl Printer, out: &mut String, found: &mut Vec<Finding>) {
+    let mut report = |code, error, span, message, titled| found.push(Finding { code, error, span, message, titled });
+    let (k, w, span) = match entry {
+        Entry::Word { index, word, span } => (index, word, span),
+        Entry::Bad(e) => {
+            out.push_str("// not a word\n");
+            report(codes::WORDS_FILE, true, e.span, e.message.clone(), false);
+            return;
+        }
+    };
+    let place = word_place(k, span.is_some());
+    let line = out.len();
+    match p.print(w, out) {
+        // It decodes, but no form prints it: `.word`, and why.
+        Ok(()) if out[line..].starts_with(".word") => {
+            out.truncate(line);
+            let opcode = p.opcode(w).unwrap_or_default();
+            out.push_str(&format!(".word {w:#034x} ; // {opcode}: no syntax form writes this word\n"));
+            let message = format!("{place}{w:#034x} is a {opcode} that no syntax form writes (see `check`): printed as `.word`");
+            report(codes::UNWRITABLE, false, span, message, true);
+        }
+        // Bits no field covers would not come back from the text: the
+        // word is kept as data, its text a comment.
+        Ok(()) => match p.stray_bits(w) {
+            Some((opcode, bits)) => {
+                let text = out.split_off(line);
+                out.push_str(&format!(".word {w:#034x} ; // {text} with bits {bits:#x} no field covers\n"));
+                let message = format!("{place}{w:#034x} has bits {bits:#x} no field of {opcode} covers: printed as `.word`, so that it assembles back to itself");
+                report(codes::STRAY_BITS, false, span, message, true);
+            }
+            None => out.push_str(" ;\n"),
+        },
+        Err(reason) => {
+            out.push_str(&format!(".word {w:#034x} ; // does not decode: {reason}\n"));
+            report(codes::DISASM_ERROR, true, span, format!("{place}{w:#034x} does not decode: {reason}"), true);
+        }
+    }
 }
 
 /// How a message names word `index`: nothing when the word has a place in
@@ -142,6 +183,56 @@ mod tests {
         // not repeat the place.
         assert_eq!(found[0].span, Some((2, 2)));
         assert!(found[3].message.starts_with("0x00000000000000000000000000000012 does not decode"), "{}", found[3].message);
+    }
+
+    /// A sink that takes `room` bytes, then says the reader went away.
+    struct Pipe {
+        got: Vec<u8>,
+        room: usize,
+        writes: usize,
+    }
+
+    impl std::io::Write for Pipe {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.writes += 1;
+            if self.got.len() >= self.room {
+                return Err(std::io::ErrorKind::BrokenPipe.into());
+            }
+            let n = b.len().min(self.room - self.got.len());
+            self.got.extend_from_slice(&b[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_long_listing_streams_in_chunks_and_a_closed_pipe_keeps_the_findings() {
+        // 40,000 words: about 280 KB of listing, every 4th word a finding.
+        let text: String = (0..40_000u32).map(|k| format!("{:x}\n", if k % 4 == 0 { 16 } else { k % 16 })).collect();
+        let words = read_words(text.as_bytes()).unwrap();
+        let (whole, all) = disassemble(&words, &Toy);
+        assert_eq!((whole.lines().count(), all.len()), (40_000, 10_000));
+        let mut pipe = Pipe { got: Vec::new(), room: usize::MAX, writes: 0 };
+        assert_eq!(write_listing(&words, &Toy, &mut pipe).unwrap(), all);
+        assert_eq!(pipe.got, whole.as_bytes(), "the same bytes as the listing in memory");
+        assert!(pipe.writes >= whole.len() / (CHUNK + 512), "written as it goes, not at the end: {} writes", pipe.writes);
+        // The reader goes away after 100 KB: writing stops there, the findings are all there.
+        let mut pipe = Pipe { got: Vec::new(), room: 100_000, writes: 0 };
+        assert_eq!(write_listing(&words, &Toy, &mut pipe).unwrap(), all);
+        assert_eq!(pipe.got, whole.as_bytes()[..100_000]);
+        // Any other error ends the listing.
+        struct Full;
+        impl std::io::Write for Full {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("disk full"))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        assert_eq!(write_listing(&words, &Toy, &mut Full).unwrap_err().to_string(), "disk full");
     }
 
     #[test]
