@@ -591,16 +591,20 @@ impl<'a> Assembler<'a> {
         }
         // Decorations written but not in the template.
         let has = |k: DecorationKind| sop.prefixes.iter().any(|d| d.kind == k);
-        let inv_ok = has(DecorationKind::Invert) || (t.inv && self.neg_is_spelled_inv(op, ob, raw));
+        // `~` spells the template's `{-}`, so only where the template has one
+        // (LEA's `SrcB` has a hook for a `.neg` field, but no `{-}`).
+        let inv_spells_neg = has(DecorationKind::Neg) && self.neg_hook(op, ob).is_some();
+        let spelled_inv = inv_spells_neg && self.neg_is_spelled_inv(op, ob, raw);
+        let inv_ok = has(DecorationKind::Invert) || (t.inv && spelled_inv);
         if (t.neg && !literal_sign && !has(DecorationKind::Neg)) || (t.abs && !has(DecorationKind::Abs)) || (t.not && !has(DecorationKind::Not)) || (t.inv && !inv_ok) {
             let which = if t.neg && !literal_sign { "-" } else if t.abs { "|..|" } else if t.not { "!" } else { "~" };
             if matches!(t.core, Core::Number(_)) && which != "-" {
                 return Err(err(isa_runtime::text::asm::value_prefix_message(which, &sop.name)));
             }
-            let hint = if t.inv { " (`~` is written only with `.X`)" } else if t.neg && self.neg_is_spelled_inv(op, ob, raw) { " (with `.X` write `~`)" } else { "" };
+            let hint = if t.inv && inv_spells_neg { " (`~` is written only with `.X`)" } else { "" };
             return Err(err(format!("`{which}` is not allowed on operand `{}` here{hint}", sop.name)));
         }
-        if t.neg && !literal_sign && self.neg_is_spelled_inv(op, ob, raw) {
+        if t.neg && !literal_sign && spelled_inv {
             return Err(err(format!("with `.X` the prefix of `{}` is `~`, not `-`", sop.name)));
         }
         if t.suffix.is_some() && !seen_suffix {
@@ -609,11 +613,15 @@ impl<'a> Assembler<'a> {
         Ok(used)
     }
 
+    /// The operand's `CvtINegX` hook: its `.neg` prefix is spelled `~` under `.X`.
+    fn neg_hook<'b>(&self, op: &'b Opcode, ob: &OperandBinding) -> Option<&'b AsmFormat> {
+        let base = ob.field.as_ref()?;
+        self.hook(op, Some(&format!("{base}.neg")), "CvtINegX")
+    }
+
     /// Whether the operand's `.neg` prefix is spelled `~` under the current fields.
     fn neg_is_spelled_inv(&self, op: &Opcode, ob: &OperandBinding, raw: &RawInstruction) -> bool {
-        let Some(base) = &ob.field else { return false };
-        let neg = format!("{base}.neg");
-        let Some(h) = self.hook(op, Some(&neg), "CvtINegX") else { return false };
+        let Some(h) = self.neg_hook(op, ob) else { return false };
         let Some(arg) = h.args.get(1) else { return false };
         let Some(ai) = Self::field_index(op, arg) else { return false };
         self.isa.types[op.fields[ai].ty].enum_name(raw.values[ai]) == Some("X")

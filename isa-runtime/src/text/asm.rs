@@ -1045,18 +1045,14 @@ fn unbound_prefix<'a>(t: &OperandText<'a>, d: &Decoration) -> Bad<'a> {
 
 /// A prefix the template does not write on the operand, with a hint.
 #[cold]
-fn not_allowed<'a>(t: &OperandText<'a>, literal_sign: bool, spelled_inv: bool) -> Bad<'a> {
+/// `inv_spells_neg`: the operand's `{-}` is spelled `~` under some
+/// `.X` (a `CvtINegX` hook), so a `~` here wants that `.X`.
+fn not_allowed<'a>(t: &OperandText<'a>, literal_sign: bool, inv_spells_neg: bool) -> Bad<'a> {
     let which = if t.neg && !literal_sign { "-" } else if t.abs { "|..|" } else if t.not { "!" } else { "~" };
     if matches!(t.core, Core::Number(_)) && which != "-" {
         return Bad::PrefixOnValue(which);
     }
-    let hint = if t.inv {
-        " (`~` is written only with `.X`)"
-    } else if t.neg && spelled_inv {
-        " (with `.X` write `~`)"
-    } else {
-        ""
-    };
+    let hint = if t.inv && inv_spells_neg { " (`~` is written only with `.X`)" } else { "" };
     Bad::NotAllowed { which, hint }
 }
 
@@ -1100,10 +1096,13 @@ pub(super) fn decorate<'a>(sop: &Operand, t: &OperandText<'a>, literal_sign: boo
     }
     // Decorations written but not in the template.
     let has = |k: DecorationKind| sop.prefixes & (1 << k as u8) != 0;
-    let spelled_inv = sop.neg_is_inv.is_some_and(|e| e.eval(w) != 0);
+    // `~` spells the template's `{-}`, so only where the template has one
+    // (LEA's `SrcB` has a hook for a `.neg` field, but no `{-}`).
+    let inv_spells_neg = has(DecorationKind::Neg) && sop.neg_is_inv.is_some();
+    let spelled_inv = inv_spells_neg && sop.neg_is_inv.is_some_and(|e| e.eval(w) != 0);
     let inv_ok = has(DecorationKind::Invert) || (t.inv && spelled_inv);
     if (t.neg && !literal_sign && !has(DecorationKind::Neg)) || (t.abs && !has(DecorationKind::Abs)) || (t.not && !has(DecorationKind::Not)) || (t.inv && !inv_ok) {
-        return Err(not_allowed(t, literal_sign, spelled_inv));
+        return Err(not_allowed(t, literal_sign, inv_spells_neg));
     }
     if t.neg && !literal_sign && spelled_inv {
         return Err(Bad::WriteTilde);
