@@ -1,12 +1,15 @@
 //! `isa-codegen diff OLD NEW`: what changed between two specs, in either
-//! notation. Types are compared by name (an enum value by value: a changed
-//! encoding changes every word that spells it); instructions by name, and
-//! within one, modifiers as groups of values (matched by name, else by the
-//! values they share, so SPA 5.3's `.iswz` meets the DSL's `.hsel2`),
-//! operand forms by their kind signature (`R,R,C`), syntax templates by
-//! their text, encodings field by field and `__Exception` rules where both
-//! sides have them, examples and the simulation hook by their text, and
-//! prose section by section.
+//! notation. Types are compared by name (an enum value by value and by the
+//! data format it names: a changed encoding changes every word that spells
+//! it); instructions by name (an SPA 5.3 one beside DSL ones as `HMUL2 (SPA
+//! 5.3)`, which meets the same name on the other side in either notation),
+//! and within one, modifiers as groups of values (matched by name, else by
+//! the values they share, so SPA 5.3's `.iswz` meets the DSL's `.hsel2`),
+//! what each modifier spelling sets per opcode, operand forms by their kind
+//! signature (`R,R,C`, optional operands written or not), syntax templates
+//! by their text, encodings field by field, `__OperandInfo` directives and
+//! `__Exception` rules where both sides have them, examples and the
+//! simulation hook by their text, and prose section by section.
 
 use isa_dsl::ir::*;
 use serde::Serialize;
@@ -58,6 +61,15 @@ pub struct InsnDiff {
     /// Opcodes and fields whose encoding changed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub encodings: Vec<EncodingChange>,
+    /// What modifier spellings set, where that differs (`- ...`, `+ ...`: a
+    /// value list mapped by position and reordered, a value dropped from a
+    /// type), with the opcodes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spellings: Vec<String>,
+    /// `__OperandInfo` directives only on one side (`- Bitwidth<rd> = 64`,
+    /// `+ AsmFormat<vb> = CvtFImm(vb, hfmt_v2)`), with the opcodes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub operand_info: Vec<String>,
     /// `__Exception` rules only on one side, with the opcodes that have them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<String>,
@@ -165,10 +177,15 @@ impl IsaDiff {
     }
 }
 
-/// The instructions a spec describes: its DSL optypes, or its legacy ones
-/// when it has no DSL instructions at all.
-fn instructions(isa: &Isa) -> Vec<&Optype> {
-    if isa.optypes.is_empty() { isa.legacy.iter().collect() } else { isa.optypes.iter().collect() }
+/// The instructions a spec describes, each with the name a diff pairs it
+/// by: its DSL optypes by name; its SPA 5.3 ones by name too when it has no
+/// DSL instructions (so an SPA spec meets its DSL successor), else by name
+/// and notation (`HMUL2 (SPA 5.3)`), so that legacy pairs with legacy.
+fn instructions(isa: &Isa) -> Vec<(String, &Optype)> {
+    if isa.optypes.is_empty() {
+        return isa.legacy.iter().map(|o| (o.name.clone(), o)).collect();
+    }
+    isa.optypes.iter().map(|o| (o.name.clone(), o)).chain(isa.legacy.iter().map(|o| (format!("{} ({})", o.name, notation(o)), o))).collect()
 }
 
 fn notation(o: &Optype) -> String {
@@ -177,8 +194,8 @@ fn notation(o: &Optype) -> String {
 
 /// Compares two specs.
 pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
-    let a: BTreeMap<&str, &Optype> = instructions(old).into_iter().map(|o| (o.name.as_str(), o)).collect();
-    let b: BTreeMap<&str, &Optype> = instructions(new).into_iter().map(|o| (o.name.as_str(), o)).collect();
+    let a: BTreeMap<String, &Optype> = instructions(old).into_iter().collect();
+    let b: BTreeMap<String, &Optype> = instructions(new).into_iter().collect();
     // Types where both sides declare some (SPA 5.3 declares none).
     let types = if old.types.is_empty() || new.types.is_empty() { Vec::new() } else { type_diff(old, new) };
     let mut out = IsaDiff { types, ..Default::default() };
@@ -186,14 +203,15 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
         match b.get(name) {
             None => out.only_old.push(name.to_string()),
             Some(n) => {
-                let d = insn_diff(old, o, new, n);
+                let mut d = insn_diff(old, o, new, n);
+                d.name = name.clone();
                 if d != (InsnDiff { name: d.name.clone(), old_notation: d.old_notation.clone(), new_notation: d.new_notation.clone(), ..Default::default() }) {
                     out.changed.push(d);
                 }
             }
         }
     }
-    out.only_new = b.keys().filter(|k| !a.contains_key(*k)).map(|k| k.to_string()).collect();
+    out.only_new = b.keys().filter(|k| !a.contains_key(*k)).cloned().collect();
     // Renames: the same opcodes' constant bits under another name.
     let constants = |isa: &Isa, o: &Optype| {
         let mut v: Vec<(u128, u128)> = o.opcodes.iter().map(|&k| (isa.opcodes[k].fixed_mask, isa.opcodes[k].fixed_bits)).collect();
@@ -214,6 +232,19 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
             out.renamed.push(format!("{x} -> {y}"));
         }
     }
+    // An SPA 5.3 instruction of a mixed spec (`HMUL2_32I (SPA 5.3)`) meets
+    // the same name in a spec of one notation (`HMUL2_32I`).
+    let plain = |k: &str| k.find(" (").map_or(k, |i| &k[..i]).to_string();
+    for x in out.only_old.clone() {
+        let Some(y) = out.only_new.iter().find(|y| plain(y) == plain(&x)).cloned() else { continue };
+        out.only_old.retain(|n| *n != x);
+        out.only_new.retain(|n| *n != y);
+        let mut d = insn_diff(old, a[x.as_str()], new, b[y.as_str()]);
+        d.name = if x == plain(&x) { y.clone() } else { x.clone() };
+        if d != (InsnDiff { name: d.name.clone(), old_notation: d.old_notation.clone(), new_notation: d.new_notation.clone(), ..Default::default() }) {
+            out.changed.push(d);
+        }
+    }
     for y in &out.only_new {
         out.only_new_syntax.extend(b[y.as_str()].syntax.iter().map(|f| format!("{y}: {}", f.text.split_whitespace().collect::<Vec<_>>().join(" "))));
     }
@@ -225,7 +256,16 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
 fn describe(t: &Type) -> Vec<(String, String)> {
     let mut out = vec![("width".to_string(), t.width.to_string())];
     match &t.kind {
-        TypeKind::Enum { values } => out.extend(values.iter().map(|v| (format!("value `{}`", v.name), format!("{:#x}", v.encoding)))),
+        TypeKind::Enum { values } => out.extend(values.iter().map(|v| {
+            // What the value denotes as data (`__DefValueFormat`), which the
+            // `AsmFormat` hooks read: a changed format changes words too.
+            let format = match v.format {
+                Some(ValueFormat { float: Some(l), .. }) => format!(" (Float <{}, {}>)", l.exponent, l.mantissa),
+                Some(ValueFormat { bits, float: None }) => format!(" (Bits {bits})"),
+                None => String::new(),
+            };
+            (format!("value `{}`", v.name), format!("{:#x}{format}", v.encoding))
+        })),
         TypeKind::Register { prefix, predicate, constants, warp } => {
             out.push(("kind".into(), if *predicate { "Predicate" } else { "Register" }.into()));
             out.push(("prefix".into(), format!("\"{prefix}\"")));
@@ -293,6 +333,52 @@ fn rules(op: &Opcode) -> Vec<String> {
     op.exceptions.iter().map(|e| format!("{}<{}, \"{}\"> = {}", e.class, e.kind, e.message, e.condition.to_text())).collect()
 }
 
+/// `__OperandInfo` directives of an opcode as text, one per line.
+fn operand_info(op: &Opcode) -> Vec<String> {
+    let refs = |v: &[OperandRef]| v.iter().map(|r| if r.index.is_empty() { r.name.clone() } else { format!("{}[{}]", r.name, r.index.join(", ")) }).collect::<Vec<_>>().join(", ");
+    let info = &op.operands;
+    let mut out = vec![format!("InList<{}>", refs(&info.inputs)), format!("OutList<{}>", refs(&info.outputs)), format!("Order<{}>", refs(&info.order))];
+    if !info.modi_order.is_empty() {
+        out.push(format!("ModiOrder<{}>", refs(&info.modi_order)));
+    }
+    out.extend(info.bitwidths.iter().map(|b| format!("Bitwidth<{}> = {}", b.operand, b.expr.to_text())));
+    out.extend(info.asm_formats.iter().map(|h| format!("AsmFormat<{}> = {}({})", h.operand, h.function, h.args.join(", "))));
+    out
+}
+
+/// What each modifier spelling sets in an opcode: `(spelling, field)` -> value.
+fn spelling_values(op: &Opcode) -> BTreeMap<(String, String), u64> {
+    let mut out = BTreeMap::new();
+    for b in &op.forms {
+        for m in &b.modifiers {
+            match m {
+                ModifierBinding::Value { field, spelling, value, .. } => {
+                    out.entry((spelling.clone(), field.clone())).or_insert(*value);
+                }
+                ModifierBinding::Choice { field, values, .. } => {
+                    for v in values {
+                        out.entry((v.spelling.clone(), field.clone())).or_insert(v.value);
+                    }
+                }
+                ModifierBinding::Mnemonic { .. } | ModifierBinding::Unbound { .. } => {}
+            }
+        }
+    }
+    out
+}
+
+/// What each modifier spelling of an opcode sets, one line each
+/// (`` `.WRAP` sets `cwmod` = W (0x1) ``), the value as the field's type names it.
+fn spellings(isa: &Isa, op: &Opcode) -> Vec<String> {
+    spelling_values(op)
+        .into_iter()
+        .map(|((spelling, field), v)| {
+            let shown = op.field(&field).map_or_else(|| format!("{v:#x}"), |f| format!("{} ({v:#x})", isa.types[f.ty].value_text(v)));
+            format!("`.{spelling}` sets `{field}` = {shown}")
+        })
+        .collect()
+}
+
 /// The first line where two texts differ, both sides shortened.
 fn first_change(a: &str, b: &str) -> String {
     let short = |s: &str| {
@@ -344,32 +430,42 @@ fn groups(o: &Optype) -> Vec<Group> {
     out
 }
 
-/// Operand kind signatures of the instruction's forms (`R,R,C`); runs of
-/// immediates count once (SPA writes one per lane).
+/// Operand kind signatures of the instruction's forms (`R,R,C`), one for
+/// each choice of optional operands written or left out (a form `R, R{, P}`
+/// writes `R,R` and `R,R,P`); runs of immediates count once (SPA writes one
+/// per lane).
 fn forms(isa: &Isa, o: &Optype) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    let collapse = |kinds: Vec<char>| {
-        let mut v: Vec<char> = Vec::new();
-        for k in kinds {
-            if !(k == 'I' && v.last() == Some(&'I')) {
-                v.push(k);
+    let mut insert = |kinds: Vec<(char, bool)>| {
+        let optional: Vec<usize> = kinds.iter().enumerate().filter(|(_, k)| k.1).map(|(i, _)| i).collect();
+        // Past a few optional operands, only all written and all left out.
+        let choices: Vec<u64> = if optional.len() <= 6 { (0..1u64 << optional.len()).collect() } else { vec![0, u64::MAX] };
+        for keep in choices {
+            let mut v: Vec<char> = Vec::new();
+            for (i, (k, opt)) in kinds.iter().enumerate() {
+                let left_out = *opt && keep >> optional.iter().position(|&j| j == i).unwrap_or(0) & 1 == 0;
+                if !left_out && !(*k == 'I' && v.last() == Some(&'I')) {
+                    v.push(*k);
+                }
             }
+            out.insert(v.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(","));
         }
-        v.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
     };
     if o.notation.is_some() {
         for f in &o.syntax {
-            out.insert(collapse(f.operands.iter().map(|op| isa_dsl::spa::operand_kind(&op.name)).collect()));
+            insert(f.operands.iter().map(|op| (isa_dsl::spa::operand_kind(&op.name), op.optional)).collect());
         }
         return out;
     }
     for &oc in &o.opcodes {
         let op = &isa.opcodes[oc];
         for b in &op.forms {
+            let syntax = &o.syntax[b.form];
             let kinds = b
                 .operands
                 .iter()
-                .map(|ob| match ob.field.as_deref().and_then(|f| op.field(f)) {
+                .zip(&syntax.operands)
+                .map(|(ob, sop)| (match ob.field.as_deref().and_then(|f| op.field(f)) {
                     None if !ob.index_fields.is_empty() => 'X',
                     None => 'L',
                     Some(f) => match &isa.types[f.ty].kind {
@@ -379,9 +475,9 @@ fn forms(isa: &Isa, o: &Optype) -> BTreeSet<String> {
                         TypeKind::ConstMem { .. } => 'C',
                         _ => 'I',
                     },
-                })
+                }, sop.optional))
                 .collect();
-            out.insert(collapse(kinds));
+            insert(kinds);
         }
     }
     out
@@ -449,19 +545,27 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
     if hook(old) != hook(new) {
         d.simulation = Some((hook(old), hook(new)));
     }
-    // Rules, per opcode both sides have; a change shared by opcodes is said once.
-    let mut rule_changes: Vec<(String, Vec<String>)> = Vec::new();
-    for &oc in &old.opcodes {
-        let x = &old_isa.opcodes[oc];
-        let Some(y) = new.opcodes.iter().map(|&k| &new_isa.opcodes[k]).find(|y| y.name == x.name) else { continue };
-        for change in line_diff(&rules(x), &rules(y)) {
-            match rule_changes.iter_mut().find(|(c, _)| *c == change) {
-                Some((_, ops)) => ops.push(x.name.clone()),
-                None => rule_changes.push((change, vec![x.name.clone()])),
+    // Per opcode both sides have, as lines; a change shared by opcodes is said once.
+    let per_opcode = |lines: &dyn Fn(&Isa, &Opcode) -> Vec<String>| {
+        let mut changes: Vec<(String, Vec<String>)> = Vec::new();
+        for &oc in &old.opcodes {
+            let x = &old_isa.opcodes[oc];
+            let Some(y) = new.opcodes.iter().map(|&k| &new_isa.opcodes[k]).find(|y| y.name == x.name) else { continue };
+            for change in line_diff(&lines(old_isa, x), &lines(new_isa, y)) {
+                match changes.iter_mut().find(|(c, _)| *c == change) {
+                    Some((_, ops)) => ops.push(x.name.clone()),
+                    None => changes.push((change, vec![x.name.clone()])),
+                }
             }
         }
-    }
-    d.rules = rule_changes.into_iter().map(|(c, ops)| format!("{c} (in {})", ops.join(", "))).collect();
+        changes.into_iter().map(|(c, ops)| format!("{c} (in {})", ops.join(", "))).collect::<Vec<_>>()
+    };
+    d.rules = per_opcode(&|_, op| rules(op));
+    d.operand_info = per_opcode(&|_, op| operand_info(op));
+    // What spellings set; one a modifier group already names as added or
+    // removed is not said again.
+    let mentioned: BTreeSet<&str> = d.modifiers.iter().flat_map(|m| m.only_old.iter().chain(&m.only_new)).map(String::as_str).collect();
+    d.spellings = per_opcode(&spellings).into_iter().filter(|l| !l.split('`').nth(1).is_some_and(|s| mentioned.contains(s))).collect();
     // Encodings, where both sides have them.
     for &oc in &old.opcodes {
         let x = &old_isa.opcodes[oc];
@@ -603,6 +707,12 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
         }
         for e in &c.encodings {
             s.push_str(&format!("    encoding: {e}\n"));
+        }
+        for m in &c.spellings {
+            s.push_str(&format!("    modifier {m}\n"));
+        }
+        for o in &c.operand_info {
+            s.push_str(&format!("    operand info {o}\n"));
         }
         for r in &c.rules {
             s.push_str(&format!("    rule {r}\n"));

@@ -47,10 +47,14 @@ fn spa_file_parses_into_the_ir() {
     golden("spa53.ir.yaml", &isa_codegen::dump::dump(isa, isa_codegen::dump::Format::Yaml).unwrap());
 }
 
+/// The SPA 5.3 spec against its DSL successor (`spec/` less its SPA file):
+/// instructions meet by name across the notations.
 #[test]
 fn diff_legacy_against_dsl() {
     let old = load("spec/legacy/");
-    let new = load("spec/");
+    let dsl: Vec<PathBuf> = isa_dsl::collect_spec_files(&[PathBuf::from("spec/")], &mut Default::default()).into_iter().filter(|p| !p.starts_with("spec/legacy")).collect();
+    let new = isa_dsl::load(&dsl);
+    assert!(!new.has_errors() && new.isa.legacy.is_empty(), "{}", new.render_diagnostics());
     let d = isa_codegen::diff::diff(&old.isa, &new.isa);
     assert_eq!(d.only_old, ["HMUL2_32I"]);
     let hmul2 = d.changed.iter().find(|c| c.name == "HMUL2").unwrap();
@@ -62,9 +66,17 @@ fn diff_legacy_against_dsl() {
     assert!(only_new.iter().any(|x| *x == ".BF16_V2"));
     let iswz = hmul2.modifiers.iter().find(|m| m.old.as_deref() == Some(".iswz")).unwrap();
     assert_eq!((iswz.new.as_deref(), iswz.only_old.as_slice()), (Some(".hsel2"), &[".F32".to_string()][..]));
-    golden("diff_legacy_spec.txt", &isa_codegen::diff::to_text(&d, "spec/legacy/", "spec/"));
+    golden("diff_legacy_spec.txt", &isa_codegen::diff::to_text(&d, "spec/legacy/", "spec/ (DSL files)"));
     let yaml = serde_yaml::to_string(&d).unwrap();
     assert!(yaml.contains("HMUL2_32I"));
+    // Against the whole `spec/`, which has the SPA file too: its SPA
+    // instructions meet OLD's (no difference), and the DSL HMUL2 still
+    // meets OLD's HMUL2; NEW's SPA HMUL2 is the one left over.
+    let whole = load("spec/");
+    let d = isa_codegen::diff::diff(&old.isa, &whole.isa);
+    assert!(d.only_old.is_empty(), "{:?}", d.only_old);
+    assert!(d.only_new.iter().any(|n| n == "HMUL2 (SPA 5.3)") && !d.only_new.iter().any(|n| n.starts_with("HMUL2_32I")), "{:?}", d.only_new);
+    assert!(d.changed.iter().any(|c| c.name == "HMUL2" && c.new_notation == "DSL"));
 }
 
 #[test]
@@ -153,4 +165,67 @@ fn spa_examples_read_operands_by_the_spec_s_register_types() {
     let fe = isa_dsl::compile_texts(files);
     let bad: Vec<String> = fe.diagnostics.items.iter().filter(|d| d.code == isa_dsl::Code::BadExample).map(|d| d.message.clone()).collect();
     assert_eq!(bad, ["example does not match the SPA forms: `R1` where the form has `Pu`"], "{}", fe.render_diagnostics());
+}
+
+/// Edits that change what lines assemble to, or what the simulator reads,
+/// are reported, each where it is (review 38 found all five reported as
+/// "no differences"): the SPA 5.3 file beside DSL files, a value list
+/// mapped by position and reordered, an `AsmFormat` hook, a
+/// `__DefValueFormat`, and a `Bitwidth`; and a type's value dropped is
+/// named at the instructions that spelled it.
+#[test]
+fn diff_reports_edits_that_change_words_or_semantics() {
+    let spec = root().join("spec");
+    let mut paths = isa_dsl::collect_spec_files(&[spec], &mut Default::default());
+    paths.sort();
+    let texts: Vec<(String, String)> = paths.iter().map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap())).collect();
+    // The spec with `edit` applied to the file whose name ends in `file` (`None`: that file dropped).
+    let edited = |file: &str, edit: &dyn Fn(&str) -> Option<String>| {
+        let files: Vec<(String, String)> =
+            texts.iter().filter_map(|(n, t)| if n.ends_with(file) { edit(t).map(|t| (n.clone(), t)) } else { Some((n.clone(), t.clone())) }).collect();
+        let fe = isa_dsl::compile_texts(files.iter().map(|(n, t)| (n.as_str(), t.as_str())));
+        assert!(!fe.has_errors(), "{file}: {}", fe.render_diagnostics());
+        fe.isa
+    };
+    let old = edited("", &|t| Some(t.to_string()));
+    let replace = |from: &'static str, to: &'static str| move |t: &str| {
+        assert!(t.contains(from), "{from}");
+        Some(t.replacen(from, to, 1))
+    };
+    let report = |new: &isa_dsl::ir::Isa| isa_codegen::diff::to_text(&isa_codegen::diff::diff(&old, new), "old", "new");
+    let cases: Vec<(&str, Box<dyn Fn(&str) -> Option<String>>, &[&str])> = vec![
+        ("003_hmul2_spa53.txt", Box::new(|_| None), &["instructions only in OLD: HMUL2 (SPA 5.3), HMUL2_32I (SPA 5.3)"]),
+        (
+            "004_ialu.txt",
+            Box::new(replace(".cwmod = {.CLAMP*, .WRAP}", ".cwmod = {.WRAP, .CLAMP*}")),
+            &[
+                "~ SHF",
+                "    modifier - `.CLAMP` sets `cwmod` = C (0x0) (in SHF_RRR,",
+                "    modifier + `.CLAMP` sets `cwmod` = W (0x1) (in SHF_RRR,",
+                "    modifier - `.WRAP` sets `cwmod` = W (0x1) (in SHF_RRR,",
+                "    modifier + `.WRAP` sets `cwmod` = C (0x0) (in SHF_RRR,",
+            ],
+        ),
+        ("000_halu.txt", Box::new(replace("    AsmFormat<vb> = CvtFImm(vb, hfmt_v2);\n", "")), &["~ HADD2", "    operand info - AsmFormat<vb> = CvtFImm(vb, hfmt_v2) (in HADD2_RI)"]),
+        // A value dropped from a type that FSETP spells with no value list of its own.
+        (
+            "enums.txt",
+            Box::new(replace("__DefBitFieldType LOPOp<2>\n    AND;\n    OR;\n    XOR;\n", "__DefBitFieldType LOPOp<2>\n    AND;\n    OR;\n")),
+            &["type `LOPOp`: value `XOR` only in OLD (0x2)", "~ FSETP", "    modifier - `.XOR` sets `lop` = XOR (0x2) (in FSETP_RR,"],
+        ),
+        ("seeds.txt", Box::new(replace("    Float BF16 = <8, 7>;", "    Float BF16 = <6, 9>;")), &["type `F2FPSrcType`: value `BF16` 0x2 (Float <8, 7>) -> 0x2 (Float <6, 9>)"]),
+        (
+            "004_ialu.txt",
+            Box::new(replace("    Bitwidth<rd> = 32 + (width==\"64\")*32;", "    Bitwidth<rd> = 32;")),
+            &["    operand info - Bitwidth<rd> = 32 + (width == \"64\") * 32 (in MOV_R)", "    operand info + Bitwidth<rd> = 32 (in MOV_R)"],
+        ),
+    ];
+    for (file, edit, want) in &cases {
+        let text = report(&edited(file, edit.as_ref()));
+        for line in *want {
+            assert!(text.lines().any(|l| l.starts_with(line)), "{file}: no line `{line}` in\n{text}");
+        }
+    }
+    // The same spec, no differences (the SPA file included).
+    assert_eq!(report(&edited("", &|t| Some(t.to_string()))), "no differences between old and new\n");
 }
