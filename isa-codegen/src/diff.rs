@@ -18,7 +18,8 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The difference between two specs.
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct IsaDiff {
-    /// Types added, removed or changed (`type FPRound: value RZ 0x3 -> 0x2`).
+    /// `__DefIsa` settings and types added, removed or changed (`isa:
+    /// control fields $sched $req -> $sched`, `type FPRound: value RZ 0x3 -> 0x2`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub types: Vec<String>,
     /// Instructions (optypes) only in OLD, by name.
@@ -197,7 +198,7 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
     let a: BTreeMap<String, &Optype> = instructions(old).into_iter().collect();
     let b: BTreeMap<String, &Optype> = instructions(new).into_iter().collect();
     // Types where both sides declare some (SPA 5.3 declares none).
-    let types = if old.types.is_empty() || new.types.is_empty() { Vec::new() } else { type_diff(old, new) };
+    let types = if old.types.is_empty() || new.types.is_empty() { Vec::new() } else { isa_diff(old, new).into_iter().chain(type_diff(old, new)).collect() };
     let mut out = IsaDiff { types, ..Default::default() };
     for (name, o) in &a {
         match b.get(name) {
@@ -249,6 +250,20 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
         out.only_new_syntax.extend(b[y.as_str()].syntax.iter().map(|f| format!("{y}: {}", f.text.split_whitespace().collect::<Vec<_>>().join(" "))));
     }
     out
+}
+
+/// The `__DefIsa` settings that differ: the width, the guard and the
+/// control fields every instruction takes (`isa: control fields $sched
+/// $req $wsb -> $sched $req`).
+fn isa_diff(old: &Isa, new: &Isa) -> Vec<String> {
+    // As a set: a field declared `Control` or first met as `$req` in a template is the same control.
+    let controls = |isa: &Isa| isa.control_fields.iter().map(|c| format!("${c}")).collect::<BTreeSet<_>>().into_iter().collect::<Vec<_>>().join(" ");
+    let guard = |isa: &Isa| isa.guard.clone().unwrap_or_else(|| "none".into());
+    [("width", old.width.to_string(), new.width.to_string()), ("guard", guard(old), guard(new)), ("control fields", controls(old), controls(new))]
+        .into_iter()
+        .filter(|(_, a, b)| a != b)
+        .map(|(what, a, b)| format!("isa: {what} {a} -> {b}"))
+        .collect()
 }
 
 /// What a type is, as `(aspect, text)` pairs, so two versions compare
@@ -594,8 +609,9 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
                     }
                     if g.value != f.value && g.ty_name == f.ty_name {
                         let (mut was, mut is) = (value_text(old_isa, f), value_text(new_isa, g));
-                        // The same name for another encoding (or the reverse): say the numbers.
-                        if was == is {
+                        // The same name for another encoding (or the reverse),
+                        // or a constant (opcode bits): say the numbers.
+                        if was == is || f.is_constant() || g.is_constant() {
                             was = format!("{was} ({:#x})", f.default_value().unwrap_or_default());
                             is = format!("{is} ({:#x})", g.default_value().unwrap_or_default());
                         }

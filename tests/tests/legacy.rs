@@ -213,6 +213,8 @@ fn diff_reports_edits_that_change_words_or_semantics() {
             Box::new(replace("__DefBitFieldType LOPOp<2>\n    AND;\n    OR;\n    XOR;\n", "__DefBitFieldType LOPOp<2>\n    AND;\n    OR;\n")),
             &["type `LOPOp`: value `XOR` only in OLD (0x2)", "~ FSETP", "    modifier - `.XOR` sets `lop` = XOR (0x2) (in FSETP_RR,"],
         ),
+        // The guard prefix dropped from `__DefIsa`.
+        ("isa.txt", Box::new(replace("    Guard = pg;\n", "")), &["isa: guard pg -> none"]),
         ("seeds.txt", Box::new(replace("    Float BF16 = <8, 7>;", "    Float BF16 = <6, 9>;")), &["type `F2FPSrcType`: value `BF16` 0x2 (Float <8, 7>) -> 0x2 (Float <6, 9>)"]),
         (
             "004_ialu.txt",
