@@ -171,6 +171,13 @@ pub struct ModifierDiff {
     pub default_changed: Option<(String, String)>,
 }
 
+impl InsnDiff {
+    /// Whether the two versions of the instruction are alike (only its names differ).
+    fn is_empty(&self) -> bool {
+        *self == InsnDiff { name: self.name.clone(), old_notation: self.old_notation.clone(), new_notation: self.new_notation.clone(), ..Default::default() }
+    }
+}
+
 impl IsaDiff {
     /// Whether the two specs describe the same instructions alike.
     pub fn is_empty(&self) -> bool {
@@ -206,7 +213,7 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
             Some(n) => {
                 let mut d = insn_diff(old, o, new, n);
                 d.name = name.clone();
-                if d != (InsnDiff { name: d.name.clone(), old_notation: d.old_notation.clone(), new_notation: d.new_notation.clone(), ..Default::default() }) {
+                if !d.is_empty() {
                     out.changed.push(d);
                 }
             }
@@ -227,7 +234,7 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
             out.only_new.retain(|n| *n != y);
             let mut d = insn_diff(old, a[x.as_str()], new, b[y.as_str()]);
             d.name = format!("{x} -> {y}");
-            if d != (InsnDiff { name: d.name.clone(), old_notation: d.old_notation.clone(), new_notation: d.new_notation.clone(), ..Default::default() }) {
+            if !d.is_empty() {
                 out.changed.push(d);
             }
             out.renamed.push(format!("{x} -> {y}"));
@@ -242,7 +249,7 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
         out.only_new.retain(|n| *n != y);
         let mut d = insn_diff(old, a[x.as_str()], new, b[y.as_str()]);
         d.name = if x == plain(&x) { y.clone() } else { x.clone() };
-        if d != (InsnDiff { name: d.name.clone(), old_notation: d.old_notation.clone(), new_notation: d.new_notation.clone(), ..Default::default() }) {
+        if !d.is_empty() {
             out.changed.push(d);
         }
     }
@@ -459,7 +466,9 @@ fn forms(isa: &Isa, o: &Optype) -> BTreeSet<String> {
             let mut v: Vec<char> = Vec::new();
             for (i, (k, opt)) in kinds.iter().enumerate() {
                 let left_out = *opt && keep >> optional.iter().position(|&j| j == i).unwrap_or(0) & 1 == 0;
-                if !left_out && !(*k == 'I' && v.last() == Some(&'I')) {
+                // A run of immediates counts once.
+                let run = *k == 'I' && v.last() == Some(&'I');
+                if !(left_out || run) {
                     v.push(*k);
                 }
             }

@@ -193,7 +193,9 @@ fn diff_reports_edits_that_change_words_or_semantics() {
         Some(t.replacen(from, to, 1))
     };
     let report = |new: &isa_dsl::ir::Isa| isa_codegen::diff::to_text(&isa_codegen::diff::diff(&old, new), "old", "new");
-    let cases: Vec<(&str, Box<dyn Fn(&str) -> Option<String>>, &[&str])> = vec![
+    /// A file (by the end of its name), its edit, and lines the report must have.
+    type Case<'a> = (&'a str, Box<dyn Fn(&str) -> Option<String>>, &'a [&'a str]);
+    let cases: Vec<Case> = vec![
         ("003_hmul2_spa53.txt", Box::new(|_| None), &["instructions only in OLD: HMUL2 (SPA 5.3), HMUL2_32I (SPA 5.3)"]),
         (
             "004_ialu.txt",
