@@ -26,6 +26,9 @@ pub struct IsaDiff {
     pub only_old: Vec<String>,
     /// Instructions (optypes) only in NEW, by name.
     pub only_new: Vec<String>,
+    /// The syntax templates of the instructions only in OLD (`FSUB: FSUB{.FTZ} Rd, Ra, SrcB ...`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub only_old_syntax: Vec<String>,
     /// The syntax templates of the instructions only in NEW (`FSUB: FSUB{.FTZ} Rd, Ra, SrcB ...`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub only_new_syntax: Vec<String>,
@@ -253,9 +256,9 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
             out.changed.push(d);
         }
     }
-    for y in &out.only_new {
-        out.only_new_syntax.extend(b[y.as_str()].syntax.iter().map(|f| format!("{y}: {}", f.text.split_whitespace().collect::<Vec<_>>().join(" "))));
-    }
+    let templates = |name: &str, o: &Optype| o.syntax.iter().map(|f| format!("{name}: {}", f.text.split_whitespace().collect::<Vec<_>>().join(" "))).collect::<Vec<_>>();
+    out.only_old_syntax = out.only_old.iter().flat_map(|x| templates(x, a[x.as_str()])).collect();
+    out.only_new_syntax = out.only_new.iter().flat_map(|y| templates(y, b[y.as_str()])).collect();
     out
 }
 
@@ -347,6 +350,26 @@ fn line_diff(a: &[String], b: &[String]) -> Vec<String> {
         }
     }
     out.extend(rest.into_iter().map(|y| format!("+ {y}")));
+    out
+}
+
+/// A template with only the spaces that separate two words (`IABS Rd,{-}SrcB
+/// $sched $req;`), so that templates differing in spacing alone compare equal.
+fn template_key(t: &str) -> String {
+    let word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | '#');
+    let mut out = String::with_capacity(t.len());
+    let mut space = false;
+    for c in t.chars() {
+        if c.is_whitespace() {
+            space = true;
+            continue;
+        }
+        if space && word(c) && out.chars().last().is_some_and(word) {
+            out.push(' ');
+        }
+        space = false;
+        out.push(c);
+    }
     out
 }
 
@@ -560,8 +583,20 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
     d.forms_only_old = fa.difference(&fb).cloned().collect();
     d.forms_only_new = fb.difference(&fa).cloned().collect();
     if old.notation == new.notation {
+        // Templates compare without the spaces that mean nothing (`Rd,{-}SrcB`
+        // is `Rd, {-}SrcB`), and show as the side that has them writes them.
         let text = |o: &Optype| o.syntax.iter().map(|f| f.text.split_whitespace().collect::<Vec<_>>().join(" ")).collect::<Vec<_>>();
-        d.syntax = line_diff(&text(old), &text(new));
+        let (ta, tb) = (text(old), text(new));
+        let shown: BTreeMap<(char, String), &String> = ta.iter().map(|t| (('-', template_key(t)), t)).chain(tb.iter().map(|t| (('+', template_key(t)), t))).collect();
+        let keys = |ts: &[String]| ts.iter().map(|t| template_key(t)).collect::<Vec<_>>();
+        d.syntax = line_diff(&keys(&ta), &keys(&tb))
+            .into_iter()
+            .map(|l| {
+                let (side, key) = l.split_at(1);
+                let key = key.trim_start().to_string();
+                shown.get(&(side.chars().next().unwrap_or('-'), key)).map_or(l.clone(), |t| format!("{side} {t}"))
+            })
+            .collect();
     }
     let examples = |o: &Optype| o.examples.iter().map(|e| e.text.trim().to_string()).collect::<Vec<_>>();
     d.examples = line_diff(&examples(old), &examples(new));
@@ -687,6 +722,9 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
     }
     if !d.only_old.is_empty() {
         s.push_str(&format!("instructions only in OLD: {}\n", d.only_old.join(", ")));
+        for t in &d.only_old_syntax {
+            s.push_str(&format!("    - {t}\n"));
+        }
     }
     if !d.only_new.is_empty() {
         s.push_str(&format!("instructions only in NEW: {}\n", d.only_new.join(", ")));

@@ -230,6 +230,9 @@ fn diff_reports_edits_that_change_words_or_semantics() {
             assert!(text.lines().any(|l| l.starts_with(line)), "{file}: no line `{line}` in\n{text}");
         }
     }
-    // The same spec, no differences (the SPA file included).
+    // The same spec, no differences (the SPA file included); nor when a
+    // template's spacing alone changes.
     assert_eq!(report(&edited("", &|t| Some(t.to_string()))), "no differences between old and new\n");
+    let spaced = edited("004_ialu.txt", &replace("IABS Rd, {-}SrcB      $sched $req ;", "IABS  Rd,{-}SrcB $sched  $req;"));
+    assert_eq!(report(&spaced), "no differences between old and new\n");
 }
