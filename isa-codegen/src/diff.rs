@@ -768,7 +768,15 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
         for t in &c.syntax {
             s.push_str(&format!("    syntax {t}\n"));
         }
+        // One line for a change its opcodes share (a group's field moved).
+        let mut shared: Vec<EncodingChange> = Vec::new();
         for e in &c.encodings {
+            match shared.iter_mut().find(|x| (&x.field, x.change, &x.old, &x.new) == (&e.field, e.change, &e.old, &e.new) && e.field.is_some()) {
+                Some(x) => x.opcode = format!("{}, {}", x.opcode, e.opcode),
+                None => shared.push(e.clone()),
+            }
+        }
+        for e in &shared {
             s.push_str(&format!("    encoding: {e}\n"));
         }
         for m in &c.spellings {
