@@ -122,6 +122,9 @@ pub enum EncodingChangeKind {
     Removed,
     /// The field is only in NEW (`new`: its bits).
     Added,
+    /// The field has another name in NEW (`new`), at the same bits (`old`),
+    /// of the same type and value.
+    FieldRenamed,
     /// The field has the same width at other bits.
     Moved,
     /// The field's width changed.
@@ -149,6 +152,7 @@ impl std::fmt::Display for EncodingChange {
             Renamed => write!(f, "opcode {op} renamed {new} (same constant bits)"),
             Removed => write!(f, "{op}: field `{field}` removed (was {old})"),
             Added => write!(f, "{op}: field `{field}` added at {new}"),
+            FieldRenamed => write!(f, "{op}: field `{field}` renamed `{new}` (same bits {old})"),
             Moved => write!(f, "{op}: field `{field}` moved from {old} to {new}"),
             Resized => write!(f, "{op}: field `{field}` resized from {old} to {new}"),
             Type | Value => write!(f, "{op}: field `{field}` {}{old} -> {new}", if self.change == Type { "type " } else { "" }),
@@ -640,9 +644,15 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
             }
             continue;
         };
+        // A field only in OLD and one only in NEW at the same bits, of the
+        // same type and value: the field renamed.
+        let twin = |f: &Field| y.fields.iter().find(|g| x.field(&g.name).is_none() && (g.start, g.width, &g.ty_name, g.value) == (f.start, f.width, &f.ty_name, f.value));
         for f in &x.fields {
             match y.field(&f.name) {
-                None => d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::Removed, Some(bits(f)), None)),
+                None => match twin(f) {
+                    Some(g) => d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::FieldRenamed, Some(bits(f)), Some(g.name.to_string()))),
+                    None => d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::Removed, Some(bits(f)), None)),
+                },
                 Some(g) => {
                     if (g.start, g.width) != (f.start, f.width) {
                         let what = if g.width != f.width { EncodingChangeKind::Resized } else { EncodingChangeKind::Moved };
@@ -664,7 +674,8 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
                 }
             }
         }
-        for g in y.fields.iter().filter(|g| x.field(&g.name).is_none()) {
+        let renamed_to = |g: &Field| x.fields.iter().any(|f| y.field(&f.name).is_none() && twin(f).is_some_and(|t| t.name == g.name));
+        for g in y.fields.iter().filter(|g| x.field(&g.name).is_none() && !renamed_to(g)) {
             d.encodings.push(EncodingChange::new(&x.name, Some(&g.name), EncodingChangeKind::Added, None, Some(bits(g))));
         }
     }
@@ -676,6 +687,15 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
         if !old.opcodes.is_empty() && !renamed && !old.opcodes.iter().any(|&k| old_isa.opcodes[k].name == y.name) {
             d.encodings.push(EncodingChange::new(&y.name, None, EncodingChangeKind::OnlyNew, None, None));
         }
+    }
+    // A spelling that sets a renamed field is the same spelling: said once, by the rename.
+    let renames: BTreeSet<(String, String)> =
+        d.encodings.iter().filter(|e| e.change == EncodingChangeKind::FieldRenamed).filter_map(|e| Some((e.field.clone()?, e.new.clone()?))).collect();
+    if !renames.is_empty() {
+        let renamed = |line: &str| renames.iter().fold(line.to_string(), |l, (f, g)| l.replace(&format!("`{f}`"), &format!("`{g}`")));
+        let added: BTreeSet<&str> = d.spellings.iter().filter_map(|l| l.strip_prefix("+ ")).collect();
+        let same: BTreeSet<String> = d.spellings.iter().filter_map(|l| l.strip_prefix("- ")).map(renamed).filter(|l| added.contains(l.as_str())).collect();
+        d.spellings.retain(|l| !(l.strip_prefix("- ").is_some_and(|x| same.contains(&renamed(x))) || l.strip_prefix("+ ").is_some_and(|x| same.contains(x))));
     }
     // Prose.
     let text = |p: &Option<Prose>| p.as_ref().map(|p| p.text.trim().to_string()).unwrap_or_default();

@@ -137,7 +137,13 @@ fn diff_tells_a_rename_and_shows_what_is_added() {
         assert!(!fe.has_errors(), "{name}");
         fe
     };
+    // The field `mode` renamed `kind` (same bits, type and default), its uses with it.
+    let field_renamed = old.replace("XMode mode = A;", "XMode kind = A;").replace("MOV.mode Rd", "MOV.kind Rd").replace("mode == \"C\"", "kind == \"C\"");
     let (a, b, c) = (load("old.txt", &old), load("renamed.txt", &renamed), load("added.txt", &added));
+    let d = isa_codegen::diff::diff(&a.isa, &load("field_renamed.txt", &field_renamed).isa);
+    let text = isa_codegen::diff::to_text(&d, "old", "new");
+    assert!(text.contains("    encoding: MOV_R: field `mode` renamed `kind` (same bits [41:40])\n"), "{text}");
+    assert!(!text.contains("field `mode` removed") && !text.contains("sets `"), "the rename is said once:\n{text}");
     let d = isa_codegen::diff::diff(&a.isa, &b.isa);
     assert_eq!(d.changed.len(), 1);
     assert_eq!(d.changed[0].encodings.iter().map(ToString::to_string).collect::<Vec<_>>(), ["opcode MOV_R renamed MOV_RR (same constant bits)"]);
