@@ -192,10 +192,9 @@ impl IsaDiff {
     }
 }
 
-/// The instructions a spec describes, each with the name a diff pairs it
-/// by: its DSL optypes by name; its SPA 5.3 ones by name too when it has no
-/// DSL instructions (so an SPA spec meets its DSL successor), else by name
-/// and notation (`HMUL2 (SPA 5.3)`), so that legacy pairs with legacy.
+/// The instructions a spec describes, each with the name a diff shows it
+/// by: a DSL optype by its name; an SPA 5.3 one by its name when the spec
+/// has no DSL instructions, else by name and notation (`HMUL2 (SPA 5.3)`).
 fn instructions(isa: &Isa) -> Vec<(String, &Optype)> {
     if isa.optypes.is_empty() {
         return isa.legacy.iter().map(|o| (o.name.clone(), o)).collect();
@@ -214,19 +213,32 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
     // Types where both sides declare some (SPA 5.3 declares none).
     let types = if old.types.is_empty() || new.types.is_empty() { Vec::new() } else { isa_diff(old, new).into_iter().chain(type_diff(old, new)).collect() };
     let mut out = IsaDiff { types, ..Default::default() };
-    for (name, o) in &a {
-        match b.get(name) {
-            None => out.only_old.push(name.to_string()),
-            Some(n) => {
-                let mut d = insn_diff(old, o, new, n);
-                d.name = name.clone();
-                if !d.is_empty() {
-                    out.changed.push(d);
-                }
+    // Pairs: the same name in the same notation, then the same name across
+    // notations (an SPA spec meets its DSL successor). Shown by the name
+    // that says the notation, if either does.
+    let mut unpaired: Vec<&String> = b.keys().collect();
+    let mut pairs: Vec<(&String, &String)> = Vec::new();
+    for same_notation in [true, false] {
+        for x in a.keys() {
+            if pairs.iter().any(|(p, _)| *p == x) {
+                continue;
+            }
+            let ox = a[x];
+            if let Some(k) = unpaired.iter().position(|y| b[y.as_str()].name == ox.name && (!same_notation || b[y.as_str()].notation == ox.notation)) {
+                pairs.push((x, unpaired.remove(k)));
             }
         }
     }
-    out.only_new = b.keys().filter(|k| !a.contains_key(*k)).cloned().collect();
+    for (x, y) in &pairs {
+        let mut d = insn_diff(old, a[x.as_str()], new, b[y.as_str()]);
+        d.name = if y.len() > x.len() { y.to_string() } else { x.to_string() };
+        if !d.is_empty() {
+            out.changed.push(d);
+        }
+    }
+    out.changed.sort_by(|p, q| p.name.cmp(&q.name));
+    out.only_old = a.keys().filter(|x| !pairs.iter().any(|(p, _)| p == x)).cloned().collect();
+    out.only_new = unpaired.into_iter().cloned().collect();
     // Renames: the same opcodes' constant bits under another name.
     let constants = |isa: &Isa, o: &Optype| {
         let mut v: Vec<(u128, u128)> = o.opcodes.iter().map(|&k| (isa.opcodes[k].fixed_mask, isa.opcodes[k].fixed_bits)).collect();
@@ -245,19 +257,6 @@ pub fn diff(old: &Isa, new: &Isa) -> IsaDiff {
                 out.changed.push(d);
             }
             out.renamed.push(format!("{x} -> {y}"));
-        }
-    }
-    // An SPA 5.3 instruction of a mixed spec (`HMUL2_32I (SPA 5.3)`) meets
-    // the same name in a spec of one notation (`HMUL2_32I`).
-    let plain = |k: &str| k.find(" (").map_or(k, |i| &k[..i]).to_string();
-    for x in out.only_old.clone() {
-        let Some(y) = out.only_new.iter().find(|y| plain(y) == plain(&x)).cloned() else { continue };
-        out.only_old.retain(|n| *n != x);
-        out.only_new.retain(|n| *n != y);
-        let mut d = insn_diff(old, a[x.as_str()], new, b[y.as_str()]);
-        d.name = if x == plain(&x) { y.clone() } else { x.clone() };
-        if !d.is_empty() {
-            out.changed.push(d);
         }
     }
     let templates = |name: &str, o: &Optype| o.syntax.iter().map(|f| format!("{name}: {}", f.text.split_whitespace().collect::<Vec<_>>().join(" "))).collect::<Vec<_>>();
@@ -504,7 +503,8 @@ fn forms(isa: &Isa, o: &Optype) -> BTreeSet<String> {
     };
     if o.notation.is_some() {
         for f in &o.syntax {
-            insert(f.operands.iter().map(|op| (isa_dsl::spa::operand_kind(&op.name), op.optional)).collect());
+            // SPA's braces group an operand's parts (`{{-}{|}#Imm{|}}`); they do not make it optional.
+            insert(f.operands.iter().map(|op| (isa_dsl::spa::operand_kind(&op.name), false)).collect());
         }
         return out;
     }
