@@ -471,14 +471,8 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
     };
     let printer = Interpreted { asm: isa_codegen::asm::Assembler::new(&fe.isa), codec: isa_codegen::interp::Codec::new(&fe.isa), isa: &fe.isa };
     // The listing streams out as it is made; the diagnostics follow it
-    // (as `isa disasm` prints them).
-    let found = match isa_runtime::text::listing::write_listing(&words, &printer, &mut std::io::stdout().lock()) {
-        Ok(found) => found,
-        Err(e) => {
-            say!("error: cannot write the output: {e}");
-            return ExitCode::from(1);
-        }
-    };
+    // (as `isa disasm` prints them), even when it could not all be written.
+    let (found, written) = isa_runtime::text::listing::write_listing(&words, &printer, &mut std::io::stdout().lock());
     for f in found {
         report(f.code, f.span, f.message, f.titled);
     }
@@ -486,10 +480,14 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
         say_raw!("{}", diags.render(&sources, color));
         say!("{}", diags.summary());
     }
+    if let Err(e) = written {
+        say!("error: cannot write the output: {e}");
+        return ExitCode::from(1);
+    }
     if diags.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
-/// A spec's interpreted disassembler, for [`isa_runtime::text::listing::disassemble`].
+/// A spec's interpreted disassembler, for [`isa_runtime::text::listing::write_listing`].
 struct Interpreted<'a> {
     asm: isa_codegen::asm::Assembler<'a>,
     codec: isa_codegen::interp::Codec<'a>,

@@ -246,15 +246,19 @@ pub fn looks_like_gbk(bytes: &[u8]) -> bool {
     pairs > 0
 }
 
-/// The line of `text` that byte `at` lies on (a line ends at `\n`, `\r\n`
-/// or a lone `\r`, as the snippet shows it), without its end.
-pub fn line_at(text: &str, at: usize) -> &str {
+/// The line of `text` that byte `at` lies on, without its end, and its
+/// number from 1 (a line ends at `\n`, `\r\n` or a lone `\r`, as the
+/// snippet shows it).
+pub fn line_at(text: &str, at: usize) -> (usize, &str) {
     let at = at.min(text.len());
-    let is_end = |b: &u8| matches!(b, b'\n' | b'\r');
-    let start = text.as_bytes()[..at].iter().rposition(is_end).map_or(0, |i| i + 1);
-    let end = text.as_bytes()[at..].iter().position(is_end).map_or(text.len(), |i| at + i);
+    let b = text.as_bytes();
+    let is_end = |x: &u8| matches!(x, b'\n' | b'\r');
+    let start = b[..at].iter().rposition(is_end).map_or(0, |i| i + 1);
+    let end = b[at..].iter().position(is_end).map_or(text.len(), |i| at + i);
+    // Line ends before `start`: each `\n`, and each `\r` not followed by one.
+    let ends = b[..start].iter().enumerate().filter(|&(i, &x)| x == b'\n' || (x == b'\r' && b.get(i + 1) != Some(&b'\n'))).count();
     // Ends are ASCII, so both are character boundaries.
-    text.get(start..end).unwrap_or("")
+    (ends + 1, text.get(start..end).unwrap_or(""))
 }
 
 /// Errors and warnings about one input file, rendered by [`render`]: with its name,
@@ -350,6 +354,16 @@ impl<'t> FileReport<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_at_counts_every_kind_of_line_end() {
+        let text = "a\r\nb\rcc\nd";
+        assert_eq!(line_at(text, 0), (1, "a"));
+        assert_eq!(line_at(text, 3), (2, "b"));
+        assert_eq!(line_at(text, 6), (3, "cc"));
+        assert_eq!(line_at(text, text.len()), (4, "d"));
+        assert_eq!(line_at("", 5), (1, ""));
+    }
 
     /// The snippet line (after `N | `) and the caret line's carets.
     fn snippet(out: &str) -> (&str, &str) {

@@ -81,10 +81,11 @@ pub fn describe(c: char) -> String {
 const NAMED_AT_MOST: usize = 4;
 
 /// A note naming the [`unprintable`] characters a diagnostic shows as `?`:
-/// those of `line` (the source line its caret is on) with their columns as
-/// the snippet shows them, else those of `quoted` (its message and label,
-/// which may quote text from elsewhere). `None` when there are none.
-pub fn hidden_note(line: Option<&str>, quoted: &[&str]) -> Option<String> {
+/// those of `line` (the number and text of the source line its caret is
+/// on) with their columns as the snippet shows them, else those of `quoted`
+/// (its message and label, which may quote text from elsewhere). `None`
+/// when there are none.
+pub fn hidden_note(line: Option<(usize, &str)>, quoted: &[&str]) -> Option<String> {
     let list = |found: Vec<String>| {
         let more = found.len().saturating_sub(NAMED_AT_MOST);
         let mut text = found.into_iter().take(NAMED_AT_MOST).collect::<Vec<_>>().join(", ");
@@ -93,7 +94,7 @@ pub fn hidden_note(line: Option<&str>, quoted: &[&str]) -> Option<String> {
         }
         text
     };
-    if let Some(line) = line {
+    if let Some((number, line)) = line {
         let mut column = 1;
         let mut found = Vec::new();
         for c in line.chars() {
@@ -104,7 +105,7 @@ pub fn hidden_note(line: Option<&str>, quoted: &[&str]) -> Option<String> {
             column += if unprintable(c) { c.len_utf8() } else { 1 };
         }
         if !found.is_empty() {
-            return Some(format!("each `?` of the line above stands for a byte of a character it does not show: {}", list(found)));
+            return Some(format!("line {number} holds characters that do not show, each byte as `?`: {}", list(found)));
         }
     }
     let mut found: Vec<String> = Vec::new();
@@ -114,7 +115,7 @@ pub fn hidden_note(line: Option<&str>, quoted: &[&str]) -> Option<String> {
             found.push(d);
         }
     }
-    (!found.is_empty()).then(|| format!("each `?` quoted above stands for a byte of a character it does not show: {}", list(found)))
+    (!found.is_empty()).then(|| format!("the message quotes characters that do not show, each byte as `?`: {}", list(found)))
 }
 
 #[cfg(test)]
@@ -134,19 +135,19 @@ mod tests {
 
     #[test]
     fn a_note_names_each_hidden_character_where_the_snippet_shows_it() {
-        assert_eq!(hidden_note(Some("MOV R1, R2 ;"), &["unknown `MOV`"]), None);
+        assert_eq!(hidden_note(Some((1, "MOV R1, R2 ;")), &["unknown `MOV`"]), None);
         // Columns count the `?`s before: three for a zero-width space.
         assert_eq!(
-            hidden_note(Some("IADD3\u{200B} R1,\u{0} R2"), &[]).as_deref(),
-            Some("each `?` of the line above stands for a byte of a character it does not show: U+200B ZERO WIDTH SPACE at column 6, U+0000 NULL at column 13")
+            hidden_note(Some((2, "IADD3\u{200B} R1,\u{0} R2")), &[]).as_deref(),
+            Some("line 2 holds characters that do not show, each byte as `?`: U+200B ZERO WIDTH SPACE at column 6, U+0000 NULL at column 13")
         );
         // Not on the line: named once each, from the message.
         assert_eq!(
-            hidden_note(Some("x"), &["`a\u{FEFF}b` and `\u{FEFF}`", "\u{1}"]).as_deref(),
-            Some("each `?` quoted above stands for a byte of a character it does not show: U+FEFF BYTE ORDER MARK, U+0001 (a control character)")
+            hidden_note(Some((1, "x")), &["`a\u{FEFF}b` and `\u{FEFF}`", "\u{1}"]).as_deref(),
+            Some("the message quotes characters that do not show, each byte as `?`: U+FEFF BYTE ORDER MARK, U+0001 (a control character)")
         );
         let many = "\u{200B}".repeat(6);
-        assert!(hidden_note(Some(&many), &[]).unwrap().ends_with("U+200B ZERO WIDTH SPACE at column 10 and 2 more"));
+        assert!(hidden_note(Some((1, &many)), &[]).unwrap().ends_with("U+200B ZERO WIDTH SPACE at column 10 and 2 more"));
         assert_eq!(describe('\u{E000}'), "U+E000");
     }
 }

@@ -244,14 +244,9 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    // The listing streams out as it is made; the diagnostics follow it.
-    let found = match listing::write_listing(&ws, &Generated, &mut std::io::stdout().lock()) {
-        Ok(found) => found,
-        Err(e) => {
-            say!("error: cannot write the output: {e}");
-            return ExitCode::from(1);
-        }
-    };
+    // The listing streams out as it is made; the diagnostics follow it,
+    // even when the listing could not all be written.
+    let (found, written) = listing::write_listing(&ws, &Generated, &mut std::io::stdout().lock());
     let (mut failed, mut stray) = (0, 0);
     for f in &found {
         let label = if f.titled { f.code.1 } else { "" };
@@ -267,6 +262,10 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
     if failed + stray > 0 {
         say!("{}", isa_runtime::report::summary(failed, stray));
     }
+    if let Err(e) = written {
+        say!("error: cannot write the output: {e}");
+        return ExitCode::from(1);
+    }
     if failed > 0 {
         ExitCode::from(1)
     } else {
@@ -274,7 +273,7 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
     }
 }
 
-/// The built-in ISA's disassembler, for [`listing::disassemble`].
+/// The built-in ISA's disassembler, for [`listing::write_listing`].
 struct Generated;
 
 impl listing::Printer for Generated {

@@ -389,18 +389,18 @@ fn invisible_characters_are_named_where_they_are() {
     let text = "MOV R1, R2 ;\nMOV\u{200B} R1, R2 ;\n\u{FEFF}MOV R1, R2 ;\nMOV R1, R2\0 ;\n";
     let (code, out, err) = isa_stdin(&["asm", "-"], text.as_bytes());
     assert_eq!((code, out.as_str()), (1, ""), "{err}");
-    let notes: Vec<&str> = err.lines().filter(|l| l.contains("= each `?`")).collect();
+    let notes: Vec<&str> = err.lines().filter(|l| l.contains("each byte as `?`")).collect();
     assert_eq!(
         notes,
         [
-            "  = each `?` of the line above stands for a byte of a character it does not show: U+200B ZERO WIDTH SPACE at column 4",
-            "  = each `?` of the line above stands for a byte of a character it does not show: U+FEFF BYTE ORDER MARK at column 1",
-            "  = each `?` of the line above stands for a byte of a character it does not show: U+0000 NULL at column 11",
+            "  = line 2 holds characters that do not show, each byte as `?`: U+200B ZERO WIDTH SPACE at column 4",
+            "  = line 3 holds characters that do not show, each byte as `?`: U+FEFF BYTE ORDER MARK at column 1",
+            "  = line 4 holds characters that do not show, each byte as `?`: U+0000 NULL at column 11",
         ],
         "{err}"
     );
     // Nothing invisible, no note.
     let (code, _, err) = isa_stdin(&["asm", "-"], b"FOO R1 ;\n");
     assert_eq!(code, 1);
-    assert!(!err.contains("each `?`"), "{err}");
+    assert!(!err.contains("each byte as `?`"), "{err}");
 }

@@ -42,47 +42,45 @@ pub struct Finding {
 /// The listing of `words`, one line per entry, and what to report.
 pub fn disassemble(words: &Words, p: &impl Printer) -> (String, Vec<Finding>) {
     let mut out = Vec::with_capacity(words.words.len() * 48);
-    let found = write_listing(words, p, &mut out).unwrap_or_default();
-    // Lines are whole `&str`s (the printers' text and this module's).
-    (String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()), found)
+    // Writing to memory does not fail.
+    let (found, _) = write_listing(words, p, &mut out);
+    // Lines are whole `&str`s (the printers' text and this module's), so this is never lossy.
+    (String::from_utf8_lossy(&out).into_owned(), found)
 }
 
 /// How much of the listing [`write_listing`] gathers before it writes it out.
 const CHUNK: usize = 64 * 1024;
 
 /// [`disassemble`], writing the listing to `sink` as it goes (in chunks of
-/// about 64 KiB), so that a listing far larger than memory streams out;
-/// what to report comes back at the end. A reader that went away (a
-/// closed pipe: `| head`) stops the writing, not the listing, whose
-/// findings all come back; any other write error ends it.
-pub fn write_listing(words: &Words, p: &impl Printer, sink: &mut impl std::io::Write) -> std::io::Result<Vec<Finding>> {
+/// about 64 KiB), so that a listing far larger than memory streams out.
+/// What to report comes back at the end, with the first write error, if
+/// any: a write that fails stops the writing, not the listing, so every
+/// finding still comes back. A reader that went away (a closed pipe: `|
+/// head`) is no error.
+pub fn write_listing(words: &Words, p: &impl Printer, sink: &mut impl std::io::Write) -> (Vec<Finding>, std::io::Result<()>) {
     let mut out = String::with_capacity(CHUNK + 512);
     let mut found = Vec::new();
-    let mut open = true;
-    let mut flush = |out: &mut String, open: &mut bool| -> std::io::Result<()> {
-        if *open {
-            match sink.write_all(out.as_bytes()) {
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => *open = false,
-                other => other?,
+    // `Some` once the writing has stopped: why (`Ok` for a closed pipe).
+    let mut stopped: Option<std::io::Result<()>> = None;
+    let mut flush = |out: &mut String, stopped: &mut Option<std::io::Result<()>>, last: bool| {
+        if stopped.is_none() {
+            let written = sink.write_all(out.as_bytes()).and_then(|()| if last { sink.flush() } else { Ok(()) });
+            match written {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => *stopped = Some(Ok(())),
+                Err(e) => *stopped = Some(Err(e)),
             }
         }
         out.clear();
-        Ok(())
     };
     for entry in words.entries() {
         list_entry(entry, p, &mut out, &mut found);
         if out.len() >= CHUNK {
-            flush(&mut out, &mut open)?;
+            flush(&mut out, &mut stopped, false);
         }
     }
-    flush(&mut out, &mut open)?;
-    if open {
-        match sink.flush() {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-            other => other?,
-        }
-    }
-    Ok(found)
+    flush(&mut out, &mut stopped, true);
+    (found, stopped.unwrap_or(Ok(())))
 }
 
 /// Appends the line of one entry to `out`, and what to report to `found`.
@@ -208,21 +206,22 @@ mod tests {
     }
 
     #[test]
-    fn a_long_listing_streams_in_chunks_and_a_closed_pipe_keeps_the_findings() {
+    fn a_long_listing_streams_in_chunks_and_a_failed_write_keeps_the_findings() {
         // 40,000 words: about 280 KB of listing, every 4th word a finding.
         let text: String = (0..40_000u32).map(|k| format!("{:x}\n", if k % 4 == 0 { 16 } else { k % 16 })).collect();
         let words = read_words(text.as_bytes()).unwrap();
         let (whole, all) = disassemble(&words, &Toy);
         assert_eq!((whole.lines().count(), all.len()), (40_000, 10_000));
         let mut pipe = Pipe { got: Vec::new(), room: usize::MAX, writes: 0 };
-        assert_eq!(write_listing(&words, &Toy, &mut pipe).unwrap(), all);
+        assert_eq!(write_listing(&words, &Toy, &mut pipe).0, all);
         assert_eq!(pipe.got, whole.as_bytes(), "the same bytes as the listing in memory");
         assert!(pipe.writes >= whole.len() / (CHUNK + 512), "written as it goes, not at the end: {} writes", pipe.writes);
         // The reader goes away after 100 KB: writing stops there, the findings are all there.
         let mut pipe = Pipe { got: Vec::new(), room: 100_000, writes: 0 };
-        assert_eq!(write_listing(&words, &Toy, &mut pipe).unwrap(), all);
+        let (found, written) = write_listing(&words, &Toy, &mut pipe);
+        assert_eq!((found, written.is_ok()), (all.clone(), true));
         assert_eq!(pipe.got, whole.as_bytes()[..100_000]);
-        // Any other error ends the listing.
+        // Any other error stops the writing and is returned, with every finding.
         struct Full;
         impl std::io::Write for Full {
             fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
@@ -232,7 +231,8 @@ mod tests {
                 Ok(())
             }
         }
-        assert_eq!(write_listing(&words, &Toy, &mut Full).unwrap_err().to_string(), "disk full");
+        let (found, written) = write_listing(&words, &Toy, &mut Full);
+        assert_eq!((found, written.unwrap_err().to_string()), (all, "disk full".to_string()));
     }
 
     #[test]
