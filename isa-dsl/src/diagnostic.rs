@@ -296,7 +296,7 @@ fn to_codespan(d: &Diagnostic, sources: &SourceMap) -> cs::Diagnostic<u32> {
         let f = sources.get(s.file);
         // The line's number as the snippet gives it (the source map's lines).
         let number = f.line_starts().binary_search(&s.start).unwrap_or_else(|i| i.saturating_sub(1)) + 1;
-        (number, isa_runtime::report::line_at(&f.text, s.start as usize).1)
+        (number, isa_runtime::report::line_at(&f.text, s.start as usize))
     });
     let hidden = isa_runtime::shown::hidden_note(line, &[&d.message, &d.label]);
     let mut out = match d.severity() {

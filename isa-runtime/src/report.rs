@@ -246,19 +246,17 @@ pub fn looks_like_gbk(bytes: &[u8]) -> bool {
     pairs > 0
 }
 
-/// The line of `text` that byte `at` lies on, without its end, and its
-/// number from 1 (a line ends at `\n`, `\r\n` or a lone `\r`, as the
-/// snippet shows it).
-pub fn line_at(text: &str, at: usize) -> (usize, &str) {
+/// The line of `text` that byte `at` lies on, without its end (a line ends
+/// at `\n`, `\r\n` or a lone `\r`, as the snippet shows it). It reads the
+/// line alone, so a diagnostic per line costs nothing more per diagnostic.
+pub fn line_at(text: &str, at: usize) -> &str {
     let at = at.min(text.len());
     let b = text.as_bytes();
     let is_end = |x: &u8| matches!(x, b'\n' | b'\r');
     let start = b[..at].iter().rposition(is_end).map_or(0, |i| i + 1);
     let end = b[at..].iter().position(is_end).map_or(text.len(), |i| at + i);
-    // Line ends before `start`: each `\n`, and each `\r` not followed by one.
-    let ends = b[..start].iter().enumerate().filter(|&(i, &x)| x == b'\n' || (x == b'\r' && b.get(i + 1) != Some(&b'\n'))).count();
     // Ends are ASCII, so both are character boundaries.
-    (ends + 1, text.get(start..end).unwrap_or(""))
+    text.get(start..end).unwrap_or("")
 }
 
 /// Errors and warnings about one input file, rendered by [`render`]: with its name,
@@ -307,7 +305,11 @@ impl<'t> FileReport<'t> {
     }
 
     fn push(&mut self, d: Diagnostic<()>, code: Option<&str>, span: Option<(usize, usize)>, message: &str, label: &str) {
-        let hidden = crate::shown::hidden_note(span.map(|(at, _)| line_at(self.raw, at)), &[message, label]);
+        // The line's number from the renderer's own line index (a search),
+        // wanted only when the line hides something.
+        let line = span.map(|(at, _)| (at, line_at(self.raw, at))).filter(|(_, l)| l.chars().any(crate::shown::unprintable));
+        let line = line.map(|(at, l)| (self.file.line_index((), at.min(self.file.source().len())).map_or(0, |i| i + 1), l));
+        let hidden = crate::shown::hidden_note(line, &[message, label]);
         let message = printable(message).into_owned();
         let mut d = match span {
             Some((at, len)) => {
@@ -356,13 +358,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn line_at_counts_every_kind_of_line_end() {
+    fn line_at_ends_lines_at_every_kind_of_line_end() {
         let text = "a\r\nb\rcc\nd";
-        assert_eq!(line_at(text, 0), (1, "a"));
-        assert_eq!(line_at(text, 3), (2, "b"));
-        assert_eq!(line_at(text, 6), (3, "cc"));
-        assert_eq!(line_at(text, text.len()), (4, "d"));
-        assert_eq!(line_at("", 5), (1, ""));
+        assert_eq!(line_at(text, 0), "a");
+        assert_eq!(line_at(text, 3), "b");
+        assert_eq!(line_at(text, 6), "cc");
+        assert_eq!(line_at(text, text.len()), "d");
+        assert_eq!(line_at("", 5), "");
+        // The note numbers the line as the snippet does, lone `\r` included.
+        let mut r = FileReport::new("f", "a\rb\r\n\u{200B}c\n");
+        r.error(None, Some((6, 1)), "bad", "");
+        assert!(r.render(false).contains("line 3 holds characters that do not show"), "{}", r.render(false));
     }
 
     /// The snippet line (after `N | `) and the caret line's carets.

@@ -1044,9 +1044,9 @@ fn unbound_prefix<'a>(t: &OperandText<'a>, d: &Decoration) -> Bad<'a> {
 }
 
 /// A prefix the template does not write on the operand, with a hint.
-#[cold]
 /// `inv_spells_neg`: the operand's `{-}` is spelled `~` under some
 /// `.X` (a `CvtINegX` hook), so a `~` here wants that `.X`.
+#[cold]
 fn not_allowed<'a>(t: &OperandText<'a>, literal_sign: bool, inv_spells_neg: bool) -> Bad<'a> {
     let which = if t.neg && !literal_sign { "-" } else if t.abs { "|..|" } else if t.not { "!" } else { "~" };
     if matches!(t.core, Core::Number(_)) && which != "-" {
