@@ -398,6 +398,12 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
         say!("error: -o {} is the input file: writing words there would destroy the source", o.display());
         return ExitCode::from(2);
     }
+    // Nor a spec file: the words would replace the ISA they came from.
+    let spec_file = out.and_then(|o| isa_dsl::collect_spec_files(spec, &mut isa_dsl::Diagnostics::default()).into_iter().find(|s| isa_runtime::files::is_same_file(s, o)));
+    if let (Some(o), Some(s)) = (out, spec_file) {
+        say!("error: -o {} is the spec file {}: writing words there would destroy the spec", o.display(), s.display());
+        return ExitCode::from(2);
+    }
     let Some(fe) = load_clean(spec, color) else { return ExitCode::from(1) };
     let Some(bytes) = read_input(file) else { return ExitCode::from(1) };
     let mut sources = isa_dsl::SourceMap::new();
@@ -405,15 +411,16 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
     isa_dsl::add_source(&mut sources, &isa_runtime::files::input_name(file), &bytes, &mut diags);
     let id = isa_dsl::FileId(0);
     let text = sources.get(id).text.clone();
-    let (words, errors) = isa_codegen::asm::assemble_text(&fe.isa, &text);
-    for e in errors {
-        diags.push(
+    // Each error is kept only while it can be shown (a million bad lines
+    // are counted, not held).
+    let words = isa_codegen::asm::assemble_text_with(&fe.isa, &text, |e| {
+        diags.push_shown(
             // The caret alone: the message already says what is wrong there.
             isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, isa_dsl::Span::new(id, e.offset, e.offset + e.len), e.message),
         );
-    }
+    });
     if diags.has_errors() {
-        diags.sort();
+        diags.sort_by_place();
         say_raw!("{}", diags.render(&sources, color));
         say!("{}; nothing written", diags.summary());
         return ExitCode::from(1);
@@ -455,9 +462,9 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
         // The runtime's codes are the front end's (a test in `isa-dsl` holds them equal).
         let code = isa_dsl::Code::ALL.iter().copied().find(|c| c.as_str() == code.0).expect("a code of isa-dsl's table");
         match span.filter(|_| is_text) {
-            Some((at, len)) => diags.push(isa_dsl::Diagnostic::new(code, isa_dsl::Span::new(isa_dsl::FileId(0), at, at + len), message).with_label(if titled { code.title() } else { "" })),
+            Some((at, len)) => diags.push_shown(isa_dsl::Diagnostic::new(code, isa_dsl::Span::new(isa_dsl::FileId(0), at, at + len), message).with_label(if titled { code.title() } else { "" })),
             // Rendered with the rest, so the limit on how many show holds.
-            None => diags.push(isa_dsl::Diagnostic::new(code, None, format!("{name}: {message}"))),
+            None => diags.push_shown(isa_dsl::Diagnostic::new(code, None, format!("{name}: {message}"))),
         }
     };
     let words = match isa_runtime::text::words::read_words_as(bytes, format) {
@@ -472,10 +479,9 @@ fn disasm(spec: &[PathBuf], file: &std::path::Path, format: isa_runtime::text::w
     let printer = Interpreted { asm: isa_codegen::asm::Assembler::new(&fe.isa), codec: isa_codegen::interp::Codec::new(&fe.isa), isa: &fe.isa };
     // The listing streams out as it is made; the diagnostics follow it
     // (as `isa disasm` prints them), even when it could not all be written.
-    let (found, written) = isa_runtime::text::listing::write_listing(&words, &printer, &mut std::io::stdout().lock());
-    for f in found {
-        report(f.code, f.span, f.message, f.titled);
-    }
+    // Each finding is kept only while it can be shown (a file of random
+    // bytes has one per word).
+    let written = isa_runtime::text::listing::write_listing(&words, &printer, &mut std::io::stdout().lock(), |f| report(f.code, f.span, f.message, f.titled));
     if !diags.is_empty() {
         say_raw!("{}", diags.render(&sources, color));
         say!("{}", diags.summary());

@@ -360,6 +360,16 @@ fn asm_and_disasm_round_trip_and_point_at_bad_input() {
     let bin_file = dir.join("prog.bin");
     assert_eq!(bin().args(["asm", "--spec", "spec/"]).arg(&src).arg("-o").arg(&bin_file).status().unwrap().code(), Some(0));
     assert_eq!(std::fs::read(&bin_file).unwrap().len(), 32);
+    // `-o` onto a spec file it reads is refused, and the file kept.
+    let spec = dir.join("spec");
+    copy_dir(std::path::Path::new("../spec"), &spec);
+    let seed = spec.join("000_halu.txt");
+    let before = std::fs::read(&seed).unwrap();
+    let out = bin().args(["asm", "--spec"]).arg(&spec).arg(&src).arg("-o").arg(&seed).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("is the spec file") && err.contains("would destroy the spec"), "{err}");
+    assert_eq!(std::fs::read(&seed).unwrap(), before);
     // `-o -`: the same bytes on standard output (as `-` is standard input).
     let out = bin().args(["asm", "--spec", "spec/"]).arg(&src).args(["-o", "-"]).output().unwrap();
     assert_eq!((out.status.code(), out.stdout), (Some(0), std::fs::read(&bin_file).unwrap()));

@@ -222,6 +222,12 @@ impl Diagnostic {
 pub struct Diagnostics {
     /// The diagnostics, in the order pushed until [`Diagnostics::sort`].
     pub items: Vec<Diagnostic>,
+    /// Errors and warnings [`Diagnostics::push_shown`] counted but did not keep.
+    #[serde(skip)]
+    unkept: (usize, usize),
+    /// Errors and warnings [`Diagnostics::push_shown`] kept.
+    #[serde(skip)]
+    kept: (usize, usize),
 }
 
 impl Diagnostics {
@@ -229,29 +235,45 @@ impl Diagnostics {
     pub fn push(&mut self, d: Diagnostic) {
         self.items.push(d);
     }
+    /// Adds one diagnostic of a stream that arrives in the order it renders
+    /// in (a words file's, word after word; an assembly file's, line after
+    /// line) if it can be shown: past [`report::shown_limit`] errors (or
+    /// warnings), it is only counted, so that a file of a million bad
+    /// lines does not hold a million diagnostics. The counts, the summary
+    /// and the "not shown" note still cover every one.
+    pub fn push_shown(&mut self, d: Diagnostic) {
+        let limit = report::shown_limit();
+        let (kept, unkept) = if d.is_error() { (&mut self.kept.0, &mut self.unkept.0) } else { (&mut self.kept.1, &mut self.unkept.1) };
+        if *kept < limit {
+            *kept += 1;
+            self.items.push(d);
+        } else {
+            *unkept += 1;
+        }
+    }
     /// Adds several diagnostics.
     pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
         self.items.extend(other);
     }
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
-        self.items.iter().any(Diagnostic::is_error)
+        self.unkept.0 > 0 || self.items.iter().any(Diagnostic::is_error)
     }
     /// Number of errors.
     pub fn error_count(&self) -> usize {
-        self.items.iter().filter(|d| d.is_error()).count()
+        self.items.iter().filter(|d| d.is_error()).count() + self.unkept.0
     }
     /// Number of warnings.
     pub fn warning_count(&self) -> usize {
-        self.items.len() - self.error_count()
+        self.items.iter().filter(|d| !d.is_error()).count() + self.unkept.1
     }
     /// Whether there are no diagnostics.
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.len() == 0
     }
     /// Number of diagnostics.
     pub fn len(&self) -> usize {
-        self.items.len()
+        self.items.len() + self.unkept.0 + self.unkept.1
     }
     /// Sorts by [`Code::rank`] (broken declarations first), then file and
     /// position, code and message, and drops exact duplicates (a rule
@@ -276,12 +298,21 @@ impl Diagnostics {
         });
     }
 
+    /// Sorts by place (placeless first), then code, keeping the order of
+    /// diagnostics alike (a line's own error before its label's): the
+    /// order `isa` shows a file's diagnostics in
+    /// (`isa_runtime::report::FileReport`), for the commands that report
+    /// on the same files (`isa-codegen asm`).
+    pub fn sort_by_place(&mut self) {
+        self.items.sort_by_key(|d| (d.span.map(|s| (s.file, s.start)), d.code.as_str()));
+    }
+
     /// Renders all diagnostics like rustc (`error[E030]: ...`, ` --> file:line:col`,
     /// the source line and a caret), followed by a summary line.
     pub fn render(&self, sources: &SourceMap, color: bool) -> String {
         let files = FilesAdapter::new(sources);
         let items: Vec<_> = self.items.iter().map(|d| to_codespan(d, sources)).collect();
-        report::render(&files, &items, color)
+        report::render_counted(&files, &items, color, report::shown_limit(), (self.error_count(), self.warning_count()))
     }
 
     /// One line such as `3 errors, 12 warnings`.
@@ -377,6 +408,24 @@ impl FilesAdapter<'_> {
 mod tests {
     use super::Code;
     use isa_runtime::report::codes;
+
+    #[test]
+    fn a_stream_keeps_what_shows_and_counts_the_rest() {
+        let limit = isa_runtime::report::shown_limit().min(1_000_000);
+        let mut ds = super::Diagnostics::default();
+        for n in 0..limit + 150 {
+            ds.push_shown(super::Diagnostic::new(Code::AsmError, None, format!("e{n}")));
+        }
+        for n in 0..3 {
+            ds.push_shown(super::Diagnostic::new(Code::StrayBits, None, format!("w{n}")));
+        }
+        assert_eq!((ds.items.len(), ds.error_count(), ds.warning_count(), ds.len()), (limit + 3, limit + 150, 3, limit + 153));
+        assert!(ds.has_errors() && !ds.is_empty());
+        let text = ds.render(&crate::SourceMap::new(), false);
+        assert!(text.contains("e0") && !text.contains(&format!("e{limit}\n")), "the first errors show");
+        assert!(text.ends_with("note: 150 more errors and 3 more warnings not shown; ISA_MAX_DIAGNOSTICS=0 shows all\n\n"), "{text}");
+        assert_eq!(ds.summary(), format!("{} errors, 3 warnings", limit + 150));
+    }
 
     /// The codes the `isa` command uses without this crate are the ones
     /// this table gives the same diagnostics.

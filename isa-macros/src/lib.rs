@@ -149,9 +149,8 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
         }
     }
     if input.deny_warnings {
-        let denied = isa_dsl::Diagnostics {
-            items: fe.diagnostics.items.iter().filter(|d| !d.is_error() && !allowed.contains(&d.code)).cloned().collect(),
-        };
+        let mut denied = isa_dsl::Diagnostics::default();
+        denied.extend(fe.diagnostics.items.iter().filter(|d| !d.is_error() && !allowed.contains(&d.code)).cloned());
         if !denied.is_empty() && !fe.has_errors() {
             let lit = include_of(&|d| !d.is_error() && !allowed.contains(&d.code));
             let msg = format!("the ISA spec has warnings, and `deny_warnings` is set:\n\n{}{}", denied.render(&fe.sources, false), denied.summary());
@@ -160,7 +159,8 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
     }
     let Some(api) = isa_codegen::expand(&fe) else {
         let lit = include_of(&|d| d.is_error());
-        let errors = isa_dsl::Diagnostics { items: fe.diagnostics.items.iter().filter(|d| d.is_error()).cloned().collect() };
+        let mut errors = isa_dsl::Diagnostics::default();
+        errors.extend(fe.diagnostics.items.iter().filter(|d| d.is_error()).cloned());
         let msg = format!(
             "the ISA spec has errors:\n\n{}{} (warnings are not shown here: `isa-codegen check` lists them)",
             errors.render(&fe.sources, false),

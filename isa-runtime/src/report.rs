@@ -51,18 +51,32 @@ pub fn render<'f, F: Files<'f>>(files: &'f F, diagnostics: &[Diagnostic<F::FileI
 
 /// [`render`], showing at most `limit` diagnostics.
 pub fn render_limited<'f, F: Files<'f>>(files: &'f F, diagnostics: &[Diagnostic<F::FileId>], color: bool, limit: usize) -> String {
-    let errors = diagnostics.iter().filter(|d| d.severity >= codespan_reporting::diagnostic::Severity::Error).count();
+    let errors = diagnostics.iter().filter(|d| is_error(d)).count();
+    render_counted(files, diagnostics, color, limit, (errors, diagnostics.len() - errors))
+}
+
+fn is_error<T>(d: &Diagnostic<T>) -> bool {
+    d.severity >= codespan_reporting::diagnostic::Severity::Error
+}
+
+/// [`render_limited`] when `diagnostics` are only some of those reported,
+/// `total` (errors, others) being all of them: `diagnostics` must hold the
+/// first `limit` errors and the first `limit` others of them (as
+/// [`FileReport`] keeps them), so that the ones shown, and the count of
+/// those left out, are what rendering all of them would give.
+pub fn render_counted<'f, F: Files<'f>>(files: &'f F, diagnostics: &[Diagnostic<F::FileId>], color: bool, limit: usize, total: (usize, usize)) -> String {
+    let (errors, others) = total;
     // Errors first: a warning never hides an error.
     let (mut errors_left, mut others_left) = (limit.min(errors), limit.saturating_sub(errors));
     let shown = diagnostics.iter().filter(|d| {
-        let left = if d.severity >= codespan_reporting::diagnostic::Severity::Error { &mut errors_left } else { &mut others_left };
+        let left = if is_error(d) { &mut errors_left } else { &mut others_left };
         *left > 0 && {
             *left -= 1;
             true
         }
     });
     let mut out = render_all(files, shown, color);
-    out += &not_shown(diagnostics.len().saturating_sub(limit), errors.saturating_sub(limit));
+    out += &not_shown((errors + others).saturating_sub(limit), errors.saturating_sub(limit));
     out
 }
 
@@ -263,7 +277,11 @@ pub fn line_at(text: &str, at: usize) -> &str {
 /// line, column and a caret when an error has a span (byte offset and
 /// length) into the file's text, else by the file's name alone. The text's
 /// line index is built once, whatever the number of errors, and the text
-/// is borrowed unless it must be made printable.
+/// is borrowed unless it must be made printable. Only the diagnostics
+/// that can be shown ([`shown_limit`] errors and as many warnings, the
+/// first in the order [`Self::render`] sorts them) are kept, the rest only
+/// counted: a words file of random bytes gives an error per word, and
+/// keeping them all took 56 bytes of memory per byte of input.
 pub struct FileReport<'t> {
     name: String,
     /// The text as given, to name what [`printable`] hides (`hidden_note`).
@@ -274,6 +292,8 @@ pub struct FileReport<'t> {
     diagnostics: Vec<Diagnostic<()>>,
     errors: usize,
     warnings: usize,
+    /// How many errors (and as many warnings) can be shown.
+    limit: usize,
 }
 
 impl<'t> FileReport<'t> {
@@ -287,7 +307,7 @@ impl<'t> FileReport<'t> {
             shown = Cow::Owned(shown.char_indices().map(|(i, c)| if c == '\r' && b.get(i + 1) != Some(&b'\n') { '\n' } else { c }).collect());
         }
         let name = printable(name).into_owned();
-        FileReport { file: SimpleFile::new(name.clone(), shown), name, raw: text, diagnostics: Vec::new(), errors: 0, warnings: 0 }
+        FileReport { file: SimpleFile::new(name.clone(), shown), name, raw: text, diagnostics: Vec::new(), errors: 0, warnings: 0, limit: shown_limit() }
     }
 
     /// An error with a code (from [`codes`]) or none, at `span` (byte offset
@@ -322,7 +342,28 @@ impl<'t> FileReport<'t> {
             d = d.with_code(code);
         }
         d.notes.extend(hidden);
+        // Pruned before the push, so that the diagnostic reported last is
+        // the last one until the next (for [`Self::note`]).
+        if self.diagnostics.len() >= self.limit.saturating_mul(4).max(1024) {
+            self.prune();
+        }
         self.diagnostics.push(d);
+    }
+
+    /// Keeps the diagnostics that can still be shown: the first `limit`
+    /// errors and the first `limit` warnings, in render order. A stable
+    /// sort keeps the order of diagnostics alike, as all of them would
+    /// have it: the ones kept earlier came first.
+    fn prune(&mut self) {
+        self.diagnostics.sort_by_key(render_key);
+        let (mut errors, mut warnings) = (self.limit, self.limit);
+        self.diagnostics.retain(|d| {
+            let left = if is_error(d) { &mut errors } else { &mut warnings };
+            *left > 0 && {
+                *left -= 1;
+                true
+            }
+        });
     }
 
     /// Adds `note` under the diagnostic reported last.
@@ -348,9 +389,15 @@ impl<'t> FileReport<'t> {
     /// order: not `word 10` before `word 2`).
     pub fn render(&self, color: bool) -> String {
         let mut sorted = self.diagnostics.clone();
-        sorted.sort_by_key(|d| (d.labels.first().map(|l| l.range.start), d.code.clone()));
-        render(&self.file, &sorted, color)
+        sorted.sort_by_key(render_key);
+        render_counted(&self.file, &sorted, color, self.limit, (self.errors, self.warnings))
     }
+}
+
+/// The order [`FileReport::render`] shows diagnostics in: by place
+/// (placeless ones first), then code.
+fn render_key(d: &Diagnostic<()>) -> (Option<usize>, Option<String>) {
+    (d.labels.first().map(|l| l.range.start), d.code.clone())
 }
 
 #[cfg(test)]
@@ -398,6 +445,36 @@ mod tests {
         let mut r = FileReport::new("w.bin", "");
         r.error(Some(codes::DISASM_ERROR.0), None, "word 0", "");
         assert_eq!(r.render(false), "error[E041]: w.bin: word 0\n\n");
+    }
+
+    #[test]
+    fn a_report_keeps_only_what_it_shows_and_shows_what_keeping_all_would() {
+        // 3,000 diagnostics on 500 lines, out of order, errors and warnings
+        // mixed, some alike (same place and code): far past the pruning
+        // threshold (1,024) at a limit of 7.
+        let text: String = (0..500).map(|k| format!("line {k}\n")).collect();
+        let line_start = |k: usize| text.match_indices('\n').nth(k.wrapping_sub(1)).map_or(0, |(i, _)| i + 1);
+        let mut r = FileReport::new("t.s", &text);
+        r.limit = 7;
+        let mut all = Vec::new();
+        let mut x = 12345u64;
+        for n in 0..3000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (at, error, code) = (line_start((x % 500) as usize), x % 3 != 0, ["E040", "E041"][(x >> 8) as usize % 2]);
+            let message = format!("diagnostic {n}");
+            if error {
+                r.error(Some(code), Some((at, 1)), &message, "");
+            } else {
+                r.warning(Some(code), Some((at, 1)), &message, "");
+            }
+            all.push(r.diagnostics.last().unwrap().clone());
+        }
+        assert!(r.diagnostics.len() < 1100, "kept {}", r.diagnostics.len());
+        all.sort_by_key(render_key);
+        assert_eq!(r.render(false), render_limited(&r.file, &all, false, 7));
+        assert!(r.render(false).contains("more errors and") && r.errors() + r.warnings() == 3000);
     }
 
     #[test]

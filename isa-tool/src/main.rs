@@ -161,19 +161,23 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
         return ExitCode::from(2);
     }
     let Some((text, bad)) = read_text(file) else { return ExitCode::from(1) };
-    let (words, errors) = isa_generated::text::assemble(&text);
-    if !errors.is_empty() || bad.is_some() {
-        let mut report = Report::new(file, &text);
-        let bad_file = usize::from(bad.is_some());
-        report.invalid_utf8(bad);
-        for e in &errors {
-            // The caret alone: the message already says what is wrong there.
-            report.error(Some(codes::ASM_ERROR), Some((e.offset, e.len)), &e.message, "");
-        }
-        drop(report);
-        say!("{}; nothing written", isa_runtime::report::summary(errors.len() + bad_file, 0));
+    let mut report = Report::new(file, &text);
+    let bad_file = usize::from(bad.is_some());
+    report.invalid_utf8(bad);
+    // Each error goes to the report as it is found (which keeps only
+    // those it can show): the same pass as `isa_generated::text::assemble`.
+    let mut errors = 0;
+    let assembled = isa_runtime::text::asm::assemble_text_with(&isa_generated::text::MODEL, &text, |e| {
+        errors += 1;
+        // The caret alone: the message already says what is wrong there.
+        report.error(Some(codes::ASM_ERROR), Some((e.offset, e.len)), &e.message, "");
+    });
+    drop(report);
+    if errors + bad_file > 0 {
+        say!("{}; nothing written", isa_runtime::report::summary(errors + bad_file, 0));
         return ExitCode::from(1);
     }
+    let words: Vec<u128> = assembled.iter().map(|a| a.word).collect();
     match out {
         Some(path) => match files::write_output(path, &words::to_bytes(&words)) {
             Ok(()) => ExitCode::SUCCESS,
@@ -246,9 +250,10 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
     };
     // The listing streams out as it is made; the diagnostics follow it,
     // even when the listing could not all be written.
-    let (found, written) = listing::write_listing(&ws, &Generated, &mut std::io::stdout().lock());
+    // Each finding goes to the report as it is made (which keeps only
+    // those it can show): a file of random bytes has one per word.
     let (mut failed, mut stray) = (0, 0);
-    for f in &found {
+    let written = listing::write_listing(&ws, &Generated, &mut std::io::stdout().lock(), |f| {
         let label = if f.titled { f.code.1 } else { "" };
         if f.error {
             failed += 1;
@@ -257,7 +262,7 @@ fn disasm(file: &Path, format: words::WordsFormat) -> ExitCode {
             stray += 1;
             report.warning(f.code, f.span, &f.message, label);
         }
-    }
+    });
     drop(report);
     if failed + stray > 0 {
         say!("{}", isa_runtime::report::summary(failed, stray));

@@ -77,15 +77,19 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     let dir = std::env::temp_dir().join(format!("isa-tool-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let src = dir.join("bad.s");
-    std::fs::write(&src, "FADD R1, R2, R3\nFADD R1, R2, R999\nFMULL R1, R2, R3\n").unwrap();
+    std::fs::write(&src, "L:\nFADD R1, R2, R3\nFADD R1, R2, R999\nFMULL R1, R2, R3\nL: SETGPR\n").unwrap();
     let out = dir.join("bad.bin");
     let (code, stdout, err) = isa(&["asm", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(stdout.is_empty());
     assert!(!out.exists(), "nothing written on error");
-    assert!(err.contains("bad.s:2:14"), "{err}");
+    assert!(err.contains("bad.s:3:14"), "{err}");
     assert!(err.contains("R999"), "{err}");
-    assert!(err.contains("bad.s:3:1") && err.contains("did you mean `FMUL`"), "{err}");
+    assert!(err.contains("bad.s:4:1") && err.contains("did you mean `FMUL`"), "{err}");
+    // Two errors at the start of line 5: the line's own before its label's.
+    let own = err.find("missing operand `R`").unwrap_or(usize::MAX);
+    let label = err.find("label `L` is already defined on line 1").unwrap_or(0);
+    assert!(own < label, "{err}");
     // The same layout, codes and summary as `isa-codegen asm`: the front
     // end's diagnostics for the interpreted assembler's errors.
     let text = std::fs::read_to_string(&src).unwrap();
@@ -98,6 +102,7 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
         let span = isa_dsl::Span::new(isa_dsl::FileId(0), e.offset, e.offset + e.len);
         diags.push(isa_dsl::Diagnostic::new(isa_dsl::Code::AsmError, span, e.message));
     }
+    diags.sort_by_place();
     assert_eq!(err, format!("{}{}; nothing written\n", diags.render(&sources, false), diags.summary()));
     // Control sequences and bidi overrides in the input are not echoed to the terminal.
     std::fs::write(&src, "FOO\u{1b}[31m R0\nMOV R1, R\u{202E}2\n").unwrap();

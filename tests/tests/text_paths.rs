@@ -374,7 +374,7 @@ fn a_bad_value_outranks_a_wrong_kind() {
         ("IADD R1, R2, 0x1FFFFFFFFFF", 13, "0x1FFFFFFFFFF does not fit the 32-bit field `vb` (SImm32: -0x80000000 to 0x7fffffff, or its bits 0x0 to 0xffffffff)"),
         ("LEA.HI.X R0, R1, R2, R3, 32", 25, "32 does not fit the 5-bit field `shiftamt` (UImm5: 0 to 31)"),
         ("FADD R0, R1, R2 &sched=64", 23, "`64` does not fit the 6-bit field `sched` (0 to 63)"),
-        ("FFMA R1, R2, 0f, R4", 13, "`0f` is not a 32-bit float"),
+        ("FFMA R1, R2, 0f, R4", 13, "`0f` is not a 32-bit float: its bits are written `0f` and 8 hex digits (0 here)"),
         ("FFMA R1, R2, nan, R4", 13, "`nan` does not say which NaN: write its bits, such as `0f7FC00000` (the quiet NaN of a 32-bit float)"),
         ("HFMA2 R1, R2, R3, 1, -NaN", 21, "`-NaN` does not say which NaN: write its bits, such as `0f7E00` (the quiet NaN of a 16-bit float)"),
         ("FFMA R1, R2, c[0x3][0x1000000], R4", 13, "`c[0x3][0x1000000]` is out of range (bank < 32, offset < 0x20000)"),

@@ -1113,9 +1113,15 @@ fn describe(t: &Type) -> String {
 /// Assembles a whole text: the words, and every bad line's error (placed
 /// in the text). Stops at nothing: every bad line is reported.
 pub fn assemble_text(isa: &Isa, text: &str) -> (Vec<u128>, Vec<isa_runtime::text::TextError>) {
+    let mut errors = Vec::new();
+    let words = assemble_text_with(isa, text, |e| errors.push(e));
+    (words, errors)
+}
+
+/// [`assemble_text`], handing each error to `error` as it is found, in
+/// line order, rather than keeping them all.
+pub fn assemble_text_with(isa: &Isa, text: &str, error: impl FnMut(isa_runtime::text::TextError)) -> Vec<u128> {
     let asm = Assembler::new(isa);
-    isa_runtime::text::asm::assemble_lines(text, |line| {
-        asm.assemble_line(line).map(|a| a.map(|a| a.word))
-    })
+    isa_runtime::text::asm::assemble_lines_with(text, |line| asm.assemble_line(line).map(|a| a.map(|a| a.word)), error)
 }
 

@@ -1147,6 +1147,13 @@ pub fn assemble_text(m: &Model, text: &str) -> (Vec<Assembled>, Vec<TextError>) 
     assemble_lines(text, |line| assemble_line(m, line))
 }
 
+/// [`assemble_text`], handing each error to `error` as it is found (in
+/// line order) rather than keeping them all: what a command does that
+/// shows only some of them (a file of a million bad lines).
+pub fn assemble_text_with(m: &Model, text: &str, error: impl FnMut(TextError)) -> Vec<Assembled> {
+    assemble_lines_with(text, |line| assemble_line(m, line), error)
+}
+
 /// `message` with each `quoted` text of more than 40 characters cut to its
 /// first and last 16 around `…`: messages echo what the line wrote, and a
 /// line can be a megabyte.
@@ -1172,9 +1179,16 @@ pub fn shorten_quotes(message: &str) -> String {
 /// ([`super::lex::lines`]), assembles each with `line`, and places each
 /// error in the text ([`TextError`]). Every bad line is reported, and so
 /// is a label defined twice.
-pub fn assemble_lines<T>(text: &str, mut line: impl FnMut(&str) -> Result<Option<T>, AsmError>) -> (Vec<T>, Vec<TextError>) {
-    let mut out = Vec::new();
+pub fn assemble_lines<T>(text: &str, line: impl FnMut(&str) -> Result<Option<T>, AsmError>) -> (Vec<T>, Vec<TextError>) {
     let mut errors = Vec::new();
+    let out = assemble_lines_with(text, line, |e| errors.push(e));
+    (out, errors)
+}
+
+/// [`assemble_lines`], handing each error to `report` as it is found, in
+/// line order (a line's own error before that of its label).
+pub fn assemble_lines_with<T>(text: &str, mut line: impl FnMut(&str) -> Result<Option<T>, AsmError>, mut report: impl FnMut(TextError)) -> Vec<T> {
+    let mut out = Vec::new();
     // Each label and the line (1-based) that defines it.
     let mut labels: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (n, (offset, body)) in super::lex::lines(text).enumerate() {
@@ -1182,7 +1196,7 @@ pub fn assemble_lines<T>(text: &str, mut line: impl FnMut(&str) -> Result<Option
             let col = e.col.min(body.len());
             let len = body[col..].chars().next().map_or(0, char::len_utf8);
             let chars = body.get(..col).map_or(col, |s| s.chars().count());
-            errors.push(TextError { line: n + 1, col: chars + 1, offset: offset + col, len, message: shorten_quotes(&e.message) });
+            report(TextError { line: n + 1, col: chars + 1, offset: offset + col, len, message: shorten_quotes(&e.message) });
         };
         match line(body) {
             Ok(Some(a)) => out.push(a),
@@ -1196,5 +1210,5 @@ pub fn assemble_lines<T>(text: &str, mut line: impl FnMut(&str) -> Result<Option
             }
         }
     }
-    (out, errors)
+    out
 }

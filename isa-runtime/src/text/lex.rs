@@ -522,6 +522,8 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
         if k + 1 == n && text.as_bytes().contains(&b'&') {
             // Peel `&name=value` words off the end, then restore their order.
             let mut found: List<(Tok, Tok), MAX_CONTROLS> = List::default();
+            // Past the most a line may have: the columns of the rest.
+            let mut more: Vec<usize> = Vec::new();
             loop {
                 let trimmed = &text[..trim_end_len(text)];
                 let ws = rfind_ws(trimmed).map_or(0, |(i, len)| i + len);
@@ -540,10 +542,16 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
                 if let Some(amp) = value.find('&') {
                     return Err((vcol + amp, "controls are separated by spaces: `&sched=0x1 &req=0x2`".into()));
                 }
-                if !found.push((Tok { text: name, col: wcol + 1 }, Tok { text: value, col: vcol })) {
-                    return Err((wcol, format!("more than {MAX_CONTROLS} controls")));
+                if !more.is_empty() || !found.push((Tok { text: name, col: wcol + 1 }, Tok { text: value, col: vcol })) {
+                    more.push(wcol);
                 }
                 text = &trimmed[..trim_end_len(&trimmed[..ws])];
+            }
+            if !more.is_empty() {
+                // Peeled from the end: the first control past the most is
+                // the one that many places before the end.
+                let cols: Vec<usize> = found.iter().map(|(n, _)| n.col - 1).chain(more).collect();
+                return Err((cols[cols.len() - MAX_CONTROLS - 1], format!("more than {MAX_CONTROLS} controls")));
             }
             if let Some(amp) = text.find('&') {
                 // `R2&sched=1`: the control glued to the last operand.
@@ -940,6 +948,17 @@ mod tests {
         assert_eq!(got, [(0, "a"), (2, "b"), (5, "c"), (7, "d"), (9, ""), (10, "e")]);
         assert_eq!(super::lines("").count(), 0);
         assert_eq!(super::lines("x\n").collect::<Vec<_>>(), [(0, "x")]);
+    }
+
+    #[test]
+    fn too_many_controls_point_at_the_first_one_too_many() {
+        for n in [9usize, 10, 20] {
+            let line = format!("MOV R1, R2{}", " &sched=1".repeat(n));
+            let ninth = line.match_indices('&').nth(MAX_CONTROLS).unwrap().0;
+            assert_eq!(lex(&line).unwrap_err(), (ninth, format!("more than {MAX_CONTROLS} controls")), "{n} controls");
+        }
+        let eight: String = (0..8).map(|k| format!(" &c{k}=1")).collect();
+        assert_eq!(lex(&format!("MOV R1, R2{eight}")).unwrap().controls.len(), 8);
     }
 
     #[test]

@@ -42,8 +42,9 @@ pub struct Finding {
 /// The listing of `words`, one line per entry, and what to report.
 pub fn disassemble(words: &Words, p: &impl Printer) -> (String, Vec<Finding>) {
     let mut out = Vec::with_capacity(words.words.len() * 48);
+    let mut found = Vec::new();
     // Writing to memory does not fail.
-    let (found, _) = write_listing(words, p, &mut out);
+    let _ = write_listing(words, p, &mut out, |f| found.push(f));
     // Lines are whole `&str`s (the printers' text and this module's), so this is never lossy.
     (String::from_utf8_lossy(&out).into_owned(), found)
 }
@@ -52,14 +53,14 @@ pub fn disassemble(words: &Words, p: &impl Printer) -> (String, Vec<Finding>) {
 const CHUNK: usize = 64 * 1024;
 
 /// [`disassemble`], writing the listing to `sink` as it goes (in chunks of
-/// about 64 KiB), so that a listing far larger than memory streams out.
-/// What to report comes back at the end, with the first write error, if
-/// any: a write that fails stops the writing, not the listing, so every
-/// finding still comes back. A reader that went away (a closed pipe: `|
-/// head`) is no error.
-pub fn write_listing(words: &Words, p: &impl Printer, sink: &mut impl std::io::Write) -> (Vec<Finding>, std::io::Result<()>) {
+/// about 64 KiB), so that a listing far larger than memory streams out, and
+/// handing each finding to `found` as it is made, in file order (a caller
+/// that keeps only what it shows keeps little, whatever the file). Gives
+/// the first write error, if any: a write that fails stops the writing,
+/// not the listing, so every finding is still made. A reader that went
+/// away (a closed pipe: `| head`) is no error.
+pub fn write_listing(words: &Words, p: &impl Printer, sink: &mut impl std::io::Write, mut found: impl FnMut(Finding)) -> std::io::Result<()> {
     let mut out = String::with_capacity(CHUNK + 512);
-    let mut found = Vec::new();
     // `Some` once the writing has stopped: why (`Ok` for a closed pipe).
     let mut stopped: Option<std::io::Result<()>> = None;
     let mut flush = |out: &mut String, stopped: &mut Option<std::io::Result<()>>, last: bool| {
@@ -80,12 +81,12 @@ pub fn write_listing(words: &Words, p: &impl Printer, sink: &mut impl std::io::W
         }
     }
     flush(&mut out, &mut stopped, true);
-    (found, stopped.unwrap_or(Ok(())))
+    stopped.unwrap_or(Ok(()))
 }
 
-/// Appends the line of one entry to `out`, and what to report to `found`.
-fn list_entry(entry: Entry, p: &impl Printer, out: &mut String, found: &mut Vec<Finding>) {
-    let mut report = |code, error, span, message, titled| found.push(Finding { code, error, span, message, titled });
+/// Appends the line of one entry to `out`, and hands what to report to `found`.
+fn list_entry(entry: Entry, p: &impl Printer, out: &mut String, found: &mut impl FnMut(Finding)) {
+    let mut report = |code, error, span, message, titled| found(Finding { code, error, span, message, titled });
     let (k, w, span) = match entry {
         Entry::Word { index, word, span } => (index, word, span),
         Entry::Bad(e) => {
@@ -213,12 +214,15 @@ mod tests {
         let (whole, all) = disassemble(&words, &Toy);
         assert_eq!((whole.lines().count(), all.len()), (40_000, 10_000));
         let mut pipe = Pipe { got: Vec::new(), room: usize::MAX, writes: 0 };
-        assert_eq!(write_listing(&words, &Toy, &mut pipe).0, all);
+        let mut found = Vec::new();
+        assert!(write_listing(&words, &Toy, &mut pipe, |f| found.push(f)).is_ok());
+        assert_eq!(found, all);
         assert_eq!(pipe.got, whole.as_bytes(), "the same bytes as the listing in memory");
         assert!(pipe.writes >= whole.len() / (CHUNK + 512), "written as it goes, not at the end: {} writes", pipe.writes);
         // The reader goes away after 100 KB: writing stops there, the findings are all there.
         let mut pipe = Pipe { got: Vec::new(), room: 100_000, writes: 0 };
-        let (found, written) = write_listing(&words, &Toy, &mut pipe);
+        let mut found = Vec::new();
+        let written = write_listing(&words, &Toy, &mut pipe, |f| found.push(f));
         assert_eq!((found, written.is_ok()), (all.clone(), true));
         assert_eq!(pipe.got, whole.as_bytes()[..100_000]);
         // Any other error stops the writing and is returned, with every finding.
@@ -231,7 +235,8 @@ mod tests {
                 Ok(())
             }
         }
-        let (found, written) = write_listing(&words, &Toy, &mut Full);
+        let mut found = Vec::new();
+        let written = write_listing(&words, &Toy, &mut Full, |f| found.push(f));
         assert_eq!((found, written.unwrap_err().to_string()), (all, "disk full".to_string()));
     }
 

@@ -118,8 +118,11 @@ pub enum FloatError {
 pub fn parse_float(text: &str, f: FloatFormat) -> Result<u64, FloatError> {
     let t = text.trim();
     if let Some(hex) = t.strip_prefix("0f").or_else(|| t.strip_prefix("0F")) {
+        // Every digit written (`0f7FC0000`, one short of a NaN, is no
+        // float): the disassembler prints them all, and a short spelling
+        // is far more likely a digit lost than a small number meant.
         let v = u64::from_str_radix(hex, 16).map_err(|_| FloatError::Syntax)?;
-        return (hex.len() as u32 * 4 <= f.width().next_multiple_of(4) && v >> f.width() == 0).then_some(v).ok_or(FloatError::Syntax);
+        return (hex.len() as u32 == f.width().div_ceil(4) && v >> f.width() == 0).then_some(v).ok_or(FloatError::Syntax);
     }
     let lower = t.to_ascii_lowercase();
     let x: f64 = match lower.as_str() {
@@ -246,6 +249,16 @@ pub fn float_error_message(text: &str, f: FloatFormat, e: FloatError) -> String 
             match u64::from_str_radix(&text.trim()[2..], 16).ok().filter(|&v| w >= 64 || v >> w == 0) {
                 Some(v) => format!("`{text}` is not a {w}-bit float: its bits are written `0f{v:0digits$X}`, a value as a decimal such as `1.5`"),
                 None => format!("`{text}` is not a {w}-bit float: bits are written `0f` and {digits} hex digits, a value as a decimal such as `1.5`"),
+            }
+        }
+        // Bits with too few or too many digits.
+        FloatError::Syntax if text.trim().starts_with("0f") || text.trim().starts_with("0F") => {
+            let digits = w.div_ceil(4);
+            let hex = &text.trim()[2..];
+            if hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                format!("`{text}` is not a {w}-bit float: its bits are written `0f` and {digits} hex digits ({} here)", hex.len())
+            } else {
+                format!("`{text}` is not a {w}-bit float: its bits are written `0f` and {digits} hex digits")
             }
         }
         FloatError::Syntax => format!("`{text}` is not a {w}-bit float"),
@@ -764,6 +777,13 @@ mod tests {
         assert_eq!(parse_float("0x10", F32), Err(FloatError::Syntax));
         assert_eq!(parse_float("-inf", F16), Ok(0xFC00));
         assert_eq!(parse_float("0f7F800000", F32), Ok(0x7F80_0000), "raw bits may spell infinity");
+        // Every digit, no more and no fewer: `0f7FC0000` lost one of a NaN's.
+        for short in ["0f7FC0000", "0f3C0", "0f", "0f07F800000"] {
+            assert_eq!(parse_float(short, F32), Err(FloatError::Syntax), "{short}");
+        }
+        assert_eq!(parse_float("0f3C0", F16), Err(FloatError::Syntax));
+        assert_eq!(parse_float("0f3C00", F16), Ok(0x3C00));
+        assert_eq!(float_error_message("0f7FC0000", F32, FloatError::Syntax), "`0f7FC0000` is not a 32-bit float: its bits are written `0f` and 8 hex digits (7 here)");
     }
 
     #[test]
