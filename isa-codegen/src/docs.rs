@@ -54,7 +54,7 @@ pub struct DocsInput<'a> {
 pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
     let mut env = Environment::new();
     // Prose from the spec placed in the book outside its sections (summaries).
-    env.add_filter("book_text", |s: String| escape_tildes(&s));
+    env.add_filter("book_text", |s: String| escape_for_book(&s));
     // The page is English; the spec's prose is in whatever language it is written in.
     env.add_filter("lang", |s: String| if s.chars().any(is_cjk) { "zh" } else { "en" });
     // A message's `code` spans as <code> on the site (the text escaped).
@@ -944,7 +944,7 @@ fn opcode_view(isa: &Isa, op: &Opcode) -> OpcodeView {
                         FieldValue::Free => ("field", String::new()),
                     };
                     let label = if let FieldValue::Constant(v) = f.value { format!("{} {}", f.name, t.value_text(v)) } else { f.name.to_string() };
-                    Cell { label, span, cls, title: format!("{} {}: {} bits {}..{}{value}", t.name, f.name, f.width, f.start + f.width - 1, f.start) }
+                    Cell { label, span, cls, title: format!("{} {}: {} bit{} {}..{}{value}", t.name, f.name, f.width, if f.width == 1 { "" } else { "s" }, f.start + f.width - 1, f.start) }
                 }
             };
             cells.push(cell);
@@ -1101,7 +1101,7 @@ fn section(isa: &Isa, id: &str, title: &str, text: &str) -> Section {
 /// W010) and carries the title `unresolved: ...`, which the stylesheet marks:
 /// visible, never dead, and no HTML is written here.
 fn markdown_html(isa: &Isa, text: &str) -> String {
-    use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag};
+    use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
     let mut src = String::new();
     let mut last = 0;
     for l in links::scan(isa, text) {
@@ -1116,7 +1116,13 @@ fn markdown_html(isa: &Isa, text: &str) -> String {
         last = l.range.end;
     }
     src.push_str(&text[last..]);
+    // Raw HTML in the prose is shown as the text it is, never as markup:
+    // `a<b c>d` would bold the rest of the paragraph, `</div>` close the
+    // page's own, `<script>` run (the book escapes it too: `escape_for_book`).
     let events = Parser::new_ext(&src, Options::ENABLE_TABLES).map(|ev| match ev {
+        Event::Html(s) | Event::InlineHtml(s) => Event::Text(s),
+        Event::Start(Tag::HtmlBlock) => Event::Start(Tag::Paragraph),
+        Event::End(TagEnd::HtmlBlock) => Event::End(TagEnd::Paragraph),
         Event::Start(Tag::Link { link_type, dest_url, id, .. }) if is_unresolved(&dest_url) => {
             let target = dest_url.trim_start_matches("unresolved:").to_string();
             Event::Start(Tag::Link {
@@ -1155,7 +1161,7 @@ fn markdown_for_book(isa: &Isa, text: &str) -> String {
         last = l.range.end;
     }
     out.push_str(&text[last..]);
-    blank_line_before_tables(&escape_tildes(&out))
+    blank_line_before_tables(&escape_for_book(&out))
 }
 
 /// `md` with a blank line before each table that follows a paragraph line
@@ -1203,17 +1209,20 @@ fn code_spans_html(text: &str) -> String {
     out
 }
 
-/// `~` escaped outside code (fenced blocks and backtick spans): the seeds
-/// write it as a range sign (`b0~b3`), and mdbook reads a pair of single
-/// tildes as strikethrough.
-fn escape_tildes(text: &str) -> String {
+/// `~` and `<` escaped outside code (fenced blocks and backtick spans):
+/// the seeds write `~` as a range sign (`b0~b3`), and mdbook reads a pair
+/// of single tildes as strikethrough; a `<` would start raw HTML (`a<b
+/// c>d` bolds the rest of the paragraph, `</div>` closes the page's own),
+/// which the site shows as text too ([`markdown_html`]). An autolink
+/// (`<https://...>`) keeps its `<`.
+fn escape_for_book(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut fence = false;
     for line in text.split_inclusive('\n') {
         if line.trim_start().starts_with("```") {
             fence = !fence;
         }
-        if fence || line.trim_start().starts_with("```") || !line.contains('~') {
+        if fence || line.trim_start().starts_with("```") || !line.contains(['~', '<']) {
             out.push_str(line);
             continue;
         }
@@ -1234,13 +1243,22 @@ fn escape_tildes(text: &str) -> String {
                 out.push_str(&line[i..i + run]);
                 continue;
             }
-            if c == '~' && open.is_none() {
+            if (c == '~' || (c == '<' && !is_autolink(&line[i..]))) && open.is_none() {
                 out.push('\\');
             }
             out.push(c);
         }
     }
     out
+}
+
+/// Whether `text` starts with a Markdown autolink: `<`, a URI scheme, `:`,
+/// then no space up to `>`.
+fn is_autolink(text: &str) -> bool {
+    let Some(end) = text.find('>') else { return false };
+    let inner = &text[1..end];
+    let scheme = inner.split(':').next().unwrap_or("");
+    inner.len() > scheme.len() && (2..=32).contains(&scheme.len()) && scheme.starts_with(|c: char| c.is_ascii_alphabetic()) && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')) && !inner.contains(char::is_whitespace)
 }
 
 /// Tokens of a pseudo-code line for highlighting.
@@ -1499,6 +1517,18 @@ fn diagnostics_page(input: &DocsInput, owners: &[Option<String>]) -> Diagnostics
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn raw_html_in_prose_is_text_on_the_site_and_in_the_book() {
+        let isa = Isa::default();
+        let prose = "a<b c>d and <script>x()</script>, `<i>` in code\n\n</div></main>\n\nsee <https://example.com/x>";
+        let html = markdown_html(&isa, prose);
+        assert!(html.contains("a&lt;b c&gt;d and &lt;script&gt;x()&lt;/script&gt;") && html.contains("<code>&lt;i&gt;</code>"), "{html}");
+        assert!(html.contains("<p>&lt;/div&gt;&lt;/main&gt;") && !html.contains("<b") && !html.contains("</div>"), "{html}");
+        assert!(html.contains(r#"<a href="https://example.com/x">"#), "an autolink stays a link: {html}");
+        let book = escape_for_book(prose);
+        assert_eq!(book, "a\\<b c>d and \\<script>x()\\</script>, `<i>` in code\n\n\\</div>\\</main>\n\nsee <https://example.com/x>");
+    }
 
     #[test]
     fn tokenizes_pseudo_code() {
