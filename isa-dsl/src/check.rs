@@ -288,8 +288,23 @@ impl Scope<'_> {
         })
     }
 
-    /// `field == "VALUE"`: VALUE must be a value of the field's type.
+    /// `field == "VALUE"`: VALUE must be a value of the field's type;
+    /// `field == N`: N must fit the field's bits (a comparison of the raw
+    /// bits with a number they cannot hold never holds, and the rule that
+    /// says so would never fire).
     fn check_comparison(&self, field: &Expr, value: &Expr, diags: &mut Diagnostics) {
+        if let (ExprKind::Field(f), ExprKind::Int(n)) = (&field.kind, &value.kind) {
+            let Some(fd) = self.op.field(f) else { return };
+            let max = if fd.width >= 64 { u64::MAX } else { (1u64 << fd.width) - 1 };
+            if *n < 0 || *n as u64 > max || (*n == i64::MAX && fd.width < 64) {
+                let number = if *n == i64::MAX { "this number".to_string() } else { format!("`{n}`") };
+                diags.push(
+                    Diagnostic::new(Code::ValueTooWide, value.span, format!("{number} does not fit field `{f}` ({} bits, 0..={max}): `{f}` never equals it", fd.width))
+                        .with_label("out of the field's range"),
+                );
+            }
+            return;
+        }
         let (ExprKind::Field(f), ExprKind::Str(v)) = (&field.kind, &value.kind) else { return };
         let Some(fd) = self.op.field(f) else { return };
         let t = &self.isa.types[fd.ty];
