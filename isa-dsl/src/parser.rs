@@ -1164,10 +1164,10 @@ impl Cx<'_> {
                 Rule::operand_list => {
                     for item in c.into_inner() {
                         match item.as_rule() {
-                            Rule::operand => t.operands.push(self.template_operand(line, item, false)?),
+                            Rule::operand => t.operands.push(self.template_operand(line, item, false, diags)?),
                             Rule::opt_operand => {
                                 let op = item.into_inner().find(|i| i.as_rule() == Rule::operand)?;
-                                t.operands.push(self.template_operand(line, op, true)?);
+                                t.operands.push(self.template_operand(line, op, true, diags)?);
                             }
                             _ => {}
                         }
@@ -1191,7 +1191,7 @@ impl Cx<'_> {
         Some(t)
     }
 
-    fn template_operand(&self, line: &Line<'_>, p: Pair<Rule>, optional: bool) -> Option<TemplateOperand> {
+    fn template_operand(&self, line: &Line<'_>, p: Pair<Rule>, optional: bool, diags: &mut Diagnostics) -> Option<TemplateOperand> {
         let span = self.offset_span(line, &p);
         let mut op = TemplateOperand {
             name: Spanned { value: String::new(), span },
@@ -1202,6 +1202,8 @@ impl Cx<'_> {
             span,
         };
         let mut seen_atom = false;
+        // Closing bars of an absolute value, after the operand.
+        let mut closing: Vec<Span> = Vec::new();
         for c in p.into_inner() {
             let cspan = self.offset_span(line, &c);
             match c.as_rule() {
@@ -1244,8 +1246,19 @@ impl Cx<'_> {
                     if !seen_atom => {
                         return None;
                     }
+                Rule::opt_bar | Rule::req_bar => closing.push(cspan),
                 _ => {}
             }
+        }
+        // Every `|` before the operand needs one after it, and the other way round.
+        let opening: Vec<Span> = op.prefixes.iter().filter(|d| d.kind == Decoration::Abs).map(|d| d.span).collect();
+        if opening.len() != closing.len() {
+            let (at, what) = if opening.len() > closing.len() {
+                (opening[closing.len()], "this `|` opens an absolute value that no `|` after the operand closes")
+            } else {
+                (closing[opening.len()], "this `|` closes an absolute value that no `|` before the operand opens")
+            };
+            diags.push(Diagnostic::new(Code::MalformedSyntax, at, "malformed syntax template: unbalanced `|`").with_label(what));
         }
         Some(op)
     }
