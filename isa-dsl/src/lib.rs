@@ -159,9 +159,13 @@ pub fn add_source(sources: &mut SourceMap, name: &str, bytes: &[u8], diags: &mut
     }
 }
 
-/// Whether a file is written in the DSL (it declares something with `__Def`).
+/// Whether a file is written in the DSL (it declares something with `__Def`,
+/// or with a declaration keyword in the wrong case, which is then reported).
 pub fn is_dsl(text: &str) -> bool {
-    text.lines().any(|l| l.trim_start().starts_with("__Def"))
+    text.lines().any(|l| {
+        let head = l.trim_start();
+        head.starts_with("__Def") || parser::miscased_keyword(head).is_some()
+    })
 }
 
 /// Runs parse -> resolve -> bind -> check over every file in `sources`.
@@ -215,4 +219,16 @@ pub fn compile_texts<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) ->
         sources.add(name, text);
     }
     compile(sources, Diagnostics::default())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_file_with_a_miscased_keyword_is_dsl_and_bold_prose_is_not() {
+        // Read as DSL, so its headers are reported (E004), not the whole file skipped (W013).
+        assert!(super::is_dsl("__defopcode X : [Y]\n"));
+        assert!(super::is_dsl("  __DEFGROUP G : [ALL]\n"));
+        assert!(!super::is_dsl("__default__ values are bold in Markdown\n"));
+        assert!(!super::is_dsl("plain prose\n"));
+    }
 }

@@ -123,7 +123,7 @@ fn line_kind(line: &str) -> LineKind {
     // `decl_start` (blanks, then `__Def`) is `line_head`'s first choice and
     // needs nothing more: such a line is a declaration without asking pest
     // (344 lines of `spec/`, 4 K instructions each).
-    if head.starts_with("__Def") {
+    if head.starts_with("__Def") || miscased_keyword(head).is_some() {
         return LineKind::Decl;
     }
     let Ok(Some(head)) = DslParser::parse(Rule::line_head, line).map(|mut p| p.next()) else { return LineKind::Body };
@@ -135,6 +135,20 @@ fn line_kind(line: &str) -> LineKind {
         },
         None => LineKind::Body,
     }
+}
+
+/// The declaration keywords, as written.
+const DECL_KEYWORDS: [&str; 8] =
+    ["__DefBitFieldType", "__DefOperandType", "__DefIsa", "__DefGroup", "__DefOptype", "__DefOpcode", "__DefSimulation", "__DefValueFormat"];
+
+/// When `head` (a line from its first non-blank) starts with a declaration
+/// keyword in the wrong case (`__defopcode`, `__DefOpCode`): the word and
+/// the keyword. Such a line starts a declaration, so that it is reported,
+/// not read as prose (a file of them was skipped as "not DSL").
+pub(crate) fn miscased_keyword(head: &str) -> Option<(&str, &'static str)> {
+    let word = &head[..head.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(head.len())];
+    let k = DECL_KEYWORDS.iter().find(|k| k.eq_ignore_ascii_case(word))?;
+    (*k != word).then_some((word, *k))
 }
 
 /// [`line_kind`], remembering the answer for lines that start no
@@ -636,6 +650,14 @@ impl Cx<'_> {
 
     fn decl(&self, d: DeclLines<'_>, diags: &mut Diagnostics) -> Option<Decl> {
         let header = d.header;
+        let lead = header.value.len() - header.value.trim_start_matches([' ', '\t']).len();
+        if let Some((word, keyword)) = miscased_keyword(&header.value[lead..]) {
+            diags.push(
+                Diagnostic::new(Code::MalformedDecl, header.span.sub(lead, lead + word.len()), format!("unknown declaration keyword `{word}`"))
+                    .with_label(format!("keywords are case-sensitive: did you mean `{keyword}`?")),
+            );
+            return None;
+        }
         let head = self.parse_line(Rule::decl_head, &header, Code::MalformedDecl, "declaration header", diags);
         let mut decl = match head {
             Some(h) => self.decl_head(&header, h, diags)?,
