@@ -333,6 +333,14 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
             if let Some((dir, e)) = written.leftover {
                 say!("warning: the previous output could not be removed ({e}): {} may be deleted", dir.display());
             }
+            for (dir, moved) in &written.recovered {
+                if moved.is_empty() {
+                    say!("removed {}, left by a run that was interrupted (it held only generated files)", dir.display());
+                } else {
+                    let names: Vec<String> = moved.iter().map(|p| p.display().to_string()).collect();
+                    say!("recovered {} from {}, left by a run that was interrupted before moving them back: {}", if names.len() == 1 { "an entry" } else { "entries" }, dir.display(), names.join(", "));
+                }
+            }
             for dir in &written.others {
                 say!("warning: {} is left by an earlier run that was interrupted or could not finish: delete it once nothing in it is needed", dir.display());
             }

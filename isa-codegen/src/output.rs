@@ -4,7 +4,9 @@
 //! (`renameat2(RENAME_EXCHANGE)` on Linux; two renames elsewhere). Every
 //! output lists what it holds in [`MANIFEST`]; anything in the old output
 //! directory that the previous run did not write (notes, `Cargo.lock`,
-//! `target/`) is moved into the new one, never deleted. `check` compares
+//! `target/`) is moved into the new one, never deleted. A run that dies
+//! between the exchange and those moves leaves them in its temporary
+//! directory: the next run moves them back (`recover`). `check` compares
 //! instead of writing (for `--check` and CI).
 
 use std::collections::BTreeSet;
@@ -46,9 +48,14 @@ pub struct Written {
     pub stranded: Option<String>,
     /// Other runs' temporary directories beside `out` (`.OUT.tmp-PID`):
     /// left by a run that was killed, or holding what one could not move
-    /// (`stranded`). Never removed here, as they may hold the user's
-    /// files; the caller names them.
+    /// (`stranded`), that [`recover`] could not settle: the caller names
+    /// them.
     pub others: Vec<PathBuf>,
+    /// What [`recover`] did with the temporary directories of runs that
+    /// died: each directory, and the user's entries it moved back into
+    /// `out` (none: the directory held only generated files). Each
+    /// directory is gone.
+    pub recovered: Vec<(PathBuf, Vec<PathBuf>)>,
 }
 
 /// Replaces `out` with `files`. `out` must not exist, or be an empty
@@ -70,7 +77,7 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
         std::fs::remove_dir_all(&tmp)?;
     }
     let prefix = format!(".{name}.tmp-");
-    let others: Vec<PathBuf> = std::fs::read_dir(&parent)
+    let stale: Vec<PathBuf> = std::fs::read_dir(&parent)
         .map(|d| {
             let mut v: Vec<PathBuf> = d
                 .flatten()
@@ -82,6 +89,13 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
             v
         })
         .unwrap_or_default();
+    let (mut others, mut recovered) = (Vec::new(), Vec::new());
+    for dir in stale {
+        match recover(out, &dir) {
+            Some(moved) => recovered.push((dir, moved)),
+            None => others.push(dir),
+        }
+    }
     let written = (|| {
         for (rel, text) in files {
             let p = tmp.join(rel);
@@ -100,7 +114,7 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
         return Err(e);
     }
     if !out.exists() {
-        return std::fs::rename(&tmp, out).map(|()| Written { others, ..Written::default() }).inspect_err(|_| {
+        return std::fs::rename(&tmp, out).map(|()| Written { others, recovered, ..Written::default() }).inspect_err(|_| {
             let _ = std::fs::remove_dir_all(&tmp);
         });
     }
@@ -124,11 +138,54 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
                 rel.display(),
                 tmp.display()
             );
-            return Ok(Written { kept: Vec::new(), leftover: None, stranded: Some(stranded), others });
+            return Ok(Written { kept: Vec::new(), leftover: None, stranded: Some(stranded), others, recovered });
         }
     }
     let leftover = std::fs::remove_dir_all(&tmp).err().map(|e| (tmp.clone(), e.to_string()));
-    Ok(Written { kept: foreign, leftover, stranded: None, others })
+    Ok(Written { kept: foreign, leftover, stranded: None, others, recovered })
+}
+
+/// Settles `dir`, the temporary directory of a run that died (its PID no
+/// longer runs), when that is safe: it must hold a [`MANIFEST`] (a run
+/// killed while writing left none: then what it holds is not known). Its
+/// entries that the manifest does not list are the user's, left there by
+/// a run killed between the exchange and moving them back: each goes back
+/// into `out`, unless `out` has one of that name. Then the directory,
+/// generated files only, is removed. `None` (and `dir` untouched, apart
+/// from entries already moved back) when a run may still own it, it has
+/// no manifest, `out` is not a directory, or anything fails.
+fn recover(out: &Path, dir: &Path) -> Option<Vec<PathBuf>> {
+    let pid: i32 = dir.file_name()?.to_str()?.rsplit('-').next()?.parse().ok()?;
+    if !dead(pid) || !dir.join(MANIFEST).is_file() || !out.is_dir() {
+        return None;
+    }
+    let listed = previous_files(dir);
+    let mut users = Vec::new();
+    foreign_entries(dir, Path::new(""), &listed, &BTreeSet::new(), &mut users);
+    let mut moved = Vec::new();
+    for rel in users {
+        let to = out.join(&rel);
+        if std::fs::symlink_metadata(&to).is_ok() {
+            return None;
+        }
+        to.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::rename(dir.join(&rel), &to)).ok()?;
+        moved.push(rel);
+    }
+    std::fs::remove_dir_all(dir).ok()?;
+    Some(moved)
+}
+
+/// Whether no process has the id `pid` (so a directory named after it is
+/// no running run's).
+#[cfg(unix)]
+fn dead(pid: i32) -> bool {
+    // Signal 0 checks that the process exists; EPERM: it does, as another user's.
+    pid > 0 && unsafe { libc::kill(pid, 0) } != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+}
+
+#[cfg(not(unix))]
+fn dead(_: i32) -> bool {
+    false
 }
 
 /// Swaps two directories atomically where the system can (Linux), else by

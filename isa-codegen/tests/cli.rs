@@ -306,6 +306,36 @@ fn an_interrupted_run_s_temporary_directory_is_named_not_deleted() {
 }
 
 #[test]
+fn a_dead_run_s_temporary_directory_gives_the_user_s_files_back() {
+    // A run killed after the exchange, before moving the user's files back:
+    // its directory is the old output, manifest and all, with `NOTES.md`
+    // and `target/` in it.
+    let dir = temp_dir("recover");
+    let out = dir.join("gen");
+    assert_eq!(bin().args(["spec/", "-o", out.to_str().unwrap()]).status().unwrap().code(), Some(0));
+    let stale = dir.join(".gen.tmp-4000001");
+    copy_dir(&out, &stale);
+    std::fs::write(stale.join("NOTES.md"), "mine").unwrap();
+    std::fs::create_dir_all(stale.join("target/debug")).unwrap();
+    std::fs::write(stale.join("target/debug/x"), "built").unwrap();
+    // And one killed after writing everything, before the exchange: generated files only.
+    let done = dir.join(".gen.tmp-4000002");
+    copy_dir(&out, &done);
+    let r = bin().args(["spec/", "-o", out.to_str().unwrap()]).output().unwrap();
+    let stderr = String::from_utf8(r.stderr).unwrap();
+    assert_eq!(r.status.code(), Some(0), "{stderr}");
+    assert_eq!(std::fs::read_to_string(out.join("NOTES.md")).unwrap(), "mine");
+    assert_eq!(std::fs::read_to_string(out.join("target/debug/x")).unwrap(), "built");
+    assert!(!stale.exists() && !done.exists(), "{stderr}");
+    assert!(stderr.contains(&format!("recovered entries from {}", stale.display())) && stderr.contains("NOTES.md, target"), "{stderr}");
+    assert!(stderr.contains(&format!("removed {}", done.display())), "{stderr}");
+    // The next run keeps them as the user's.
+    let r = bin().args(["spec/", "-o", out.to_str().unwrap()]).output().unwrap();
+    assert!(String::from_utf8(r.stderr).unwrap().contains("kept 2 entries the generator did not write: NOTES.md, target"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn diff_of_two_extensions_over_a_shared_base() {
     let out = bin()
         .args(["diff", "tests/diff/old.txt", "tests/diff/new.txt", "--include", "spec/base/"])
