@@ -302,6 +302,8 @@ fn messages_name_the_mistake_not_a_symptom() {
         // What the mnemonic takes in its other forms too (`IADD.X`, `MOV.64`).
         ("IADD.x R1, R3, ~R5, P0", 5, "modifier `.x` is not allowed here; `IADD` takes .X; did you mean `.X`?"),
         ("MOV.FOO R0, R1", 4, "modifier `.FOO` is not allowed here; `MOV` takes .32 .64"),
+        // A typo of a modifier it takes gets the nearest spelling, as a mnemonic does.
+        ("FFMA.FTZZ R0, R1, R2, R3", 5, "modifier `.FTZZ` is not allowed here; `FFMA` takes .FTZ .SAT .RN .RP .RM .RZ; did you mean `.FTZ`?"),
         ("MOV r1, R2", 4, "`r1` is not a register `Rn` (operand `Rd`); did you mean `R1`?"),
         // Swapped letters, and a name that begins a mnemonic.
         ("ISTEP.LT.AND P0, PT, R1, R2, PT", 0, "unknown mnemonic `ISTEP`; did you mean `ISETP`?"),
@@ -383,6 +385,24 @@ fn a_bad_value_outranks_a_wrong_kind() {
         ("FMUL R1, R2, 1e-46", 13, "`1e-46` rounds to zero in a 32-bit float (the smallest nonzero value is 1e-45)"),
         ("FFMA R1, R2, PR, R4", 13, "`PR` is not a register `Rn` (operand `SrcB`)"),
         ("FFMA R1, R2, R[UR2+0x1], R4", 13, "`R[UR2+0x1]` cannot be an indexed register (operand `SrcB` is a register `Rn`)"),
+    ];
+    rejected_alike(&asm, &cases);
+}
+
+/// A line with no operands misses its first operand, right after the
+/// mnemonic and its dotted parts, however the line begins (it was at the
+/// line's start, and past a blank, a label or a guard an optional
+/// modifier was called missing instead).
+#[test]
+fn a_line_without_operands_misses_its_first_operand_after_the_mnemonic() {
+    let asm = Assembler::new(isa());
+    let cases = [
+        ("IADD", 4, "missing operand `Rd`"),
+        ("   IADD", 7, "missing operand `Rd`"),
+        ("@P0 IADD", 8, "missing operand `Rd`"),
+        ("L2: IADD", 8, "missing operand `Rd`"),
+        ("IADD.X", 6, "missing operand `Rd`"),
+        ("  MOV ;", 5, "missing operand `Rd`"),
     ];
     rejected_alike(&asm, &cases);
 }

@@ -328,7 +328,9 @@ impl<'a> Assembler<'a> {
         let mut assignment: Vec<Option<usize>> = vec![None; form.operands.len()];
         let texts: Vec<&text::Tok> = l.operands.iter().collect();
         let mut best_err: Option<Attempt> = None;
-        let ok = self.place(ot, op, form, b, &texts, 0, 0, &mut assignment, &mut raw, &mut set, &mut best_err);
+        // Where the operands begin: after the mnemonic and its dotted parts.
+        let start = l.parts.last().or(l.mnemonic.as_ref()).map_or(0, |t| t.col + t.text.len());
+        let ok = self.place(ot, op, form, b, &texts, start, 0, 0, &mut assignment, &mut raw, &mut set, &mut best_err);
         if !ok {
             return Err(best_err.unwrap_or_else(|| {
                 let need = form.operands.iter().filter(|o| !o.optional).count();
@@ -377,6 +379,7 @@ impl<'a> Assembler<'a> {
         form: &SyntaxForm,
         b: &FormBinding,
         texts: &[&text::Tok],
+        start: usize,
         k: usize,
         x: usize,
         assignment: &mut Vec<Option<usize>>,
@@ -405,7 +408,7 @@ impl<'a> Assembler<'a> {
             match self.operand(ot, op, sop, &b.operands[k], texts, x, raw, set) {
                 Ok(used) => {
                     assignment[k] = Some(x);
-                    if self.place(ot, op, form, b, texts, k + 1, x + used, assignment, raw, set, best) {
+                    if self.place(ot, op, form, b, texts, start, k + 1, x + used, assignment, raw, set, best) {
                         return true;
                     }
                 }
@@ -423,10 +426,11 @@ impl<'a> Assembler<'a> {
             assignment[k] = None;
         }
         if sop.optional {
-            return self.place(ot, op, form, b, texts, k + 1, x, assignment, raw, set, best);
+            return self.place(ot, op, form, b, texts, start, k + 1, x, assignment, raw, set, best);
         }
         if x >= texts.len() {
-            let col = texts.last().map_or(0, |t| t.col + t.text.len());
+            // After the last text, or where the operands begin when there is none.
+            let col = texts.last().map_or(start, |t| t.col + t.text.len());
             let a = Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)), not_allowed: None };
             if best.as_ref().is_none_or(|b| a.score > b.score) {
                 *best = Some(a);

@@ -301,7 +301,13 @@ pub fn unencodable_modifier(part: &str, text: &str, default: Option<&str>) -> St
 /// The message for a modifier no slot of a form takes; `case`: its upper
 /// case spelling would be taken (`.ftz`). Both paths word it the same.
 pub fn not_allowed_modifier(part: &str, mnemonic: &str, spellings: &str, case: bool) -> String {
-    let hint = if case { format!("; did you mean `.{}`?", part.to_ascii_uppercase()) } else { String::new() };
+    // A typo of one it takes (`.FTZZ`, `.LEE`): the nearest spelling.
+    let near = || crate::spelling::nearest(part, spellings.split_whitespace().filter_map(|s| s.strip_prefix('.')));
+    let hint = match (case, near()) {
+        (true, _) => format!("; did you mean `.{}`?", part.to_ascii_uppercase()),
+        (false, Some(n)) => format!("; did you mean `.{n}`?"),
+        (false, None) => String::new(),
+    };
     format!("modifier `.{part}` is not allowed here; `{mnemonic}` takes {spellings}{hint}")
 }
 
@@ -764,7 +770,9 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
     for (at, part) in placed.slots.iter_mut().zip(&filled) {
         *at = part.map_or(NOWHERE, |p| p.col);
     }
-    match place(m, form, texts, pre, 0, 0, w, &mut placed.operands, &mut best_err, loud) {
+    // Where the operands begin: after the mnemonic and its dotted parts.
+    let start = l.parts.last().or(l.mnemonic.as_ref()).map_or(0, |t| t.col + t.text.len());
+    match place(m, form, texts, pre, start, 0, 0, w, &mut placed.operands, &mut best_err, loud) {
         Some(placed) => w = placed,
         None => {
             return Err(best_err.unwrap_or_else(|| {
@@ -798,7 +806,7 @@ fn try_form(m: &Model, l: &Line, guard: RegName, pre: &[Pre], controls: &[Option
 /// optional operands both present and absent. Records the deepest failure,
 /// and in `cols` the column of the text each operand took.
 #[allow(clippy::too_many_arguments)]
-fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize, w: u128, cols: &mut [usize; MAX_OPERANDS], best: &mut Option<Attempt>, loud: bool) -> Option<u128> {
+fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], start: usize, k: usize, x: usize, w: u128, cols: &mut [usize; MAX_OPERANDS], best: &mut Option<Attempt>, loud: bool) -> Option<u128> {
     if k == form.operands.len() {
         if x == texts.len() {
             return Some(w);
@@ -817,7 +825,7 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
         match operand(m, sop, texts, pre, x, w, loud) {
             Ok((used, w2)) => {
                 cols[k] = texts[x].col;
-                if let Some(done) = place(m, form, texts, pre, k + 1, x + used, w2, cols, best, loud) {
+                if let Some(done) = place(m, form, texts, pre, start, k + 1, x + used, w2, cols, best, loud) {
                     return Some(done);
                 }
             }
@@ -830,10 +838,11 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], k: usize, x: usize,
     }
     if sop.optional {
         cols[k] = NOWHERE;
-        return place(m, form, texts, pre, k + 1, x, w, cols, best, loud);
+        return place(m, form, texts, pre, start, k + 1, x, w, cols, best, loud);
     }
     if x >= texts.len() && loud {
-        let col = texts.last().map_or(0, |t| t.col + t.text.len());
+        // After the last text, or where the operands begin when there is none.
+        let col = texts.last().map_or(start, |t| t.col + t.text.len());
         keep(best, Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)), not_allowed: None });
     }
     None
