@@ -351,8 +351,23 @@ fn check_expressions(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
 }
 
 /// Names in InList/OutList/Order/Bitwidth/AsmFormat/ModiOrder must be fields
-/// (or fixed text of the syntax, such as `PR`).
+/// (or fixed text of the syntax, such as `PR`), none listed twice in one list (W029).
 fn check_directives(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
+    {
+        let info = &op.operands;
+        // W029: a name twice in one list (`Order<rd, rb, rb>`) is a typo for another.
+        let mut twice = |names: Vec<(&str, Option<crate::Span>)>, what: &str| {
+            for (k, (n, at)) in names.iter().enumerate() {
+                if names[..k].iter().any(|(m, _)| m == n) {
+                    diags.push(Diagnostic::new(Code::ListedTwice, at.or(op.loc.span), format!("{what} lists `{n}` twice")).with_label("already listed"));
+                }
+            }
+        };
+        for (list, what) in [(&info.inputs, "InList"), (&info.outputs, "OutList"), (&info.order, "Order")] {
+            twice(list.iter().map(|r| (r.name.as_str(), r.span)).collect(), what);
+        }
+        twice(info.modi_order.iter().map(|m| (m.name.as_str(), m.span)).collect(), "ModiOrder");
+    }
     let ot = &isa.optypes[op.optype];
     let literal = |n: &str| {
         ot.syntax.iter().flat_map(|f| &f.operands).any(|o| matches!(o.shape, OperandShape::Literal) && o.name == n)

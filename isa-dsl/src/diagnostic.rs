@@ -117,6 +117,7 @@ codes! {
     UnwritableWord = "W026", Warning, "instruction word no syntax form writes";
     TooManyModifiers = "W027", Warning, "template with more modifiers than a line may write";
     ShadowedForm = "W028", Warning, "syntax form whose lines assemble as another opcode";
+    ListedTwice = "W029", Warning, "name listed twice in an operand-info directive or as an ISA control";
 }
 
 impl Code {

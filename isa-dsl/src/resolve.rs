@@ -139,6 +139,9 @@ impl<'a> Resolver<'a> {
                         self.err(Code::MalformedProperty, p.value.span, "`Width` must be a number from 1 to 128");
                     }
                     ("Guard", PropertyValue::Name(g), None) => self.isa.guard = Some(g.clone()),
+                    ("Control", PropertyValue::Name(c), None) if self.isa.control_fields.contains(c) => {
+                        self.diags.push(Diagnostic::new(Code::ListedTwice, p.value.span, format!("control `{c}` is declared twice")).with_label("already a control"));
+                    }
                     ("Control", PropertyValue::Name(c), None) => self.isa.control_fields.push(c.clone()),
                     ("GuardDomain", PropertyValue::Name(d), None) => self.isa.guard_domain = Some(d.clone()),
                     ("Literal", PropertyValue::Name(t), Some(n)) => {
