@@ -327,7 +327,12 @@ fn search_index(input: &DocsInput) -> Vec<SearchEntry> {
             let prose: Vec<&str> = [&d.description, &d.operand_info, &d.modifier_info, &d.semantics, &d.exception].into_iter().flatten().map(|p| p.text.as_str()).collect();
             // Markdown marks are not words: tables, headings, code spans go.
             let text = prose.join(" ").replace(['|', '#', '*', '`', '\n', '\t'], " ").split_whitespace().collect::<Vec<_>>().join(" ");
-            SearchEntry { name, href, summary: summary(o), terms: terms.join(" "), text }
+            // An older notation's page has no summary of its own: the result says what it is.
+            let summary = match &o.notation {
+                Some(n) if summary(o).is_empty() => format!("{n} notation: syntax forms and prose, no encodings"),
+                _ => summary(o),
+            };
+            SearchEntry { name, href, summary, terms: terms.join(" "), text }
         })
         .collect()
 }
