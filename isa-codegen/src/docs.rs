@@ -1321,9 +1321,12 @@ fn tokenize(line: &str) -> Vec<Token> {
 struct TypePage {
     name: String,
     description: String,
-    /// The spec's own `//` comment lines just above the declaration.
-    comment: String,
+    /// The spec's own `//` comment lines just above the declaration, line
+    /// by line (a list of spellings stays a list).
+    comment: Vec<String>,
     values: Vec<TypeValue>,
+    /// Some value has a comment of its own (`C; // CLAMP`).
+    value_comments: bool,
     users: Vec<TypeUser>,
     loc: String,
 }
@@ -1333,6 +1336,8 @@ struct TypeValue {
     name: String,
     encoding: String,
     hex: String,
+    /// The comment after the value on its line (`C; // CLAMP`: `CLAMP`).
+    comment: String,
 }
 
 #[derive(Serialize)]
@@ -1374,13 +1379,21 @@ fn type_page(isa: &Isa, t: &Type, sources: &isa_dsl::SourceMap) -> TypePage {
         ),
         _ => format!("{}.", type_kind(t)),
     };
-    let values = match &t.kind {
+    let text = t.loc.span.map(|s| (sources.get(s.file).text.as_str(), s.start as usize));
+    let trailing = text.map(|(text, at)| value_comments(text, at)).unwrap_or_default();
+    let values: Vec<TypeValue> = match &t.kind {
         TypeKind::Enum { values } => values
             .iter()
-            .map(|v| TypeValue { name: v.name.clone(), encoding: format!("{:#0w$b}", v.encoding, w = t.width as usize + 2), hex: format!("{:#x}", v.encoding) })
+            .map(|v| TypeValue {
+                name: v.name.clone(),
+                encoding: format!("{:#0w$b}", v.encoding, w = t.width as usize + 2),
+                hex: format!("{:#x}", v.encoding),
+                comment: trailing.iter().find(|(n, _)| *n == v.name).map(|(_, c)| c.clone()).unwrap_or_default(),
+            })
             .collect(),
         _ => Vec::new(),
     };
+    let value_comments = values.iter().any(|v| !v.comment.is_empty());
     let mut users: Vec<TypeUser> = Vec::new();
     for op in &isa.opcodes {
         for f in op.fields.iter().filter(|f| *f.ty_name == *t.name) {
@@ -1393,8 +1406,45 @@ fn type_page(isa: &Isa, t: &Type, sources: &isa_dsl::SourceMap) -> TypePage {
         }
     }
     let loc = t.loc.span.map_or(String::new(), |s| sources.location(s));
-    let comment = t.loc.span.map_or(String::new(), |s| leading_comment(&sources.get(s.file).text, s.start as usize));
-    TypePage { name: t.name.clone(), description, comment, values, users, loc }
+    let comment = text.map(|(text, at)| comment_lines(text, at)).unwrap_or_default();
+    TypePage { name: t.name.clone(), description, comment, values, value_comments, users, loc }
+}
+
+/// [`leading_comment`], leaving out lines that only mark work to do (`//
+/// TODO:`), which say nothing to a reader: one paragraph (its lines
+/// joined), or, when every line is a short item of at most three words
+/// (F2FPSrcType's list of `F2FP.BF16.E8` spellings), its lines.
+fn comment_lines(text: &str, at: usize) -> Vec<String> {
+    let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let mut lines: Vec<&str> = text[..start].lines().rev().map(str::trim).take_while(|l| l.starts_with("//")).collect();
+    lines.reverse();
+    let marker = |l: &str| matches!(l.trim_end_matches(':').to_ascii_uppercase().as_str(), "TODO" | "FIXME" | "XXX");
+    let lines: Vec<String> = lines.iter().map(|l| l.trim_start_matches('/').trim()).filter(|l| !l.is_empty() && !marker(l)).map(str::to_string).collect();
+    if lines.len() > 1 && lines.iter().all(|l| l.split_whitespace().count() <= 3) {
+        lines
+    } else if lines.is_empty() {
+        lines
+    } else {
+        vec![lines.join(" ")]
+    }
+}
+
+/// The trailing comments of the value lines of the type declared at byte
+/// `at` (`C; // CLAMP`), by value name: the lines after the declaration's,
+/// up to the next declaration.
+fn value_comments(text: &str, at: usize) -> Vec<(String, String)> {
+    let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    text[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.trim_start().starts_with("__"))
+        .filter_map(|l| {
+            let (code, comment) = l.split_once("//")?;
+            let name = code.trim().trim_end_matches(';').split('=').next()?.trim();
+            let comment = comment.trim();
+            (!name.is_empty() && !comment.is_empty()).then(|| (name.to_string(), comment.to_string()))
+        })
+        .collect()
 }
 
 /// The comment above the declaration holding byte `at`: above its own line,

@@ -523,3 +523,22 @@ fn site_shows_no_raw_backticks() {
         }
     }
 }
+
+/// Type pages keep what the spec's comments say: a value's own comment
+/// (`C; // CLAMP` in `spec/004_ialu.txt`), a list above a type line by line
+/// (F2FPSrcType's spellings in `spec/002_cvt.txt`), and no bare `// TODO:`
+/// (above VSel there).
+#[test]
+fn type_pages_keep_the_spec_s_comments() {
+    let docs = root().join("generated/docs");
+    let read = |p: &str| std::fs::read_to_string(docs.join(p)).unwrap();
+    let cw_html = read("html/types/CWMode.html");
+    assert!(cw_html.contains("<td><code>C</code></td><td><code>0b0</code></td><td><code>0x0</code></td><td>CLAMP</td>"), "{cw_html}");
+    assert!(read("md/types/CWMode.md").contains("| `W` | `0b1` | `0x1` | WRAP |"));
+    for page in ["html/types/VSel.html", "md/types/VSel.md"] {
+        assert!(!read(page).contains("TODO"), "{page}");
+    }
+    let list = read("md/types/F2FPSrcType.md");
+    assert!(list.contains("```text\nF2FP.BF16.E8\nF2FP.BF16.F32\n") && list.contains("\n** F2FP.BF16.E2M1\n"), "{list}");
+    assert!(read("html/types/F2FPSrcType.html").contains("<pre class=\"comment\">F2FP.BF16.E8\nF2FP.BF16.F32\n"));
+}
