@@ -55,6 +55,7 @@ pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
     let mut env = Environment::new();
     // Prose from the spec placed in the book outside its sections (summaries).
     env.add_filter("book_text", |s: String| escape_for_book(&s));
+    env.add_filter("book_code", |s: String| book_code(&s));
     // The page is English; the spec's prose is in whatever language it is written in.
     env.add_filter("lang", |s: String| if s.chars().any(is_cjk) { "zh" } else { "en" });
     // A message's `code` spans as <code> on the site (the text escaped).
@@ -1257,6 +1258,16 @@ fn escape_for_book(text: &str) -> String {
     out
 }
 
+/// `text` as a Markdown code span: fenced by one backtick more than its
+/// longest run of them, padded with a space when it starts or ends with
+/// one (an example's comment may quote `code`).
+fn book_code(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
 /// Whether `text` starts with a Markdown autolink: `<`, a URI scheme, `:`,
 /// then no space up to `>`.
 fn is_autolink(text: &str) -> bool {
@@ -1583,6 +1594,13 @@ mod tests {
         assert!(html.contains(r#"<a href="https://example.com/x">"#), "an autolink stays a link: {html}");
         let book = escape_for_book(prose);
         assert_eq!(book, "a\\<b c>d and \\<script>x()\\</script>, `<i>` in code\n\n\\</div>\\</main>\n\nsee <https://example.com/x>");
+    }
+
+    #[test]
+    fn a_code_span_is_fenced_past_its_own_backticks() {
+        assert_eq!(book_code("FADD R0, R1, R2"), "`FADD R0, R1, R2`");
+        assert_eq!(book_code("FADD R0 // R0 = `x`"), "`` FADD R0 // R0 = `x` ``");
+        assert_eq!(book_code("a ``b`` c"), "```a ``b`` c```");
     }
 
     #[test]
