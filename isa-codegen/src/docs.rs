@@ -1125,6 +1125,7 @@ fn markdown_html(isa: &Isa, text: &str) -> String {
     // Raw HTML in the prose is shown as the text it is, never as markup:
     // `a<b c>d` would bold the rest of the paragraph, `</div>` close the
     // page's own, `<script>` run (the book escapes it too: `escape_for_book`).
+    let mut unresolved_image = false;
     let events = Parser::new_ext(&src, Options::ENABLE_TABLES).map(|ev| match ev {
         Event::Html(s) | Event::InlineHtml(s) => Event::Text(s),
         Event::Start(Tag::HtmlBlock) => Event::Start(Tag::Paragraph),
@@ -1138,6 +1139,17 @@ fn markdown_html(isa: &Isa, text: &str) -> String {
                 id,
             })
         }
+        // An image of a file the spec lacks: its text, as an unresolved link.
+        Event::Start(Tag::Image { link_type, dest_url, id, .. }) if is_unresolved(&dest_url) => {
+            unresolved_image = true;
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url: CowStr::from("../diagnostics.html#unresolved-links"),
+                title: CowStr::from(format!("unresolved: {dest_url} is not in the spec")),
+                id,
+            })
+        }
+        Event::End(TagEnd::Image) if std::mem::take(&mut unresolved_image) => Event::End(TagEnd::Link),
         other => other,
     });
     let mut out = String::new();
@@ -1594,6 +1606,17 @@ mod tests {
         assert!(html.contains(r#"<a href="https://example.com/x">"#), "an autolink stays a link: {html}");
         let book = escape_for_book(prose);
         assert_eq!(book, "a\\<b c>d and \\<script>x()\\</script>, `<i>` in code\n\n\\</div>\\</main>\n\nsee <https://example.com/x>");
+    }
+
+    #[test]
+    fn an_image_of_a_file_the_spec_lacks_is_an_unresolved_link() {
+        let isa = Isa::default();
+        let html = markdown_html(&isa, "see ![plot](x.png) and ![logo](https://example.com/l.png)");
+        assert!(html.contains(r#"<a href="../diagnostics.html#unresolved-links" title="unresolved: x.png is not in the spec">plot</a>"#), "{html}");
+        assert!(!html.contains("x.png\"") && html.contains(r#"<img src="https://example.com/l.png" alt="logo""#), "{html}");
+        let links = crate::links::scan(&isa, "see ![plot](x.png)");
+        assert!(matches!(links.as_slice(), [l] if l.target == LinkTarget::Unresolved("x.png".into()) && l.text == "plot"), "{links:?}");
+        assert_eq!(markdown_for_book(&isa, "see ![plot](x.png)"), "see plot *(unresolved: `x.png`)*");
     }
 
     #[test]

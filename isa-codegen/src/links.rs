@@ -51,13 +51,14 @@ pub fn scan(isa: &Isa, text: &str) -> Vec<ProseLink> {
     let mut open: Option<(usize, String, String)> = None;
     for (ev, range) in Parser::new(text).into_offset_iter() {
         match ev {
-            Event::Start(Tag::Link { dest_url, .. }) => open = Some((range.start, dest_url.to_string(), String::new())),
+            // An image is a link to its file (`![plot](x.png)`): the spec holds no such file either.
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => open = Some((range.start, dest_url.to_string(), String::new())),
             Event::Text(t) | Event::Code(t) => {
                 if let Some(o) = &mut open {
                     o.2.push_str(&t);
                 }
             }
-            Event::End(pulldown_cmark::TagEnd::Link) => {
+            Event::End(pulldown_cmark::TagEnd::Link | pulldown_cmark::TagEnd::Image) => {
                 if let Some((start, dest, label)) = open.take() {
                     let target = if dest.starts_with("http://") || dest.starts_with("https://") || dest.starts_with('#') {
                         LinkTarget::External(dest)
