@@ -316,7 +316,10 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
         for p in &problems {
             say!("error: {p}");
         }
-        say!("{} is stale: run `isa-codegen {} -o {}`", out.display(), spec.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "), out.display());
+        // Advice only where the main job could follow it: not onto a file.
+        if !std::fs::symlink_metadata(out).is_ok_and(|m| !m.is_dir()) {
+            say!("{} is stale: run `isa-codegen {} -o {}`", out.display(), spec.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "), out.display());
+        }
         return ExitCode::from(1);
     }
     match isa_codegen::output::write_atomically(out, &files) {

@@ -254,10 +254,20 @@ fn foreign_entries(out: &Path, rel: &Path, ours: &BTreeSet<PathBuf>, new: &BTree
 /// `files`). A mistyped `-o` naming a file or someone's directory is an
 /// error, not a replacement.
 fn replaceable(out: &Path, files: &Files) -> io::Result<()> {
+    // `.` and `..` cannot be exchanged (the system says "busy"): the
+    // directory must be named from outside it.
+    if out.file_name().is_none() {
+        return Err(io::Error::other("name the output directory from outside it (`-o ../gen`, not `-o .`); nothing was written"));
+    }
     let meta = match std::fs::symlink_metadata(out) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
         other => other?,
     };
+    if meta.is_symlink() {
+        // The exchange would replace the link, not the directory it names.
+        let to = std::fs::read_link(out).map_or_else(|_| "elsewhere".to_string(), |t| format!("`{}`", t.display()));
+        return Err(io::Error::other(format!("it is a symbolic link (to {to}): name the directory itself; nothing was written")));
+    }
     if !meta.is_dir() {
         return Err(io::Error::other("it exists and is not a directory; nothing was written"));
     }
@@ -265,10 +275,11 @@ fn replaceable(out: &Path, files: &Files) -> io::Result<()> {
         return Ok(());
     }
     let header = files.iter().find(|(rel, _)| rel == "Cargo.toml").and_then(|(_, text)| text.lines().next());
-    let theirs = std::fs::read_to_string(out.join("Cargo.toml")).unwrap_or_default();
-    match header {
-        Some(h) if theirs.lines().next() == Some(h) => Ok(()),
-        _ => Err(io::Error::other("it is a directory the generator did not write (its `Cargo.toml` lacks the `@generated` header), so it is not replaced; nothing was written")),
+    let theirs = std::fs::read_to_string(out.join("Cargo.toml"));
+    match (header, &theirs) {
+        (Some(h), Ok(t)) if t.lines().next() == Some(h) => Ok(()),
+        (_, Ok(_)) => Err(io::Error::other("it is a directory the generator did not write (its `Cargo.toml` lacks the `@generated` header), so it is not replaced; nothing was written")),
+        (_, Err(_)) => Err(io::Error::other("it is a directory of other files (no `Cargo.toml` with the generator's `@generated` header), so it is not replaced; nothing was written")),
     }
 }
 

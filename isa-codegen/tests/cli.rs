@@ -531,8 +531,27 @@ fn output_that_is_not_ours_is_never_replaced() {
     std::fs::write(theirs.join("main.rs"), "fn main() {}").unwrap();
     let r = bin().args(["spec/", "-o"]).arg(&theirs).output().unwrap();
     assert_eq!(r.status.code(), Some(1));
-    assert!(String::from_utf8(r.stderr).unwrap().contains("the generator did not write"));
+    let err = String::from_utf8(r.stderr).unwrap();
+    assert!(err.contains("it is a directory of other files (no `Cargo.toml`"), "{err}");
     assert_eq!(std::fs::read_dir(&theirs).unwrap().count(), 1);
+    // A link: the exchange would replace the link, so the directory is named instead.
+    #[cfg(unix)]
+    {
+        let link = dir.join("link");
+        std::os::unix::fs::symlink(&theirs, &link).unwrap();
+        let r = bin().args(["spec/", "-o"]).arg(&link).output().unwrap();
+        let err = String::from_utf8(r.stderr).unwrap();
+        assert!(r.status.code() == Some(1) && err.contains("is a symbolic link (to `") && err.contains("name the directory itself"), "{err}");
+        std::fs::remove_file(&link).unwrap();
+    }
+    // `.`: named from outside, not the system's "busy".
+    let r = bin().args(["spec/", "-o", "."]).output().unwrap();
+    let err = String::from_utf8(r.stderr).unwrap();
+    assert!(r.status.code() == Some(1) && err.contains("name the output directory from outside it"), "{err}");
+    // `--check` onto a file: the error, and no advice to run what would refuse.
+    let r = bin().args(["spec/", "--check", "-o"]).arg(&file).output().unwrap();
+    let err = String::from_utf8(r.stderr).unwrap();
+    assert!(r.status.code() == Some(1) && err.contains("exists and is not a directory") && !err.contains("is stale: run"), "{err}");
     assert_eq!(std::fs::read_to_string(theirs.join("main.rs")).unwrap(), "fn main() {}");
     // Nothing else appeared beside them (no temporary or moved-aside copies).
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
