@@ -24,7 +24,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         Ok(m) => std::fs::set_permissions(&tmp, m.permissions()),
         Err(_) => Ok(()),
     };
-    std::fs::write(&tmp, bytes).and_then(keep).and_then(|()| std::fs::rename(&tmp, &target)).inspect_err(|_| {
+    // The temporary file's failure names it: "No such file" for a file
+    // that exists (`/proc/version`) would mislead.
+    let made = std::fs::write(&tmp, bytes).map_err(|e| match tmp.parent().filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+        Some(d) => std::io::Error::new(e.kind(), format!("its directory {} does not exist", d.display())),
+        None => std::io::Error::new(e.kind(), format!("cannot create the temporary file {} beside it: {e}", tmp.display())),
+    });
+    made.and_then(keep).and_then(|()| std::fs::rename(&tmp, &target)).inspect_err(|_| {
         let _ = std::fs::remove_file(&tmp);
     })
 }

@@ -403,6 +403,22 @@ fn a_line_without_operands_misses_its_first_operand_after_the_mnemonic() {
         ("L2: IADD", 8, "missing operand `Rd`"),
         ("IADD.X", 6, "missing operand `Rd`"),
         ("  MOV ;", 5, "missing operand `Rd`"),
+        // An indexed operand is named by its shape, not its base alone.
+        ("GETGPR R0", 9, "missing operand `R[..]`"),
+    ];
+    rejected_alike(&asm, &cases);
+}
+
+/// A register pair is judged against the operands of its own register
+/// file: `R[7:8]` where an optional predicate `pu` may stand is the wrong
+/// width for `Ra`, not a wrong kind for `pu`; `UR[63:64]` names a register
+/// that does not exist.
+#[test]
+fn a_pair_is_judged_against_the_operands_of_its_file() {
+    let asm = Assembler::new(isa());
+    let cases = [
+        ("IMAD.WIDE.U32 R[0:1], R[7:8], R3, R[4:5]", 22, "`Ra` is not a 64-bit operand here"),
+        ("MOV.64 R[0:1], UR[63:64]", 15, "`UR64` does not exist"),
     ];
     rejected_alike(&asm, &cases);
 }

@@ -431,7 +431,9 @@ impl<'a> Assembler<'a> {
         if x >= texts.len() {
             // After the last text, or where the operands begin when there is none.
             let col = texts.last().map_or(start, |t| t.col + t.text.len());
-            let a = Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)), not_allowed: None };
+            // An indexed operand is named by its shape (`R[..]`), not its base alone.
+            let name = if matches!(sop.shape, OperandShape::Indexed { .. }) { format!("{}[..]", sop.name) } else { sop.name.clone() };
+            let a = Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{name}`")), not_allowed: None };
             if best.as_ref().is_none_or(|b| a.score > b.score) {
                 *best = Some(a);
             }
@@ -651,7 +653,8 @@ impl<'a> Assembler<'a> {
                     (TypeKind::Register { prefix, constants, .. }, Core::Name(n)) => {
                         constants.iter().any(|c| c.name == *n) || self.registers.iter().find(|(p, _)| n.starts_with(p.as_str())).is_some_and(|(p, _)| p == prefix)
                     }
-                    (TypeKind::Register { .. }, Core::Pair { .. }) => true,
+                    // A pair of this file's registers (`R[4:5]` is no predicate).
+                    (TypeKind::Register { prefix, .. }, Core::Pair { prefix: p, .. }) => p == prefix,
                     (TypeKind::Int { .. } | TypeKind::Float { .. }, Core::Number(_)) => true,
                     (TypeKind::ConstMem { .. }, Core::CMem { .. }) => true,
                     _ => false,

@@ -442,7 +442,8 @@ fn text_fits(m: &Model, o: &Operand, p: &Pre) -> bool {
         (Core::Name(n), OperandKind::Register { class, .. }) => {
             p.name.class == Some(*class) || (p.name.named && m.registers.get(*class as usize).is_some_and(|c| c.constants.iter().any(|(c, _)| same(c, n))))
         }
-        (Core::Pair { .. }, OperandKind::Register { .. }) => true,
+        // A pair of this file's registers (`R[4:5]` is no predicate).
+        (Core::Pair { prefix, .. }, OperandKind::Register { class, .. }) => m.registers.get(*class as usize).is_some_and(|rc| rc.prefix == *prefix),
         (Core::Number(_), OperandKind::Int { .. } | OperandKind::Float { .. }) => true,
         (Core::CMem { .. }, OperandKind::ConstMem { .. }) => true,
         (Core::Indexed { .. }, OperandKind::Indexed { .. }) => true,
@@ -843,7 +844,9 @@ fn place(m: &Model, form: &Form, texts: &[Tok], pre: &[Pre], start: usize, k: us
     if x >= texts.len() && loud {
         // After the last text, or where the operands begin when there is none.
         let col = texts.last().map_or(start, |t| t.col + t.text.len());
-        keep(best, Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{}`", sop.name)), not_allowed: None });
+        // An indexed operand is named by its shape (`R[..]`), not its base alone.
+        let name = if matches!(sop.kind, OperandKind::Indexed { .. }) { format!("{}[..]", sop.name) } else { sop.name.to_string() };
+        keep(best, Attempt { score: (col, 5), error: AsmError::at(col, format!("missing operand `{name}`")), not_allowed: None });
     }
     None
 }
