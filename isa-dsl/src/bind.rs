@@ -396,6 +396,11 @@ fn bind_form(
                     pos = i + 1;
                     b.field = Some(order[i].name.clone());
                 } else if op.field(lname).is_some() {
+                    if twice {
+                        // Both set the one field: a line's first text is lost.
+                        let msg = format!("operand `{}` is written twice in this template; both set field `{lname}`, so a line's later text overwrites the earlier", sop.name);
+                        note(agg, &sop.loc, Code::DuplicateOperand, msg, &op.name);
+                    }
                     b.field = Some(lname.clone());
                 } else if sop.optional {
                     // Lines may leave it out: the form is still usable.
