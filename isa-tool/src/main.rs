@@ -46,6 +46,7 @@ static COLOR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
 enum Command {
     /// Assemble a file: print each instruction's word as 32 hex digits, or write binary words with -o.
     Asm {
+        /// Assembly file (`-`: standard input).
         file: PathBuf,
         /// Write 16-byte little-endian words here instead of printing hex
         /// (`-`: to standard output).
