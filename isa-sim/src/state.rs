@@ -218,13 +218,23 @@ pub fn load_all(warp: &mut Warp, text: &str) -> Result<(), Vec<RunError>> {
         let message = format!("`[`/`{{` nested more than {MAX_FLOW_DEPTH} deep (a state needs two levels)");
         return Err(vec![RunError { kind: ErrorKind::State, span: Some((at, 1)), message }]);
     }
-    let doc: Value = serde_yaml::from_str(text).map_err(|e| vec![yaml_error(text, &e)])?;
+    // Numbers the reader refuses whatever their place (`010`, a number past
+    // 64 bits) are reported here and blanked, so that the YAML still reads
+    // and every other entry is checked too.
+    let (scanned, mut errors) = refused_numbers(text);
+    let doc: Value = match serde_yaml::from_str(&scanned) {
+        Ok(doc) => doc,
+        Err(e) => {
+            errors.push(yaml_error(text, &e));
+            return Err(errors);
+        }
+    };
     let map = match &doc {
-        Value::Null => return Ok(()),
+        Value::Null if errors.is_empty() => return Ok(()),
+        Value::Null => return Err(errors),
         Value::Mapping(m) => m,
         _ => return Err(vec![error(text, "", "the state is a mapping with `active`, `regs` and `cmem`")]),
     };
-    let mut errors = Vec::new();
     for (k, v) in map {
         let Some(key) = k.as_str() else {
             errors.push(error(text, "", "a key that is not a name: the state's keys are `active`, `regs` and `cmem`"));
@@ -237,7 +247,7 @@ pub fn load_all(warp: &mut Warp, text: &str) -> Result<(), Vec<RunError>> {
             },
             "regs" => regs(warp, text, v, &mut errors),
             "cmem" => cmem(warp, text, v, &mut errors),
-            _ => errors.push(error(text, key, format!("unknown key `{}`: expected `active`, `regs` or `cmem`", scalar_text(k)))),
+            _ => errors.push(error(text, key, format!("unknown key {}: expected `active`, `regs` or `cmem`", shown(k)))),
         }
     }
     if errors.is_empty() {
@@ -246,6 +256,108 @@ pub fn load_all(warp: &mut Warp, text: &str) -> Result<(), Vec<RunError>> {
         errors.sort_by_key(|e| e.span.map_or(0, |(at, _)| at));
         Err(errors)
     }
+}
+
+/// `text` with every decimal number the reader refuses blanked (the same
+/// length, so places keep their offsets), and an error at each: one
+/// written with a leading zero (`010`: YAML 1.1 tools read it as octal, this
+/// reader would read 10, and the assembler refuses it), and one past 64
+/// bits (YAML cannot read it, which hid every other error). Comments and
+/// quoted strings are left alone (a quoted number is read, and checked, as
+/// a value).
+fn refused_numbers(text: &str) -> (std::borrow::Cow<'_, str>, Vec<RunError>) {
+    let b = text.as_bytes();
+    let mut errors = Vec::new();
+    let mut blank: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    let mut quote: Option<u8> = None;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(q) => {
+                if c == q {
+                    quote = None;
+                } else if c == b'\\' && q == b'"' {
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            None if c == b'"' || c == b'\'' => {
+                quote = Some(c);
+                i += 1;
+                continue;
+            }
+            None if c == b'#' && (i == 0 || b[i - 1].is_ascii_whitespace()) => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            None => {}
+        }
+        let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.');
+        if !word(c) {
+            i += 1;
+            continue;
+        }
+        // A whole word (with a sign before it): `R1`, `0x10`, `010`, `1.5`.
+        let start = if i > 0 && matches!(b[i - 1], b'-' | b'+') { i - 1 } else { i };
+        let mut end = i;
+        while end < b.len() && word(b[end]) {
+            end += 1;
+        }
+        let token = &text[start..end];
+        let body = token.trim_start_matches(['-', '+']);
+        // A key (`R010:`) is a name, not a number.
+        let is_key = b.get(end) == Some(&b':');
+        let decimal = !body.is_empty() && body.bytes().all(|d| d.is_ascii_digit() || d == b'_');
+        if decimal && !is_key {
+            let digits = body.replace('_', "");
+            let too_long = digits.trim_start_matches('0').len() > 19 || digits.parse::<u64>().is_err();
+            if digits.len() > 1 && digits.starts_with('0') {
+                errors.push(RunError { kind: ErrorKind::State, span: Some((start, end - start)), message: literal::int_error_message(token) });
+                blank.push((start, end));
+            } else if too_long {
+                let message = format!("`{token}` is too large: a register or constant word holds 32 bits");
+                errors.push(RunError { kind: ErrorKind::State, span: Some((start, end - start)), message });
+                blank.push((start, end));
+            }
+        }
+        i = end;
+    }
+    if blank.is_empty() {
+        return (std::borrow::Cow::Borrowed(text), errors);
+    }
+    let mut out = text.as_bytes().to_vec();
+    for (s, e) in blank {
+        out[s] = b'0';
+        out[s + 1..e].fill(b' ');
+    }
+    (std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_default()), errors)
+}
+
+/// How a message names a value: a scalar as written (cut past 40
+/// characters), a collection by what it is (a 1,000-item list echoed whole
+/// made a 1,006-line message).
+fn shown(v: &Value) -> String {
+    match v {
+        Value::Sequence(_) => "a list".into(),
+        Value::Mapping(_) => "a mapping".into(),
+        Value::Null => "nothing".into(),
+        _ => format!("`{}`", literal_cut(&scalar_text(v))),
+    }
+}
+
+/// `s`, cut to its first and last 16 characters around `…` past 40.
+fn literal_cut(s: &str) -> String {
+    let n = s.chars().count();
+    if n <= 40 {
+        return s.to_string();
+    }
+    let head: String = s.chars().take(16).collect();
+    let tail: String = s.chars().skip(n - 16).collect();
+    format!("{head}…{tail}")
 }
 
 fn scalar_text(v: &Value) -> String {
@@ -257,13 +369,13 @@ fn scalar_text(v: &Value) -> String {
 
 /// A 32-bit value: an integer (decimal, hex, negative), a float (its binary32
 /// bits, rounded to nearest; one that would round to infinity or to zero is
-/// an error, as in assembly), a boolean, or a string holding one of these.
-/// The lane mask: an integer only (a float's bits or a boolean as a mask is
-/// a mistake, not a spelling).
+/// an error, as in assembly), a boolean for a `predicate` only, or a
+/// string holding one of these. The lane mask: an integer only (a float's
+/// bits or a boolean as a mask is a mistake, not a spelling).
 fn mask(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
-    let not_mask = || value_error(text, key, None, format!("`{key}`: `{}` is not a lane mask: write an integer, bit i for lane i (`0xffffffff`: all 32)", scalar_text(v)));
+    let not_mask = || value_error(text, key, None, format!("`{key}`: {} is not a lane mask: write an integer, bit i for lane i (`0xffffffff`: all 32)", shown(v)));
     match v {
-        Value::Number(n) if n.is_u64() || n.is_i64() => word(text, key, v),
+        Value::Number(n) if n.is_u64() || n.is_i64() => word(text, key, v, false),
         Value::String(s) => integer(s.trim()).ok_or_else(not_mask),
         _ => Err(not_mask()),
     }
@@ -282,10 +394,11 @@ fn integer(s: &str) -> Option<u32> {
     }
 }
 
-fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
-    let bad = || value_error(text, key, None, format!("`{key}`: `{}` is not a 32-bit value", scalar_text(v)));
+fn word(text: &str, key: &str, v: &Value, predicate: bool) -> Result<u32, RunError> {
+    let bad = || value_error(text, key, None, format!("`{key}`: {} is not a 32-bit value", shown(v)));
     match v {
-        Value::Bool(b) => Ok(*b as u32),
+        // `true`/`false` are predicate values, not words.
+        Value::Bool(b) if predicate => Ok(*b as u32),
         Value::Number(n) => {
             if let Some(u) = n.as_u64() {
                 u32::try_from(u).map_err(|_| bad())
@@ -304,6 +417,11 @@ fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
         }
         Value::String(s) => {
             let s = s.trim();
+            // A quoted `010`, as a plain one (`refused_numbers`).
+            let body = s.trim_start_matches(['-', '+']);
+            if body.len() > 1 && body.starts_with('0') && body.bytes().all(|d| d.is_ascii_digit() || d == b'_') {
+                return Err(value_error(text, key, None, format!("`{key}`: {}", literal::int_error_message(s))));
+            }
             let parsed = match s.strip_prefix("0f").or_else(|| s.strip_prefix("0F")) {
                 Some(h) => u32::from_str_radix(h, 16).ok(),
                 None => integer(s),
@@ -315,7 +433,7 @@ fn word(text: &str, key: &str, v: &Value) -> Result<u32, RunError> {
                 None => match literal::parse_float(s, FloatFormat::F32) {
                     Ok(b) => Ok(b as u32),
                     Err(_) => match serde_yaml::from_str::<Value>(s) {
-                        Ok(inner @ (Value::Number(_) | Value::Bool(_))) => word(text, key, &inner),
+                        Ok(inner @ (Value::Number(_) | Value::Bool(_))) => word(text, key, &inner, predicate),
                         _ => Err(bad()),
                     },
                 },
@@ -343,7 +461,7 @@ fn regs(warp: &mut Warp, text: &str, v: &Value, errors: &mut Vec<RunError>) {
 /// One entry of `regs`.
 fn reg(warp: &mut Warp, text: &str, k: &Value, v: &Value) -> Result<(), RunError> {
     let Value::String(name) = k else {
-        return Err(key_error(text, "regs", k, format!("`regs`: `{}` is not a register name (names are written `R1`, `P0`, `UR4`)", scalar_text(k))));
+        return Err(key_error(text, "regs", k, format!("`regs`: {} is not a register name (names are written `R1`, `P0`, `UR4`)", shown(k))));
     };
     let name = name.clone();
     let Some((file, idx)) = warp.parse_register(&name) else {
@@ -361,7 +479,7 @@ fn reg(warp: &mut Warp, text: &str, k: &Value, v: &Value) -> Result<(), RunError
                 return Err(error(text, &name, format!("`{name}` is one register per warp: give one value")));
             }
             if items.len() != LANES {
-                return Err(error(text, &name, format!("`{name}`: {} values; a per-lane list has {LANES}", items.len())));
+                return Err(error(text, &name, format!("`{name}`: {} value{}; a per-lane list has {LANES}", items.len(), if items.len() == 1 { "" } else { "s" })));
             }
             for (lane, item) in items.iter().enumerate() {
                 let x = value(text, &name, item, spec.predicate).map_err(|e| {
@@ -382,11 +500,12 @@ fn reg(warp: &mut Warp, text: &str, k: &Value, v: &Value) -> Result<(), RunError
 
 /// A register's value: a [`word`], or for a predicate true/false or 1/0.
 fn value(text: &str, name: &str, v: &Value, predicate: bool) -> Result<u32, RunError> {
-    let x = word(text, name, v)?;
-    if predicate && x > 1 {
-        return Err(value_error(text, name, None, format!("`{name}`: `{}` is not a predicate value (true/false or 1/0)", scalar_text(v))));
+    let not_predicate = || value_error(text, name, None, format!("`{name}`: {} is not a predicate value (true/false or 1/0)", shown(v)));
+    match word(text, name, v, predicate) {
+        Ok(x) if predicate && x > 1 => Err(not_predicate()),
+        Err(_) if predicate => Err(not_predicate()),
+        other => other,
     }
-    Ok(x)
 }
 
 /// `c[bank][offset]` with integer bank and byte offset.
@@ -424,7 +543,7 @@ fn cmem(warp: &mut Warp, text: &str, v: &Value, errors: &mut Vec<RunError>) {
 /// One entry of `cmem`; `seen`: the addresses before it, with their spelling.
 fn cmem_word(warp: &mut Warp, text: &str, k: &Value, v: &Value, seen: &mut std::collections::HashMap<(u64, u64), String>) -> Result<(), RunError> {
     let Value::String(name) = k else {
-        return Err(key_error(text, "cmem", k, format!("`cmem`: `{}` is not `c[bank][offset]`", scalar_text(k))));
+        return Err(key_error(text, "cmem", k, format!("`cmem`: {} is not `c[bank][offset]`", shown(k))));
     };
     let name = name.clone();
     // Whole aligned words, inside the bank: what `dump` prints reads back as the same words.
@@ -434,7 +553,7 @@ fn cmem_word(warp: &mut Warp, text: &str, k: &Value, v: &Value, seen: &mut std::
     if let Some(first) = seen.insert((bank, offset), name.clone()) {
         return Err(error(text, &name, format!("`{name}` and `{first}` are one address: each word is given once")));
     }
-    let x = word(text, &name, v)?;
+    let x = word(text, &name, v, false)?;
     warp.cmem.write(bank, offset, x).map_err(|e| error(text, &name, e.to_string()))?;
     Ok(())
 }
@@ -651,10 +770,27 @@ mod tests {
         let e = load(&mut new_warp(), "regs: {R0: 1\n").unwrap_err();
         assert_eq!(e.message, "not YAML: did not find expected ',' or '}'");
         assert!(e.span.is_some());
-        // Valid YAML, but beyond what the parser's numbers hold.
-        let text = "regs: {R0: 99999999999999999999999999999}\n";
-        let e = load(&mut new_warp(), text).unwrap_err();
-        assert_eq!(e.message, "a number too large to read (a register holds 32 bits)");
-        assert_eq!(e.span.map(|(at, _)| at), text.find('9'));
+        // Valid YAML, but beyond what the parser's numbers hold: the whole
+        // number marked, and the other entries still checked.
+        let text = "regs: {R0: 99999999999999999999999999999, R1: x, P9: 1}\n";
+        let errors = load_all(&mut new_warp(), text).unwrap_err();
+        let said: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(said, ["`99999999999999999999999999999` is too large: a register or constant word holds 32 bits", "`R1`: `x` is not a 32-bit value", "`P9` is not a register"]);
+        assert_eq!(errors[0].span, Some((text.find('9').unwrap(), 29)));
+    }
+
+    #[test]
+    fn leading_zeros_booleans_and_lists_are_refused_as_the_assembler_would() {
+        // `010`: YAML 1.1 tools read octal 8, this reader would read 10.
+        let text = "regs: {R1: 010, R2: 0017, R3: '010'}\ncmem: {\"c[0x0][0x0]\": -010}\n# 010 in a comment\n";
+        let errors = load_all(&mut new_warp(), text).unwrap_err();
+        let at: Vec<usize> = errors.iter().filter_map(|e| e.span.map(|s| s.0)).collect();
+        assert_eq!(at, [text.find("010").unwrap(), text.find("0017").unwrap(), text.find("'010").unwrap(), text.find("-010").unwrap()], "{errors:?}");
+        assert!(errors[0].message.starts_with("`010` starts with 0: octal is not read here"), "{errors:?}");
+        // Booleans are predicate values only; a list is named, not echoed.
+        let lanes = format!("[[1, 2, 3]{}]", ", 0".repeat(31));
+        let errors = load_all(&mut new_warp(), &format!("regs: {{R1: true, P0: true, P1: yes, R2: {lanes}}}\n")).unwrap_err();
+        let said: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(said, ["`R1`: `true` is not a 32-bit value", "`P1`: `yes` is not a predicate value (true/false or 1/0)", "lane 0: `R2`: a list is not a 32-bit value"]);
     }
 }

@@ -112,6 +112,11 @@ fn read_text(path: &Path) -> Option<(String, Option<BadUtf8>)> {
 }
 
 fn run(program: &Path, state: Option<&Path>) -> ExitCode {
+    // Standard input can be read once: the state would read as empty.
+    if program.as_os_str() == "-" && state.is_some_and(|s| s.as_os_str() == "-") {
+        say!("error: the program and the state cannot both be `-` (standard input)");
+        return ExitCode::from(2);
+    }
     let Some((code, code_bad)) = read_text(program) else { return ExitCode::from(1) };
     let (state_text, state_bad) = match state {
         Some(p) => match read_text(p) {

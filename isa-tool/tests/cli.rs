@@ -90,7 +90,7 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     // then the line's own, after the mnemonic (5:10).
     let label = err.find("bad.s:5:1\n").unwrap_or(usize::MAX);
     let own = err.find("bad.s:5:10\n").unwrap_or(0);
-    assert!(label < own && err.contains("missing operand `R`"), "{err}");
+    assert!(label < own && err.contains("missing operand `R[..]`"), "{err}");
     // The same layout, codes and summary as `isa-codegen asm`: the front
     // end's diagnostics for the interpreted assembler's errors.
     let text = std::fs::read_to_string(&src).unwrap();
@@ -246,6 +246,11 @@ fn run_prints_the_final_state_and_rejects_bad_input() {
     assert_eq!((code, out.as_str()), (1, ""));
     assert!(err.contains("error[E053]: `Q7` is not a register") && err.contains("state.yaml:3:3"), "{err}");
     assert!(err.ends_with("1 error, 0 warnings; the program was not run\n"), "{err}");
+
+    // Standard input is read once: not for both the program and the state.
+    let (code, out, err) = isa_stdin_env(&["run", "-", "--state", "-"], b"MOV R0, 0x5 ;\n", &[]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("cannot both be `-`"), "{err}");
 
     std::fs::write(&state, [0xFFu8, 0xFE, 0x00, 0x12]).unwrap();
     let (code, _, err) = isa(&["run", prog.to_str().unwrap(), "--state", state.to_str().unwrap()]);
