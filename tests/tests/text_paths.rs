@@ -312,7 +312,9 @@ fn messages_name_the_mistake_not_a_symptom() {
         ("MOV R0, R[2:3", 9, "`[` is not closed"),
         ("MOV R0, R1 ]", 11, "`]` closes nothing"),
         ("MOV R0, R1; MOV R2, R3", 12, "text after `;`: one instruction per line (`MOV R2, R3` would be a second)"),
-        ("MOV R0, R1 ;;", 11, "a second `;`: one `;` ends the instruction"),
+        ("MOV R0, R1 ;;", 12, "a second `;`: one `;` ends the instruction"),
+        ("MOV R0, R1 ; ;", 13, "a second `;`: one `;` ends the instruction"),
+        ("MOV R0, R1 ;;;", 12, "a second `;`: one `;` ends the instruction"),
         ("MOV R0, R1 &sched = 0x1", 11, "a control is one word, `&name=value`, without spaces"),
         ("FADD R0, R1, &sched=1 R2", 13, "controls come after the operands: `&sched=1` is followed by `R2`"),
         // The wrong base outranks a prefix (the paths once disagreed here).

@@ -407,7 +407,8 @@ fn general(line: &str) -> Result<Line<'_>, (usize, String)> {
         let rest = skip_ws(code, semi + 1);
         let after = code[rest..].trim_end();
         return Err(match after.is_empty() || after.starts_with(';') {
-            true => (semi, "a second `;`: one `;` ends the instruction".into()),
+            // At the second `;`: the next one, or the trailing one stripped above.
+            true => (if after.is_empty() { end } else { rest }, "a second `;`: one `;` ends the instruction".into()),
             false => (rest, format!("text after `;`: one instruction per line (`{after}` would be a second)")),
         });
     }
