@@ -1443,12 +1443,10 @@ fn comment_lines(text: &str, at: usize) -> Vec<String> {
     lines.reverse();
     let marker = |l: &str| matches!(l.trim_end_matches(':').to_ascii_uppercase().as_str(), "TODO" | "FIXME" | "XXX");
     let lines: Vec<String> = lines.iter().map(|l| l.trim_start_matches('/').trim()).filter(|l| !l.is_empty() && !marker(l)).map(str::to_string).collect();
-    if lines.len() > 1 && lines.iter().all(|l| l.split_whitespace().count() <= 3) {
-        lines
-    } else if lines.is_empty() {
-        lines
-    } else {
+    if lines.len() > 1 && !lines.iter().all(|l| l.split_whitespace().count() <= 3) {
         vec![lines.join(" ")]
+    } else {
+        lines
     }
 }
 

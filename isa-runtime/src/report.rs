@@ -462,7 +462,7 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let (at, error, code) = (line_start((x % 500) as usize), x % 3 != 0, ["E040", "E041"][(x >> 8) as usize % 2]);
+            let (at, error, code) = (line_start((x % 500) as usize), !x.is_multiple_of(3), ["E040", "E041"][(x >> 8) as usize % 2]);
             let message = format!("diagnostic {n}");
             if error {
                 r.error(Some(code), Some((at, 1)), &message, "");
