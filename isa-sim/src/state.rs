@@ -47,7 +47,8 @@ fn value_error(text: &str, key: &str, lane: Option<usize>, message: impl Into<St
 }
 
 /// The value after a key ending at `end` (`R1: 0x10`, `"c[0][4]": 7`, `R1:
-/// [1, 2, ..]`), as (start, length); `None` for a value on later lines.
+/// [1, 2, ..]`, or lane `n`'s `- x` line of a block list below the key), as
+/// (start, length); `None` for another value on later lines.
 fn value_place(text: &str, end: usize, lane: Option<usize>) -> Option<(usize, usize)> {
     let b = text.as_bytes();
     let mut i = end;
@@ -89,6 +90,27 @@ fn value_place(text: &str, end: usize, lane: Option<usize>) -> Option<(usize, us
                 at += 1;
                 k += 1;
             }
+        }
+        (Some(b'\n' | b'\r' | b'#'), Some(n)) => {
+            // The n-th item of a block list: the `- x` lines below the key.
+            let mut off = i + text[i..].find('\n')? + 1;
+            let mut k = 0;
+            for line in text[off..].split_inclusive('\n') {
+                let t = line.trim_start_matches([' ', '\t']);
+                if t.trim().is_empty() || t.starts_with('#') {
+                    off += line.len();
+                    continue;
+                }
+                let item = t.strip_prefix('-').filter(|r| r.is_empty() || r.starts_with([' ', '\t', '\r', '\n']))?;
+                if k == n {
+                    let mut at = off + (line.len() - item.len());
+                    skip(&mut at, b" \t");
+                    return token(at, b"\r\n#");
+                }
+                k += 1;
+                off += line.len();
+            }
+            None
         }
         (Some(b'\n' | b'\r' | b'#'), _) | (None, _) => None,
         _ => token(i, b",}\n#"),
@@ -777,6 +799,14 @@ mod tests {
         let said: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
         assert_eq!(said, ["`99999999999999999999999999999` is too large: a register or constant word holds 32 bits", "`R1`: `x` is not a 32-bit value", "`P9` is not a register"]);
         assert_eq!(errors[0].span, Some((text.find('9').unwrap(), 29)));
+    }
+
+    #[test]
+    fn a_bad_item_of_a_block_list_is_marked_at_the_item() {
+        let items: String = (0..32).map(|k| if k == 5 { "    - x\n".to_string() } else { format!("    - {k}\n") }).collect();
+        let text = format!("regs:\n  R1:\n{items}  R2: 7\n");
+        let e = load(&mut new_warp(), &text).unwrap_err();
+        assert_eq!((e.message.as_str(), e.span), ("lane 5: `R1`: `x` is not a 32-bit value", Some((text.find("- x").unwrap() + 2, 1))));
     }
 
     #[test]
