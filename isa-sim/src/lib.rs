@@ -35,6 +35,9 @@ pub enum ErrorKind {
     Fault,
     /// The state text is malformed or names what the machine lacks.
     State,
+    /// A warning, not an error: a `.word` of the program has bits no field
+    /// of its opcode covers, which the run ignores (see [`stray_words`]).
+    StrayBits,
 }
 
 /// An assembled program: each instruction with the byte range (offset,
@@ -55,6 +58,26 @@ pub fn assemble(program: &str) -> Result<Program, Vec<RunError>> {
     } else {
         Err(errors.into_iter().map(|e| RunError { kind: ErrorKind::Assembly, span: Some((e.offset, e.len)), message: e.message }).collect())
     }
+}
+
+/// The `.word` lines of `program` whose word has bits that no field of its
+/// opcode covers: the instruction runs without them (as it decodes), so
+/// each is a warning at the word, as `isa disasm` gives it (W019).
+pub fn stray_words(program: &str) -> Vec<RunError> {
+    let mut out = Vec::new();
+    for (offset, body) in isa_runtime::text::lex::lines(program) {
+        let Ok(l) = isa_runtime::text::lex::lex(body) else { continue };
+        let (Some(m), [t]) = (l.mnemonic, &l.operands[..]) else { continue };
+        if m.text != ".word" {
+            continue;
+        }
+        let Ok(w) = isa_runtime::text::asm::raw_word_value(t) else { continue };
+        if let Err(isa_generated::DecodeError::UncoveredBits { opcode, bits }) = Instruction::decode_strict(w) {
+            let message = format!("{w:#034x} has bits {bits:#x} no field of {opcode} covers: the run ignores them");
+            out.push(RunError { kind: ErrorKind::StrayBits, span: Some((offset + t.col, t.text.len())), message });
+        }
+    }
+    out
 }
 
 /// Executes instructions in order on `warp` (the ISA has no branches).

@@ -126,8 +126,19 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
         None => (String::new(), None),
     };
     let bad_files = usize::from(code_bad.is_some()) + usize::from(state_bad.is_some());
+    // `.word`s whose bits the run ignores: warnings, whatever the run gives.
+    let stray = isa_sim::stray_words(&code);
+    let warn = |report: &mut Report, e: &isa_sim::RunError| report.warning(codes::STRAY_BITS, e.span, &e.message, codes::STRAY_BITS.1);
     match isa_sim::run_program(&code, &state_text) {
         Ok(yaml) if bad_files == 0 => {
+            if !stray.is_empty() {
+                let mut report = Report::new(program, &code);
+                for e in &stray {
+                    warn(&mut report, e);
+                }
+                drop(report);
+                say!("{}", isa_runtime::report::summary(0, stray.len()));
+            }
             if let Err(e) = files::to_stdout(&yaml) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }
             ExitCode::SUCCESS
         }
@@ -143,7 +154,11 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
                         isa_sim::ErrorKind::Assembly => program_errors.error(Some(codes::ASM_ERROR), e.span, &e.message, ""),
                         isa_sim::ErrorKind::Fault => program_errors.error(Some(codes::SIM_FAULT), e.span, &e.message, "this instruction faults"),
                         isa_sim::ErrorKind::State => state_errors.error(Some(codes::SIM_STATE), e.span, &e.message, ""),
+                        isa_sim::ErrorKind::StrayBits => warn(&mut program_errors, e),
                     }
+                }
+                for e in &stray {
+                    warn(&mut program_errors, e);
                 }
                 // Printed when dropped: the program's errors first.
                 drop(program_errors);
@@ -151,7 +166,7 @@ fn run(program: &Path, state: Option<&Path>) -> ExitCode {
             }
             let faulted = errors.iter().any(|e| matches!(e.kind, isa_sim::ErrorKind::Fault));
             let what = if faulted { "the run stopped at the fault" } else { "the program was not run" };
-            say!("{}; {what}", isa_runtime::report::summary(errors.len() + bad_files, 0));
+            say!("{}; {what}", isa_runtime::report::summary(errors.len() + bad_files, stray.len()));
             ExitCode::from(1)
         }
     }

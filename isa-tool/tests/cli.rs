@@ -247,6 +247,12 @@ fn run_prints_the_final_state_and_rejects_bad_input() {
     assert!(err.contains("error[E053]: `Q7` is not a register") && err.contains("state.yaml:3:3"), "{err}");
     assert!(err.ends_with("1 error, 0 warnings; the program was not run\n"), "{err}");
 
+    // A `.word` with bits no field covers runs without them, and says so (W019, as `isa disasm`).
+    let (code, out, err) = isa_stdin_env(&["run", "-"], b"L: .word 0x00004000000000000000000500017241\n", &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("R1: 0x00000005"), "{out}");
+    assert!(err.contains("warning[W019]: 0x00004000000000000000000500017241 has bits 0x4000000000000000000000000000 no field of MOV_I covers") && err.contains("<stdin>:1:10"), "{err}");
+    assert!(err.ends_with("0 errors, 1 warning\n"), "{err}");
     // Standard input is read once: not for both the program and the state.
     let (code, out, err) = isa_stdin_env(&["run", "-", "--state", "-"], b"MOV R0, 0x5 ;\n", &[]);
     assert_eq!((code, out.as_str()), (2, ""));
