@@ -155,7 +155,7 @@ impl<'a> Assembler<'a> {
             }
             let forms = cands.iter().filter_map(|&(ot, fi)| {
                 let op = &self.isa.opcodes[*self.isa.optypes[ot].opcodes.first()?];
-                Some(op.forms[fi].modifiers.iter().filter_map(|x| match x {
+                Some(op.forms[fi].modifiers.iter().map(|x| match x {
                     ModifierBinding::Mnemonic { text } | ModifierBinding::Value { spelling: text, optional: false, .. } => Some(text.as_str()),
                     _ => None,
                 }).collect())

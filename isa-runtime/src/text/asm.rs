@@ -123,24 +123,41 @@ pub fn glued_guard(guard: &Tok, is_guard: impl Fn(&str) -> bool, is_mnemonic: im
 /// fixed parts (`.X`, `.WIDE`: mnemonic parts and mandatory one-value
 /// modifiers) a form requires and the line lacks, when the
 /// line with them inserted after the mnemonic `assembles` (`IADD R0, P0, ..`
-/// -> "did you mean `IADD.X`?"). `forms` lists each form's fixed parts.
-pub fn fixed_parts_hint<'a>(line: &str, lexed: &Line, forms: impl Iterator<Item = Vec<&'a str>>, assembles: impl Fn(&str) -> bool) -> Option<String> {
+/// -> "did you mean `IADD.X`?"). `forms` lists each form's modifier slots
+/// in template order: a fixed part's text, `None` for any other slot.
+pub fn fixed_parts_hint<'a>(line: &str, lexed: &Line, forms: impl Iterator<Item = Vec<Option<&'a str>>>, assembles: impl Fn(&str) -> bool) -> Option<String> {
     let mn = lexed.mnemonic?;
     let at = mn.col + mn.text.len();
     let mut tried: Vec<String> = Vec::new();
-    for parts in forms {
+    for slots in forms {
+        let parts: Vec<&str> = slots.iter().flatten().copied().collect();
         let missing: String = parts.iter().filter(|p| !lexed.parts.iter().any(|t| t.text == **p)).map(|p| format!(".{p}")).collect();
         if missing.is_empty() || tried.contains(&missing) {
             continue;
         }
         let fixed = format!("{}{missing}{}", &line[..at], &line[at..]);
         if assembles(&fixed) {
-            // Shown in the template's order where that reads too: the
-            // form's fixed parts, then the other parts written.
             let end = lexed.parts.iter().last().map_or(at, |t| t.col + t.text.len());
+            let rewrite = |ordered: &str| assembles(&format!("{}{ordered}{}", &line[..mn.col], &line[end..]));
+            // Shown in the template's order where that reads too: each slot
+            // in turn, a fixed part as itself and any other taking the next
+            // part written (`ISETP.compop.boolop{.itype}.X`: `ISETP.LE.AND.X`) ...
+            let mut others = lexed.parts.iter().filter(|t| !parts.contains(&t.text)).map(|t| t.text).peekable();
+            let mut ordered = mn.text.to_string();
+            for slot in &slots {
+                if let Some(p) = slot.or_else(|| others.next()) {
+                    ordered.push('.');
+                    ordered.push_str(p);
+                }
+            }
+            ordered.extend(others.flat_map(|p| [".", p]));
+            if rewrite(&ordered) {
+                return Some(format!("; did you mean `{ordered}`?"));
+            }
+            // ... else the form's fixed parts, then the other parts written.
             let others: String = lexed.parts.iter().filter(|t| !parts.contains(&t.text)).map(|t| format!(".{}", t.text)).collect();
             let ordered = format!("{}{}{others}", mn.text, parts.iter().map(|p| format!(".{p}")).collect::<String>());
-            if assembles(&format!("{}{ordered}{}", &line[..mn.col], &line[end..])) {
+            if rewrite(&ordered) {
                 return Some(format!("; did you mean `{ordered}`?"));
             }
             let written: String = lexed.parts.iter().map(|t| format!(".{}", t.text)).collect();
@@ -264,7 +281,7 @@ fn assemble(m: &Model, line: &str, explain: bool) -> Result<Option<Assembled>, A
             }
             let forms = m.mnemonics[k].forms.iter().map(|&(oc, fi)| {
                 let form = &m.opcodes[oc as usize].forms[fi as usize];
-                form.modifiers.iter().filter_map(|x| match x.kind {
+                form.modifiers.iter().map(|x| match x.kind {
                     ModifierKind::Mnemonic(t) | ModifierKind::Value { spelling: t, optional: false, .. } => Some(t),
                     _ => None,
                 }).collect()
