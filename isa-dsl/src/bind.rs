@@ -273,6 +273,11 @@ fn bind_form(
                     &op.name,
                 );
             }
+            if m.optional && !f.is_constant() && f.default_value().is_none() {
+                let zero = isa.types[f.ty].enum_name(0).map_or("0".to_string(), |n| format!("`.{n}`"));
+                let msg = format!("`.{name}` is optional, but field `{}` has no default: a line that leaves it out encodes 0 ({zero}), which the manual does not show as its default", f.name);
+                note(agg, &m.loc, Code::OptionalWithoutDefault, msg, &op.name);
+            }
             ModifierBinding::Choice {
                 field: f.name.to_string(),
                 optional: m.optional,
@@ -312,6 +317,34 @@ fn bind_form(
             ModifierBinding::Unbound { text: name.to_string() }
         };
         modifiers.push(binding);
+    }
+    // W031: a spelling an optional modifier shares with a later one goes to
+    // the optional one when written (the first slot that takes it), so a
+    // line cannot leave the optional one out and write the later one, and
+    // a word with the optional one at its default disassembles to text that
+    // assembles to other bits.
+    let spellings = |b: &ModifierBinding| -> Vec<String> {
+        match b {
+            ModifierBinding::Choice { values, .. } => values.iter().map(|v| v.spelling.clone()).collect(),
+            ModifierBinding::Value { spelling, .. } => vec![spelling.clone()],
+            _ => Vec::new(),
+        }
+    };
+    for j in 0..modifiers.len() {
+        let later = spellings(&modifiers[j]);
+        for i in 0..j {
+            let optional = matches!(modifiers[i], ModifierBinding::Choice { optional: true, .. } | ModifierBinding::Value { optional: true, .. });
+            let shared: Vec<String> = spellings(&modifiers[i]).into_iter().filter(|s| later.contains(s)).map(|s| format!(".{s}")).collect();
+            if optional && !shared.is_empty() {
+                let (a, b) = (&form.modifiers[i].name, &form.modifiers[j].name);
+                let msg = format!(
+                    "`.{b}` shares {} with the optional `.{a}` before it: written alone, the spelling goes to `.{a}`, so a line cannot leave `.{a}` out and write `.{b}`, and such a word disassembles to text that assembles to other bits",
+                    shared.join(" ")
+                );
+                note(agg, &form.modifiers[j].loc, Code::AmbiguousModifiers, msg, &op.name);
+                break;
+            }
+        }
     }
 
     // Operands, aligned with Order<...> (minus the guard).
@@ -413,6 +446,13 @@ fn bind_form(
             }
         }
         if let Some(f) = &b.field {
+            // Left out, an operand whose field has no default encodes 0: a
+            // real register (`R0`), not "none".
+            if let Some(fd) = op.field(f).filter(|fd| sop.optional && !fd.is_constant() && fd.default_value().is_none()) {
+                let zero = isa.types[fd.ty].value_text(0);
+                let msg = format!("operand `{}` is optional, but field `{f}` has no default: a line that leaves it out encodes 0 (`{zero}`)", sop.name);
+                note(agg, &sop.loc, Code::OptionalWithoutDefault, msg, &op.name);
+            }
             bound.push(f.clone());
         }
         bound.extend(b.index_fields.iter().cloned());

@@ -28,6 +28,18 @@ pub fn check(isa: &Isa, diags: &mut Diagnostics) {
 pub fn check_opcode(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
     check_expressions(isa, op, diags);
     check_directives(isa, op, diags);
+    check_guard_default(isa, op, diags);
+}
+
+/// W030: the ISA's guard field without a default. Every line without
+/// `@P..` leaves it out, and would encode 0: `@P0`, not always.
+fn check_guard_default(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
+    let Some(g) = isa.guard.as_deref().and_then(|g| op.field(g)) else { return };
+    if !g.is_constant() && g.default_value().is_none() {
+        let zero = isa.types[g.ty].value_text(0);
+        let msg = format!("the guard field `{}` has no default: a line without `@..` encodes 0, a guard of `{zero}`", g.name);
+        diags.push(Diagnostic::new(Code::OptionalWithoutDefault, g.loc.span.or(op.loc.span), msg).with_label("give it a default (`= PT`)"));
+    }
 }
 
 fn span(loc: &Loc) -> Option<crate::Span> {

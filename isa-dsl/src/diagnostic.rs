@@ -118,6 +118,8 @@ codes! {
     TooManyModifiers = "W027", Warning, "template with more modifiers than a line may write";
     ShadowedForm = "W028", Warning, "syntax form whose lines assemble as another opcode";
     ListedTwice = "W029", Warning, "name listed twice in an operand-info directive or as an ISA control";
+    OptionalWithoutDefault = "W030", Warning, "a line may leave out a field that has no default (it then encodes 0)";
+    AmbiguousModifiers = "W031", Warning, "an optional modifier shares spellings with a later one: a line cannot leave it out and write the other";
 }
 
 impl Code {
