@@ -310,7 +310,13 @@ fn bind_form(
                     // Its default may still be written: it is what the word means.
                     let default = isa.optypes[ot].value_lists.iter().filter(|l| l.name == name).flat_map(|l| &l.items).find(|i| i.is_default);
                     let only = default.map(|d| format!(" (only its default `.{}` may be written)", d.spelling)).unwrap_or_default();
-                    format!("modifier `.{name}` has no field to encode it{only}")
+                    // A lower-case name one edit from a field's (`.mdoe`): a typo.
+                    let near = (name.chars().any(|c| c.is_ascii_lowercase()))
+                        .then(|| isa_runtime::spelling::nearest(name, op.fields.iter().filter(|f| isa.types[f.ty].is_enum()).map(|f| &*f.name)))
+                        .flatten()
+                        .map(|n| format!("; did you mean `.{n}`?"))
+                        .unwrap_or_default();
+                    format!("modifier `.{name}` has no field to encode it{only}{near}")
                 },
                 &op.name,
             );

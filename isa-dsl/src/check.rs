@@ -89,7 +89,15 @@ fn check_value_lists(isa: &Isa, diags: &mut Diagnostics) {
             } else if !ot.syntax.is_empty() && !used.contains(l.name.as_str()) {
                 let mut d = Diagnostic::new(Code::ValueListMismatch, span(&l.loc), format!("`.{}` names no modifier or suffix of `{}`'s templates", l.name, ot.name));
                 if let Some(n) = isa_runtime::spelling::nearest(&l.name, used.iter().copied()) {
-                    d = d.with_label(format!("did you mean `.{n}`?"));
+                    // The template's spelling names no field (`.mdoe`) while
+                    // this list's does (`.mode`): the typo is the template's.
+                    let fields = || ot.opcodes.iter().map(|&oc| &isa.opcodes[oc]);
+                    let typo_in_template = fields().any(|op| op.field(&l.name).is_some()) && !fields().any(|op| op.field(n).is_some());
+                    d = d.with_label(if typo_in_template {
+                        format!("the template writes `.{n}`, which names no field: a typo of `.{}`?", l.name)
+                    } else {
+                        format!("did you mean `.{n}`?")
+                    });
                 }
                 diags.push(d);
             }
