@@ -839,6 +839,7 @@ fn modifier_rows(isa: &Isa, o: &Optype) -> Vec<ModRow> {
             // A field every opcode holds constant: the modifier only spells it.
             let constant = |f: &str| o.opcodes.iter().all(|&oc| isa.opcodes[oc].field(f).is_some_and(Field::is_constant));
             let mut kept: Option<String> = None;
+            let mut mismatch: Option<String> = None;
             let (values, default, fname) = match mb {
                 ModifierBinding::Mnemonic { .. } => continue,
                 ModifierBinding::Value { field: f, spelling, value, .. } => {
@@ -859,12 +860,16 @@ fn modifier_rows(isa: &Isa, o: &Optype) -> Vec<ModRow> {
                             vals.push(ModValue::new(&i.spelling, "— cannot be encoded (W005)".into()));
                         }
                     }
-                    // Omitted, the field keeps its default (a `*` in the list must agree, W006).
-                    let default = values
-                        .iter()
-                        .find(|v| v.is_default)
-                        .or_else(|| values.iter().find(|v| fd.and_then(|fd| fd.default_value()) == Some(v.value)))
-                        .map(|v| format!(".{}", v.spelling));
+                    // Omitted, the field keeps its default: that is the default
+                    // shown, also when the list's `*` marks another (W005 says so).
+                    let by_field = values.iter().find(|v| fd.and_then(|fd| fd.default_value()) == Some(v.value));
+                    let marked = values.iter().find(|v| v.is_default);
+                    if let (Some(a), Some(b)) = (by_field, marked) {
+                        if a.spelling != b.spelling {
+                            mismatch = Some(format!("omitted, the field keeps its default `.{}`; the spec's list marks `.{}` (W005)", a.spelling, b.spelling));
+                        }
+                    }
+                    let default = by_field.or(marked).map(|v| format!(".{}", v.spelling));
                     (vals, default, Some(f.clone()))
                 }
                 ModifierBinding::Unbound { text } => {
@@ -886,6 +891,12 @@ fn modifier_rows(isa: &Isa, o: &Optype) -> Vec<ModRow> {
                 });
             } else if default.is_none() && default_note.is_none() && m.optional {
                 default_note = kept;
+            }
+            if let Some(n) = mismatch {
+                default_note = Some(match default_note {
+                    Some(d) => format!("{d}; {n}"),
+                    None => n,
+                });
             }
             let fields = fname
                 .map(|n| FieldRef { bits: field(&n).map_or(String::new(), |f| bits_text(f.start, f.width)), name: n })

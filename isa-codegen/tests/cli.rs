@@ -336,6 +336,21 @@ fn a_dead_run_s_temporary_directory_gives_the_user_s_files_back() {
 }
 
 #[test]
+fn the_manual_shows_the_default_an_omitted_modifier_encodes() {
+    // The list's `*` marks `.U32`, the field defaults to `S32`: a line that
+    // leaves `.itype` out encodes S32, so that is the default shown (W005 says the rest).
+    let dir = temp_dir("default-shown");
+    let spec = "__DefBitFieldType XInt<1>\n    S32;\n    U32;\n\n__DefGroup XALU : [ALL]\n  __Encoding\n    field<12, 3> Pred pg = PT;\n    field<15, 1> PModi pg.not = False;\n    field<16, 8> Reg rd;\n    field<24, 8> Reg ra;\n    field<40, 1> XInt itype = S32;\n\n__DefOptype CVT : [XALU]\n  __Encoding\n    field<0, 8> Optype optype == MOV;\n  __Syntax\n```asm\nCVT{.itype} Rd, Ra      $sched $req ;\n\n.itype = {.S32, .U32*}\n```\n\n__DefOpcode CVT_R : [CVT]\n  __Encoding\n    field<8, 4> SType stype == R;\n  __OperandInfo\n    InList<ra>;\n    OutList<rd>;\n    Order<rd, ra>;\n";
+    std::fs::write(dir.join("cvt.txt"), spec).unwrap();
+    let out = dir.join("gen");
+    let r = bin().args(["spec/base/"]).arg(dir.join("cvt.txt")).arg("-o").arg(&out).output().unwrap();
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    let md = std::fs::read_to_string(out.join("docs/md/insn/CVT.md")).unwrap();
+    assert!(md.contains("| `.S32` (omitted, the field keeps its default `.S32`; the spec's list marks `.U32` (W005)) |"), "{md}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn diff_of_two_extensions_over_a_shared_base() {
     let out = bin()
         .args(["diff", "tests/diff/old.txt", "tests/diff/new.txt", "--include", "spec/base/"])
