@@ -336,11 +336,11 @@ fn bind_form(
             _ => Vec::new(),
         }
     };
-    for j in 0..modifiers.len() {
-        let later = spellings(&modifiers[j]);
-        for i in 0..j {
-            let optional = matches!(modifiers[i], ModifierBinding::Choice { optional: true, .. } | ModifierBinding::Value { optional: true, .. });
-            let shared: Vec<String> = spellings(&modifiers[i]).into_iter().filter(|s| later.contains(s)).map(|s| format!(".{s}")).collect();
+    for (j, mj) in modifiers.iter().enumerate() {
+        let later = spellings(mj);
+        for (i, mi) in modifiers[..j].iter().enumerate() {
+            let optional = matches!(mi, ModifierBinding::Choice { optional: true, .. } | ModifierBinding::Value { optional: true, .. });
+            let shared: Vec<String> = spellings(mi).into_iter().filter(|s| later.contains(s)).map(|s| format!(".{s}")).collect();
             if optional && !shared.is_empty() {
                 let (a, b) = (&form.modifiers[i].name, &form.modifiers[j].name);
                 let msg = format!(
