@@ -1444,15 +1444,15 @@ fn type_page(isa: &Isa, t: &Type, sources: &isa_dsl::SourceMap) -> TypePage {
     TypePage { name: t.name.clone(), description, comment, values, value_comments, users, loc }
 }
 
-/// [`leading_comment`], leaving out lines that only mark work to do (`//
-/// TODO:`), which say nothing to a reader: one paragraph (its lines
-/// joined), or, when every line is a short item of at most three words
+/// [`leading_comment`], leaving out lines that only mark work to do (a
+/// bare `todo:` or `fixme`, in any case), which say nothing to a reader:
+/// one paragraph (its lines joined), or, when every line is a short item of at most three words
 /// (F2FPSrcType's list of `F2FP.BF16.E8` spellings), its lines.
 fn comment_lines(text: &str, at: usize) -> Vec<String> {
     let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
     let mut lines: Vec<&str> = text[..start].lines().rev().map(str::trim).take_while(|l| l.starts_with("//")).collect();
     lines.reverse();
-    let marker = |l: &str| matches!(l.trim_end_matches(':').to_ascii_uppercase().as_str(), "TODO" | "FIXME" | "XXX");
+    let marker = |l: &str| matches!(l.trim_end_matches(':').to_ascii_lowercase().as_str(), "todo" | "fixme" | "xxx");
     let lines: Vec<String> = lines.iter().map(|l| l.trim_start_matches('/').trim()).filter(|l| !l.is_empty() && !marker(l)).map(str::to_string).collect();
     if lines.len() > 1 && !lines.iter().all(|l| l.split_whitespace().count() <= 3) {
         vec![lines.join(" ")]
