@@ -290,6 +290,8 @@ fn messages_name_the_mistake_not_a_symptom() {
         ("IADD R1, R18446744073709551616, R2", 9, "`R18446744073709551616` is out of range: operand `Ra` is a register `Rn` with n at most 255"),
         ("IADD FOO, R1, R2", 5, "`FOO` is not a register `Rn` (operand `Rd`)"),
         // Pairs of the wrong class, and pairs that are not pairs.
+        // The missing part in the template's order, as disasm prints it.
+        ("ISETP.LE.AND P0, R4, R6, PT, PT", 29, "this text is left over: `ISETP` takes at most 5 operands, but one that is optional was skipped, as the text in its place is of another kind; did you mean `ISETP.LE.AND.X`?"),
         ("ISETP.LE.U32.AND R[2:3], PT, R1, R2, PT", 17, "`R[2:3]` is a pair of `R` registers, but operand `pu` is a predicate `Pn`"),
         ("MOV.64 R[2:4], R[4:5]", 7, "`R[2:4]` is not a pair: a pair is two consecutive registers `R[n:n+1]`"),
         // As many texts as operands, but an optional one skipped: not "too many".
