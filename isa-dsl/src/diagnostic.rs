@@ -120,6 +120,7 @@ codes! {
     ListedTwice = "W029", Warning, "name listed twice in an operand-info directive or as an ISA control";
     OptionalWithoutDefault = "W030", Warning, "a line may leave out a field that has no default (it then encodes 0)";
     AmbiguousModifiers = "W031", Warning, "an optional modifier shares spellings with a later one: a line cannot leave it out and write the other";
+    OutputNotWritten = "W032", Warning, "OutList names an operand the simulation hook never writes";
 }
 
 impl Code {

@@ -74,6 +74,18 @@ pub fn plan_optype(isa: &Isa, ot: OptypeId, ops: &[&Opcode]) -> OptypePlans {
                         .with_note("the simulator writes it: the hook's result is the operand `Order` puts there"),
                     );
                 }
+                // W032: an output the hook never writes keeps its old value.
+                for out in op.operands.outputs.iter().filter(|o| !exec.results.iter().any(|r| r.name == o.name)) {
+                    diags.push(
+                        Diagnostic::new(
+                            Code::OutputNotWritten,
+                            out.span.or(hook.loc.span),
+                            format!("`OutList` names `{}`, which the hook never writes: a run leaves it unchanged", out.name),
+                        )
+                        .in_opcode(&op.name)
+                        .with_label("not among the hook's results"),
+                    );
+                }
                 execs.push((oi, exec, hook.loc));
             }
             Err((msg, at)) => diags.push(Diagnostic::new(Code::UnknownHookName, at.or(hook.loc.span), msg).in_opcode(&op.name)),

@@ -213,7 +213,9 @@ impl<'a> Resolver<'a> {
                 // A spec of a few new instructions may have no guarded one
                 // (the seeds give `pg`): only a near miss is a mistake.
                 "Guard" | "Control" if !fields.contains(name.as_str()) => {
-                    if let Some(near) = nearest(name, fields.iter().copied()) {
+                    // Two-letter names are all one letter apart (`pg`, `pu`):
+                    // no near miss among those.
+                    if let Some(near) = nearest(name, fields.iter().copied()).filter(|_| name.len() >= 3) {
                         let e = self.err(Code::MalformedProperty, p.value.span, format!("`{key}` names `{name}`, which is no field of any group, optype or opcode"));
                         e.notes.push(format!("did you mean `{near}`?"));
                     }
