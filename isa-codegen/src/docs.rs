@@ -1444,16 +1444,14 @@ fn type_page(isa: &Isa, t: &Type, sources: &isa_dsl::SourceMap) -> TypePage {
     TypePage { name: t.name.clone(), description, comment, values, value_comments, users, loc }
 }
 
-/// [`leading_comment`], leaving out lines that only mark work to do (a
-/// bare `todo:` or `fixme`, in any case), which say nothing to a reader:
-/// one paragraph (its lines joined), or, when every line is a short item of at most three words
-/// (F2FPSrcType's list of `F2FP.BF16.E8` spellings), its lines.
+/// [`comment_above`], leaving out lines that only mark work to do (a bare
+/// `todo:` or `fixme`, in any case), which say nothing to a reader: one
+/// paragraph (its lines joined), or, when every line is a short item of
+/// at most three words (F2FPSrcType's list of `F2FP.BF16.E8` spellings),
+/// its lines.
 fn comment_lines(text: &str, at: usize) -> Vec<String> {
-    let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
-    let mut lines: Vec<&str> = text[..start].lines().rev().map(str::trim).take_while(|l| l.starts_with("//")).collect();
-    lines.reverse();
     let marker = |l: &str| matches!(l.trim_end_matches(':').to_ascii_lowercase().as_str(), "todo" | "fixme" | "xxx");
-    let lines: Vec<String> = lines.iter().map(|l| l.trim_start_matches('/').trim()).filter(|l| !l.is_empty() && !marker(l)).map(str::to_string).collect();
+    let lines: Vec<String> = comment_above(text, at).into_iter().filter(|l| !marker(l)).map(str::to_string).collect();
     if lines.len() > 1 && !lines.iter().all(|l| l.split_whitespace().count() <= 3) {
         vec![lines.join(" ")]
     } else {
@@ -1495,10 +1493,16 @@ fn declaration_comment(text: &str, at: usize) -> String {
 /// The `//` comment lines right above the line holding byte `at` (a
 /// declaration), without their slashes, joined into one paragraph.
 fn leading_comment(text: &str, at: usize) -> String {
+    comment_above(text, at).join(" ")
+}
+
+/// The non-empty `//` comment lines right above the line holding byte
+/// `at`, without their slashes, in order.
+fn comment_above(text: &str, at: usize) -> Vec<&str> {
     let start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
     let mut lines: Vec<&str> = text[..start].lines().rev().map(str::trim).take_while(|l| l.starts_with("//")).collect();
     lines.reverse();
-    lines.iter().map(|l| l.trim_start_matches('/').trim()).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
+    lines.into_iter().map(|l| l.trim_start_matches('/').trim()).filter(|l| !l.is_empty()).collect()
 }
 
 #[derive(Serialize)]

@@ -337,7 +337,7 @@ fn refused_numbers(text: &str) -> (std::borrow::Cow<'_, str>, Vec<RunError>) {
         if decimal && !is_key {
             let digits = body.replace('_', "");
             let too_long = digits.trim_start_matches('0').len() > 19 || digits.parse::<u64>().is_err();
-            if digits.len() > 1 && digits.starts_with('0') {
+            if literal::leading_zero(&digits) {
                 errors.push(RunError { kind: ErrorKind::State, span: Some((start, end - start)), message: literal::int_error_message(token) });
                 blank.push((start, end));
             } else if too_long {
@@ -440,8 +440,7 @@ fn word(text: &str, key: &str, v: &Value, predicate: bool) -> Result<u32, RunErr
         Value::String(s) => {
             let s = s.trim();
             // A quoted `010`, as a plain one (`refused_numbers`).
-            let body = s.trim_start_matches(['-', '+']);
-            if body.len() > 1 && body.starts_with('0') && body.bytes().all(|d| d.is_ascii_digit() || d == b'_') {
+            if literal::leading_zero(&s.trim_start_matches(['-', '+']).replace('_', "")) {
                 return Err(value_error(text, key, None, format!("`{key}`: {}", literal::int_error_message(s))));
             }
             let parsed = match s.strip_prefix("0f").or_else(|| s.strip_prefix("0F")) {

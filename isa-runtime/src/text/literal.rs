@@ -48,8 +48,9 @@ pub fn int(s: &str) -> Option<u64> {
     }
 }
 
-/// A decimal of two or more digits that starts with `0` (`077`).
-fn leading_zero(s: &str) -> bool {
+/// A decimal of two or more digits that starts with `0` (`077`): refused
+/// wherever a number is read (octal to some readers, decimal to others).
+pub fn leading_zero(s: &str) -> bool {
     let d = s.strip_prefix('+').unwrap_or(s).as_bytes();
     d.len() > 1 && d[0] == b'0' && d.iter().all(u8::is_ascii_digit)
 }
