@@ -25,8 +25,10 @@ pub fn check(isa: &Isa, diags: &mut Diagnostics) {
 /// Runs the checks of one opcode on its own (its optype and the types
 /// aside): its expressions and its directives. A problem that many opcodes
 /// inherit is reported by each; [`Diagnostics::sort`] keeps one.
-pub fn check_opcode(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
-    check_expressions(isa, op, diags);
+/// `siblings` are the opcodes of its optype (it among them), resolved: a
+/// field one of them lacks may be another's.
+pub fn check_opcode(isa: &Isa, op: &Opcode, siblings: &[&Opcode], diags: &mut Diagnostics) {
+    check_expressions(isa, op, siblings, diags);
     check_directives(isa, op, diags);
     check_guard_default(isa, op, diags);
 }
@@ -229,6 +231,8 @@ fn has_unusable_form(isa: &Isa, op: &Opcode) -> bool {
 struct Scope<'a> {
     isa: &'a Isa,
     op: &'a Opcode,
+    /// The opcodes of `op`'s optype.
+    siblings: &'a [&'a Opcode],
 }
 
 impl Scope<'_> {
@@ -255,8 +259,17 @@ impl Scope<'_> {
                         TypeKind::Register { constants, .. } => constants.iter().any(|c| c.name == **name),
                         _ => false,
                     });
+                    // A rule inherited from the optype, about a field of only some of its opcodes.
+                    let owners: Vec<&str> = self.siblings.iter().filter(|o| o.field(name).is_some()).map(|o| &*o.name).collect();
                     if let Some(f) = value_of {
                         d = d.with_label(format!("`{name}` is a value of `{}`: values are quoted, `\"{name}\"`", f.name));
+                    } else if !owners.is_empty() {
+                        d = d.with_label(format!(
+                            "only {} {} `{name}`, and this rule applies to every opcode of the optype: move it to {}",
+                            owners.join(", "),
+                            if owners.len() == 1 { "has" } else { "have" },
+                            if owners.len() == 1 { "that opcode" } else { "those opcodes" }
+                        ));
                     } else if let Some(n) = isa_runtime::spelling::nearest(name, self.op.fields.iter().map(|f| &*f.name)) {
                         d = d.with_label(format!("did you mean `{n}`?"));
                     }
@@ -348,8 +361,8 @@ impl Scope<'_> {
     }
 }
 
-fn check_expressions(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
-    let scope = Scope { isa, op };
+fn check_expressions(isa: &Isa, op: &Opcode, siblings: &[&Opcode], diags: &mut Diagnostics) {
+    let scope = Scope { isa, op, siblings };
     for e in &op.exceptions {
         if let Some(t) = scope.ty(&e.condition, diags) {
             if t == ExprType::Int || matches!(e.condition.kind, ExprKind::Str(_)) {

@@ -136,17 +136,31 @@ struct OptypeStep {
 /// Resolves, checks, binds and plans the opcodes of optype `ot`.
 fn optype_step(sources: &SourceMap, sh: &Shared, ot: ir::OptypeId) -> OptypeStep {
     let mut unbound = bind::Unbound::default();
-    let opcodes: Vec<(Opcode, Vec<Diagnostic>)> = sh.isa.optypes[ot]
+    let mut opcodes: Vec<(Opcode, Vec<Diagnostic>)> = sh.isa.optypes[ot]
         .opcodes
         .iter()
         .map(|&id| {
-            let mut d = Diagnostics::default();
-            let mut op = resolve::opcode(sources, &sh.files, &sh.prepared, id, &mut d.items);
-            check::check_opcode(&sh.isa, &op, &mut d);
-            op.forms = bind::bind_opcode(&sh.isa, &op, &mut unbound);
-            (op, d.items)
+            let mut d = Vec::new();
+            let op = resolve::opcode(sources, &sh.files, &sh.prepared, id, &mut d);
+            (op, d)
         })
         .collect();
+    // Checked once all are resolved: a rule of the optype may name a field of only some of them.
+    let checked: Vec<Vec<Diagnostic>> = {
+        let siblings: Vec<&Opcode> = opcodes.iter().map(|(op, _)| op).collect();
+        siblings
+            .iter()
+            .map(|op| {
+                let mut d = Diagnostics::default();
+                check::check_opcode(&sh.isa, op, &siblings, &mut d);
+                d.items
+            })
+            .collect()
+    };
+    for ((op, d), c) in opcodes.iter_mut().zip(checked) {
+        d.extend(c);
+        op.forms = bind::bind_opcode(&sh.isa, op, &mut unbound);
+    }
     let ops: Vec<&Opcode> = opcodes.iter().map(|(op, _)| op).collect();
     let plans = exec::plan_optype(&sh.isa, ot, &ops);
     OptypeStep { opcodes, unbound, plans }
