@@ -408,10 +408,17 @@ fn bind_form(
                 }
                 if let Some(i) = pick {
                     // Bound by position, but one letter from a field's
-                    // name: most likely that field, misspelt (names of two
-                    // letters are all one letter apart: not those).
-                    if by_name.is_none() && !twice && sop.name.len() >= 3 {
-                        let near = order.iter().map(|e| &e.name).find(|n| one_edit_apart(n, &sop.name));
+                    // name: most likely that field, misspelt. Names of two
+                    // letters are all one letter apart, so for those only
+                    // the field it is bound to counts, and only a letter
+                    // replaced (`pv` bound to `pu`; `pc` bound to `upc` is
+                    // a shared template naming the uniform form's field).
+                    if by_name.is_none() && !twice && sop.name.len() >= 2 {
+                        let near = order
+                            .iter()
+                            .map(|e| &e.name)
+                            .filter(|n| sop.name.len() >= 3 || (**n == order[i].name && n.len() == sop.name.len()))
+                            .find(|n| one_edit_apart(n, &sop.name));
                         if let Some(near) = near {
                             let to = &order[i].name;
                             let how = if near == to { "one letter from its name".to_string() } else { format!("though it is one letter from `{near}`") };
