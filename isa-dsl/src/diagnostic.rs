@@ -82,7 +82,7 @@ codes! {
     DisasmError = "E041", Error, "instruction word does not decode";
     WordsFile = "E042", Error, "a words file is neither hex words nor whole 16-byte words";
     // --- simulation -------------------------------------------------------
-    UnknownHookName = "E050", Error, "simulation hook names an unknown optype, operand or field";
+    UnknownHookName = "E050", Error, "simulation hook names an unknown optype, operand or field, or reads an operand of a width it cannot";
     KernelSignature = "E051", Error, "one kernel called with different argument types";
     SimFault = "E052", Error, "an instruction faults when simulated";
     SimState = "E053", Error, "a simulation state file is malformed";

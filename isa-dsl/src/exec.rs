@@ -310,7 +310,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
         let r = find_operand(isa, op, name)
             .map_err(at)?
             .ok_or_else(|| at(format!("the hook's result `{name}` is not an operand of the opcode")))?;
-        let o = operand(isa, op, r, None, &passed, unapplied).map_err(at)?;
+        let o = operand(isa, op, r, None, &passed, unapplied).map_err(|(e, s)| (e, s.or(hook.result_spans.get(k).copied())))?;
         if matches!(o.source, OperandSource::Immediate { .. } | OperandSource::ConstMem { .. }) {
             return Err(at(format!("the hook's result `{name}` is `{}`, which cannot be written", display(r))));
         }
@@ -328,7 +328,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
         };
         let found = find_operand(isa, op, base).map_err(at)?;
         let arg = match (found, sub) {
-            (Some(r), None) => ExecArg::Operand(operand(isa, op, r, a.domain.as_deref(), &passed, unapplied).map_err(at)?),
+            (Some(r), None) => ExecArg::Operand(operand(isa, op, r, a.domain.as_deref(), &passed, unapplied).map_err(|(e, s)| (e, s.or(a.span)))?),
             (Some(r), Some(sub)) => {
                 let field = format!("{}.{sub}", r.name);
                 match op.field(&field) {
@@ -369,7 +369,9 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
     Ok((exec, unlisted))
 }
 
-/// How one operand is read or written.
+/// How one operand is read or written. An error is placed where the
+/// caller says (the hook's argument or result), unless it carries a place
+/// of its own (an operand's `Bitwidth` directive).
 fn operand(
     isa: &Isa,
     op: &Opcode,
@@ -377,7 +379,34 @@ fn operand(
     domain: Option<&str>,
     passed: &BTreeSet<String>,
     unapplied: &mut BTreeSet<String>,
-) -> Result<ExecOperand, String> {
+) -> Result<ExecOperand, PlanError> {
+    operand_at(isa, op, r, domain, passed, unapplied).map_err(|e| match e {
+        OperandError::Here(msg) => (msg, None),
+        OperandError::At(msg, span) => (msg, span),
+    })
+}
+
+/// Why an operand cannot be planned: at the hook ([`OperandError::Here`]),
+/// or at a directive of its own.
+enum OperandError {
+    Here(String),
+    At(String, Option<crate::Span>),
+}
+
+impl From<String> for OperandError {
+    fn from(msg: String) -> OperandError {
+        OperandError::Here(msg)
+    }
+}
+
+fn operand_at(
+    isa: &Isa,
+    op: &Opcode,
+    r: &OperandRef,
+    domain: Option<&str>,
+    passed: &BTreeSet<String>,
+    unapplied: &mut BTreeSet<String>,
+) -> Result<ExecOperand, OperandError> {
     let name = display(r);
     if r.index.is_empty() && op.field(&r.name).is_none() && isa.file_literals.iter().any(|l| l.name == r.name) {
         let lit = isa
@@ -412,7 +441,7 @@ fn operand(
         Some(b) => match b.constant {
             Some(32) => ExecWidth::Fixed(32),
             Some(64) => ExecWidth::Fixed(64),
-            Some(c) => return Err(format!("`Bitwidth<{}> = {c}`: the simulator reads 32- or 64-bit values", r.name)),
+            Some(c) => return Err(OperandError::At(format!("`Bitwidth<{}> = {c}`: the simulator reads 32- or 64-bit values", r.name), b.span)),
             None => ExecWidth::Dynamic(b.expr.clone()),
         },
         None => ExecWidth::Fixed(32),
@@ -424,7 +453,7 @@ fn operand(
         TypeKind::Float { .. } => (OperandSource::Immediate { field: f.name.to_string(), signed: false }, width),
         TypeKind::ConstMem { .. } => (OperandSource::ConstMem { field: f.name.to_string() }, width),
         TypeKind::Enum { .. } => {
-            return Err(format!("operand `{}` is of the enum type `{}`; pass it as a field", r.name, ty.name))
+            return Err(format!("operand `{}` is of the enum type `{}`; pass it as a field", r.name, ty.name).into())
         }
     };
     let mut modifiers = Vec::new();
