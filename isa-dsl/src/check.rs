@@ -279,7 +279,12 @@ impl Scope<'_> {
                 ExprType::Value
             }
             ExprKind::Not(inner) => {
-                self.ty(inner, diags)?;
+                if self.ty(inner, diags)? == ExprType::Int {
+                    diags.push(
+                        Diagnostic::new(Code::TypeMismatch, inner.span, "`!` needs a condition here, not a number")
+                            .with_label("a number other than 0 always holds, and 0 never does: compare a field with it"),
+                    );
+                }
                 ExprType::Bool
             }
             ExprKind::Binary(op, a, b) => {
@@ -300,6 +305,12 @@ impl Scope<'_> {
                                     x.span,
                                     format!("`{}` needs a condition here", op.symbol()),
                                 ));
+                            } else if t == ExprType::Int {
+                                // `... or 1` makes the whole rule always hold (`and 0`: never).
+                                diags.push(
+                                    Diagnostic::new(Code::TypeMismatch, x.span, format!("`{}` needs a condition here, not a number", op.symbol()))
+                                        .with_label("a number other than 0 always holds, and 0 never does: compare a field with it"),
+                                );
                             }
                         }
                         ExprType::Bool
