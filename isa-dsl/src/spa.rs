@@ -26,9 +26,10 @@ pub use derived::Rule;
 /// Name of the notation, as shown in docs and diffs.
 pub const NOTATION: &str = "SPA 5.3";
 
-/// Whether a file is in the SPA notation (its first non-blank line is `SPA x.y:`).
+/// Whether a file is in the SPA notation (its first non-blank line is
+/// `SPA x.y:`; lines end as in [`parse_file`]).
 pub fn is_spa(text: &str) -> bool {
-    text.lines().find(|l| !l.trim().is_empty()).is_some_and(|l| SpaParser::parse(Rule::header, l).is_ok())
+    isa_runtime::text::lex::lines(text).map(|(_, l)| l).find(|l| !l.trim().is_empty()).is_some_and(|l| SpaParser::parse(Rule::header, l).is_ok())
 }
 
 struct Form {
@@ -59,12 +60,10 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
     let mut pending: Vec<SyntaxOperand> = Vec::new();
     let mut pending_text: Option<String> = None;
     let mut current: Option<Form> = None;
-    let mut offset = 0usize;
     let mut seen_header = false;
-    for raw in text.split_inclusive('\n') {
-        let line = raw.trim_end_matches(['\n', '\r']);
-        let span = Span::new(file, offset, offset + line.len());
-        offset += raw.len();
+    // Lines end at `\n`, `\r\n` or a lone `\r`, as in the DSL's files.
+    for (at, line) in isa_runtime::text::lex::lines(text) {
+        let span = Span::new(file, at, at + line.len());
         if line.trim().is_empty() {
             continue;
         }

@@ -241,3 +241,25 @@ fn diff_reports_edits_that_change_words_or_semantics() {
     let spaced = edited("004_ialu.txt", &replace("IABS Rd, {-}SrcB      $sched $req ;", "IABS  Rd,{-}SrcB $sched  $req;"));
     assert_eq!(report(&spaced), "no differences between old and new\n");
 }
+
+/// The SPA file reads the same with any line endings (`\n`, `\r\n`, a lone
+/// `\r`), as DSL files do: the same IR, the same one warning.
+#[test]
+fn spa_file_reads_the_same_with_any_line_endings() {
+    let text = std::fs::read_to_string(root().join("spec/legacy/003_hmul2_spa53.txt")).unwrap().replace("\r\n", "\n");
+    let ir = |text: &str| {
+        let fe = isa_dsl::compile_texts([("spa.txt", text)]);
+        // Each diagnostic's headline and place (`--> spa.txt:111:1`).
+        let rendered = fe.render_diagnostics();
+        let codes: Vec<String> = rendered.lines().filter(|l| l.contains("-->") || l.starts_with("warning") || l.starts_with("error")).map(str::to_string).collect();
+        (isa_codegen::dump::dump(&fe.isa, isa_codegen::dump::Format::Json).unwrap(), codes)
+    };
+    let lf = ir(&text);
+    assert_eq!(lf.1.len(), 2, "one warning and its place: {:?}", lf.1);
+    assert!(lf.0.contains("HMUL2_32I"));
+    for ending in ["\r\n", "\r"] {
+        let (json, codes) = ir(&text.replace('\n', ending));
+        assert_eq!(codes, lf.1, "{ending:?}");
+        assert!(json == lf.0, "the IR differs with {ending:?} line endings");
+    }
+}
