@@ -427,16 +427,48 @@ fn spellings(isa: &Isa, op: &Opcode) -> Vec<String> {
         .collect()
 }
 
-/// The first line where two texts differ, both sides shortened.
+/// Where two texts differ: the first changed line, both sides shortened
+/// around their first differing character; or the first line added or
+/// removed; and how many more lines changed.
 fn first_change(a: &str, b: &str) -> String {
-    let short = |s: &str| {
-        let s = s.trim();
-        if s.chars().count() > 60 { format!("{}...", s.chars().take(60).collect::<String>()) } else { s.to_string() }
-    };
     let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
     let k = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
+    let j = la[k..].iter().rev().zip(lb[k..].iter().rev()).take_while(|(x, y)| x == y).count();
+    let (old, new) = (&la[k..la.len() - j], &lb[k..lb.len() - j]);
     let quoted = |s: String| if s.is_empty() { "nothing".to_string() } else { format!("`{s}`") };
-    format!("line {}: {} -> {}", k + 1, quoted(short(la.get(k).unwrap_or(&""))), quoted(short(lb.get(k).unwrap_or(&""))))
+    let more = |n: usize, what: &str| if n > 1 { format!(" (and {} more {what})", n - 1) } else { String::new() };
+    // Lines only added or removed: the first that is not blank, and how many such.
+    fn first_text<'s>(lines: &[&'s str]) -> (usize, &'s str) {
+        lines.iter().position(|l| !l.trim().is_empty()).map_or((0, ""), |i| (i, lines[i]))
+    }
+    let texts = |lines: &[&str]| lines.iter().filter(|l| !l.trim().is_empty()).count();
+    match (old.first(), new.first()) {
+        (None, Some(_)) => {
+            let (i, y) = first_text(new);
+            format!("line {} added: {}{}", k + i + 1, quoted(around(y, 0)), more(texts(new), "lines added"))
+        }
+        (Some(_), None) => {
+            let (i, x) = first_text(old);
+            format!("line {} removed: {}{}", k + i + 1, quoted(around(x, 0)), more(texts(old), "lines removed"))
+        }
+        (Some(x), Some(y)) => {
+            let (x, y) = (x.trim(), y.trim());
+            let at = x.chars().zip(y.chars()).take_while(|(p, q)| p == q).count();
+            let lines = old.len().max(new.len());
+            format!("line {}: {} -> {}{}", k + 1, quoted(around(x, at)), quoted(around(y, at)), more(lines, "lines changed"))
+        }
+        (None, None) => "no line changed".to_string(),
+    }
+}
+
+/// A line shortened to 60 characters that show character `at` (the first
+/// that differs), with `...` where it is cut.
+fn around(line: &str, at: usize) -> String {
+    let chars: Vec<char> = line.trim().chars().collect();
+    let start = if at > 40 { (at - 20).min(chars.len()) } else { 0 };
+    let shown: String = chars[start..].iter().take(60).collect();
+    let (before, after) = (if start > 0 { "..." } else { "" }, if chars.len() - start > 60 { "..." } else { "" });
+    format!("{before}{shown}{after}")
 }
 
 #[derive(Clone, Debug)]
@@ -820,4 +852,27 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_change;
+
+    #[test]
+    fn a_change_past_the_cut_is_shown_around_where_it_is() {
+        let a = format!("{}全部置0。", "很长的一行文字".repeat(12));
+        let b = format!("{}全部置1。", "很长的一行文字".repeat(12));
+        let d = first_change(&a, &b);
+        assert!(d.starts_with("line 1: `...") && d.contains("全部置0。` -> `...") && d.ends_with("全部置1。`"), "{d}");
+    }
+
+    #[test]
+    fn lines_added_or_removed_are_named_with_their_text() {
+        let a = "one\n\ntwo\n\nthree";
+        assert_eq!(first_change(a, "one\n\nthree"), "line 3 removed: `two`");
+        assert_eq!(first_change(a, "one\n\nnew\n\ntwo\n\nthree"), "line 3 added: `new`");
+        assert_eq!(first_change(a, "one\n\nnew\nnewer\n\ntwo\n\nthree"), "line 3 added: `new` (and 1 more lines added)");
+        assert_eq!(first_change(a, "one\n\n2\n\n3"), "line 3: `two` -> `2` (and 2 more lines changed)");
+        assert_eq!(first_change("short", "shorter"), "line 1: `short` -> `shorter`");
+    }
 }
