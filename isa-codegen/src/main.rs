@@ -78,6 +78,7 @@ enum Color {
 enum Command {
     /// Parse, resolve and check spec files (files or directories, searched recursively for *.txt).
     Check {
+        /// Spec files or directories (searched recursively for *.txt).
         #[arg(required = true)]
         spec: Vec<PathBuf>,
         /// Fail (exit 1) on warnings too.
@@ -124,8 +125,11 @@ enum Command {
     /// rules, examples, simulation hooks and prose. Exit 0 when they are the
     /// same, 1 when they differ, 2 on errors (as diff(1)).
     Diff {
+        /// The old spec: a file or a directory (searched recursively for *.txt).
         old: PathBuf,
+        /// The new spec, the same way.
         new: PathBuf,
+        /// Text for people; YAML for scripts.
         #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
         format: DiffFormat,
         /// Spec files or directories read on both sides (e.g. `spec/base/` for two extension files); repeatable.
@@ -138,10 +142,13 @@ enum Command {
         #[arg(long, value_name = "PATH")]
         new_include: Vec<PathBuf>,
     },
-    /// Print the resolved IR.
+    /// Print the resolved IR (exit 1 when the spec has errors or the output
+    /// cannot be written).
     Ir {
+        /// Spec files or directories (searched recursively for *.txt).
         #[arg(required = true)]
         spec: Vec<PathBuf>,
+        /// YAML or JSON, with the same structure.
         #[arg(long, value_enum, default_value_t = IrFormat::Yaml)]
         format: IrFormat,
     },
@@ -234,8 +241,11 @@ fn main() -> ExitCode {
                 say!("error: cannot write the output: {e}");
                 return ExitCode::from(1);
             }
-            let fail = fe.has_errors() || (deny_warnings && !shown.is_empty());
-            if fail { ExitCode::from(1) } else { ExitCode::SUCCESS }
+            let denied = deny_warnings && !fe.has_errors() && !shown.is_empty();
+            if denied {
+                say!("error: warnings are denied (`--deny-warnings`): fix them, or `--allow` their codes");
+            }
+            if fe.has_errors() || denied { ExitCode::from(1) } else { ExitCode::SUCCESS }
         }
         Command::Diff { old, new, format, include, old_include, new_include } => {
             let side = |own: &[PathBuf], p: &PathBuf| include.iter().chain(own).cloned().chain(std::iter::once(p.clone())).collect::<Vec<_>>();

@@ -38,7 +38,9 @@ fn allowed_warnings_are_neither_shown_nor_denied() {
     // One code less: its warnings are shown, and deny them.
     let out = bin().args(["check", "spec/", "--deny-warnings", "--allow", &all[..all.len() - 5]]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8(out.stderr).unwrap().starts_with("warning[W017]"));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("warning[W017]"), "{err}");
+    assert!(err.ends_with("error: warnings are denied (`--deny-warnings`): fix them, or `--allow` their codes\n"), "it says why it fails: {err}");
     // Errors cannot be allowed, nor codes that do not exist.
     for bad in ["E030", "W099", "X1"] {
         assert_eq!(bin().args(["check", "spec/", "--allow", bad]).output().unwrap().status.code(), Some(2), "{bad}");

@@ -93,7 +93,10 @@ fn not_shown(hidden: usize, hidden_errors: usize) -> String {
     };
     // A limit set but not a number is ignored: say so where it matters.
     let ignored = match std::env::var(SHOWN_VAR) {
-        Ok(v) if v.trim().parse::<usize>().is_err() => format!(" (`{SHOWN_VAR}={v}` is not a number: the default, 100, holds)"),
+        Ok(v) if v.trim().parse::<usize>().is_err() => {
+            let why = if !v.trim().is_empty() && v.trim().bytes().all(|b| b.is_ascii_digit()) { "is too large" } else { "is not a number" };
+            format!(" (`{SHOWN_VAR}={v}` {why}: the default, 100, holds)")
+        }
         _ => String::new(),
     };
     format!("note: {what} not shown; {SHOWN_VAR}=0 shows all{ignored}\n\n")

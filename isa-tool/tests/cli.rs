@@ -383,6 +383,9 @@ fn a_flood_of_errors_shows_the_first_hundred_and_counts_the_rest() {
     let (_, _, err) = isa_stdin_env(&["asm", "-"], bad.as_bytes(), &[("ISA_MAX_DIAGNOSTICS", "abc")]);
     assert_eq!(err.matches("error[E040]").count(), 100, "{err}");
     assert!(err.contains("ISA_MAX_DIAGNOSTICS=0 shows all (`ISA_MAX_DIAGNOSTICS=abc` is not a number: the default, 100, holds)"), "{err}");
+    // A number past the machine's: too large, not "not a number".
+    let (_, _, err) = isa_stdin_env(&["asm", "-"], bad.as_bytes(), &[("ISA_MAX_DIAGNOSTICS", "99999999999999999999999")]);
+    assert!(err.contains("(`ISA_MAX_DIAGNOSTICS=99999999999999999999999` is too large: the default, 100, holds)"), "{err}");
 }
 
 /// A binary file's words have no line: their diagnostics come in word
