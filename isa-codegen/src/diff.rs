@@ -698,8 +698,10 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
                         // The same name for another encoding (or the reverse),
                         // or a constant (opcode bits): say the numbers.
                         if was == is || f.is_constant() || g.is_constant() {
-                            was = format!("{was} ({:#x})", f.default_value().unwrap_or_default());
-                            is = format!("{is} ({:#x})", g.default_value().unwrap_or_default());
+                            // Unless the text is the number already (`= 0x0`).
+                            let number = |text: String, v: u64| if text.ends_with(&format!("{v:#x}")) { text } else { format!("{text} ({v:#x})") };
+                            was = number(was, f.default_value().unwrap_or_default());
+                            is = number(is, g.default_value().unwrap_or_default());
                         }
                         d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::Value, Some(was), Some(is)));
                     }
