@@ -168,8 +168,8 @@ fn cut_long_line<'f, F: Files<'f>>(files: &'f F, d: &Diagnostic<F::FileId>) -> O
     let start = d.labels.iter().map(|l| l.range.start).min()? - range.start;
     let end = d.labels.iter().map(|l| l.range.end).max()? - range.start;
     let end = end.min(start + LONGEST_LABEL);
-    let from = text.floor_char_boundary(start.saturating_sub(CONTEXT));
-    let to = text.ceil_char_boundary((end + CONTEXT).min(text.len()));
+    let from = floor_char_boundary(text, start.saturating_sub(CONTEXT));
+    let to = ceil_char_boundary(text, (end + CONTEXT).min(text.len()));
     let before = if from > 0 { "..." } else { "" };
     let after = if to < text.len() { "..." } else { "" };
     let shown = format!("{before}{}{after}", &text[from..to]);
@@ -217,7 +217,7 @@ impl<'a> Files<'a> for Snip {
     }
 
     fn column_number(&'a self, (): (), _line_index: usize, byte_index: usize) -> Result<usize, FilesError> {
-        let at = self.text.floor_char_boundary(byte_index.min(self.text.len()));
+        let at = floor_char_boundary(&self.text, byte_index.min(self.text.len()));
         Ok(self.column + self.text[..at].chars().count())
     }
 
@@ -401,6 +401,25 @@ impl<'t> FileReport<'t> {
 /// (placeless ones first), then code.
 fn render_key(d: &Diagnostic<()>) -> (Option<usize>, Option<String>) {
     (d.labels.first().map(|l| l.range.start), d.code.clone())
+}
+
+/// The largest char boundary of `text` at or before `i` (at most its length);
+/// `str::floor_char_boundary`, which is newer than this crate's Rust.
+fn floor_char_boundary(text: &str, i: usize) -> usize {
+    let mut i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest char boundary of `text` at or after `i` (at most its length).
+fn ceil_char_boundary(text: &str, i: usize) -> usize {
+    let mut i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]
