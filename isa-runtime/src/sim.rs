@@ -250,20 +250,31 @@ impl Warp {
     pub fn set_warp(&mut self, file: usize, idx: u64, v: u32) {
         self.set_lane(file, idx, 0, v)
     }
-    /// Register `idx` of per-lane file `file` in every lane (zeros past the file).
+    /// Register `idx` of file `file` in every lane (zeros past the file); a
+    /// per-warp register has one value, which every lane sees.
     #[inline]
     pub fn lanes(&self, file: usize, idx: u64) -> [u32; LANES] {
         let Some(f) = self.files.get(file) else { return [0; LANES] };
+        if f.spec.warp {
+            return [self.warp(file, idx); LANES];
+        }
         let at = idx as usize * LANES;
         match f.data.get(at..at + LANES) {
             Some(s) => s.try_into().unwrap_or([0; LANES]),
             None => [0; LANES],
         }
     }
-    /// Writes register `idx` of per-lane file `file` in the lanes of `mask`
-    /// (dropped for constants).
+    /// Writes register `idx` of file `file` in the lanes of `mask` (dropped
+    /// for constants). A per-warp register takes the value of the lowest
+    /// lane of `mask` (none: it is left alone), as R2UR writes one.
     #[inline]
     pub fn set_lanes(&mut self, file: usize, idx: u64, mask: u32, v: &[u32; LANES]) {
+        if self.files.get(file).is_some_and(|f| f.spec.warp) {
+            if mask != 0 {
+                self.set_warp(file, idx, v[mask.trailing_zeros() as usize]);
+            }
+            return;
+        }
         let Some(f) = self.files.get_mut(file) else { return };
         if idx >= u32::MAX as u64 || !f.spec.is_writable(idx as u32) {
             return;
@@ -277,7 +288,7 @@ impl Warp {
             }
         }
     }
-    /// Bit i set when register `idx` of per-lane file `file` is non-zero in lane i.
+    /// Bit i set when register `idx` of file `file` is non-zero in lane i.
     #[inline]
     pub fn lane_mask(&self, file: usize, idx: u64) -> u32 {
         self.lanes(file, idx).iter().enumerate().fold(0, |m, (lane, v)| m | ((*v != 0) as u32) << lane)
@@ -416,6 +427,22 @@ mod tests {
         assert_eq!(w.warp(1, 7), 1);
         w.set64(0, 254, 0, u64::MAX);
         assert_eq!(w.get64(0, 254, 0), 0xFFFF_FFFF);
+    }
+
+    #[test]
+    fn a_per_warp_register_is_one_value_for_every_lane() {
+        static WARP: [FileSpec; 1] = [FileSpec { name: "UReg", prefix: "UR", count: 64, predicate: false, warp: true, constants: &[("URZ", 63)] }];
+        let mut w = Warp::new(&WARP);
+        let v: [u32; LANES] = std::array::from_fn(|l| 100 + l as u32);
+        w.set_lanes(0, 5, 0b1100, &v);
+        assert_eq!(w.warp(0, 5), 102, "the lowest lane of the mask");
+        assert_eq!(w.lanes(0, 5), [102; LANES], "every lane sees it");
+        assert_eq!((0..64).filter(|&r| w.warp(0, r) != 0).count(), 1, "no other register written");
+        w.set_lanes(0, 6, 0, &v);
+        assert_eq!(w.warp(0, 6), 0, "no lane, no write");
+        assert_eq!(w.lane_mask(0, 5), u32::MAX);
+        w.set_lanes64(0, 8, 1, &[0x1_0000_0002; LANES]);
+        assert_eq!(w.lanes64(0, 8), [0x1_0000_0002; LANES]);
     }
 
     #[test]
