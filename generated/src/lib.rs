@@ -2821,7 +2821,10 @@ impl Instruction {
             Instruction::GETGPR_U(i) => *i = GETGPR_U::of(w),
         }
     }
-    /// The word as 16 little-endian bytes (byte 0 holds bits 0..=7).
+    /// The encoded word as 16 little-endian bytes (byte 0 holds bits
+    /// 0..=7): [`Instruction::encode`]'s, so it fails where `encode`
+    /// does (the spec's `__Exception` rules); `to_word().to_le_bytes()`
+    /// does not check them.
     #[inline]
     pub fn to_le_bytes(&self) -> Result<[u8; 16], EncodeError> {
         self.encode().map(u128::to_le_bytes)

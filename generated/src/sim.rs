@@ -1160,7 +1160,7 @@ pub trait Kernels {
     }
 }
 impl HADD2_RR {
-    /// Executes on every active lane whose guard holds: `rd = HADD2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HADD2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1212,7 +1212,7 @@ impl HADD2_RR {
     }
 }
 impl HADD2_RU {
-    /// Executes on every active lane whose guard holds: `rd = HADD2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HADD2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1267,7 +1267,7 @@ impl HADD2_RU {
     }
 }
 impl HADD2_RI {
-    /// Executes on every active lane whose guard holds: `rd = HADD2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HADD2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1313,7 +1313,7 @@ impl HADD2_RI {
     }
 }
 impl HADD2_RC {
-    /// Executes on every active lane whose guard holds: `rd = HADD2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HADD2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1368,7 +1368,7 @@ impl HADD2_RC {
     }
 }
 impl HMUL2_RR {
-    /// Executes on every active lane whose guard holds: `rd = HMUL2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HMUL2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1420,7 +1420,7 @@ impl HMUL2_RR {
     }
 }
 impl HMUL2_RU {
-    /// Executes on every active lane whose guard holds: `rd = HMUL2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HMUL2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1475,7 +1475,7 @@ impl HMUL2_RU {
     }
 }
 impl HMUL2_RI {
-    /// Executes on every active lane whose guard holds: `rd = HMUL2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HMUL2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1521,7 +1521,7 @@ impl HMUL2_RI {
     }
 }
 impl HMUL2_RC {
-    /// Executes on every active lane whose guard holds: `rd = HMUL2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HMUL2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1576,7 +1576,7 @@ impl HMUL2_RC {
     }
 }
 impl HFMA2_RRR {
-    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1639,7 +1639,7 @@ impl HFMA2_RRR {
     }
 }
 impl HFMA2_RRI {
-    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1696,7 +1696,7 @@ impl HFMA2_RRI {
     }
 }
 impl HFMA2_RIR {
-    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1753,7 +1753,7 @@ impl HFMA2_RIR {
     }
 }
 impl HFMA2_RRU {
-    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1819,7 +1819,7 @@ impl HFMA2_RRU {
     }
 }
 impl HFMA2_RUR {
-    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1885,7 +1885,7 @@ impl HFMA2_RUR {
     }
 }
 impl HFMA2_RRC {
-    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -1951,7 +1951,7 @@ impl HFMA2_RRC {
     }
 }
 impl HFMA2_RCR {
-    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = HFMA2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2017,7 +2017,7 @@ impl HFMA2_RCR {
     }
 }
 impl HMNMX2_RR {
-    /// Executes on every active lane whose guard holds: `rd = hmnmx2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = hmnmx2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2073,7 +2073,7 @@ impl HMNMX2_RR {
     }
 }
 impl HMNMX2_RU {
-    /// Executes on every active lane whose guard holds: `rd = hmnmx2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = hmnmx2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2132,7 +2132,7 @@ impl HMNMX2_RU {
     }
 }
 impl HMNMX2_RI {
-    /// Executes on every active lane whose guard holds: `rd = hmnmx2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = hmnmx2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2182,7 +2182,7 @@ impl HMNMX2_RI {
     }
 }
 impl HMNMX2_RC {
-    /// Executes on every active lane whose guard holds: `rd = hmnmx2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = hmnmx2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2241,7 +2241,7 @@ impl HMNMX2_RC {
     }
 }
 impl HSETP2_RR {
-    /// Executes on every active lane whose guard holds: `pu, pv = hsetp2(...)`.
+    /// Executes on every active lane whose guard holds: `pu, pv = hsetp2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2299,7 +2299,7 @@ impl HSETP2_RR {
     }
 }
 impl HSETP2_RU {
-    /// Executes on every active lane whose guard holds: `pu, pv = hsetp2(...)`.
+    /// Executes on every active lane whose guard holds: `pu, pv = hsetp2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2360,7 +2360,7 @@ impl HSETP2_RU {
     }
 }
 impl HSETP2_RI {
-    /// Executes on every active lane whose guard holds: `pu, pv = hsetp2(...)`.
+    /// Executes on every active lane whose guard holds: `pu, pv = hsetp2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2412,7 +2412,7 @@ impl HSETP2_RI {
     }
 }
 impl HSETP2_RC {
-    /// Executes on every active lane whose guard holds: `pu, pv = hsetp2(...)`.
+    /// Executes on every active lane whose guard holds: `pu, pv = hsetp2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2473,7 +2473,7 @@ impl HSETP2_RC {
     }
 }
 impl HSET2_RR {
-    /// Executes on every active lane whose guard holds: `rd = hset2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = hset2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2531,7 +2531,7 @@ impl HSET2_RR {
     }
 }
 impl HSET2_RU {
-    /// Executes on every active lane whose guard holds: `rd = hset2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = hset2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2592,7 +2592,7 @@ impl HSET2_RU {
     }
 }
 impl HSET2_RI {
-    /// Executes on every active lane whose guard holds: `rd = hset2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = hset2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2644,7 +2644,7 @@ impl HSET2_RI {
     }
 }
 impl HSET2_RC {
-    /// Executes on every active lane whose guard holds: `rd = hset2(...)`.
+    /// Executes on every active lane whose guard holds: `rd = hset2(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2705,7 +2705,7 @@ impl HSET2_RC {
     }
 }
 impl FADD_RR {
-    /// Executes on every active lane whose guard holds: `rd = fadd(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fadd(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2751,7 +2751,7 @@ impl FADD_RR {
     }
 }
 impl FADD_RU {
-    /// Executes on every active lane whose guard holds: `rd = fadd(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fadd(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2800,7 +2800,7 @@ impl FADD_RU {
     }
 }
 impl FADD_RI {
-    /// Executes on every active lane whose guard holds: `rd = fadd(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fadd(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2843,7 +2843,7 @@ impl FADD_RI {
     }
 }
 impl FADD_RC {
-    /// Executes on every active lane whose guard holds: `rd = fadd(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fadd(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2892,7 +2892,7 @@ impl FADD_RC {
     }
 }
 impl FMUL_RR {
-    /// Executes on every active lane whose guard holds: `rd = fmul(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmul(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2939,7 +2939,7 @@ impl FMUL_RR {
     }
 }
 impl FMUL_RU {
-    /// Executes on every active lane whose guard holds: `rd = fmul(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmul(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -2989,7 +2989,7 @@ impl FMUL_RU {
     }
 }
 impl FMUL_RI {
-    /// Executes on every active lane whose guard holds: `rd = fmul(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmul(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3033,7 +3033,7 @@ impl FMUL_RI {
     }
 }
 impl FMUL_RC {
-    /// Executes on every active lane whose guard holds: `rd = fmul(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmul(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3083,7 +3083,7 @@ impl FMUL_RC {
     }
 }
 impl FFMA_RRR {
-    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3136,7 +3136,7 @@ impl FFMA_RRR {
     }
 }
 impl FFMA_RRI {
-    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3186,7 +3186,7 @@ impl FFMA_RRI {
     }
 }
 impl FFMA_RIR {
-    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3236,7 +3236,7 @@ impl FFMA_RIR {
     }
 }
 impl FFMA_RRU {
-    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3292,7 +3292,7 @@ impl FFMA_RRU {
     }
 }
 impl FFMA_RUR {
-    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3348,7 +3348,7 @@ impl FFMA_RUR {
     }
 }
 impl FFMA_RRC {
-    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3404,7 +3404,7 @@ impl FFMA_RRC {
     }
 }
 impl FFMA_RCR {
-    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmaf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3460,7 +3460,7 @@ impl FFMA_RCR {
     }
 }
 impl FMNMX_RR {
-    /// Executes on every active lane whose guard holds: `rd = fmnmx(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmnmx(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3509,7 +3509,7 @@ impl FMNMX_RR {
     }
 }
 impl FMNMX_RU {
-    /// Executes on every active lane whose guard holds: `rd = fmnmx(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmnmx(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3561,7 +3561,7 @@ impl FMNMX_RU {
     }
 }
 impl FMNMX_RI {
-    /// Executes on every active lane whose guard holds: `rd = fmnmx(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmnmx(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3607,7 +3607,7 @@ impl FMNMX_RI {
     }
 }
 impl FMNMX_RC {
-    /// Executes on every active lane whose guard holds: `rd = fmnmx(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fmnmx(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3659,7 +3659,7 @@ impl FMNMX_RC {
     }
 }
 impl FSETP_RR {
-    /// Executes on every active lane whose guard holds: `pu, pv = fsetp(...)`.
+    /// Executes on every active lane whose guard holds: `pu, pv = fsetp(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3710,7 +3710,7 @@ impl FSETP_RR {
     }
 }
 impl FSETP_RU {
-    /// Executes on every active lane whose guard holds: `pu, pv = fsetp(...)`.
+    /// Executes on every active lane whose guard holds: `pu, pv = fsetp(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3764,7 +3764,7 @@ impl FSETP_RU {
     }
 }
 impl FSETP_RI {
-    /// Executes on every active lane whose guard holds: `pu, pv = fsetp(...)`.
+    /// Executes on every active lane whose guard holds: `pu, pv = fsetp(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3812,7 +3812,7 @@ impl FSETP_RI {
     }
 }
 impl FSETP_RC {
-    /// Executes on every active lane whose guard holds: `pu, pv = fsetp(...)`.
+    /// Executes on every active lane whose guard holds: `pu, pv = fsetp(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3866,7 +3866,7 @@ impl FSETP_RC {
     }
 }
 impl FSET_RR {
-    /// Executes on every active lane whose guard holds: `rd = fset(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fset(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3917,7 +3917,7 @@ impl FSET_RR {
     }
 }
 impl FSET_RU {
-    /// Executes on every active lane whose guard holds: `rd = fset(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fset(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -3971,7 +3971,7 @@ impl FSET_RU {
     }
 }
 impl FSET_RI {
-    /// Executes on every active lane whose guard holds: `rd = fset(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fset(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4019,7 +4019,7 @@ impl FSET_RI {
     }
 }
 impl FSET_RC {
-    /// Executes on every active lane whose guard holds: `rd = fset(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fset(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4073,7 +4073,7 @@ impl FSET_RC {
     }
 }
 impl FSEL_RR {
-    /// Executes on every active lane whose guard holds: `rd = fsel(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fsel(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4121,7 +4121,7 @@ impl FSEL_RR {
     }
 }
 impl FSEL_RU {
-    /// Executes on every active lane whose guard holds: `rd = fsel(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fsel(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4172,7 +4172,7 @@ impl FSEL_RU {
     }
 }
 impl FSEL_RI {
-    /// Executes on every active lane whose guard holds: `rd = fsel(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fsel(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4217,7 +4217,7 @@ impl FSEL_RI {
     }
 }
 impl FSEL_RC {
-    /// Executes on every active lane whose guard holds: `rd = fsel(...)`.
+    /// Executes on every active lane whose guard holds: `rd = fsel(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4268,7 +4268,7 @@ impl FSEL_RC {
     }
 }
 impl FCHK_RR {
-    /// Executes on every active lane whose guard holds: `pu = fchk(...)`.
+    /// Executes on every active lane whose guard holds: `pu = fchk(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4311,7 +4311,7 @@ impl FCHK_RR {
     }
 }
 impl FCHK_RU {
-    /// Executes on every active lane whose guard holds: `pu = fchk(...)`.
+    /// Executes on every active lane whose guard holds: `pu = fchk(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4357,7 +4357,7 @@ impl FCHK_RU {
     }
 }
 impl FCHK_RI {
-    /// Executes on every active lane whose guard holds: `pu = fchk(...)`.
+    /// Executes on every active lane whose guard holds: `pu = fchk(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4397,7 +4397,7 @@ impl FCHK_RI {
     }
 }
 impl FCHK_RC {
-    /// Executes on every active lane whose guard holds: `pu = fchk(...)`.
+    /// Executes on every active lane whose guard holds: `pu = fchk(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4443,7 +4443,7 @@ impl FCHK_RC {
     }
 }
 impl I2F_R {
-    /// Executes on every active lane whose guard holds: `rd = i2f(...)`.
+    /// Executes on every active lane whose guard holds: `rd = i2f(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4477,7 +4477,7 @@ impl I2F_R {
     }
 }
 impl I2F_C {
-    /// Executes on every active lane whose guard holds: `rd = i2f(...)`.
+    /// Executes on every active lane whose guard holds: `rd = i2f(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4514,7 +4514,7 @@ impl I2F_C {
     }
 }
 impl I2F_U {
-    /// Executes on every active lane whose guard holds: `rd = i2f(...)`.
+    /// Executes on every active lane whose guard holds: `rd = i2f(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4551,7 +4551,7 @@ impl I2F_U {
     }
 }
 impl F2F_R {
-    /// Executes on every active lane whose guard holds: `rd = f2f(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2f(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4588,7 +4588,7 @@ impl F2F_R {
     }
 }
 impl F2F_U {
-    /// Executes on every active lane whose guard holds: `rd = f2f(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2f(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4628,7 +4628,7 @@ impl F2F_U {
     }
 }
 impl F2F_C {
-    /// Executes on every active lane whose guard holds: `rd = f2f(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2f(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4668,7 +4668,7 @@ impl F2F_C {
     }
 }
 impl F2I_R {
-    /// Executes on every active lane whose guard holds: `rd = f2i(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2i(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4706,7 +4706,7 @@ impl F2I_R {
     }
 }
 impl F2I_U {
-    /// Executes on every active lane whose guard holds: `rd = f2i(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2i(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4747,7 +4747,7 @@ impl F2I_U {
     }
 }
 impl F2I_C {
-    /// Executes on every active lane whose guard holds: `rd = f2i(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2i(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4788,7 +4788,7 @@ impl F2I_C {
     }
 }
 impl FRND_R {
-    /// Executes on every active lane whose guard holds: `rd = frnd(...)`.
+    /// Executes on every active lane whose guard holds: `rd = frnd(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4824,7 +4824,7 @@ impl FRND_R {
     }
 }
 impl FRND_U {
-    /// Executes on every active lane whose guard holds: `rd = frnd(...)`.
+    /// Executes on every active lane whose guard holds: `rd = frnd(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4863,7 +4863,7 @@ impl FRND_U {
     }
 }
 impl FRND_C {
-    /// Executes on every active lane whose guard holds: `rd = frnd(...)`.
+    /// Executes on every active lane whose guard holds: `rd = frnd(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4902,7 +4902,7 @@ impl FRND_C {
     }
 }
 impl F2FP_RRR {
-    /// Executes on every active lane whose guard holds: `rd = f2fp(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2fp(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4940,7 +4940,7 @@ impl F2FP_RRR {
     }
 }
 impl F2FP_RUR {
-    /// Executes on every active lane whose guard holds: `rd = f2fp(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2fp(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -4981,7 +4981,7 @@ impl F2FP_RUR {
     }
 }
 impl F2FP_RIR {
-    /// Executes on every active lane whose guard holds: `rd = f2fp(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2fp(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5022,7 +5022,7 @@ impl F2FP_RIR {
     }
 }
 impl F2FP_RCR {
-    /// Executes on every active lane whose guard holds: `rd = f2fp(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2fp(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5063,7 +5063,7 @@ impl F2FP_RCR {
     }
 }
 impl F2IP_RRR {
-    /// Executes on every active lane whose guard holds: `rd = f2ip(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2ip(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5101,7 +5101,7 @@ impl F2IP_RRR {
     }
 }
 impl F2IP_RUR {
-    /// Executes on every active lane whose guard holds: `rd = f2ip(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2ip(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5142,7 +5142,7 @@ impl F2IP_RUR {
     }
 }
 impl F2IP_RCR {
-    /// Executes on every active lane whose guard holds: `rd = f2ip(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2ip(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5183,7 +5183,7 @@ impl F2IP_RCR {
     }
 }
 impl F2IP_RIR {
-    /// Executes on every active lane whose guard holds: `rd = f2ip(...)`.
+    /// Executes on every active lane whose guard holds: `rd = f2ip(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5224,7 +5224,7 @@ impl F2IP_RIR {
     }
 }
 impl IADD_RR {
-    /// Executes on every active lane whose guard holds: `rd, pu = iadd(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = iadd(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5263,7 +5263,7 @@ impl IADD_RR {
     }
 }
 impl IADD_RU {
-    /// Executes on every active lane whose guard holds: `rd, pu = iadd(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = iadd(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5305,7 +5305,7 @@ impl IADD_RU {
     }
 }
 impl IADD_RI {
-    /// Executes on every active lane whose guard holds: `rd, pu = iadd(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = iadd(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5347,7 +5347,7 @@ impl IADD_RI {
     }
 }
 impl IADD_RC {
-    /// Executes on every active lane whose guard holds: `rd, pu = iadd(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = iadd(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5389,7 +5389,7 @@ impl IADD_RC {
     }
 }
 impl IMAD_RRR {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5430,7 +5430,7 @@ impl IMAD_RRR {
     }
 }
 impl IMAD_RRI {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5474,7 +5474,7 @@ impl IMAD_RRI {
     }
 }
 impl IMAD_RIR {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5518,7 +5518,7 @@ impl IMAD_RIR {
     }
 }
 impl IMAD_RRC {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5562,7 +5562,7 @@ impl IMAD_RRC {
     }
 }
 impl IMAD_RCR {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5606,7 +5606,7 @@ impl IMAD_RCR {
     }
 }
 impl IMAD_RRU {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5650,7 +5650,7 @@ impl IMAD_RRU {
     }
 }
 impl IMAD_RUR {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5694,7 +5694,7 @@ impl IMAD_RUR {
     }
 }
 impl IMAD_WIDE_RRR {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad_wide(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad_wide(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5734,7 +5734,7 @@ impl IMAD_WIDE_RRR {
     }
 }
 impl IMAD_WIDE_RIR {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad_wide(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad_wide(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5777,7 +5777,7 @@ impl IMAD_WIDE_RIR {
     }
 }
 impl IMAD_WIDE_RRC {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad_wide(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad_wide(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5824,7 +5824,7 @@ impl IMAD_WIDE_RRC {
     }
 }
 impl IMAD_WIDE_RCR {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad_wide(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad_wide(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5867,7 +5867,7 @@ impl IMAD_WIDE_RCR {
     }
 }
 impl IMAD_WIDE_RRU {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad_wide(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad_wide(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5910,7 +5910,7 @@ impl IMAD_WIDE_RRU {
     }
 }
 impl IMAD_WIDE_RUR {
-    /// Executes on every active lane whose guard holds: `rd, pu = imad_wide(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = imad_wide(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5953,7 +5953,7 @@ impl IMAD_WIDE_RUR {
     }
 }
 impl IDP2A_RRR {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -5993,7 +5993,7 @@ impl IDP2A_RRR {
     }
 }
 impl IDP2A_RRI {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6036,7 +6036,7 @@ impl IDP2A_RRI {
     }
 }
 impl IDP2A_RIR {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6079,7 +6079,7 @@ impl IDP2A_RIR {
     }
 }
 impl IDP2A_RRC {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6122,7 +6122,7 @@ impl IDP2A_RRC {
     }
 }
 impl IDP2A_RCR {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6165,7 +6165,7 @@ impl IDP2A_RCR {
     }
 }
 impl IDP2A_RRU {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6208,7 +6208,7 @@ impl IDP2A_RRU {
     }
 }
 impl IDP2A_RUR {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp2a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6251,7 +6251,7 @@ impl IDP2A_RUR {
     }
 }
 impl IDP4A_RRR {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6290,7 +6290,7 @@ impl IDP4A_RRR {
     }
 }
 impl IDP4A_RRI {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6332,7 +6332,7 @@ impl IDP4A_RRI {
     }
 }
 impl IDP4A_RIR {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6374,7 +6374,7 @@ impl IDP4A_RIR {
     }
 }
 impl IDP4A_RRC {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6416,7 +6416,7 @@ impl IDP4A_RRC {
     }
 }
 impl IDP4A_RCR {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6458,7 +6458,7 @@ impl IDP4A_RCR {
     }
 }
 impl IDP4A_RRU {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6500,7 +6500,7 @@ impl IDP4A_RRU {
     }
 }
 impl IDP4A_RUR {
-    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = idp4a(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6542,7 +6542,7 @@ impl IDP4A_RUR {
     }
 }
 impl IMUL_RR {
-    /// Executes on every active lane whose guard holds: `rd = imul(...)`.
+    /// Executes on every active lane whose guard holds: `rd = imul(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6578,7 +6578,7 @@ impl IMUL_RR {
     }
 }
 impl IMUL_RU {
-    /// Executes on every active lane whose guard holds: `rd = imul(...)`.
+    /// Executes on every active lane whose guard holds: `rd = imul(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6617,7 +6617,7 @@ impl IMUL_RU {
     }
 }
 impl IMUL_RI {
-    /// Executes on every active lane whose guard holds: `rd = imul(...)`.
+    /// Executes on every active lane whose guard holds: `rd = imul(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6653,7 +6653,7 @@ impl IMUL_RI {
     }
 }
 impl IMUL_RC {
-    /// Executes on every active lane whose guard holds: `rd = imul(...)`.
+    /// Executes on every active lane whose guard holds: `rd = imul(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6692,7 +6692,7 @@ impl IMUL_RC {
     }
 }
 impl LEA_RRR {
-    /// Executes on every active lane whose guard holds: `rd, pu = lea(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = lea(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6738,7 +6738,7 @@ impl LEA_RRR {
     }
 }
 impl LEA_RIR {
-    /// Executes on every active lane whose guard holds: `rd, pu = lea(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = lea(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6787,7 +6787,7 @@ impl LEA_RIR {
     }
 }
 impl LEA_RCR {
-    /// Executes on every active lane whose guard holds: `rd, pu = lea(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = lea(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6836,7 +6836,7 @@ impl LEA_RCR {
     }
 }
 impl LEA_RUR {
-    /// Executes on every active lane whose guard holds: `rd, pu = lea(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = lea(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6885,7 +6885,7 @@ impl LEA_RUR {
     }
 }
 impl IABS_R {
-    /// Executes on every active lane whose guard holds: `rd = iabs(...)`.
+    /// Executes on every active lane whose guard holds: `rd = iabs(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6915,7 +6915,7 @@ impl IABS_R {
     }
 }
 impl IABS_U {
-    /// Executes on every active lane whose guard holds: `rd = iabs(...)`.
+    /// Executes on every active lane whose guard holds: `rd = iabs(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6948,7 +6948,7 @@ impl IABS_U {
     }
 }
 impl IABS_I {
-    /// Executes on every active lane whose guard holds: `rd = iabs(...)`.
+    /// Executes on every active lane whose guard holds: `rd = iabs(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -6981,7 +6981,7 @@ impl IABS_I {
     }
 }
 impl IABS_C {
-    /// Executes on every active lane whose guard holds: `rd = iabs(...)`.
+    /// Executes on every active lane whose guard holds: `rd = iabs(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7014,7 +7014,7 @@ impl IABS_C {
     }
 }
 impl IMNMX_RR {
-    /// Executes on every active lane whose guard holds: `rd = imnmx(...)`.
+    /// Executes on every active lane whose guard holds: `rd = imnmx(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7050,7 +7050,7 @@ impl IMNMX_RR {
     }
 }
 impl IMNMX_RU {
-    /// Executes on every active lane whose guard holds: `rd = imnmx(...)`.
+    /// Executes on every active lane whose guard holds: `rd = imnmx(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7089,7 +7089,7 @@ impl IMNMX_RU {
     }
 }
 impl IMNMX_RI {
-    /// Executes on every active lane whose guard holds: `rd = imnmx(...)`.
+    /// Executes on every active lane whose guard holds: `rd = imnmx(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7128,7 +7128,7 @@ impl IMNMX_RI {
     }
 }
 impl IMNMX_RC {
-    /// Executes on every active lane whose guard holds: `rd = imnmx(...)`.
+    /// Executes on every active lane whose guard holds: `rd = imnmx(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7167,7 +7167,7 @@ impl IMNMX_RC {
     }
 }
 impl P2R_RR {
-    /// Executes on every active lane whose guard holds: `rd = p2r(...)`.
+    /// Executes on every active lane whose guard holds: `rd = p2r(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7199,7 +7199,7 @@ impl P2R_RR {
     }
 }
 impl P2R_RU {
-    /// Executes on every active lane whose guard holds: `rd = p2r(...)`.
+    /// Executes on every active lane whose guard holds: `rd = p2r(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7231,7 +7231,7 @@ impl P2R_RU {
     }
 }
 impl P2R_RI {
-    /// Executes on every active lane whose guard holds: `rd = p2r(...)`.
+    /// Executes on every active lane whose guard holds: `rd = p2r(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7263,7 +7263,7 @@ impl P2R_RI {
     }
 }
 impl P2R_RC {
-    /// Executes on every active lane whose guard holds: `rd = p2r(...)`.
+    /// Executes on every active lane whose guard holds: `rd = p2r(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7295,7 +7295,7 @@ impl P2R_RC {
     }
 }
 impl R2P_RR {
-    /// Executes on every active lane whose guard holds: `PR = r2p(...)`.
+    /// Executes on every active lane whose guard holds: `PR = r2p(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7327,7 +7327,7 @@ impl R2P_RR {
     }
 }
 impl R2P_RU {
-    /// Executes on every active lane whose guard holds: `PR = r2p(...)`.
+    /// Executes on every active lane whose guard holds: `PR = r2p(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7359,7 +7359,7 @@ impl R2P_RU {
     }
 }
 impl R2P_RI {
-    /// Executes on every active lane whose guard holds: `PR = r2p(...)`.
+    /// Executes on every active lane whose guard holds: `PR = r2p(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7391,7 +7391,7 @@ impl R2P_RI {
     }
 }
 impl R2P_RC {
-    /// Executes on every active lane whose guard holds: `PR = r2p(...)`.
+    /// Executes on every active lane whose guard holds: `PR = r2p(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7423,7 +7423,7 @@ impl R2P_RC {
     }
 }
 impl ISETP_RR {
-    /// Executes on every active lane whose guard holds: `pu, pv = isetp(...)`.
+    /// Executes on every active lane whose guard holds: `pu, pv = isetp(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7467,7 +7467,7 @@ impl ISETP_RR {
     }
 }
 impl ISETP_RU {
-    /// Executes on every active lane whose guard holds: `pu, pv = isetp(...)`.
+    /// Executes on every active lane whose guard holds: `pu, pv = isetp(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7514,7 +7514,7 @@ impl ISETP_RU {
     }
 }
 impl ISETP_RI {
-    /// Executes on every active lane whose guard holds: `pu, pv = isetp(...)`.
+    /// Executes on every active lane whose guard holds: `pu, pv = isetp(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7561,7 +7561,7 @@ impl ISETP_RI {
     }
 }
 impl ISETP_RC {
-    /// Executes on every active lane whose guard holds: `pu, pv = isetp(...)`.
+    /// Executes on every active lane whose guard holds: `pu, pv = isetp(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7608,7 +7608,7 @@ impl ISETP_RC {
     }
 }
 impl ISET_RR {
-    /// Executes on every active lane whose guard holds: `rd = iset(...)`.
+    /// Executes on every active lane whose guard holds: `rd = iset(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7652,7 +7652,7 @@ impl ISET_RR {
     }
 }
 impl ISET_RU {
-    /// Executes on every active lane whose guard holds: `rd = iset(...)`.
+    /// Executes on every active lane whose guard holds: `rd = iset(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7699,7 +7699,7 @@ impl ISET_RU {
     }
 }
 impl ISET_RI {
-    /// Executes on every active lane whose guard holds: `rd = iset(...)`.
+    /// Executes on every active lane whose guard holds: `rd = iset(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7746,7 +7746,7 @@ impl ISET_RI {
     }
 }
 impl ISET_RC {
-    /// Executes on every active lane whose guard holds: `rd = iset(...)`.
+    /// Executes on every active lane whose guard holds: `rd = iset(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7793,7 +7793,7 @@ impl ISET_RC {
     }
 }
 impl SEL_RR {
-    /// Executes on every active lane whose guard holds: `rd = sel(...)`.
+    /// Executes on every active lane whose guard holds: `rd = sel(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7828,7 +7828,7 @@ impl SEL_RR {
     }
 }
 impl SEL_RU {
-    /// Executes on every active lane whose guard holds: `rd = sel(...)`.
+    /// Executes on every active lane whose guard holds: `rd = sel(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7866,7 +7866,7 @@ impl SEL_RU {
     }
 }
 impl SEL_RI {
-    /// Executes on every active lane whose guard holds: `rd = sel(...)`.
+    /// Executes on every active lane whose guard holds: `rd = sel(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7904,7 +7904,7 @@ impl SEL_RI {
     }
 }
 impl SEL_RC {
-    /// Executes on every active lane whose guard holds: `rd = sel(...)`.
+    /// Executes on every active lane whose guard holds: `rd = sel(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7942,7 +7942,7 @@ impl SEL_RC {
     }
 }
 impl LOP3_RRR {
-    /// Executes on every active lane whose guard holds: `rd, pu = lop3(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = lop3(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -7984,7 +7984,7 @@ impl LOP3_RRR {
     }
 }
 impl LOP3_RIR {
-    /// Executes on every active lane whose guard holds: `rd, pu = lop3(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = lop3(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8029,7 +8029,7 @@ impl LOP3_RIR {
     }
 }
 impl LOP3_RCR {
-    /// Executes on every active lane whose guard holds: `rd, pu = lop3(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = lop3(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8074,7 +8074,7 @@ impl LOP3_RCR {
     }
 }
 impl LOP3_RUR {
-    /// Executes on every active lane whose guard holds: `rd, pu = lop3(...)`.
+    /// Executes on every active lane whose guard holds: `rd, pu = lop3(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8119,7 +8119,7 @@ impl LOP3_RUR {
     }
 }
 impl PLOP3_X {
-    /// Executes on every active lane whose guard holds: `pu = plop3(...)`.
+    /// Executes on every active lane whose guard holds: `pu = plop3(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8164,7 +8164,7 @@ impl PLOP3_X {
     }
 }
 impl PLOP3_U {
-    /// Executes on every active lane whose guard holds: `pu = plop3(...)`.
+    /// Executes on every active lane whose guard holds: `pu = plop3(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8212,7 +8212,7 @@ impl PLOP3_U {
     }
 }
 impl SHF_RRR {
-    /// Executes on every active lane whose guard holds: `rd = shf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = shf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8248,7 +8248,7 @@ impl SHF_RRR {
     }
 }
 impl SHF_RRI {
-    /// Executes on every active lane whose guard holds: `rd = shf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = shf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8287,7 +8287,7 @@ impl SHF_RRI {
     }
 }
 impl SHF_RIR {
-    /// Executes on every active lane whose guard holds: `rd = shf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = shf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8326,7 +8326,7 @@ impl SHF_RIR {
     }
 }
 impl SHF_RRC {
-    /// Executes on every active lane whose guard holds: `rd = shf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = shf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8365,7 +8365,7 @@ impl SHF_RRC {
     }
 }
 impl SHF_RCR {
-    /// Executes on every active lane whose guard holds: `rd = shf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = shf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8404,7 +8404,7 @@ impl SHF_RCR {
     }
 }
 impl SHF_RRU {
-    /// Executes on every active lane whose guard holds: `rd = shf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = shf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8443,7 +8443,7 @@ impl SHF_RRU {
     }
 }
 impl SHF_RUR {
-    /// Executes on every active lane whose guard holds: `rd = shf(...)`.
+    /// Executes on every active lane whose guard holds: `rd = shf(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8482,7 +8482,7 @@ impl SHF_RUR {
     }
 }
 impl MOV_R {
-    /// Executes on every active lane whose guard holds: `rd = mov(...)`.
+    /// Executes on every active lane whose guard holds: `rd = mov(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8540,7 +8540,7 @@ impl MOV_R {
     }
 }
 impl MOV_U {
-    /// Executes on every active lane whose guard holds: `rd = mov(...)`.
+    /// Executes on every active lane whose guard holds: `rd = mov(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8598,7 +8598,7 @@ impl MOV_U {
     }
 }
 impl MOV_I {
-    /// Executes on every active lane whose guard holds: `rd = mov(...)`.
+    /// Executes on every active lane whose guard holds: `rd = mov(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8645,7 +8645,7 @@ impl MOV_I {
     }
 }
 impl MOV_C {
-    /// Executes on every active lane whose guard holds: `rd = mov(...)`.
+    /// Executes on every active lane whose guard holds: `rd = mov(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8705,7 +8705,7 @@ impl MOV_C {
     }
 }
 impl PRMT_RRR {
-    /// Executes on every active lane whose guard holds: `rd = prmt(...)`.
+    /// Executes on every active lane whose guard holds: `rd = prmt(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8738,7 +8738,7 @@ impl PRMT_RRR {
     }
 }
 impl PRMT_RRI {
-    /// Executes on every active lane whose guard holds: `rd = prmt(...)`.
+    /// Executes on every active lane whose guard holds: `rd = prmt(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8774,7 +8774,7 @@ impl PRMT_RRI {
     }
 }
 impl PRMT_RIR {
-    /// Executes on every active lane whose guard holds: `rd = prmt(...)`.
+    /// Executes on every active lane whose guard holds: `rd = prmt(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8810,7 +8810,7 @@ impl PRMT_RIR {
     }
 }
 impl PRMT_RRC {
-    /// Executes on every active lane whose guard holds: `rd = prmt(...)`.
+    /// Executes on every active lane whose guard holds: `rd = prmt(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8846,7 +8846,7 @@ impl PRMT_RRC {
     }
 }
 impl PRMT_RCR {
-    /// Executes on every active lane whose guard holds: `rd = prmt(...)`.
+    /// Executes on every active lane whose guard holds: `rd = prmt(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8882,7 +8882,7 @@ impl PRMT_RCR {
     }
 }
 impl PRMT_RRU {
-    /// Executes on every active lane whose guard holds: `rd = prmt(...)`.
+    /// Executes on every active lane whose guard holds: `rd = prmt(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8918,7 +8918,7 @@ impl PRMT_RRU {
     }
 }
 impl PRMT_RUR {
-    /// Executes on every active lane whose guard holds: `rd = prmt(...)`.
+    /// Executes on every active lane whose guard holds: `rd = prmt(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8954,7 +8954,7 @@ impl PRMT_RUR {
     }
 }
 impl I2I_R {
-    /// Executes on every active lane whose guard holds: `rd = i2i(...)`.
+    /// Executes on every active lane whose guard holds: `rd = i2i(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -8985,7 +8985,7 @@ impl I2I_R {
     }
 }
 impl I2I_U {
-    /// Executes on every active lane whose guard holds: `rd = i2i(...)`.
+    /// Executes on every active lane whose guard holds: `rd = i2i(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -9019,7 +9019,7 @@ impl I2I_U {
     }
 }
 impl I2I_I {
-    /// Executes on every active lane whose guard holds: `rd = i2i(...)`.
+    /// Executes on every active lane whose guard holds: `rd = i2i(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -9053,7 +9053,7 @@ impl I2I_I {
     }
 }
 impl I2I_C {
-    /// Executes on every active lane whose guard holds: `rd = i2i(...)`.
+    /// Executes on every active lane whose guard holds: `rd = i2i(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -9087,7 +9087,7 @@ impl I2I_C {
     }
 }
 impl I2IP_RRR {
-    /// Executes on every active lane whose guard holds: `rd = i2ip(...)`.
+    /// Executes on every active lane whose guard holds: `rd = i2ip(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -9121,7 +9121,7 @@ impl I2IP_RRR {
     }
 }
 impl I2IP_RUR {
-    /// Executes on every active lane whose guard holds: `rd = i2ip(...)`.
+    /// Executes on every active lane whose guard holds: `rd = i2ip(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -9158,7 +9158,7 @@ impl I2IP_RUR {
     }
 }
 impl I2IP_RIR {
-    /// Executes on every active lane whose guard holds: `rd = i2ip(...)`.
+    /// Executes on every active lane whose guard holds: `rd = i2ip(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -9195,7 +9195,7 @@ impl I2IP_RIR {
     }
 }
 impl I2IP_RCR {
-    /// Executes on every active lane whose guard holds: `rd = i2ip(...)`.
+    /// Executes on every active lane whose guard holds: `rd = i2ip(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -9232,7 +9232,7 @@ impl I2IP_RCR {
     }
 }
 impl R2UR_R {
-    /// Executes on every active lane whose guard holds: `urd = r2ur(...)`, once per warp.
+    /// Executes on every active lane whose guard holds: `urd = r2ur(...)`, once per warp. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -9268,7 +9268,7 @@ impl R2UR_R {
     }
 }
 impl SETGPR_U {
-    /// Executes on every active lane whose guard holds: `R[urb, ridx] = gpr_move(...)`.
+    /// Executes on every active lane whose guard holds: `R[urb, ridx] = gpr_move(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -9323,7 +9323,7 @@ impl SETGPR_U {
     }
 }
 impl GETGPR_U {
-    /// Executes on every active lane whose guard holds: `rd = gpr_move(...)`.
+    /// Executes on every active lane whose guard holds: `rd = gpr_move(...)`. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.
     #[inline]
     pub fn execute<K: Kernels + ?Sized>(
         &self,
@@ -9380,7 +9380,10 @@ impl GETGPR_U {
     }
 }
 impl Instruction {
-    /// Executes the instruction on `w` (see each opcode's `execute`).
+    /// Executes the instruction on `w` (see each opcode's `execute`). A
+    /// [`Fault`] (the warp unchanged) for an operand out of range or an
+    /// opcode without a simulation hook; the `__Exception` rules are
+    /// [`Instruction::encode`]'s, not checked here.
     pub fn execute<K: Kernels + ?Sized>(
         &self,
         w: &mut Warp,

@@ -97,7 +97,10 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
         #( #executes )*
 
         impl Instruction {
-            /// Executes the instruction on `w` (see each opcode's `execute`).
+            /// Executes the instruction on `w` (see each opcode's `execute`). A
+            /// [`Fault`] (the warp unchanged) for an operand out of range or an
+            /// opcode without a simulation hook; the `__Exception` rules are
+            /// [`Instruction::encode`]'s, not checked here.
             pub fn execute<K: Kernels + ?Sized>(&self, w: &mut Warp, k: &K) -> Result<(), Fault> {
                 match self { #( #arms )* }
             }
@@ -546,7 +549,7 @@ impl Ctx<'_> {
         let stores: Vec<TokenStream> =
             exec.results.iter().zip(&outs).map(|(r, o)| self.store(op, r, quote!(#o))).collect();
         let doc = format!(
-            " Executes on every active lane whose guard holds: `{} = {}(...)`{}.",
+            " Executes on every active lane whose guard holds: `{} = {}(...)`{}. A `Fault` (the warp unchanged) when an indexed register or a constant-memory operand is out of range; the `__Exception` rules are `encode`'s, not checked here.",
             exec.results.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", "),
             exec.function,
             if exec.warp { ", once per warp" } else { "" }

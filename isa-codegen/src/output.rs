@@ -48,10 +48,10 @@ pub struct Written {
     pub stranded: Option<String>,
     /// Other runs' temporary directories beside `out` (`.OUT.tmp-PID`):
     /// left by a run that was killed, or holding what one could not move
-    /// (`stranded`), that [`recover`] could not settle: the caller names
+    /// (`stranded`), that `recover` could not settle: the caller names
     /// them.
     pub others: Vec<PathBuf>,
-    /// What [`recover`] did with the temporary directories of runs that
+    /// What `recover` did with the temporary directories of runs that
     /// died: each directory, and the user's entries it moved back into
     /// `out` (none: the directory held only generated files). Each
     /// directory is gone.

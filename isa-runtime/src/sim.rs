@@ -57,7 +57,11 @@ impl FileSpec {
     }
 }
 
-/// An instruction that cannot execute (an index outside the register file).
+/// An instruction that cannot execute: an indexed register (`R[UR2+0x10]`)
+/// outside its file, a constant-memory operand that is not a word's address
+/// in range ([`ConstBanks::load`]), or an opcode the spec gives no
+/// simulation hook. The generated `execute` checks every lane before it
+/// writes, so a fault leaves the warp as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
     /// The name of the opcode that faulted (`SETGPR_U`).

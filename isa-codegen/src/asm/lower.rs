@@ -459,7 +459,9 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
                 }
             }
 
-            /// Appends the canonical text of the instruction to `out`.
+            /// Appends the canonical text of the instruction to `out`: its
+            /// first syntax form that can express it, else `.word 0x...` (see
+            /// [`disassemble_into`]).
             // Inline, so that a caller in another crate passes the opcode
             // and the word in registers: through memory, the packed
             // instruction is read back wider than it was written, which
@@ -479,7 +481,9 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         }
 
         impl core::fmt::Display for Instruction {
-            /// The canonical assembly text (width and alignment apply: `{:<60}`).
+            /// The canonical assembly text, as [`Instruction::write_text`]
+            /// writes it (`.word 0x...` when no syntax form can express the
+            /// instruction); width and alignment apply: `{:<60}`.
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 let mut s = String::with_capacity(LINE_CAPACITY);
                 self.write_text(&mut s);
@@ -507,7 +511,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             (ok.into_iter().map(|a| a.word).collect(), errors)
         }
 
-        /// Decodes a word and prints it.
+        /// Decodes a word and prints it (see [`disassemble_into`]).
         pub fn disassemble(word: u128) -> Result<String, DecodeError> {
             let mut s = String::with_capacity(LINE_CAPACITY);
             disassemble_into(word, &mut s)?;
@@ -518,6 +522,9 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         /// `Instruction::decode(word)?.to_string()`, without building the
         /// typed instruction (the opcode is all the printer needs), except
         /// that a `.word` line shows `word` as given, stray bits included.
+        /// A word that decodes with stray bits (bits no field of its opcode
+        /// covers) prints as its instruction, so the text assembles to the
+        /// word without them; `isa disasm` warns about such words (W019).
         pub fn disassemble_into(word: u128, out: &mut String) -> Result<(), DecodeError> {
             let d = Decoded::new(word)?;
             PRINT[d.index()](d.word(), out);

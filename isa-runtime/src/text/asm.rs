@@ -594,7 +594,7 @@ fn register(m: &Model, class: u16, bits: Bits, text: &str) -> Option<u64> {
 
 /// An integer literal for a field: signed ones accept -2^(w-1)..2^w-1
 /// (unsigned spellings of the same bits), unsigned ones 0..2^w-1.
-/// What [`int_value`] accepts for a field of `width` bits, as messages say
+/// What `int_value` accepts for a field of `width` bits, as messages say
 /// it: `0 to 31`; `-256 to 255, or its bits 0x0 to 0x1ff` when signed.
 pub fn int_range(width: u32, signed: bool) -> String {
     let max = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };

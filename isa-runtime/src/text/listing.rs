@@ -1,10 +1,10 @@
 //! A words file to its listing: the one loop both disassemblers run
 //! (`isa-codegen disasm` through the interpreted path, `isa disasm` through
-//! the generated one). Each entry of a [`Words`] becomes one line of text
+//! the generated one). Each entry of a [`Words`](crate::text::words::Words) becomes one line of text
 //! that assembles back to the word: the instruction, or `.word` when the
 //! text would lose the word (no form writes it, W026; bits no field covers,
 //! W019; it does not decode, E041), or `// not a word` for a bad line of a
-//! hex file (E042). What to report comes back as [`Finding`]s, in file
+//! hex file (E042). What to report comes back as [`Finding`](crate::text::listing::Finding)s, in file
 //! order, for the caller to render with its own diagnostics.
 
 use super::words::{Entry, Words};
