@@ -3020,7 +3020,7 @@ impl Instruction {
         }
     }
     /// Name of the opcode's optype in the spec (`IMAD_WIDE` for
-    /// `IMAD_WIDE_RR`, written `IMAD.WIDE`): what the opcode's forms
+    /// `IMAD_WIDE_RRR`, written `IMAD.WIDE`): what the opcode's forms
     /// are an instruction of.
     #[inline]
     pub fn optype_name(&self) -> &'static str {

@@ -1203,7 +1203,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             }
 
             /// Name of the opcode's optype in the spec (`IMAD_WIDE` for
-            /// `IMAD_WIDE_RR`, written `IMAD.WIDE`): what the opcode's forms
+            /// `IMAD_WIDE_RRR`, written `IMAD.WIDE`): what the opcode's forms
             /// are an instruction of.
             #[inline]
             pub fn optype_name(&self) -> &'static str {

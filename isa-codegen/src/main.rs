@@ -168,12 +168,7 @@ enum IrFormat {
 
 /// A warning's code, for `--allow` (errors cannot be allowed).
 fn warning_code(s: &str) -> Result<isa_dsl::Code, String> {
-    let all = isa_dsl::Code::ALL;
-    match all.iter().find(|c| c.as_str().eq_ignore_ascii_case(s.trim())) {
-        Some(c) if c.severity() == isa_dsl::Severity::Warning => Ok(*c),
-        Some(c) => Err(format!("{} is an error; only warnings can be allowed", c.as_str())),
-        None => Err(format!("no diagnostic code `{s}` (warnings are W001 to {})", all.iter().rev().find(|c| c.severity() == isa_dsl::Severity::Warning).map_or("", |c| c.as_str()))),
-    }
+    isa_dsl::Code::allowed_warning(s)
 }
 
 /// Parses the command line. `--color` may come before a subcommand

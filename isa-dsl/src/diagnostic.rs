@@ -124,6 +124,21 @@ codes! {
 }
 
 impl Code {
+    /// The warning code `s` names (any case, spaces around), for
+    /// `check --allow` and the `isa!` macro's `allow`: an error code, or a
+    /// code that does not exist, is refused with the reason.
+    pub fn allowed_warning(s: &str) -> Result<Code, String> {
+        let all = Code::ALL;
+        match all.iter().find(|c| c.as_str().eq_ignore_ascii_case(s.trim())) {
+            Some(c) if c.severity() == Severity::Warning => Ok(*c),
+            Some(c) => Err(format!("{} is an error; only warnings can be allowed", c.as_str())),
+            None => Err(format!(
+                "no diagnostic code `{s}` (warnings are W001 to {})",
+                all.iter().rev().find(|c| c.severity() == Severity::Warning).map_or("", |c| c.as_str())
+            )),
+        }
+    }
+
     /// Where the code sorts among diagnostics: 0 for problems with a
     /// declaration as such (unreadable, malformed, defined twice, a cycle,
     /// a second ISA), which others follow from, so they come first and
@@ -457,5 +472,12 @@ mod tests {
         let mut sorted = codes.clone();
         sorted.sort();
         assert_eq!(codes, sorted);
+    }
+
+    #[test]
+    fn only_warnings_can_be_allowed() {
+        assert_eq!(Code::allowed_warning(" w010 "), Ok(Code::UnresolvedLink));
+        assert_eq!(Code::allowed_warning("E030"), Err("E030 is an error; only warnings can be allowed".to_string()));
+        assert!(Code::allowed_warning("W999").unwrap_err().starts_with("no diagnostic code `W999` (warnings are W001 to W"));
     }
 }

@@ -9,6 +9,10 @@
 //!     module gpu;            // optional: the module to expand into (default: the ISA's name, lower case)
 //! }
 //! ```
+//! * The module is `pub`. Its default name is the ISA's name in lower case,
+//!   other characters than letters and digits made `_`, and `isa_` before a
+//!   name that would start with a digit; a name that is a Rust keyword is
+//!   an error (give `module`).
 //! * `include` takes a glob, a file or a directory (its `*.txt` files,
 //!   subfolders too, as the command line reads one); give it as often as
 //!   needed. A file matched twice (two globs, `a/../b` spellings, links) is
@@ -30,7 +34,10 @@
 //!   brought in the file. Spec warnings are not shown (stable Rust has no
 //!   proc-macro warnings; `isa-codegen check` lists them) unless
 //!   `deny_warnings;` makes them errors, as `check --deny-warnings` does;
-//!   `allow "W010, W014";` then lets those codes pass, as `--allow` does.
+//!   `allow "W010, W014";` then lets those codes pass, as `--allow` does
+//!   (warning codes only; without `deny_warnings` it changes nothing).
+//! * `isa-macros` and `isa-runtime` come from one revision of this
+//!   repository (path or git dependencies; they are not on crates.io).
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -142,9 +149,10 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
     let mut allowed = Vec::new();
     for lit in &input.allow {
         for code in lit.value().split([',', ' ']).filter(|c| !c.is_empty()) {
-            match isa_dsl::Code::ALL.iter().find(|c| c.as_str() == code) {
-                Some(c) => allowed.push(*c),
-                None => return Err(syn::Error::new(lit.span(), format!("`{code}` is not a diagnostic code (such as `W010`)"))),
+            // The command line's rule (`check --allow`): warnings only.
+            match isa_dsl::Code::allowed_warning(code) {
+                Ok(c) => allowed.push(c),
+                Err(why) => return Err(syn::Error::new(lit.span(), why)),
             }
         }
     }

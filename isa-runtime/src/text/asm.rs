@@ -14,6 +14,8 @@ use super::literal::{float_error_message, int, int_error_message, parse_float, s
 use super::model::*;
 
 /// Why a line does not assemble: a byte column in the line and a reason.
+/// It prints as `column {col + 1}: ...`, a byte count; [`TextError`] (a
+/// line of a whole text) counts characters from 1 instead, as editors do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AsmError {
     /// Byte offset in the line, from 0.
