@@ -310,7 +310,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
         let r = find_operand(isa, op, name)
             .map_err(at)?
             .ok_or_else(|| at(format!("the hook's result `{name}` is not an operand of the opcode")))?;
-        let o = operand(isa, op, r, None, &passed, unapplied).map_err(|(e, s)| (e, s.or(hook.result_spans.get(k).copied())))?;
+        let o = operand(isa, op, r, None, &passed, unapplied).map_err(|e| e.placed(hook.result_spans.get(k).copied()))?;
         if matches!(o.source, OperandSource::Immediate { .. } | OperandSource::ConstMem { .. }) {
             return Err(at(format!("the hook's result `{name}` is `{}`, which cannot be written", display(r))));
         }
@@ -328,7 +328,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
         };
         let found = find_operand(isa, op, base).map_err(at)?;
         let arg = match (found, sub) {
-            (Some(r), None) => ExecArg::Operand(operand(isa, op, r, a.domain.as_deref(), &passed, unapplied).map_err(|(e, s)| (e, s.or(a.span)))?),
+            (Some(r), None) => ExecArg::Operand(operand(isa, op, r, a.domain.as_deref(), &passed, unapplied).map_err(|e| e.placed(a.span))?),
             (Some(r), Some(sub)) => {
                 let field = format!("{}.{sub}", r.name);
                 match op.field(&field) {
@@ -369,28 +369,22 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
     Ok((exec, unlisted))
 }
 
-/// How one operand is read or written. An error is placed where the
-/// caller says (the hook's argument or result), unless it carries a place
-/// of its own (an operand's `Bitwidth` directive).
-fn operand(
-    isa: &Isa,
-    op: &Opcode,
-    r: &OperandRef,
-    domain: Option<&str>,
-    passed: &BTreeSet<String>,
-    unapplied: &mut BTreeSet<String>,
-) -> Result<ExecOperand, PlanError> {
-    operand_at(isa, op, r, domain, passed, unapplied).map_err(|e| match e {
-        OperandError::Here(msg) => (msg, None),
-        OperandError::At(msg, span) => (msg, span),
-    })
-}
-
-/// Why an operand cannot be planned: at the hook ([`OperandError::Here`]),
-/// or at a directive of its own.
+/// Why an operand cannot be planned: at the hook's argument or result
+/// ([`OperandError::Here`]), or at a directive of its own (an operand's
+/// `Bitwidth`).
 enum OperandError {
     Here(String),
     At(String, Option<crate::Span>),
+}
+
+impl OperandError {
+    /// The error as [`plan`] reports it: at its own place, else at `here`.
+    fn placed(self, here: Option<crate::Span>) -> PlanError {
+        match self {
+            OperandError::Here(msg) => (msg, here),
+            OperandError::At(msg, span) => (msg, span.or(here)),
+        }
+    }
 }
 
 impl From<String> for OperandError {
@@ -399,7 +393,8 @@ impl From<String> for OperandError {
     }
 }
 
-fn operand_at(
+/// How one operand is read or written.
+fn operand(
     isa: &Isa,
     op: &Opcode,
     r: &OperandRef,
