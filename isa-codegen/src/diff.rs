@@ -342,17 +342,23 @@ fn type_diff(old: &Isa, new: &Isa) -> Vec<String> {
 
 /// Lines of `a` not in `b` and of `b` not in `a` (as multisets), as `- line` and `+ line`.
 fn line_diff(a: &[String], b: &[String]) -> Vec<String> {
-    let mut rest: Vec<&String> = b.iter().collect();
+    line_diff_by(a, b, |s| s.to_string())
+}
+
+/// [`line_diff`] with lines compared by `key` (and shown as written).
+fn line_diff_by(a: &[String], b: &[String], key: impl Fn(&str) -> String) -> Vec<String> {
+    let mut rest: Vec<(&String, String)> = b.iter().map(|y| (y, key(y))).collect();
     let mut out = Vec::new();
     for x in a {
-        match rest.iter().position(|y| *y == x) {
+        let kx = key(x);
+        match rest.iter().position(|(_, ky)| *ky == kx) {
             Some(k) => {
                 rest.remove(k);
             }
             None => out.push(format!("- {x}")),
         }
     }
-    out.extend(rest.into_iter().map(|y| format!("+ {y}")));
+    out.extend(rest.into_iter().map(|(y, _)| format!("+ {y}")));
     out
 }
 
@@ -634,8 +640,9 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
             })
             .collect();
     }
+    // Examples differing in spacing alone are the same example (as templates are).
     let examples = |o: &Optype| o.examples.iter().map(|e| e.text.trim().to_string()).collect::<Vec<_>>();
-    d.examples = line_diff(&examples(old), &examples(new));
+    d.examples = line_diff_by(&examples(old), &examples(new), template_key);
     let hook = |o: &Optype| o.hook.as_ref().or(o.simulation.as_ref()).map(|h| h.text()).unwrap_or_default();
     if hook(old) != hook(new) {
         d.simulation = Some((hook(old), hook(new)));
