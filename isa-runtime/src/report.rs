@@ -239,8 +239,10 @@ pub const INVALID_UTF8_LABEL: &str = "invalid byte sequence here";
 /// `iconv` line when its bytes read as GBK (Chinese prose saved in the
 /// legacy encoding).
 pub fn invalid_utf8_notes(bytes: &[u8]) -> Vec<String> {
-    let mut notes = vec!["files must be UTF-8; the rest of this one is read with replacement characters".to_string()];
-    if looks_like_gbk(bytes) {
+    let mut notes = vec!["files must be UTF-8; this one's bad bytes are read as replacement characters (U+FFFD)".to_string()];
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        notes.push("it starts with a UTF-16 byte-order mark: convert it with `iconv -f UTF-16 -t UTF-8`".to_string());
+    } else if looks_like_gbk(bytes) {
         notes.push("its bytes read as GBK (GB 18030) text: convert it with `iconv -f GB18030 -t UTF-8`".to_string());
     }
     notes

@@ -125,7 +125,7 @@ fn bad_lines_are_reported_with_position_and_nothing_is_written() {
     assert!(!out.exists());
     assert!(err.contains("error[E002]: file is not valid UTF-8") && err.contains("bad.s:2:15"), "{err}");
     // Worded as the front end words it for `isa-codegen asm`: label and notes.
-    assert!(err.contains("^ invalid byte sequence here\n") && err.contains("= files must be UTF-8; the rest of this one is read with replacement characters"), "{err}");
+    assert!(err.contains("^ invalid byte sequence here\n") && err.contains("= files must be UTF-8; this one's bad bytes are read as replacement characters (U+FFFD)"), "{err}");
     // Chinese saved as GBK: the `iconv` line.
     std::fs::write(&src, b"FADD R1, R2, R3 // \xB8\xA1\xB5\xE3\n").unwrap();
     let (_, _, err) = isa(&["asm", src.to_str().unwrap()]);
