@@ -74,6 +74,8 @@ pub fn check_examples(asm: &Assembler) -> (Vec<CheckedExample>, Vec<Diagnostic>,
                 }
                 Err((col, message)) => {
                     stats.defective += 1;
+                    // A message quotes what the line wrote, which may be a megabyte.
+                    let message = isa_runtime::text::asm::shorten_quotes(&message);
                     if let Some(span) = ex.loc.span {
                         let at = span.start as usize + col.min(ex.text.len());
                         let end = at + ex.text[col.min(ex.text.len())..].chars().next().map_or(0, char::len_utf8);

@@ -669,3 +669,24 @@ fn the_remaining_options_do_what_help_says() {
     assert!(!never.stderr.contains(&0x1b) && !never.stderr.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An example line with a huge operand text: its W014 quotes it shortened,
+/// so `check` writes kilobytes, not the line's megabyte.
+#[test]
+fn a_huge_example_line_is_quoted_short() {
+    let dir = temp_dir("huge-example");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    let copy = Command::new("cp").arg("-r").arg(&root).arg(dir.join("spec")).status().unwrap();
+    assert!(copy.success());
+    let ialu = dir.join("spec/004_ialu.txt");
+    let text = std::fs::read_to_string(&ialu).unwrap();
+    let long = format!("IADD R0, R1, R2{} garbage ;", " ".repeat(1 << 20));
+    std::fs::write(&ialu, text.replacen("IADD R0, R1,        R2 ; // R0 = R1 + R2", &long, 1)).unwrap();
+    let out = bin().args(["check", "--color", "never"]).arg(dir.join("spec")).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let w014: Vec<&str> = err.lines().filter(|l| l.starts_with("warning[W014]") && l.contains("garbage")).collect();
+    assert_eq!(w014.len(), 1, "{}", &err[..err.len().min(4000)]);
+    assert!(w014[0].len() < 200, "{}", &w014[0][..w014[0].len().min(300)]);
+    assert!(out.stderr.len() < 64 * 1024, "{} bytes of diagnostics", out.stderr.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
