@@ -66613,7 +66613,9 @@ impl core::fmt::Display for Instruction {
         f.pad(&s)
     }
 }
-/// Each opcode struct prints as its [`Instruction`] does.
+/// Each opcode struct prints as its [`Instruction`] does. (Parsing goes
+/// the other way through [`Instruction`] only: parse one, then
+/// `IADD_RR::try_from` it, or match on it.)
 macro_rules! display_as_instruction {
     ($($name:ident),*) => {
         $(impl core::fmt::Display for super:: $name { fn fmt(& self, f : & mut

@@ -19,7 +19,7 @@
 //!   read once. Settings end with `;` (or `,`), which may be left out.
 //! * Paths are relative to the calling crate's `CARGO_MANIFEST_DIR` (or to
 //!   `ISA_MACRO_ROOT` when that environment variable is set, itself relative
-//!   to `CARGO_MANIFEST_DIR`).
+//!   to `CARGO_MANIFEST_DIR`); an absolute path or glob is taken as it is.
 //! * The expansion refers to `::isa_runtime` (the hand-written runtime: text
 //!   model, warp, float kernels), so the calling crate depends on
 //!   `isa-runtime` under that name, as well as on this crate; it needs `std`.
@@ -228,10 +228,17 @@ fn matches(root: &Path, lit: &LitStr) -> syn::Result<Vec<PathBuf>> {
         };
     }
     // The base directory is a path, not a pattern: `[`, `*` or `?` in it
-    // must not match other directories.
-    let base = glob::Pattern::escape(&root.to_string_lossy());
-    let prefix = base.len() + 1;
-    let paths = glob::glob(&format!("{base}/{pattern}")).map_err(|e| {
+    // must not match other directories. An absolute pattern has none (as
+    // `root.join` leaves an absolute path alone).
+    let (base, joined) = if Path::new(&pattern).is_absolute() {
+        (String::new(), pattern.clone())
+    } else {
+        let base = glob::Pattern::escape(&root.to_string_lossy());
+        let joined = format!("{base}/{pattern}");
+        (base, joined)
+    };
+    let prefix = if base.is_empty() { 0 } else { base.len() + 1 };
+    let paths = glob::glob(&joined).map_err(|e| {
         let at = e.pos.saturating_sub(prefix);
         syn::Error::new(lit.span(), format!("bad glob `{pattern}`: {} at character {at}", e.msg))
     })?;
@@ -264,6 +271,10 @@ mod tests {
         let bad = LitStr::new("spec/[*.txt", Span::call_site());
         let e = matches(&top.join("weird[v1]"), &bad).unwrap_err().to_string();
         assert!(e.contains("at character 5"), "{e}");
+        // An absolute glob is taken as it is, as an absolute path is.
+        let abs = LitStr::new(&format!("{}/weird1/spec/*.txt", top.display()), Span::call_site());
+        let found = matches(&top.join("weird[v1]"), &abs).unwrap();
+        assert_eq!(found, [top.join("weird1/spec/sibling.txt")]);
         std::fs::remove_dir_all(&top).unwrap();
     }
 }

@@ -491,7 +491,9 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             }
         }
 
-        /// Each opcode struct prints as its [`Instruction`] does.
+        /// Each opcode struct prints as its [`Instruction`] does. (Parsing goes
+        /// the other way through [`Instruction`] only: parse one, then
+        /// `IADD_RR::try_from` it, or match on it.)
         macro_rules! display_as_instruction {
             ($($name:ident),*) => {$(
                 impl core::fmt::Display for super::$name {
