@@ -31,8 +31,37 @@ fn key_error(text: &str, section: &str, k: &Value, message: String) -> RunError 
     let after = find_key(text, section).unwrap_or(0);
     if let Some(at) = key_places(text, &key).find(|&at| !key.is_empty() && at > after) {
         e.span = Some((at, key.len()));
+    } else if let Some(span) = odd_key_place(text, after, k) {
+        e.span = Some(span);
     }
     e
+}
+
+/// Where a key with no text of its own is written, on an indented line
+/// after byte `after`: a null (`~:`, `null:`, `: 3`), a list (`[1, 2]:`) or
+/// a mapping (`{a: 1}:`), or a `? ` complex key.
+fn odd_key_place(text: &str, after: usize, k: &Value) -> Option<(usize, usize)> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let body = line.trim_start_matches([' ', '\t']);
+        if start <= after || body.len() == line.len() {
+            continue;
+        }
+        let key_then_colon = |key: &str| body.strip_prefix(key).is_some_and(|rest| rest.trim_start_matches([' ', '\t']).starts_with(':'));
+        let hit = match k {
+            Value::Null => ["~", "null", "Null", "NULL", ""].into_iter().find(|n| key_then_colon(n)).map(|n| n.len().max(1)),
+            Value::Sequence(_) => body.starts_with('[').then_some(1),
+            Value::Mapping(_) => body.starts_with('{').then_some(1),
+            _ => None,
+        }
+        .or_else(|| body.starts_with("? ").then_some(1));
+        if let Some(len) = hit {
+            return Some((start + line.len() - body.len(), len));
+        }
+    }
+    None
 }
 
 /// An error about the value of `key`: at the value when it is written on the
@@ -798,6 +827,19 @@ mod tests {
         let said: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
         assert_eq!(said, ["`99999999999999999999999999999` is too large: a register or constant word holds 32 bits", "`R1`: `x` is not a 32-bit value", "`P9` is not a register"]);
         assert_eq!(errors[0].span, Some((text.find('9').unwrap(), 29)));
+    }
+
+    #[test]
+    fn a_key_without_text_of_its_own_is_marked_at_the_key() {
+        for (text, key) in [
+            ("regs:\n  R2: 5\n  ~: 3\n", "~"),
+            ("regs:\n  R2: 5\n  null : 3\n", "null"),
+            ("regs:\n  R2: 5\n  [1, 2]: 3\n", "["),
+            ("regs:\n  R2: 5\n  ? {a: 1}\n  : 3\n", "?"),
+        ] {
+            let e = load(&mut new_warp(), text).unwrap_err();
+            assert_eq!(e.span, Some((text.find(key).unwrap(), key.len())), "{text:?}: {}", e.message);
+        }
     }
 
     #[test]
