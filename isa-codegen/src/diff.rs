@@ -796,6 +796,7 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
     for r in &d.renamed {
         s.push_str(&format!("instruction renamed: {r} (its opcodes have the same constant bits)\n"));
     }
+    let mut form_key = FORM_KEY;
     for c in &d.changed {
         let notation =
             if c.old_notation != c.new_notation { format!(" ({} -> {})", c.old_notation, c.new_notation) } else { String::new() };
@@ -820,11 +821,12 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
             }
             s.push_str(&format!("    {head}{}{}\n", if parts.is_empty() { "" } else { ": " }, parts.join("; ")));
         }
+        // The letters are explained once, at their first use.
         if !c.forms_only_old.is_empty() {
-            s.push_str(&format!("    operand forms only in OLD: {}{FORM_KEY}\n", c.forms_only_old.join("  ")));
+            s.push_str(&format!("    operand forms only in OLD: {}{}\n", c.forms_only_old.join("  "), std::mem::take(&mut form_key)));
         }
         if !c.forms_only_new.is_empty() {
-            s.push_str(&format!("    operand forms only in NEW: {}{FORM_KEY}\n", c.forms_only_new.join("  ")));
+            s.push_str(&format!("    operand forms only in NEW: {}{}\n", c.forms_only_new.join("  "), std::mem::take(&mut form_key)));
         }
         for t in &c.syntax {
             s.push_str(&format!("    syntax {t}\n"));
@@ -883,5 +885,15 @@ mod tests {
         assert_eq!(first_change(a, "one\n\nnew\nnewer\n\ntwo\n\nthree"), "line 3 added: `new` (and 1 more lines added)");
         assert_eq!(first_change(a, "one\n\n2\n\n3"), "line 3: `two` -> `2` (and 2 more lines changed)");
         assert_eq!(first_change("short", "shorter"), "line 1: `short` -> `shorter`");
+    }
+
+    #[test]
+    fn the_letters_of_operand_forms_are_explained_once() {
+        use super::{to_text, InsnDiff, IsaDiff};
+        let insn = |name: &str| InsnDiff { name: name.into(), forms_only_old: vec!["RI".into()], forms_only_new: vec!["RR".into()], ..Default::default() };
+        let d = IsaDiff { changed: vec![insn("A"), insn("B")], ..Default::default() };
+        let text = to_text(&d, "old", "new");
+        assert_eq!(text.matches("R register, U uniform register").count(), 1, "{text}");
+        assert!(text.contains("operand forms only in OLD: RI (R register"), "{text}");
     }
 }
