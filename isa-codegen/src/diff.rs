@@ -436,7 +436,14 @@ fn spellings(isa: &Isa, op: &Opcode) -> Vec<String> {
 /// Where two texts differ: the first changed line, both sides shortened
 /// around their first differing character; or the first line added or
 /// removed; and how many more lines changed.
+#[cfg(test)]
 fn first_change(a: &str, b: &str) -> String {
+    first_change_at(a, b).0
+}
+
+/// [`first_change`], and where that line is: in `b` (`true`; in `a` for a
+/// line removed) and its index there, from 0.
+fn first_change_at(a: &str, b: &str) -> (String, bool, usize) {
     let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
     let k = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
     let j = la[k..].iter().rev().zip(lb[k..].iter().rev()).take_while(|(x, y)| x == y).count();
@@ -451,19 +458,19 @@ fn first_change(a: &str, b: &str) -> String {
     match (old.first(), new.first()) {
         (None, Some(_)) => {
             let (i, y) = first_text(new);
-            format!("line {} added: {}{}", k + i + 1, quoted(around(y, 0)), more(texts(new), "lines added"))
+            (format!("line {} added: {}{}", k + i + 1, quoted(around(y, 0)), more(texts(new), "lines added")), true, k + i)
         }
         (Some(_), None) => {
             let (i, x) = first_text(old);
-            format!("line {} removed: {}{}", k + i + 1, quoted(around(x, 0)), more(texts(old), "lines removed"))
+            (format!("line {} removed: {}{}", k + i + 1, quoted(around(x, 0)), more(texts(old), "lines removed")), false, k + i)
         }
         (Some(x), Some(y)) => {
             let (x, y) = (x.trim(), y.trim());
             let at = x.chars().zip(y.chars()).take_while(|(p, q)| p == q).count();
             let lines = old.len().max(new.len());
-            format!("line {}: {} -> {}{}", k + 1, quoted(around(x, at)), quoted(around(y, at)), more(lines, "lines changed"))
+            (format!("line {}: {} -> {}{}", k + 1, quoted(around(x, at)), quoted(around(y, at)), more(lines, "lines changed")), true, k)
         }
-        (None, None) => "no line changed".to_string(),
+        (None, None) => ("no line changed".to_string(), true, k),
     }
 }
 
@@ -738,8 +745,15 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
         let same: BTreeSet<String> = d.spellings.iter().filter_map(|l| l.strip_prefix("- ")).map(renamed).filter(|l| added.contains(l.as_str())).collect();
         d.spellings.retain(|l| !(l.strip_prefix("- ").is_some_and(|x| same.contains(&renamed(x))) || l.strip_prefix("+ ").is_some_and(|x| same.contains(x))));
     }
-    // Prose.
+    // Prose, with the file and line of the first change (a section's text
+    // starts at its `loc`; the blank lines `trim` drops are counted back).
     let text = |p: &Option<Prose>| p.as_ref().map(|p| p.text.trim().to_string()).unwrap_or_default();
+    let place = |isa: &Isa, p: &Option<Prose>, line: usize| {
+        let p = p.as_ref()?;
+        let blank = p.text[..p.text.len() - p.text.trim_start().len()].matches('\n').count();
+        let file = isa.files.get(p.loc.file as usize)?;
+        Some(format!(" ({file}:{})", p.loc.line as usize + blank + line))
+    };
     for (name, x, y) in [
         ("description", &old.docs.description, &new.docs.description),
         ("operand info", &old.docs.operand_info, &new.docs.operand_info),
@@ -748,7 +762,14 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
         ("exception notes", &old.docs.exception, &new.docs.exception),
     ] {
         if text(x) != text(y) {
-            d.prose_changed.push(format!("{name}, {}", first_change(&text(x), &text(y))));
+            let (change, in_new, line) = first_change_at(&text(x), &text(y));
+            // The SPA notation gathers its prose from many places: no line to give.
+            let at = match (in_new, &new.notation, &old.notation) {
+                (true, None, _) => place(new_isa, y, line),
+                (false, _, None) => place(old_isa, x, line),
+                _ => None,
+            };
+            d.prose_changed.push(format!("{name}, {change}{}", at.unwrap_or_default()));
         }
     }
     d

@@ -107,7 +107,7 @@ fn diff_shows_a_moved_field() {
     assert!(mov.rules[1].starts_with("+ ") && mov.rules[1].contains("\"B is reserved.\"> = mode == \"B\""), "{:?}", mov.rules);
     assert_eq!(mov.examples, ["- MOV.B R1, R2 ;", "+ MOV.B R1, R3 ;"]);
     assert_eq!(mov.simulation, Some(("vd = mov(va: I32);".to_string(), "vd = mov(va: U32);".to_string())));
-    assert_eq!(mov.prose_changed, ["description, line 1: `Copies Ra to Rd.` -> `Copies Ra into Rd.`"]);
+    assert_eq!(mov.prose_changed, ["description, line 1: `Copies Ra to Rd.` -> `Copies Ra into Rd.` (tests/diff/new.txt:23)"]);
     assert!(mov.syntax.is_empty() && mov.modifiers.is_empty());
     // `--format yaml`: an encoding change is data (opcode, field, kind, both sides), not a sentence.
     let yaml: serde_yaml::Value = serde_yaml::from_str(&serde_yaml::to_string(&d).unwrap()).unwrap();
