@@ -41,10 +41,7 @@ fn key_error(text: &str, section: &str, k: &Value, message: String) -> RunError 
 /// after byte `after`: a null (`~:`, `null:`, `: 3`), a list (`[1, 2]:`) or
 /// a mapping (`{a: 1}:`), or a `? ` complex key.
 fn odd_key_place(text: &str, after: usize, k: &Value) -> Option<(usize, usize)> {
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        let start = at;
-        at += line.len();
+    for (start, line) in isa_runtime::text::lex::lines(text) {
         let body = line.trim_start_matches([' ', '\t']);
         if start <= after || body.len() == line.len() {
             continue;
