@@ -178,6 +178,45 @@ fn the_fast_path_gives_what_the_general_path_gives() {
     assert!(mutated_taken > 0);
 }
 
+/// The fast path reads `.word` lines and register pairs itself (they used
+/// to go to the general path): respelled, they give what the general path
+/// gives, and the canonical spellings are taken by the fast path.
+#[test]
+fn the_fast_path_reads_words_and_pairs_as_the_general_path_does() {
+    use isa_runtime::text::{asm::general_line, asm_fast};
+    let m = &isa_generated::text::MODEL;
+    let codec = Codec::new(isa());
+    let mut rng = Rng(31);
+    let same = |line: &str| {
+        if let Some(a) = asm_fast::assemble(m, line) {
+            assert_eq!(general_line(m, line), Ok(Some(a.clone())), "`{line}`: the fast path gave {a:?}");
+        }
+        asm_fast::assemble(m, line).is_some()
+    };
+    let (mut words, mut pairs) = (0, 0);
+    for _ in 0..20_000 {
+        let (_, word) = random_valid(&codec, &mut rng);
+        let w = format!("{word:x}");
+        assert!(same(&format!(".word 0x{word:032x}")));
+        for line in [format!(".word 0x{w}"), format!("  .word   0x{w}  "), format!(".word 0X{w}"), format!(".WORD 0x{w}"), format!(".word 0x0{word:032x}"), format!(".word -0x{w}"), format!("@P0 .word 0x{w}"), format!(".word 0x{w} &req=0x1"), format!(".word 0x{w}g"), format!(".word 0x{w};"), ".word 0x".into(), ".word".into()] {
+            words += same(&line) as usize;
+        }
+        let line = Instruction::decode(word).unwrap().to_string();
+        // A pair (`R[4:5]`), not an indexed register (`R[UR3-0x2]`).
+        let Some(at) = line.find("R[").filter(|&at| line[at..].split(']').next().is_some_and(|p| p.contains(':'))) else { continue };
+        assert!(same(&line), "`{line}` is not taken by the fast path");
+        let (head, tail) = line.split_at(at);
+        let close = tail.find(']').unwrap();
+        let (lo, hi) = tail[2..close].split_once(':').unwrap();
+        let rest = &tail[close + 1..];
+        for pair in [format!("R[0x{lo}:{hi}]"), format!("R[{lo}:0x{hi}]"), format!("R[ {lo}:{hi}]"), format!("R[{hi}:{lo}]"), format!("UR[{lo}:{hi}]"), format!("P[{lo}:{hi}]"), format!("R[{lo}:{hi}].H1"), format!("R[{lo}]"), format!("R[{lo}:]"), format!("R[:{hi}]"), format!("r[{lo}:{hi}]"), format!("R_[{lo}:{hi}]"), format!("R[0{lo}:{hi}]"), format!("R[{lo}:{hi}:{hi}]"), format!("R[{lo}:{hi}"), format!("R[254:255]"), format!("R[255:256]")] {
+            pairs += same(&format!("{head}{pair}{rest}")) as usize;
+        }
+    }
+    // Some respellings are still canonical enough to take (spaces around a `.word`, `0X`).
+    assert!(words > 0 && pairs > 0, "{words} {pairs}");
+}
+
 /// `disassemble` prints from the word and its opcode alone (no typed
 /// instruction): it must give what decoding and `Display` give, also with
 /// stray bits outside every field (which decoding drops) and on words that

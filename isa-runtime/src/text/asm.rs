@@ -590,7 +590,7 @@ impl RegName {
 }
 
 /// A register by name (`R7`, `RZ`, `PT`) in class `class`, fitting `bits`.
-fn register(m: &Model, class: u16, bits: Bits, text: &str) -> Option<u64> {
+pub(super) fn register(m: &Model, class: u16, bits: Bits, text: &str) -> Option<u64> {
     RegName::new(m, text).register(m, class, bits, text)
 }
 

@@ -1,7 +1,6 @@
 //! The assembler's fast path. A line as the disassembler prints it
-//! (printable ASCII, spaces, no label, comment, register pair or indexed
-//! register) is read in
-//! one pass over its bytes; its mnemonic and modifiers are found by hashing
+//! (printable ASCII, spaces, no label, comment or indexed register; a
+//! `.word` line too) is read in one pass over its bytes; its mnemonic and modifiers are found by hashing
 //! (in [`Tables`], built from the [`Model`] on first use), its modifiers placed
 //! into a form's slots by bit masks, and the forms tried in the order
 //! [`super::asm`] tries them, with the same operand placement and checks.
@@ -58,6 +57,11 @@ struct FormTable {
     never: bool,
     /// Where the form's operands start in [`Tables::wants`], and how many.
     wants: (u32, u32),
+    /// How many operand texts the form can take, at least and at most (a
+    /// float's lanes are several texts: no most then).
+    texts: (u8, u8),
+    /// No operand is optional: texts are placed in order, with no going back.
+    in_order: bool,
 }
 
 /// What an operand takes, for [`kinds_fit`]: the kind bits ([`kind`]) of
@@ -249,7 +253,9 @@ impl Tables {
                     float: matches!(o.kind, OperandKind::Float { .. }),
                 }));
                 let wants = (start, form.operands.len() as u32);
-                forms.push(FormTable { mandatory, never: form.modifiers.len() > MAX_SLOTS, wants });
+                let least = form.operands.iter().filter(|o| !o.optional).count().min(255) as u8;
+                let most = if form.operands.iter().any(|o| matches!(o.kind, OperandKind::Float { .. })) { u8::MAX } else { form.operands.len().min(255) as u8 };
+                forms.push(FormTable { mandatory, never: form.modifiers.len() > MAX_SLOTS, wants, texts: (least, most), in_order: form.operands.iter().all(|o| !o.optional) });
             }
         }
         // Each prefix `p` must read as itself in `p0`: then a name of
@@ -544,9 +550,15 @@ fn operand_at<'a>(m: &Model, t: &Tables, line: &'a str, s: usize) -> Option<(Pre
         i = word_end(b, ns);
         let n = &line[ns..i];
         if b.get(i) == Some(&b'[') {
-            return None;
-        }
-        if n.eq_ignore_ascii_case("inf") || n.eq_ignore_ascii_case("nan") {
+            // A register pair, `R[4:5]`, read as the lexer reads it.
+            let (ls, le) = (i + 1, word_end(b, i + 1));
+            let (hs, he) = (le + 1, word_end(b, le + 1));
+            if !n.bytes().all(|c| c.is_ascii_alphabetic()) || b.get(le) != Some(&b':') || b.get(he) != Some(&b']') || b.get(he + 1) == Some(&b'.') {
+                return None;
+            }
+            op.core = Core::Pair { prefix: n, lo: int(&line[ls..le])?, hi: int(&line[hs..he])? };
+            i = he + 1;
+        } else if n.eq_ignore_ascii_case("inf") || n.eq_ignore_ascii_case("nan") {
             if b.get(i) == Some(&b'.') {
                 return None;
             }
@@ -583,6 +595,9 @@ fn operand_at<'a>(m: &Model, t: &Tables, line: &'a str, s: usize) -> Option<(Pre
 /// line or no form takes it (the general path then decides, and words why).
 pub fn assemble(m: &Model, line: &str) -> Option<Assembled> {
     let t = m.fast.get_or_init(|| Tables::new(m));
+    if let Some(word) = raw_word(line.as_bytes()) {
+        return (m.decode)(word).ok().map(|oc| Assembled { opcode: Ok(oc), word });
+    }
     let mut l = Scanned::default();
     scan(m, t, line, &mut l)?;
     let guard = l.guard.map_or_else(RegName::default, |(_, g)| reg_name(m, t, line.as_bytes(), g.col, g.col + g.text.len(), g.text));
@@ -593,8 +608,9 @@ pub fn assemble(m: &Model, line: &str) -> Option<Assembled> {
     let kinds = &kinds[..l.pre.len()];
     for &(oc, fi) in m.mnemonics[l.mnemonic as usize].forms {
         let (oc, fi) = (oc as usize, fi as usize);
-        let (start, len) = t.forms[t.first_form[oc] as usize + fi].wants;
-        if !kinds_fit(&t.wants[start as usize..][..len as usize], kinds) {
+        let ft = &t.forms[t.first_form[oc] as usize + fi];
+        let ((start, len), (least, most)) = (ft.wants, ft.texts);
+        if kinds.len() < least as usize || kinds.len() > most as usize || !kinds_fit(&t.wants[start as usize..][..len as usize], kinds) {
             continue;
         }
         if let Some(word) = try_form(m, t, &l, guard, oc, fi) {
@@ -604,6 +620,22 @@ pub fn assemble(m: &Model, line: &str) -> Option<Assembled> {
         }
     }
     None
+}
+
+/// The word of a `.word` line as the disassemblers print it (`.word 0x`
+/// and 1 to 32 hex digits, spaces around), as `asm::raw_word_value` reads
+/// it; `None` for any other line.
+#[inline]
+fn raw_word(b: &[u8]) -> Option<u128> {
+    let i = skip_spaces(b, 0);
+    let rest = b.get(i..)?.strip_prefix(b".word ")?;
+    let s = skip_spaces(rest, 0);
+    let hex = rest[s..].strip_prefix(b"0x")?;
+    let n = hex.iter().position(|&c| !c.is_ascii_hexdigit()).unwrap_or(hex.len());
+    if !(1..=32).contains(&n) || skip_spaces(hex, n) != hex.len() {
+        return None;
+    }
+    Some(hex[..n].iter().fold(0u128, |w, &c| w << 4 | (c as char).to_digit(16).unwrap_or(0) as u128))
 }
 
 /// Form `fi` of opcode `oc` on a scanned line: what `asm::try_form` gives
@@ -655,7 +687,16 @@ fn try_form(m: &Model, t: &Tables, l: &Scanned, guard: RegName, oc: usize, fi: u
             Act::Fail => return None,
         }
     }
-    w = fit(m, form.operands, &l.pre, 0, w)?;
+    w = if ft.in_order {
+        let mut x = 0;
+        for sop in form.operands {
+            let (used, next) = take(m, t, sop, l.pre.get(x)?, &l.pre, x, w)?;
+            (x, w) = (x + used, next);
+        }
+        (x == l.pre.len()).then_some(w)?
+    } else {
+        fit(m, t, form.operands, &l.pre, 0, w)?
+    };
     for &(index, value) in l.controls.iter() {
         let index = index?;
         let c = op.controls.iter().find(|c| c.index == index)?;
@@ -670,15 +711,15 @@ fn try_form(m: &Model, t: &Tables, l: &Scanned, guard: RegName, oc: usize, fi: u
 
 /// Places operand texts `pre[x..]` into operands `ops`, an optional one
 /// present first, then absent: `asm::place` when it succeeds.
-fn fit(m: &Model, ops: &[Operand], pre: &[Pre], x: usize, w: u128) -> Option<u128> {
+fn fit(m: &Model, t: &Tables, ops: &[Operand], pre: &[Pre], x: usize, w: u128) -> Option<u128> {
     let Some((sop, rest)) = ops.split_first() else { return (x == pre.len()).then_some(w) };
     if x < pre.len() {
-        if let Some(done) = take(m, sop, pre, x, w).and_then(|(used, w)| fit(m, rest, pre, x + used, w)) {
+        if let Some(done) = take(m, t, sop, &pre[x], pre, x, w).and_then(|(used, w)| fit(m, t, rest, pre, x + used, w)) {
             return Some(done);
         }
     }
     if sop.optional {
-        return fit(m, rest, pre, x, w);
+        return fit(m, t, rest, pre, x, w);
     }
     None
 }
@@ -688,10 +729,9 @@ fn fit(m: &Model, ops: &[Operand], pre: &[Pre], x: usize, w: u128) -> Option<u12
 /// fast path reads no register pair or indexed register, so those cores
 /// never come here.
 #[inline]
-fn take(m: &Model, sop: &Operand, pre: &[Pre], x: usize, mut w: u128) -> Option<(usize, u128)> {
-    let p = &pre[x];
+fn take(m: &Model, tables: &Tables, sop: &Operand, p: &Pre, pre: &[Pre], x: usize, mut w: u128) -> Option<(usize, u128)> {
     let t = p.text.as_ref()?;
-    debug_assert!(!matches!(t.core, Core::Pair { .. } | Core::Indexed { .. }));
+    debug_assert!(!matches!(t.core, Core::Indexed { .. }));
     let mut used = 1;
     let mut literal_sign = false;
     match &sop.kind {
@@ -699,9 +739,19 @@ fn take(m: &Model, sop: &Operand, pre: &[Pre], x: usize, mut w: u128) -> Option<
             let bare = !(t.neg || t.abs || t.not || t.inv) && t.suffix.is_none();
             return (bare && t.core == Core::Name(sop.name)).then_some((1, w));
         }
-        OperandKind::Register { bits, class, .. } => {
-            let Core::Name(n) = t.core else { return None };
-            w = bits.set(w, p.name.register(m, *class, *bits, n)?);
+        OperandKind::Register { bits, class, pair } => {
+            let v = match t.core {
+                Core::Name(n) => p.name.register(m, *class, *bits, n)?,
+                Core::Pair { prefix, lo, hi } => {
+                    if prefix != m.registers.get(*class as usize)?.prefix || Some(hi) != lo.checked_add(1) || pair.map(|e| e.eval(w)) != Some(64) {
+                        return None;
+                    }
+                    pair_register(m, tables, *class, *bits, prefix, hi)?;
+                    pair_register(m, tables, *class, *bits, prefix, lo)?
+                }
+                _ => return None,
+            };
+            w = bits.set(w, v);
         }
         OperandKind::Int { bits, signed: is_signed } => {
             let Core::Number(s) = t.core else { return None };
@@ -738,6 +788,20 @@ fn take(m: &Model, sop: &Operand, pre: &[Pre], x: usize, mut w: u128) -> Option<
         OperandKind::Indexed { .. } | OperandKind::Enum | OperandKind::Unbound | OperandKind::Broken(_) => return None,
     }
     Some((used, decorate(sop, t, literal_sign, w).ok()?))
+}
+
+/// Register `{prefix}{number}` of `class` (one of a pair), as `asm::register`
+/// gives it: read as [`prefixed_register`] reads a name when the tables
+/// allow, else by the name.
+fn pair_register(m: &Model, t: &Tables, class: u16, bits: Bits, prefix: &str, number: u64) -> Option<u64> {
+    let key = pack(prefix).filter(|_| prefix.len() <= 8).map(|k| k as u64);
+    match (&t.prefixes, key) {
+        (Some(prefixes), Some(key)) if !t.named_digit => {
+            let &(_, c) = prefixes.iter().find(|(p, _)| *p == key)?;
+            (c == class && number <= bits.max()).then_some(number)
+        }
+        _ => super::asm::register(m, class, bits, &format!("{prefix}{number}")),
+    }
 }
 
 /// Kind bits of an operand text ([`kind`]): a bit per register class the

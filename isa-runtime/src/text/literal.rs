@@ -125,35 +125,41 @@ pub fn parse_float(text: &str, f: FloatFormat) -> Result<u64, FloatError> {
         let v = u64::from_str_radix(hex, 16).map_err(|_| FloatError::Syntax)?;
         return (hex.len() as u32 == f.width().div_ceil(4) && v >> f.width() == 0).then_some(v).ok_or(FloatError::Syntax);
     }
-    let lower = t.to_ascii_lowercase();
-    let x: f64 = match lower.as_str() {
-        "inf" | "+inf" => f64::INFINITY,
-        "-inf" => f64::NEG_INFINITY,
-        _ => {
-            if !t.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.') || lower.contains("nan") {
-                return Err(FloatError::Syntax);
-            }
-            // Hex integers are integers, not floats.
-            if lower.trim_start_matches(['-', '+']).starts_with("0x") {
-                return Err(FloatError::Syntax);
-            }
-            t.parse().map_err(|_| FloatError::Syntax)?
+    // Letters compare without case (`INF`, `1E5`), with no lowered copy.
+    let starts = |s: &str, p: &str| s.as_bytes().get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p.as_bytes()));
+    let unsigned = t.trim_start_matches(['-', '+']);
+    let infinity = if t.eq_ignore_ascii_case("inf") || t.eq_ignore_ascii_case("+inf") {
+        Some(f64::INFINITY)
+    } else if t.eq_ignore_ascii_case("-inf") {
+        Some(f64::NEG_INFINITY)
+    } else {
+        let number = t.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+' || c == '.');
+        // Hex integers are integers, not floats.
+        if !number || t.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"nan")) || starts(unsigned, "0x") {
+            return Err(FloatError::Syntax);
         }
+        None
     };
     let bits = if f == FloatFormat::F32 {
         // Rust parses straight to f32 with a single rounding.
-        let y: f32 = t.parse().unwrap_or(x as f32);
+        let y = match infinity {
+            Some(x) => x as f32,
+            None => t.parse::<f32>().map_err(|_| FloatError::Syntax)?,
+        };
         y.to_bits() as u64
     } else {
+        let x = match infinity {
+            Some(x) => x,
+            None => t.parse().map_err(|_| FloatError::Syntax)?,
+        };
         settle_tie(t, x, round_f64(x, f), f)
     };
     let magnitude = bits & !(1u64 << (f.width() - 1));
-    let unsigned = lower.trim_start_matches(['-', '+']);
-    if magnitude == ((1u64 << f.exponent) - 1) << f.mantissa && !unsigned.starts_with("inf") {
+    if magnitude == ((1u64 << f.exponent) - 1) << f.mantissa && !starts(unsigned, "inf") {
         return Err(FloatError::Overflow);
     }
     // Nonzero: a digit other than 0 before the exponent.
-    if magnitude == 0 && unsigned.split('e').next().is_some_and(|m| m.bytes().any(|b| matches!(b, b'1'..=b'9'))) {
+    if magnitude == 0 && unsigned.split(['e', 'E']).next().is_some_and(|m| m.bytes().any(|b| matches!(b, b'1'..=b'9'))) {
         return Err(FloatError::Underflow);
     }
     Ok(bits)
