@@ -66594,12 +66594,22 @@ impl Instruction {
 }
 impl core::str::FromStr for Instruction {
     type Err = AsmError;
-    /// Assembles one instruction (a blank line is an error).
+    /// Assembles one instruction. A line without one (blank, a
+    /// comment or a label only) is an error at its first non-blank
+    /// byte, or at its end when it is blank.
     fn from_str(s: &str) -> Result<Self, AsmError> {
         Instruction::parse_line(s)?
-            .ok_or_else(|| AsmError {
-                col: 0,
-                message: "no instruction on the line".into(),
+            .ok_or_else(|| {
+                let col = s.len() - s.trim_start().len();
+                let message = if col == s.len() {
+                    "no instruction: the line is blank"
+                } else {
+                    "no instruction on the line, only a label or a comment"
+                };
+                AsmError {
+                    col,
+                    message: message.into(),
+                }
             })
     }
 }

@@ -217,6 +217,22 @@ fn the_fast_path_reads_words_and_pairs_as_the_general_path_does() {
     assert!(words > 0 && pairs > 0, "{words} {pairs}");
 }
 
+/// `FromStr` wants one instruction: a line without one is an error placed
+/// at what the line has instead (its end when it is blank).
+#[test]
+fn parsing_a_line_without_an_instruction_says_what_it_has() {
+    for (line, col, message) in [
+        ("", 0, "no instruction: the line is blank"),
+        ("   ", 3, "no instruction: the line is blank"),
+        ("  loop:", 2, "no instruction on the line, only a label or a comment"),
+        ("\t// IADD R1, R2, R3", 1, "no instruction on the line, only a label or a comment"),
+        ("top: ;", 0, "no instruction on the line, only a label or a comment"),
+    ] {
+        let e = line.parse::<Instruction>().expect_err(line);
+        assert_eq!((e.col, e.message.as_str()), (col, message), "`{line}`");
+    }
+}
+
 /// `disassemble` prints from the word and its opcode alone (no typed
 /// instruction): it must give what decoding and `Display` give, also with
 /// stray bits outside every field (which decoding drops) and on words that
