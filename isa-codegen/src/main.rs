@@ -47,7 +47,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Spec files or directories (searched recursively for *.txt).
+    /// Spec files or directories (searched recursively for *.txt), read in path order whatever their order here.
     #[arg(required = true)]
     spec: Vec<PathBuf>,
     /// Output directory of the generated crate.
@@ -78,7 +78,7 @@ enum Color {
 enum Command {
     /// Parse, resolve and check spec files (files or directories, searched recursively for *.txt).
     Check {
-        /// Spec files or directories (searched recursively for *.txt).
+        /// Spec files or directories (searched recursively for *.txt), read in path order whatever their order here.
         #[arg(required = true)]
         spec: Vec<PathBuf>,
         /// Fail (exit 1) on warnings too.
@@ -145,7 +145,7 @@ enum Command {
     /// Print the resolved IR (exit 1 when the spec has errors or the output
     /// cannot be written).
     Ir {
-        /// Spec files or directories (searched recursively for *.txt).
+        /// Spec files or directories (searched recursively for *.txt), read in path order whatever their order here.
         #[arg(required = true)]
         spec: Vec<PathBuf>,
         /// YAML or JSON, with the same structure.

@@ -120,6 +120,32 @@ fn ir_is_byte_identical_across_runs() {
     assert_eq!(v["optypes"].as_array().unwrap().len(), 44);
 }
 
+/// The same files give the same IR and the same generated files, in
+/// whatever order the command line names them.
+#[test]
+fn output_does_not_follow_the_order_of_the_paths() {
+    let orders: [&[&str]; 3] = [
+        &["spec/"],
+        &["spec/004_ialu.txt", "spec/legacy", "spec/base", "spec/000_halu.txt", "spec/simulation", "spec/002_cvt.txt", "spec/formats", "spec/001_falu.txt"],
+        &["spec/simulation/hooks.txt", "spec/001_falu.txt", "spec/", "spec/base/isa.txt"],
+    ];
+    let ir = |paths: &[&str]| bin().arg("ir").args(paths).args(["--format", "json"]).output().unwrap();
+    let first = ir(orders[0]);
+    assert_eq!(first.status.code(), Some(0));
+    for paths in &orders[1..] {
+        let other = ir(paths);
+        assert_eq!(other.status.code(), Some(0), "{paths:?}");
+        assert!(first.stdout == other.stdout, "{paths:?}: the IR differs from that of `spec/`");
+        assert_eq!(other.stderr, first.stderr, "{paths:?}: the diagnostics differ");
+    }
+    let out = temp_dir("order");
+    let status = bin().args(orders[1]).arg("-o").arg(&out).status().unwrap();
+    assert_eq!(status.code(), Some(0));
+    let check = bin().args(["spec/", "--check", "-o"]).arg(&out).output().unwrap();
+    assert_eq!(check.status.code(), Some(0), "{}", String::from_utf8_lossy(&check.stderr));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("isa-codegen-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);

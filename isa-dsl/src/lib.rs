@@ -62,7 +62,7 @@ impl Frontend {
 }
 
 /// Spec files found under `paths`: files as given, directories searched
-/// recursively for `*.txt`, each directory's entries in name order. A file
+/// recursively for `*.txt`, all in path order (not the order of `paths`). A file
 /// or directory reached twice (given twice, inside another one given, or
 /// through a symbolic link back up the tree) is read once.
 pub fn collect_spec_files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<PathBuf> {
@@ -71,6 +71,10 @@ pub fn collect_spec_files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<Pat
     for p in paths {
         collect(p, &mut out, &mut seen, diags, 0);
     }
+    // In path order whatever the order of `paths`: the same files give the
+    // same IR, generated code and manual.
+    // (Compared by components, as a directory's entries are walked.)
+    out.sort_by_cached_key(|f| PathBuf::from(display_name(f)));
     if out.is_empty() && !diags.has_errors() {
         let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         let d = Diagnostic::new(Code::Io, None, format!("no spec files (`*.txt`) in {}", if names.is_empty() { "the paths given".into() } else { names.join(", ") }));

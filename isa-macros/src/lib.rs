@@ -123,6 +123,9 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
             }
         }
     }
+    // In path order, as the command line reads them: the order of the
+    // includes does not change the expansion.
+    files.sort_by(|a, b| Path::new(&a.0).cmp(Path::new(&b.0)));
     let mut diags = isa_dsl::Diagnostics::default();
     let mut sources = isa_dsl::SourceMap::new();
     for (shown, path, k) in &files {
