@@ -191,6 +191,7 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
             })?
         }
     };
+    let api = clippy_allows_only(api);
     Ok(quote! {
         pub mod #module {
             #api
@@ -200,6 +201,58 @@ fn expand(input: Input) -> syn::Result<proc_macro2::TokenStream> {
             const _: ::core::option::Option<&str> = ::core::option_env!("ISA_MACRO_ROOT");
         }
     })
+}
+
+/// The tokens with only Clippy's lints left in their `allow` attributes
+/// (`#[allow(..)]`, `#![allow(..)]`), which the generated crate needs.
+/// The compiler's own lints are not reported inside another crate's macro,
+/// and an `allow` of one there breaks a crate that `forbid`s it (E0453:
+/// `#![forbid(unused)]` against `#![allow(unused)]`). Clippy's lints are
+/// reported there (`too_many_arguments` on the simulator's functions), so
+/// those stay.
+fn clippy_allows_only(ts: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
+    let tokens: Vec<TokenTree> = ts.into_iter().collect();
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let bang = matches!(tokens.get(i + 1), Some(TokenTree::Punct(q)) if q.as_char() == '!');
+        let at = i + 1 + bang as usize;
+        let attr = match (&tokens[i], tokens.get(at)) {
+            (TokenTree::Punct(p), Some(TokenTree::Group(g))) if p.as_char() == '#' && g.delimiter() == Delimiter::Bracket => Some(g),
+            _ => None,
+        };
+        let body: Vec<TokenTree> = attr.map(|g| g.stream().into_iter().collect()).unwrap_or_default();
+        if let [TokenTree::Ident(allow), TokenTree::Group(lints)] = body.as_slice() {
+            if allow == "allow" && lints.delimiter() == Delimiter::Parenthesis {
+                // The lints, split at commas; Clippy's are `clippy::name`.
+                let all: Vec<TokenTree> = lints.stream().into_iter().collect();
+                let kept: Vec<TokenStream> = all
+                    .split(|t| matches!(t, TokenTree::Punct(c) if c.as_char() == ','))
+                    .filter(|l| matches!(l.first(), Some(TokenTree::Ident(id)) if id == "clippy"))
+                    .map(|l| l.iter().cloned().collect())
+                    .collect();
+                if !kept.is_empty() {
+                    let group = Group::new(Delimiter::Parenthesis, quote! { #(#kept),* });
+                    let attr = Group::new(Delimiter::Bracket, quote! { allow #group });
+                    out.extend(tokens[i..at].iter().cloned());
+                    out.push(TokenTree::Group(attr));
+                }
+                i = at + 1;
+                continue;
+            }
+        }
+        out.push(match &tokens[i] {
+            TokenTree::Group(g) => {
+                let mut n = Group::new(g.delimiter(), clippy_allows_only(g.stream()));
+                n.set_span(g.span());
+                TokenTree::Group(n)
+            }
+            t => t.clone(),
+        });
+        i += 1;
+    }
+    out.into_iter().collect()
 }
 
 /// `GPU` -> `gpu`: the module name when none is given.

@@ -1,9 +1,12 @@
 //! A downstream crate using `isa!`: the seed ISA compiled into this crate at
 //! build time, with the same API as the checked-in `generated/` crate.
 //! Editing any spec file rebuilds this crate (adding one too: `build.rs`).
-//! It forbids missing docs, as a careful library may: the expansion must
-//! document every item, since an `allow` inside it cannot override `forbid`.
-#![forbid(missing_docs)]
+//! It forbids missing docs and the lints the generated crate allows, as a
+//! careful library may: an `allow` inside the expansion cannot override
+//! `forbid` (E0453), so the expansion must document every item and carry
+//! no `allow` of the compiler's own lints (they are not reported inside
+//! another crate's macro anyway).
+#![forbid(missing_docs, non_camel_case_types, non_snake_case, unused, dead_code, unreachable_patterns, unsafe_code)]
 
 isa_macros::isa! {
     // The whole spec, as `isa-codegen spec/` reads it (subfolders too:
