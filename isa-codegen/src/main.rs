@@ -62,6 +62,9 @@ struct Cli {
     /// Path of the `isa-runtime` crate relative to the output directory.
     #[arg(long, default_value = "../isa-runtime", value_parser = isa_codegen::runtime_path)]
     runtime_path: String,
+    /// Do not show warnings of these codes (`--allow W010,W014` or repeated).
+    #[arg(long, value_delimiter = ',', value_parser = warning_code)]
+    allow: Vec<isa_dsl::Code>,
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
     color: Color,
@@ -151,6 +154,9 @@ enum Command {
         /// YAML or JSON, with the same structure.
         #[arg(long, value_enum, default_value_t = IrFormat::Yaml)]
         format: IrFormat,
+        /// Do not show warnings of these codes (`--allow W010,W014` or repeated).
+        #[arg(long, value_delimiter = ',', value_parser = warning_code)]
+        allow: Vec<isa_dsl::Code>,
     },
 }
 
@@ -166,6 +172,25 @@ enum IrFormat {
     Json,
 }
 
+/// The diagnostics to show: all but the warnings of the codes in `allow`
+/// (`--allow`), and how many were left out.
+fn without_allowed(all: &isa_dsl::Diagnostics, allow: &[isa_dsl::Code]) -> (isa_dsl::Diagnostics, usize) {
+    let mut shown = all.clone();
+    shown.items.retain(|d| d.is_error() || !allow.contains(&d.code));
+    let allowed = all.len() - shown.len();
+    (shown, allowed)
+}
+
+/// `0 errors, 70 warnings (7 warnings allowed)`.
+fn summary(shown: &isa_dsl::Diagnostics, allowed: usize) -> String {
+    let allowed = match allowed {
+        0 => String::new(),
+        1 => " (1 warning allowed)".into(),
+        k => format!(" ({k} warnings allowed)"),
+    };
+    shown.summary() + &allowed
+}
+
 /// A warning's code, for `--allow` (errors cannot be allowed).
 fn warning_code(s: &str) -> Result<isa_dsl::Code, String> {
     isa_dsl::Code::allowed_warning(s)
@@ -179,7 +204,7 @@ fn parse_cli() -> Cli {
     let matches = command.get_matches_mut();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command).exit());
     if let Some(sub) = matches.subcommand_name() {
-        let main_job = ["spec", "out", "check", "crate_name", "runtime_path"];
+        let main_job = ["spec", "out", "check", "crate_name", "runtime_path", "allow"];
         if let Some(id) = main_job.iter().find(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine)) {
             let arg = command.get_arguments().find(|a| a.get_id() == *id).map_or_else(|| id.to_string(), |a| a.to_string());
             command
@@ -203,15 +228,13 @@ fn main() -> ExitCode {
     let Some(command) = cli.command else {
         let out = cli.out.unwrap_or_else(|| PathBuf::from("generated"));
         let options = isa_codegen::Options { crate_name: cli.crate_name.clone(), runtime_path: cli.runtime_path.clone() };
-        return generate(&cli.spec, &out, cli.check, &options, color);
+        return generate(&cli.spec, &out, cli.check, &options, &cli.allow, color);
     };
     match command {
         Command::Check { spec, deny_warnings, allow } => {
             let checked = isa_codegen::check(&spec);
             let (fe, examples) = (&checked.fe, checked.example_stats);
-            let mut shown = fe.diagnostics.clone();
-            shown.items.retain(|d| d.is_error() || !allow.contains(&d.code));
-            let allowed = fe.diagnostics.len() - shown.len();
+            let (shown, allowed) = without_allowed(&fe.diagnostics, &allow);
             say_raw!("{}", shown.render(&fe.sources, color));
             let isa = &fe.isa;
             let n = |count: usize, what: &str| format!("{count} {what}{}", if count == 1 { "" } else { "s" });
@@ -222,7 +245,7 @@ fn main() -> ExitCode {
                 n(isa.optypes.len(), "optype"),
                 n(isa.opcodes.len(), "opcode"),
                 n(isa.types.len(), "type"),
-                shown.summary() + &if allowed > 0 { format!(" ({} allowed)", n(allowed, "warning")) } else { String::new() }
+                summary(&shown, allowed)
             );
             if examples.total > 0 {
                 summary += &format!(
@@ -271,12 +294,13 @@ fn main() -> ExitCode {
             Some((spec, file)) => disasm(&spec, &file, format.parse().unwrap_or_default(), color),
             None => ExitCode::from(2),
         },
-        Command::Ir { spec, format } => {
+        Command::Ir { spec, format, allow } => {
             // The diagnostics `check` gives, so the two never disagree.
             let fe = isa_codegen::check(&spec).fe;
-            say_raw!("{}", fe.diagnostics.render(&fe.sources, color));
+            let (shown, allowed) = without_allowed(&fe.diagnostics, &allow);
+            say_raw!("{}", shown.render(&fe.sources, color));
             if fe.has_errors() {
-                say!("{}", fe.diagnostics.summary());
+                say!("{}", summary(&shown, allowed));
                 return ExitCode::from(1);
             }
             let format = match format {
@@ -299,10 +323,11 @@ fn main() -> ExitCode {
 }
 
 /// The main job: generate (or `--check`) the output directory.
-fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_codegen::Options, color: bool) -> ExitCode {
+fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_codegen::Options, allow: &[isa_dsl::Code], color: bool) -> ExitCode {
     let checked = isa_codegen::check(spec);
     let fe = &checked.fe;
-    say_raw!("{}", fe.diagnostics.render(&fe.sources, color));
+    let (shown, allowed) = without_allowed(&fe.diagnostics, allow);
+    say_raw!("{}", shown.render(&fe.sources, color));
     let files = match isa_codegen::generate(&checked, options) {
         Ok(f) => f,
         Err(e) => {
@@ -333,7 +358,7 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
             ExitCode::from(1)
         }
         Ok(written) => {
-            say!("wrote {} files to {} ({})", files.len(), out.display(), fe.diagnostics.summary());
+            say!("wrote {} files to {} ({})", files.len(), out.display(), summary(&shown, allowed));
             if !written.kept.is_empty() {
                 let kept: Vec<String> = written.kept.iter().map(|p| p.display().to_string()).collect();
                 say!("kept {} entr{} the generator did not write: {}", kept.len(), if kept.len() == 1 { "y" } else { "ies" }, kept.join(", "));

@@ -47,6 +47,29 @@ fn allowed_warnings_are_neither_shown_nor_denied() {
     }
 }
 
+/// The main job and `ir` take `--allow` as `check` does: the warnings of
+/// those codes are not shown, and the summary counts them apart.
+#[test]
+fn the_main_job_and_ir_allow_warnings_as_check_does() {
+    let dir = temp_dir("allow");
+    let out = bin().args(["spec/", "--allow", "W010,W014", "-o"]).arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("[W010]") && !err.contains("[W014]") && err.contains("warning[W002]"), "{err}");
+    assert!(err.ends_with(&format!("wrote 236 files to {} (0 errors, 37 warnings (40 warnings allowed))\n", dir.display())), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let ir = bin().args(["ir", "spec/", "--format", "json", "--allow", "W010", "--allow", "W014"]).output().unwrap();
+    assert_eq!(ir.status.code(), Some(0));
+    let err = String::from_utf8(ir.stderr).unwrap();
+    assert_eq!(err.matches("\nwarning[").count() + err.starts_with("warning[") as usize, 37, "{err}");
+    assert!(!err.contains("[W010]") && !err.contains("[W014]"));
+    // As for `check`: errors cannot be allowed; and `--allow` before a subcommand is the main job's.
+    assert_eq!(bin().args(["ir", "spec/", "--allow", "E030"]).output().unwrap().status.code(), Some(2));
+    let misplaced = bin().args(["--allow", "W010", "check", "spec/"]).output().unwrap();
+    assert_eq!(misplaced.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&misplaced.stderr).contains("belongs to the main job"));
+}
+
 #[test]
 fn errors_exit_1_with_location() {
     let out = bin().args(["check", "spec/base", "tests/specs/fail/e030_field_overlap.txt"]).output().unwrap();
