@@ -106,6 +106,10 @@ pub struct EncodingChange {
     /// The new side, written as `old` is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new: Option<String>,
+    /// Where the change is written (`file:line`): the field's line on the
+    /// side that has it (NEW's when both do), else the opcode's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
 }
 
 /// What kind of change an [`EncodingChange`] is.
@@ -137,7 +141,13 @@ pub enum EncodingChangeKind {
 
 impl EncodingChange {
     fn new(opcode: &str, field: Option<&str>, change: EncodingChangeKind, old: Option<String>, new: Option<String>) -> Self {
-        EncodingChange { opcode: opcode.to_string(), field: field.map(str::to_string), change, old, new }
+        EncodingChange { opcode: opcode.to_string(), field: field.map(str::to_string), change, old, new, at: None }
+    }
+
+    /// The change, written at `loc` of `isa`.
+    fn at(mut self, isa: &Isa, loc: &Loc) -> Self {
+        self.at = file_line(isa, loc);
+        self
     }
 }
 
@@ -156,8 +166,17 @@ impl std::fmt::Display for EncodingChange {
             Moved => write!(f, "{op}: field `{field}` moved from {old} to {new}"),
             Resized => write!(f, "{op}: field `{field}` resized from {old} to {new}"),
             Type | Value => write!(f, "{op}: field `{field}` {}{old} -> {new}", if self.change == Type { "type " } else { "" }),
+        }?;
+        match &self.at {
+            Some(at) => write!(f, " ({at})"),
+            None => Ok(()),
         }
     }
+}
+
+/// `file:line` of `loc` in `isa`.
+fn file_line(isa: &Isa, loc: &Loc) -> Option<String> {
+    isa.files.get(loc.file as usize).map(|file| format!("{file}:{}", loc.line))
 }
 
 /// A modifier group present on one or both sides.
@@ -650,6 +669,14 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
     // Examples differing in spacing alone are the same example (as templates are).
     let examples = |o: &Optype| o.examples.iter().map(|e| e.text.trim().to_string()).collect::<Vec<_>>();
     d.examples = line_diff_by(&examples(old), &examples(new), template_key);
+    // Each with its file:line, on the side that has it.
+    for line in &mut d.examples {
+        let (isa, o) = if line.starts_with('-') { (old_isa, old) } else { (new_isa, new) };
+        let text = &line[2..];
+        if let Some(at) = o.examples.iter().find(|e| e.text.trim() == text).and_then(|e| file_line(isa, &e.loc)) {
+            line.push_str(&format!(" ({at})"));
+        }
+    }
     let hook = |o: &Optype| o.hook.as_ref().or(o.simulation.as_ref()).map(|h| h.text()).unwrap_or_default();
     if hook(old) != hook(new) {
         d.simulation = Some((hook(old), hook(new)));
@@ -670,6 +697,18 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
         changes.into_iter().map(|(c, ops)| format!("{c} (in {})", ops.join(", "))).collect::<Vec<_>>()
     };
     d.rules = per_opcode(&|_, op| rules(op));
+    // Each with the file:line of its first opcode's rule, on the side that
+    // has it: `(in MOV_R; spec/x.txt:40)`.
+    for line in &mut d.rules {
+        let (isa, o) = if line.starts_with('-') { (old_isa, old) } else { (new_isa, new) };
+        let Some((rule, ops)) = line[2..].rsplit_once(" (in ") else { continue };
+        let first = ops.trim_end_matches(')').split(", ").next().unwrap_or_default();
+        let op = o.opcodes.iter().map(|&k| &isa.opcodes[k]).find(|op| op.name == first);
+        let at = op.and_then(|op| op.exceptions.iter().zip(rules(op)).find(|(_, text)| text == rule)).and_then(|(e, _)| file_line(isa, &e.loc));
+        if let Some(at) = at {
+            line.insert_str(line.len() - 1, &format!("; {at}"));
+        }
+    }
     d.operand_info = per_opcode(&|_, op| operand_info(op));
     // What spellings set; one a modifier group already names as added or
     // removed is not said again.
@@ -684,8 +723,8 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
                 (y.fixed_mask, y.fixed_bits) == (x.fixed_mask, x.fixed_bits) && !old.opcodes.iter().any(|&k| old_isa.opcodes[k].name == y.name)
             });
             match twin {
-                Some(y) => d.encodings.push(EncodingChange::new(&x.name, None, EncodingChangeKind::Renamed, None, Some(y.name.clone()))),
-                None if !new.opcodes.is_empty() => d.encodings.push(EncodingChange::new(&x.name, None, EncodingChangeKind::OnlyOld, None, None)),
+                Some(y) => d.encodings.push(EncodingChange::new(&x.name, None, EncodingChangeKind::Renamed, None, Some(y.name.clone())).at(new_isa, &y.loc)),
+                None if !new.opcodes.is_empty() => d.encodings.push(EncodingChange::new(&x.name, None, EncodingChangeKind::OnlyOld, None, None).at(old_isa, &x.loc)),
                 None => {}
             }
             continue;
@@ -696,16 +735,16 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
         for f in &x.fields {
             match y.field(&f.name) {
                 None => match twin(f) {
-                    Some(g) => d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::FieldRenamed, Some(bits(f)), Some(g.name.to_string()))),
-                    None => d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::Removed, Some(bits(f)), None)),
+                    Some(g) => d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::FieldRenamed, Some(bits(f)), Some(g.name.to_string())).at(new_isa, &g.loc)),
+                    None => d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::Removed, Some(bits(f)), None).at(old_isa, &f.loc)),
                 },
                 Some(g) => {
                     if (g.start, g.width) != (f.start, f.width) {
                         let what = if g.width != f.width { EncodingChangeKind::Resized } else { EncodingChangeKind::Moved };
-                        d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), what, Some(bits(f)), Some(bits(g))));
+                        d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), what, Some(bits(f)), Some(bits(g))).at(new_isa, &g.loc));
                     }
                     if g.ty_name != f.ty_name {
-                        d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::Type, Some(f.ty_name.to_string()), Some(g.ty_name.to_string())));
+                        d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::Type, Some(f.ty_name.to_string()), Some(g.ty_name.to_string())).at(new_isa, &g.loc));
                     }
                     if g.value != f.value && g.ty_name == f.ty_name {
                         let (mut was, mut is) = (value_text(old_isa, f), value_text(new_isa, g));
@@ -717,14 +756,14 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
                             was = number(was, f.default_value().unwrap_or_default());
                             is = number(is, g.default_value().unwrap_or_default());
                         }
-                        d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::Value, Some(was), Some(is)));
+                        d.encodings.push(EncodingChange::new(&x.name, Some(&f.name), EncodingChangeKind::Value, Some(was), Some(is)).at(new_isa, &g.loc));
                     }
                 }
             }
         }
         let renamed_to = |g: &Field| x.fields.iter().any(|f| y.field(&f.name).is_none() && twin(f).is_some_and(|t| t.name == g.name));
         for g in y.fields.iter().filter(|g| x.field(&g.name).is_none() && !renamed_to(g)) {
-            d.encodings.push(EncodingChange::new(&x.name, Some(&g.name), EncodingChangeKind::Added, None, Some(bits(g))));
+            d.encodings.push(EncodingChange::new(&x.name, Some(&g.name), EncodingChangeKind::Added, None, Some(bits(g))).at(new_isa, &g.loc));
         }
     }
     for &oc in &new.opcodes {
@@ -733,7 +772,7 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
             (x.fixed_mask, x.fixed_bits) == (y.fixed_mask, y.fixed_bits) && !new.opcodes.iter().any(|&k| new_isa.opcodes[k].name == x.name)
         });
         if !old.opcodes.is_empty() && !renamed && !old.opcodes.iter().any(|&k| old_isa.opcodes[k].name == y.name) {
-            d.encodings.push(EncodingChange::new(&y.name, None, EncodingChangeKind::OnlyNew, None, None));
+            d.encodings.push(EncodingChange::new(&y.name, None, EncodingChangeKind::OnlyNew, None, None).at(new_isa, &y.loc));
         }
     }
     // A spelling that sets a renamed field is the same spelling: said once, by the rename.

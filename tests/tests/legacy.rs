@@ -101,11 +101,12 @@ fn diff_shows_a_moved_field() {
     // Each edit between the two files, and nothing else.
     assert_eq!(d.types, ["type `XMode`: value `B` 0x1 -> 0x2", "type `XMode`: value `C` 0x2 -> 0x1"]);
     let mov = &d.changed[0];
-    assert_eq!(mov.encodings.iter().map(ToString::to_string).collect::<Vec<_>>(), ["MOV_R: field `pg` = PT -> = P0", "MOV_R: field `ra` moved from [31:24] to [39:32]"]);
+    assert_eq!(mov.encodings.iter().map(ToString::to_string).collect::<Vec<_>>(), ["MOV_R: field `pg` = PT -> = P0 (tests/diff/new.txt:9)", "MOV_R: field `ra` moved from [31:24] to [39:32] (tests/diff/new.txt:12)"]);
     assert_eq!(mov.rules.len(), 2);
     assert!(mov.rules[0].starts_with("- ") && mov.rules[0].contains("\"C is reserved.\"> = mode == \"C\""), "{:?}", mov.rules);
     assert!(mov.rules[1].starts_with("+ ") && mov.rules[1].contains("\"B is reserved.\"> = mode == \"B\""), "{:?}", mov.rules);
-    assert_eq!(mov.examples, ["- MOV.B R1, R2 ;", "+ MOV.B R1, R3 ;"]);
+    assert_eq!(mov.examples, ["- MOV.B R1, R2 ; (tests/diff/old.txt:27)", "+ MOV.B R1, R3 ; (tests/diff/new.txt:27)"]);
+    assert!(mov.rules[0].ends_with("(in MOV_R; tests/diff/old.txt:40)") && mov.rules[1].ends_with("(in MOV_R; tests/diff/new.txt:40)"), "{:?}", mov.rules);
     assert_eq!(mov.simulation, Some(("vd = mov(va: I32);".to_string(), "vd = mov(va: U32);".to_string())));
     assert_eq!(mov.prose_changed, ["description, line 1: `Copies Ra to Rd.` -> `Copies Ra into Rd.` (tests/diff/new.txt:23)"]);
     assert!(mov.syntax.is_empty() && mov.modifiers.is_empty());
@@ -114,6 +115,7 @@ fn diff_shows_a_moved_field() {
     let moved = &yaml["changed"][0]["encodings"][1];
     assert_eq!((moved["opcode"].as_str(), moved["field"].as_str(), moved["change"].as_str()), (Some("MOV_R"), Some("ra"), Some("moved")));
     assert_eq!((moved["old"].as_str(), moved["new"].as_str()), (Some("[31:24]"), Some("[39:32]")));
+    assert_eq!(moved["at"].as_str(), Some("tests/diff/new.txt:12"));
     assert_eq!(yaml["changed"][0]["encodings"][0]["change"].as_str(), Some("value"));
 }
 
@@ -141,11 +143,13 @@ fn diff_tells_a_rename_and_shows_what_is_added() {
     let (a, b, c) = (load("old.txt", &old), load("renamed.txt", &renamed), load("added.txt", &added));
     let d = isa_codegen::diff::diff(&a.isa, &load("field_renamed.txt", &field_renamed).isa);
     let text = isa_codegen::diff::to_text(&d, "old", "new");
-    assert!(text.contains("    encoding: MOV_R: field `mode` renamed `kind` (same bits [41:40])\n"), "{text}");
+    // With the file:line of the field on the side that has it.
+    let at = |file: &str, line: u32| format!("{}:{line}", dir.join(file).display());
+    assert!(text.contains(&format!("    encoding: MOV_R: field `mode` renamed `kind` (same bits [41:40]) ({})\n", at("field_renamed.txt", 13))), "{text}");
     assert!(!text.contains("field `mode` removed") && !text.contains("sets `"), "the rename is said once:\n{text}");
     let d = isa_codegen::diff::diff(&a.isa, &b.isa);
     assert_eq!(d.changed.len(), 1);
-    assert_eq!(d.changed[0].encodings.iter().map(ToString::to_string).collect::<Vec<_>>(), ["opcode MOV_R renamed MOV_RR (same constant bits)"]);
+    assert_eq!(d.changed[0].encodings.iter().map(ToString::to_string).collect::<Vec<_>>(), [format!("opcode MOV_R renamed MOV_RR (same constant bits) ({})", at("renamed.txt", 32))]);
     let d = isa_codegen::diff::diff(&a.isa, &c.isa);
     assert_eq!(d.only_new, ["SEL"]);
     assert_eq!(d.only_new_syntax, ["SEL: SEL Rd, Ra $sched $req ;"]);
