@@ -174,6 +174,16 @@ impl std::fmt::Display for EncodingChange {
     }
 }
 
+/// An encoding change to a field as one edit: what it is and where it is
+/// written (`None` without a field or a place).
+type Edit<'a> = (&'a Option<String>, EncodingChangeKind, &'a Option<String>, &'a Option<String>, &'a Option<String>);
+
+fn edit(e: &EncodingChange) -> Option<Edit<'_>> {
+    e.at.as_ref()?;
+    e.field.as_ref()?;
+    Some((&e.field, e.change, &e.old, &e.new, &e.at))
+}
+
 /// `file:line` of `loc` in `isa`.
 fn file_line(isa: &Isa, loc: &Loc) -> Option<String> {
     isa.files.get(loc.file as usize).map(|file| format!("{file}:{}", loc.line))
@@ -856,11 +866,44 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
     for r in &d.renamed {
         s.push_str(&format!("instruction renamed: {r} (its opcodes have the same constant bits)\n"));
     }
+    // One edit (one file:line) that several instructions inherit, a group's
+    // field moved: said once, before them, not under each.
+    let mut edits: Vec<(Edit, &EncodingChange, Vec<&str>, usize)> = Vec::new();
+    for c in &d.changed {
+        for e in &c.encodings {
+            let Some(key) = edit(e) else { continue };
+            match edits.iter_mut().find(|x| x.0 == key) {
+                Some(x) => {
+                    if x.2.last() != Some(&c.name.as_str()) {
+                        x.2.push(&c.name);
+                    }
+                    x.3 += 1;
+                }
+                None => edits.push((key, e, vec![&c.name], 1)),
+            }
+        }
+    }
+    edits.retain(|x| x.2.len() >= 2);
+    let mut said: Vec<&Vec<&str>> = Vec::new();
+    for (_, _, names, _) in &edits {
+        if said.contains(&names) {
+            continue;
+        }
+        said.push(names);
+        s.push_str(&format!("\n~ {} instructions: {}\n", names.len(), names.join(", ")));
+        for (_, e, _, opcodes) in edits.iter().filter(|x| &x.2 == names) {
+            let shared = EncodingChange { opcode: format!("{opcodes} opcodes"), ..(*e).clone() };
+            s.push_str(&format!("    encoding: {shared}\n"));
+        }
+    }
+    let hoisted = |e: &EncodingChange| edit(e).is_some_and(|k| edits.iter().any(|x| x.0 == k));
     let mut form_key = FORM_KEY;
     for c in &d.changed {
         let notation =
             if c.old_notation != c.new_notation { format!(" ({} -> {})", c.old_notation, c.new_notation) } else { String::new() };
-        s.push_str(&format!("\n~ {}{notation}\n", c.name));
+        // The instruction's lines; none left (its changes said above): no section.
+        let head = format!("\n~ {}{notation}\n", c.name);
+        let start = s.len();
         for m in &c.modifiers {
             let head = match (&m.old, &m.new) {
                 (Some(a), Some(b)) if a == b => format!("modifier {a}"),
@@ -893,7 +936,7 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
         }
         // One line for a change its opcodes share (a group's field moved).
         let mut shared: Vec<EncodingChange> = Vec::new();
-        for e in &c.encodings {
+        for e in c.encodings.iter().filter(|e| !hoisted(e)) {
             match shared.iter_mut().find(|x| (&x.field, x.change, &x.old, &x.new) == (&e.field, e.change, &e.old, &e.new) && e.field.is_some()) {
                 Some(x) => x.opcode = format!("{}, {}", x.opcode, e.opcode),
                 None => shared.push(e.clone()),
@@ -921,6 +964,9 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
         for p in &c.prose_changed {
             s.push_str(&format!("    prose changed: {p}\n"));
         }
+        if s.len() > start || c.encodings.is_empty() {
+            s.insert_str(start, &head);
+        }
     }
     s
 }
@@ -945,6 +991,32 @@ mod tests {
         assert_eq!(first_change(a, "one\n\nnew\nnewer\n\ntwo\n\nthree"), "line 3 added: `new` (and 1 more lines added)");
         assert_eq!(first_change(a, "one\n\n2\n\n3"), "line 3: `two` -> `2` (and 2 more lines changed)");
         assert_eq!(first_change("short", "shorter"), "line 1: `short` -> `shorter`");
+    }
+
+    #[test]
+    fn an_edit_many_instructions_inherit_is_said_once_before_them() {
+        use super::{to_text, EncodingChange, EncodingChangeKind, InsnDiff, IsaDiff};
+        let change = |op: &str, at: &str| EncodingChange {
+            opcode: op.into(),
+            field: Some("pg".into()),
+            change: EncodingChangeKind::Value,
+            old: Some("= PT".into()),
+            new: Some("= P0".into()),
+            at: Some(at.into()),
+        };
+        let insn = |name: &str, encodings: Vec<EncodingChange>| InsnDiff { name: name.into(), encodings, ..Default::default() };
+        let d = IsaDiff {
+            changed: vec![
+                insn("A", vec![change("A_R", "g.txt:3"), change("A_I", "g.txt:3")]),
+                insn("B", vec![change("B_R", "g.txt:3"), EncodingChange { field: Some("rd".into()), ..change("B_R", "b.txt:9") }]),
+                // The same change written elsewhere is another edit.
+                insn("C", vec![change("C_R", "c.txt:5")]),
+            ],
+            ..Default::default()
+        };
+        let text = to_text(&d, "old", "new");
+        let expected = "--- old\n+++ new\n\n~ 2 instructions: A, B\n    encoding: 3 opcodes: field `pg` = PT -> = P0 (g.txt:3)\n\n~ B\n    encoding: B_R: field `rd` = PT -> = P0 (b.txt:9)\n\n~ C\n    encoding: C_R: field `pg` = PT -> = P0 (c.txt:5)\n";
+        assert_eq!(text, expected);
     }
 
     #[test]
