@@ -1,8 +1,10 @@
 //! The assembler's fast path. A line as the disassembler prints it
 //! (printable ASCII, spaces, no label, comment or indexed register; a
 //! `.word` line too) is read in one pass over its bytes; its mnemonic and modifiers are found by hashing
-//! (in [`Tables`], built from the [`Model`] on first use), its modifiers placed
-//! into a form's slots by bit masks, and the forms tried in the order
+//! (in [`Tables`], built from the [`Model`] on first use): a whole dotted
+//! mnemonic as the disassembler writes it (`IDP.4A.U8.S8`) gives its forms
+//! and the bits its modifiers set at once, other spellings are placed part
+//! by part into a form's slots by bit masks, and the forms tried in the order
 //! [`super::asm`] tries them, with the same operand placement and checks.
 //! The fast path gives what the general path gives, or nothing: a line it
 //! does not read, and every line that does not assemble, goes to the general
@@ -14,7 +16,8 @@ use super::literal::{int, parse_float, signed};
 use super::model::*;
 
 /// The lookup tables of the fast path, built from a [`Model`] on first use
-/// (about a million instructions, well under a millisecond): mnemonics and modifier spellings by hash, and per
+/// (about 4 ms for the seeds, most of it spelling every dotted mnemonic):
+/// mnemonics and modifier spellings by hash, and per
 /// form the slots each spelling fits.
 pub struct Tables {
     /// Packed base mnemonic -> its index in [`Model::mnemonics`].
@@ -41,7 +44,70 @@ pub struct Tables {
     named_index: Table,
     /// Each named register's [`RegName`], and the classes that name it (a bit per class).
     named: Box<[(RegName, u32)]>,
+    /// A mnemonic with its dotted parts, as the disassembler writes it
+    /// (`IDP.4A.U8.S8`, packed in two numbers) -> its range in `cands`.
+    tokens: Tokens,
+    /// Per token, the forms whose slots take its parts, in the order
+    /// [`assemble`] tries them, with what the parts set.
+    cands: Box<[Cand]>,
 }
+
+/// A form a whole dotted mnemonic fits, and the bits its modifiers set:
+/// the form's word is `mask`ed to `value` after the guard.
+#[derive(Clone, Copy)]
+struct Cand {
+    oc: u32,
+    fi: u32,
+    mask: u128,
+    value: u128,
+}
+
+/// A text of at most 32 bytes, packed as two numbers ([`pack_at`]).
+type Key32 = (u128, u128);
+
+/// An open-addressing hash table from [`Key32`] texts to ranges.
+struct Tokens {
+    shift: u32,
+    slots: Box<[(Key32, (u32, u32))]>,
+}
+
+impl Tokens {
+    fn new(items: &[(Key32, (u32, u32))]) -> Tokens {
+        let bits = (items.len() * 2).next_power_of_two().trailing_zeros().max(4);
+        let mut slots = vec![((0, 0), (EMPTY, 0)); 1 << bits].into_boxed_slice();
+        let shift = 64 - bits;
+        let mask = slots.len() - 1;
+        for &(k, v) in items {
+            let mut h = hash(k.0 ^ k.1.rotate_left(17), shift);
+            while slots[h].1 .0 != EMPTY {
+                h = (h + 1) & mask;
+            }
+            slots[h] = (k, v);
+        }
+        Tokens { shift, slots }
+    }
+
+    #[inline]
+    fn get(&self, k: Key32) -> Option<(u32, u32)> {
+        let mask = self.slots.len() - 1;
+        let mut h = hash(k.0 ^ k.1.rotate_left(17), self.shift);
+        loop {
+            let (key, v) = self.slots[h];
+            if v.0 == EMPTY {
+                return None;
+            }
+            if key == k {
+                return Some(v);
+            }
+            h = (h + 1) & mask;
+        }
+    }
+}
+
+/// The most dotted mnemonics one form may add to [`Tables::tokens`]
+/// (the product of its slots' spellings); a form with more is read part
+/// by part.
+const MAX_TOKENS_PER_FORM: usize = 4096;
 
 impl std::fmt::Debug for Tables {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -269,7 +335,7 @@ impl Tables {
         let prefixes: Option<Box<[(u64, u16)]>> = m.prefixes.iter().map(|&(p, c)| Some((pack(p).filter(|_| p.len() <= 8)? as u64, c))).collect();
         let named: Vec<&str> = m.registers.iter().flat_map(|c| c.constants.iter().map(|&(n, _)| n)).collect();
         let named_keys: Vec<(u128, u32)> = named.iter().enumerate().filter_map(|(k, n)| Some((pack(n)?, k as u32))).collect();
-        Tables {
+        let mut tables = Tables {
             prefixes: prefixes.filter(|_| letters),
             named_digit: named.iter().any(|n| n.bytes().last().is_some_and(|b| b.is_ascii_digit())),
             named_index: Table::new(&named_keys),
@@ -285,7 +351,114 @@ impl Tables {
             fits: fits.into(),
             acts: acts.into(),
             wants: wants.into(),
+            tokens: Tokens::new(&[]),
+            cands: Box::new([]),
+        };
+        tables.add_tokens(m);
+        tables
+    }
+
+    /// Fills [`Tables::tokens`]: each dotted mnemonic a form spells (slots
+    /// in template order, as the disassembler writes them), with the forms
+    /// of its mnemonic whose slots take its parts, found as [`try_form`]
+    /// finds them.
+    fn add_tokens(&mut self, m: &Model) {
+        let mut texts: std::collections::BTreeSet<(u32, String)> = std::collections::BTreeSet::new();
+        for (k, x) in m.mnemonics.iter().enumerate() {
+            for &(oc, fi) in x.forms {
+                let form = &m.opcodes[oc as usize].forms[fi as usize];
+                // Each slot's spellings, `None` where it may be left out.
+                let choices: Vec<Vec<Option<&str>>> = form
+                    .modifiers
+                    .iter()
+                    .take(MAX_SLOTS)
+                    .map(|x| {
+                        let mut c: Vec<Option<&str>> = match &x.kind {
+                            ModifierKind::Mnemonic(t) => vec![Some(*t)],
+                            ModifierKind::Value { spelling, .. } => vec![Some(*spelling)],
+                            ModifierKind::Choice { values, .. } => values.iter().map(|(s, _)| Some(*s)).collect(),
+                            ModifierKind::Unbound { default, .. } => vec![*default],
+                            ModifierKind::Broken => vec![],
+                        };
+                        if x.optional || !matches!(x.kind, ModifierKind::Mnemonic(_) | ModifierKind::Value { .. } | ModifierKind::Choice { .. }) {
+                            c.push(None);
+                        }
+                        c
+                    })
+                    .collect();
+                if choices.iter().try_fold(1usize, |n, c| n.checked_mul(c.len()).filter(|&n| n <= MAX_TOKENS_PER_FORM)).is_none() {
+                    continue;
+                }
+                let mut spelled = vec![x.name.to_string()];
+                for c in &choices {
+                    spelled = spelled.iter().flat_map(|t| c.iter().map(move |p| p.map_or_else(|| t.clone(), |p| format!("{t}.{p}")))).collect();
+                }
+                texts.extend(spelled.into_iter().map(|t| (k as u32, t)));
+            }
         }
+        let (mut keys, mut cands) = (Vec::new(), Vec::new());
+        for (k, text) in texts {
+            // Only what [`scan`] reads part by part: words of at most 16 bytes, at most MAX_PARTS parts.
+            let mut words = text.split('.');
+            let name = words.next().unwrap_or_default();
+            let parts: Option<Vec<u32>> = words.map(|p| p.bytes().all(|c| is(c, WORD)).then(|| self.spellings.get(pack(p)?)).flatten()).collect();
+            let Some(parts) = parts.filter(|p| p.len() <= MAX_PARTS) else { continue };
+            if text.len() > 32 || name.is_empty() || name.len() > 16 || !name.bytes().all(|c| is(c, WORD)) || self.mnemonics.get(pack(name).unwrap_or(0)) != Some(k) {
+                continue;
+            }
+            let start = cands.len() as u32;
+            for &(oc, fi) in m.mnemonics[k as usize].forms {
+                let f = self.first_form[oc as usize] as usize + fi as usize;
+                // Set on a word of zeros and one of ones: the bits the parts set agree.
+                let (Some(zeros), Some(ones)) = (self.modifiers(f, &parts, 0), self.modifiers(f, &parts, !0)) else { continue };
+                let mask = !(zeros ^ ones);
+                cands.push(Cand { oc: oc as u32, fi: fi as u32, mask, value: zeros & mask });
+            }
+            let b = text.as_bytes();
+            let key = (pack_at(b, 0, b.len().min(16)), if b.len() > 16 { pack_at(b, 16, b.len() - 16) } else { 0 });
+            keys.push((key, (start, cands.len() as u32)));
+        }
+        self.tokens = Tokens::new(&keys);
+        self.cands = cands.into();
+    }
+
+    /// Modifier parts (spelling numbers) into the slots of form `f`, each
+    /// into the first free slot that takes it, at or after the last one
+    /// filled, else from the first slot; then what each slot sets, on `w`.
+    /// `None` when a part fits no free slot, a mandatory slot is left
+    /// empty or a slot refuses the spelling.
+    #[inline]
+    fn modifiers(&self, f: usize, parts: &[u32], mut w: u128) -> Option<u128> {
+        let ft = &self.forms[f];
+        if ft.never {
+            return None;
+        }
+        let mut filled = 0u64;
+        let mut by_slot = [Fit { slots: 0, acts: 0 }; MAX_SLOTS];
+        let mut last = 0u32;
+        for &id in parts {
+            let fit = self.fits[self.fit_index.get((f as u128) << 32 | id as u128)? as usize];
+            let free = fit.slots & !filled;
+            let after = free & (!0u64 << last);
+            let s = if after != 0 { after.trailing_zeros() } else if free != 0 { free.trailing_zeros() } else { return None };
+            filled |= 1 << s;
+            by_slot[s as usize] = fit;
+            last = s + 1;
+        }
+        if ft.mandatory & !filled != 0 {
+            return None;
+        }
+        let mut rest = filled;
+        while rest != 0 {
+            let s = rest.trailing_zeros();
+            rest &= rest - 1;
+            match by_slot[s as usize].act(self, s) {
+                Act::Nothing => {}
+                Act::Set(bits, v) => w = bits.set(w, v),
+                Act::Fail => return None,
+            }
+        }
+        Some(w)
     }
 }
 
@@ -296,6 +469,9 @@ struct Scanned<'a> {
     mnemonic: u32,
     /// Spelling numbers of the dotted parts.
     parts: List<u32, MAX_PARTS>,
+    /// The forms the whole dotted mnemonic fits, when it is one of
+    /// [`Tables::tokens`] (then `mnemonic` and `parts` are not read).
+    cands: Option<(u32, u32)>,
     texts: List<Tok<'a>, MAX_OPERANDS>,
     pre: List<Pre<'a>, MAX_OPERANDS>,
     /// Each control's index in [`Model::controls`] (`None`: no such control) and value.
@@ -308,6 +484,8 @@ const ALPHA: u8 = 2;
 const DIGIT: u8 = 4;
 /// What a number's text may hold: a word character, `.`, `+`, `-`.
 const NUMBER: u8 = 8;
+/// `.`, which joins a mnemonic's parts.
+const DOT: u8 = 16;
 
 static CLASS: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -326,6 +504,9 @@ static CLASS: [u8; 256] = {
         }
         if matches!(b, b'.' | b'+' | b'-') {
             k |= NUMBER;
+        }
+        if b == b'.' {
+            k |= DOT;
         }
         t[c] = k;
         c += 1;
@@ -376,9 +557,16 @@ fn scan<'a>(m: &Model, t: &Tables, line: &'a str, out: &mut Scanned<'a>) -> Opti
         out.guard = Some((neg, Tok { text: &line[s..i], col: s }));
         i = skip_spaces(b, i);
     }
-    // The mnemonic and its dotted parts.
+    // The mnemonic and its dotted parts: the whole as one token, else part by part.
     let s = i;
-    i = word_end(b, s);
+    let e = run_end(b, s, WORD | DOT);
+    if (1..=32).contains(&(e - s)) && (e == b.len() || b[e] == b' ') {
+        let n = e - s;
+        let key = (pack_at(b, s, n.min(16)), if n > 16 { pack_at(b, s + 16, n - 16) } else { 0 });
+        out.cands = t.tokens.get(key);
+    }
+    i = if out.cands.is_some() { e } else { word_end(b, s) };
+    if out.cands.is_none() {
     if i == s || i - s > 16 {
         return None;
     }
@@ -394,6 +582,7 @@ fn scan<'a>(m: &Model, t: &Tables, line: &'a str, out: &mut Scanned<'a>) -> Opti
         if !out.parts.push(id) {
             return None;
         }
+    }
     }
     if i < b.len() && b[i] != b' ' {
         return None;
@@ -606,20 +795,19 @@ pub fn assemble(m: &Model, line: &str) -> Option<Assembled> {
         *k = kind(t, p);
     }
     let kinds = &kinds[..l.pre.len()];
-    for &(oc, fi) in m.mnemonics[l.mnemonic as usize].forms {
-        let (oc, fi) = (oc as usize, fi as usize);
+    let attempt = |oc: usize, fi: usize, mods: Option<(u128, u128)>| {
         let ft = &t.forms[t.first_form[oc] as usize + fi];
         let ((start, len), (least, most)) = (ft.wants, ft.texts);
         if kinds.len() < least as usize || kinds.len() > most as usize || !kinds_fit(&t.wants[start as usize..][..len as usize], kinds) {
-            continue;
+            return None;
         }
-        if let Some(word) = try_form(m, t, &l, guard, oc, fi) {
-            if (m.check)(oc, word).is_ok() {
-                return Some(Assembled { opcode: Ok(oc), word });
-            }
-        }
+        let word = try_form(m, t, &l, guard, oc, fi, mods)?;
+        (m.check)(oc, word).is_ok().then_some(Assembled { opcode: Ok(oc), word })
+    };
+    match l.cands {
+        Some((from, to)) => t.cands[from as usize..to as usize].iter().find_map(|c| attempt(c.oc as usize, c.fi as usize, Some((c.mask, c.value)))),
+        None => m.mnemonics[l.mnemonic as usize].forms.iter().find_map(|&(oc, fi)| attempt(oc as usize, fi as usize, None)),
     }
-    None
 }
 
 /// The word of a `.word` line as the disassemblers print it (`.word 0x`
@@ -641,7 +829,7 @@ fn raw_word(b: &[u8]) -> Option<u128> {
 /// Form `fi` of opcode `oc` on a scanned line: what `asm::try_form` gives
 /// when it succeeds, `None` when it fails.
 #[inline]
-fn try_form(m: &Model, t: &Tables, l: &Scanned, guard: RegName, oc: usize, fi: usize) -> Option<u128> {
+fn try_form(m: &Model, t: &Tables, l: &Scanned, guard: RegName, oc: usize, fi: usize, mods: Option<(u128, u128)>) -> Option<u128> {
     let op = &m.opcodes[oc];
     let form = &op.forms[fi];
     let f = t.first_form[oc] as usize + fi;
@@ -660,33 +848,11 @@ fn try_form(m: &Model, t: &Tables, l: &Scanned, guard: RegName, oc: usize, fi: u
             None => {}
         }
     }
-    // Modifiers: each part into the first free slot that takes it, at or
-    // after the last one filled, else from the first slot.
-    let mut filled = 0u64;
-    let mut by_slot = [Fit { slots: 0, acts: 0 }; MAX_SLOTS];
-    let mut last = 0u32;
-    for &id in l.parts.iter() {
-        let fit = t.fits[t.fit_index.get((f as u128) << 32 | id as u128)? as usize];
-        let free = fit.slots & !filled;
-        let after = free & (!0u64 << last);
-        let s = if after != 0 { after.trailing_zeros() } else if free != 0 { free.trailing_zeros() } else { return None };
-        filled |= 1 << s;
-        by_slot[s as usize] = fit;
-        last = s + 1;
-    }
-    if ft.mandatory & !filled != 0 {
-        return None;
-    }
-    let mut rest = filled;
-    while rest != 0 {
-        let s = rest.trailing_zeros();
-        rest &= rest - 1;
-        match by_slot[s as usize].act(t, s) {
-            Act::Nothing => {}
-            Act::Set(bits, v) => w = bits.set(w, v),
-            Act::Fail => return None,
-        }
-    }
+    // Modifiers: found with the token, or placed part by part.
+    w = match mods {
+        Some((mask, value)) => w & !mask | value,
+        None => t.modifiers(f, &l.parts, w)?,
+    };
     w = if ft.in_order {
         let mut x = 0;
         for sop in form.operands {
