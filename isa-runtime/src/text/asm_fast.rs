@@ -128,6 +128,8 @@ struct FormTable {
     texts: (u8, u8),
     /// No operand is optional: texts are placed in order, with no going back.
     in_order: bool,
+    /// In order, and no float: one text per operand, so kinds are checked pairwise.
+    pairwise: bool,
 }
 
 /// What an operand takes, for [`kinds_fit`]: the kind bits ([`kind`]) of
@@ -321,7 +323,7 @@ impl Tables {
                 let wants = (start, form.operands.len() as u32);
                 let least = form.operands.iter().filter(|o| !o.optional).count().min(255) as u8;
                 let most = if form.operands.iter().any(|o| matches!(o.kind, OperandKind::Float { .. })) { u8::MAX } else { form.operands.len().min(255) as u8 };
-                forms.push(FormTable { mandatory, never: form.modifiers.len() > MAX_SLOTS, wants, texts: (least, most), in_order: form.operands.iter().all(|o| !o.optional) });
+                forms.push(FormTable { mandatory, never: form.modifiers.len() > MAX_SLOTS, wants, texts: (least, most), in_order: form.operands.iter().all(|o| !o.optional), pairwise: most == least && most != u8::MAX });
             }
         }
         // Each prefix `p` must read as itself in `p0`: then a name of
@@ -474,8 +476,11 @@ struct Scanned<'a> {
     cands: Option<(u32, u32)>,
     texts: List<Tok<'a>, MAX_OPERANDS>,
     pre: List<Pre<'a>, MAX_OPERANDS>,
-    /// Each control's index in [`Model::controls`] (`None`: no such control) and value.
-    controls: List<(Option<u16>, &'a str), MAX_CONTROLS>,
+    /// Each control's index in [`Model::controls`] (`None`: no such control)
+    /// and value (`None`: not a number).
+    controls: List<(Option<u16>, Option<u64>), MAX_CONTROLS>,
+    /// What the guard's name spells as a register.
+    guard_name: RegName,
 }
 
 /// Byte classes: bits of [`CLASS`].
@@ -555,6 +560,10 @@ fn scan<'a>(m: &Model, t: &Tables, line: &'a str, out: &mut Scanned<'a>) -> Opti
             return None;
         }
         out.guard = Some((neg, Tok { text: &line[s..i], col: s }));
+        out.guard_name = match prefixed_register(t, b, s) {
+            Some((end, name)) if end == i => name,
+            _ => reg_name(m, t, b, s, i, &line[s..i]),
+        };
         i = skip_spaces(b, i);
     }
     // The mnemonic and its dotted parts: the whole as one token, else part by part.
@@ -625,12 +634,24 @@ fn scan<'a>(m: &Model, t: &Tables, line: &'a str, out: &mut Scanned<'a>) -> Opti
         if index.is_none() || out.controls.iter().any(|(k, _)| *k == index) {
             return None;
         }
-        if !out.controls.push((index, &line[ne + 1..ve])) {
+        if !out.controls.push((index, number(&line[ne + 1..ve]))) {
             return None;
         }
         i = skip_spaces(b, ve);
     }
     Some(())
+}
+
+/// What [`int`] gives for `s`: `0x` and up to 16 hex digits (as the
+/// disassembler writes a control) read here, anything else by [`int`].
+#[inline]
+fn number(s: &str) -> Option<u64> {
+    match s.as_bytes() {
+        [b'0', b'x', h @ ..] if (1..=16).contains(&h.len()) => {
+            h.iter().try_fold(0u64, |v, &c| Some(v << 4 | (c as char).to_digit(16)? as u64))
+        }
+        _ => int(s),
+    }
 }
 
 /// What [`RegName::new`] gives for `name` (`b[s..e]`, a word).
@@ -789,7 +810,7 @@ pub fn assemble(m: &Model, line: &str) -> Option<Assembled> {
     }
     let mut l = Scanned::default();
     scan(m, t, line, &mut l)?;
-    let guard = l.guard.map_or_else(RegName::default, |(_, g)| reg_name(m, t, line.as_bytes(), g.col, g.col + g.text.len(), g.text));
+    let guard = l.guard_name;
     let mut kinds = [0u32; MAX_OPERANDS];
     for (k, p) in kinds.iter_mut().zip(l.pre.iter()) {
         *k = kind(t, p);
@@ -798,7 +819,12 @@ pub fn assemble(m: &Model, line: &str) -> Option<Assembled> {
     let attempt = |oc: usize, fi: usize, mods: Option<(u128, u128)>| {
         let ft = &t.forms[t.first_form[oc] as usize + fi];
         let ((start, len), (least, most)) = (ft.wants, ft.texts);
-        if kinds.len() < least as usize || kinds.len() > most as usize || !kinds_fit(&t.wants[start as usize..][..len as usize], kinds) {
+        if kinds.len() < least as usize || kinds.len() > most as usize {
+            return None;
+        }
+        let wants = &t.wants[start as usize..][..len as usize];
+        let fits = if ft.pairwise { wants.iter().zip(kinds).all(|(w, &k)| w.kinds & k != 0) } else { kinds_fit(wants, kinds) };
+        if !fits {
             return None;
         }
         let word = try_form(m, t, &l, guard, oc, fi, mods)?;
@@ -864,10 +890,11 @@ fn try_form(m: &Model, t: &Tables, l: &Scanned, guard: RegName, oc: usize, fi: u
         fit(m, t, form.operands, &l.pre, 0, w)?
     };
     for &(index, value) in l.controls.iter() {
+        let value = value?;
         let index = index?;
         let c = op.controls.iter().find(|c| c.index == index)?;
         let bits = c.field.bits;
-        w = bits.set(w, int(value).filter(|v| *v <= bits.max())?);
+        w = bits.set(w, Some(value).filter(|v| *v <= bits.max())?);
     }
     if form.unsettable.is_some() {
         return None;
