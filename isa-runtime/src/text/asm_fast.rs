@@ -134,12 +134,33 @@ struct FormTable {
 
 /// What an operand takes, for [`kinds_fit`]: the kind bits ([`kind`]) of
 /// texts it can take, and whether it is optional or a float (which may
-/// take several texts, its lanes).
+/// take several texts, its lanes); and what `decorate` does for a text
+/// written bare (no `-`, `|..|`, `!`, `~` nor suffix).
 #[derive(Clone, Copy)]
 struct Want {
     kinds: u32,
     optional: bool,
     float: bool,
+    bare: Bare,
+}
+
+/// What `asm::decorate` gives for a bare text: each decoration's field set
+/// to its "off" encoding (the bits `mask`ed to `value`), or `None` when
+/// the operand needs a suffix. It reads nothing else of the word.
+#[derive(Clone, Copy)]
+struct Bare(Option<(u128, u128)>);
+
+impl Bare {
+    fn new(sop: &Operand) -> Bare {
+        let t = OperandText { neg: false, not: false, inv: false, abs: false, core: Core::Name(""), suffix: None };
+        match (decorate(sop, &t, false, 0), decorate(sop, &t, false, !0)) {
+            (Ok(zeros), Ok(ones)) => {
+                let mask = !(zeros ^ ones);
+                Bare(Some((mask, zeros & mask)))
+            }
+            _ => Bare(None),
+        }
+    }
 }
 
 /// The slots of a form that take one spelling.
@@ -319,6 +340,7 @@ impl Tables {
                     },
                     optional: o.optional,
                     float: matches!(o.kind, OperandKind::Float { .. }),
+                    bare: Bare::new(o),
                 }));
                 let wants = (start, form.operands.len() as u32);
                 let least = form.operands.iter().filter(|o| !o.optional).count().min(255) as u8;
@@ -474,7 +496,6 @@ struct Scanned<'a> {
     /// The forms the whole dotted mnemonic fits, when it is one of
     /// [`Tables::tokens`] (then `mnemonic` and `parts` are not read).
     cands: Option<(u32, u32)>,
-    texts: List<Tok<'a>, MAX_OPERANDS>,
     pre: List<Pre<'a>, MAX_OPERANDS>,
     /// Each control's index in [`Model::controls`] (`None`: no such control)
     /// and value (`None`: not a number).
@@ -602,7 +623,7 @@ fn scan<'a>(m: &Model, t: &Tables, line: &'a str, out: &mut Scanned<'a>) -> Opti
         loop {
             let s = i;
             let (pre, end) = operand_at(m, t, line, s)?;
-            if !out.texts.push(Tok { text: &line[s..end], col: s }) || !out.pre.push(pre) {
+            if !out.pre.push(pre) {
                 return None;
             }
             i = skip_spaces(b, end);
@@ -879,15 +900,16 @@ fn try_form(m: &Model, t: &Tables, l: &Scanned, guard: RegName, oc: usize, fi: u
         Some((mask, value)) => w & !mask | value,
         None => t.modifiers(f, &l.parts, w)?,
     };
+    let wants = &t.wants[ft.wants.0 as usize..][..form.operands.len()];
     w = if ft.in_order {
         let mut x = 0;
-        for sop in form.operands {
-            let (used, next) = take(m, t, sop, l.pre.get(x)?, &l.pre, x, w)?;
+        for (sop, want) in form.operands.iter().zip(wants) {
+            let (used, next) = take(m, t, sop, want.bare, &l.pre, x, w)?;
             (x, w) = (x + used, next);
         }
         (x == l.pre.len()).then_some(w)?
     } else {
-        fit(m, t, form.operands, &l.pre, 0, w)?
+        fit(m, t, form.operands, wants, &l.pre, 0, w)?
     };
     for &(index, value) in l.controls.iter() {
         let value = value?;
@@ -904,15 +926,15 @@ fn try_form(m: &Model, t: &Tables, l: &Scanned, guard: RegName, oc: usize, fi: u
 
 /// Places operand texts `pre[x..]` into operands `ops`, an optional one
 /// present first, then absent: `asm::place` when it succeeds.
-fn fit(m: &Model, t: &Tables, ops: &[Operand], pre: &[Pre], x: usize, w: u128) -> Option<u128> {
+fn fit(m: &Model, t: &Tables, ops: &[Operand], wants: &[Want], pre: &[Pre], x: usize, w: u128) -> Option<u128> {
     let Some((sop, rest)) = ops.split_first() else { return (x == pre.len()).then_some(w) };
     if x < pre.len() {
-        if let Some(done) = take(m, t, sop, &pre[x], pre, x, w).and_then(|(used, w)| fit(m, t, rest, pre, x + used, w)) {
+        if let Some(done) = take(m, t, sop, wants[0].bare, pre, x, w).and_then(|(used, w)| fit(m, t, rest, &wants[1..], pre, x + used, w)) {
             return Some(done);
         }
     }
     if sop.optional {
-        return fit(m, t, rest, pre, x, w);
+        return fit(m, t, rest, &wants[1..], pre, x, w);
     }
     None
 }
@@ -922,7 +944,8 @@ fn fit(m: &Model, t: &Tables, ops: &[Operand], pre: &[Pre], x: usize, w: u128) -
 /// fast path reads no register pair or indexed register, so those cores
 /// never come here.
 #[inline]
-fn take(m: &Model, tables: &Tables, sop: &Operand, p: &Pre, pre: &[Pre], x: usize, mut w: u128) -> Option<(usize, u128)> {
+fn take(m: &Model, tables: &Tables, sop: &Operand, bare: Bare, pre: &[Pre], x: usize, mut w: u128) -> Option<(usize, u128)> {
+    let p = pre.get(x)?;
     let t = p.text.as_ref()?;
     debug_assert!(!matches!(t.core, Core::Indexed { .. }));
     let mut used = 1;
@@ -979,6 +1002,10 @@ fn take(m: &Model, tables: &Tables, sop: &Operand, p: &Pre, pre: &[Pre], x: usiz
             w = bits.set(w, b << bank.start | o << offset.start);
         }
         OperandKind::Indexed { .. } | OperandKind::Enum | OperandKind::Unbound | OperandKind::Broken(_) => return None,
+    }
+    if !(t.neg || t.abs || t.not || t.inv) && t.suffix.is_none() {
+        let (mask, value) = bare.0?;
+        return Some((used, w & !mask | value));
     }
     Some((used, decorate(sop, t, literal_sign, w).ok()?))
 }
