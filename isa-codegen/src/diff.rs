@@ -59,33 +59,80 @@ pub struct InsnDiff {
     /// Operand forms only in NEW.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub forms_only_new: Vec<String>,
-    /// Syntax templates whose text is only on one side (`- ...`, `+ ...`).
+    /// Syntax templates whose text is only on one side.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub syntax: Vec<String>,
+    pub syntax: Vec<LineChange>,
     /// Opcodes and fields whose encoding changed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub encodings: Vec<EncodingChange>,
-    /// What modifier spellings set, where that differs (`- ...`, `+ ...`: a
-    /// value list mapped by position and reordered, a value dropped from a
-    /// type), with the opcodes.
+    /// What modifier spellings set, where that differs (a value list mapped
+    /// by position and reordered, a value dropped from a type), with the
+    /// opcodes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub spellings: Vec<String>,
-    /// `__OperandInfo` directives only on one side (`- Bitwidth<rd> = 64`,
-    /// `+ AsmFormat<vb> = CvtFImm(vb, hfmt_v2)`), with the opcodes.
+    pub spellings: Vec<LineChange>,
+    /// `__OperandInfo` directives only on one side (`Bitwidth<rd> = 64`,
+    /// `AsmFormat<vb> = CvtFImm(vb, hfmt_v2)`), with the opcodes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub operand_info: Vec<String>,
-    /// `__Exception` rules only on one side, with the opcodes that have them.
+    pub operand_info: Vec<LineChange>,
+    /// `__Exception` rules only on one side, with the opcodes that have
+    /// them and where the first one's is written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub rules: Vec<String>,
-    /// Example lines only on one side (`- ...`, `+ ...`).
+    pub rules: Vec<LineChange>,
+    /// Example lines only on one side, with where each is written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub examples: Vec<String>,
+    pub examples: Vec<LineChange>,
     /// The simulation hook, when it changed: old and new text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub simulation: Option<(String, String)>,
     /// Prose sections that changed, each with its first changed line.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub prose_changed: Vec<String>,
+}
+
+/// Which side of the comparison a line is on.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// Only in OLD (`-`).
+    Old,
+    /// Only in NEW (`+`).
+    New,
+}
+
+/// A line on one side only (a template, rule, example...); its `Display`
+/// is the line `to_text` prints: `- text (in A_R, A_I; spec/x.txt:40)`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct LineChange {
+    /// The side that has it.
+    pub side: Side,
+    /// The line, as that side writes it.
+    pub text: String,
+    /// The opcodes that have it (for lines per opcode).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub opcodes: Vec<String>,
+    /// Where it is written (`file:line`), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+}
+
+impl LineChange {
+    /// `- text` / `+ text` (as [`line_diff`] gives them) as a change.
+    fn parse(line: &str) -> LineChange {
+        let side = if line.starts_with('+') { Side::New } else { Side::Old };
+        LineChange { side, text: line.get(2..).unwrap_or_default().to_string(), opcodes: Vec::new(), at: None }
+    }
+}
+
+impl std::fmt::Display for LineChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", if self.side == Side::Old { '-' } else { '+' }, self.text)?;
+        match (self.opcodes.is_empty(), &self.at) {
+            (false, Some(at)) => write!(f, " (in {}; {at})", self.opcodes.join(", ")),
+            (false, None) => write!(f, " (in {})", self.opcodes.join(", ")),
+            (true, Some(at)) => write!(f, " ({at})"),
+            (true, None) => Ok(()),
+        }
+    }
 }
 
 /// One change to an instruction's encodings; its `Display` is the line
@@ -672,20 +719,17 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
             .map(|l| {
                 let (side, key) = l.split_at(1);
                 let key = key.trim_start().to_string();
-                shown.get(&(side.chars().next().unwrap_or('-'), key)).map_or(l.clone(), |t| format!("{side} {t}"))
+                LineChange::parse(&shown.get(&(side.chars().next().unwrap_or('-'), key)).map_or(l.clone(), |t| format!("{side} {t}")))
             })
             .collect();
     }
     // Examples differing in spacing alone are the same example (as templates are).
     let examples = |o: &Optype| o.examples.iter().map(|e| e.text.trim().to_string()).collect::<Vec<_>>();
-    d.examples = line_diff_by(&examples(old), &examples(new), template_key);
+    d.examples = line_diff_by(&examples(old), &examples(new), template_key).iter().map(|l| LineChange::parse(l)).collect();
     // Each with its file:line, on the side that has it.
     for line in &mut d.examples {
-        let (isa, o) = if line.starts_with('-') { (old_isa, old) } else { (new_isa, new) };
-        let text = &line[2..];
-        if let Some(at) = o.examples.iter().find(|e| e.text.trim() == text).and_then(|e| file_line(isa, &e.loc)) {
-            line.push_str(&format!(" ({at})"));
-        }
+        let (isa, o) = if line.side == Side::Old { (old_isa, old) } else { (new_isa, new) };
+        line.at = o.examples.iter().find(|e| e.text.trim() == line.text).and_then(|e| file_line(isa, &e.loc));
     }
     let hook = |o: &Optype| o.hook.as_ref().or(o.simulation.as_ref()).map(|h| h.text()).unwrap_or_default();
     if hook(old) != hook(new) {
@@ -704,26 +748,21 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
                 }
             }
         }
-        changes.into_iter().map(|(c, ops)| format!("{c} (in {})", ops.join(", "))).collect::<Vec<_>>()
+        changes.into_iter().map(|(c, opcodes)| LineChange { opcodes, ..LineChange::parse(&c) }).collect::<Vec<_>>()
     };
     d.rules = per_opcode(&|_, op| rules(op));
     // Each with the file:line of its first opcode's rule, on the side that
     // has it: `(in MOV_R; spec/x.txt:40)`.
     for line in &mut d.rules {
-        let (isa, o) = if line.starts_with('-') { (old_isa, old) } else { (new_isa, new) };
-        let Some((rule, ops)) = line[2..].rsplit_once(" (in ") else { continue };
-        let first = ops.trim_end_matches(')').split(", ").next().unwrap_or_default();
-        let op = o.opcodes.iter().map(|&k| &isa.opcodes[k]).find(|op| op.name == first);
-        let at = op.and_then(|op| op.exceptions.iter().zip(rules(op)).find(|(_, text)| text == rule)).and_then(|(e, _)| file_line(isa, &e.loc));
-        if let Some(at) = at {
-            line.insert_str(line.len() - 1, &format!("; {at}"));
-        }
+        let (isa, o) = if line.side == Side::Old { (old_isa, old) } else { (new_isa, new) };
+        let op = o.opcodes.iter().map(|&k| &isa.opcodes[k]).find(|op| line.opcodes.first() == Some(&op.name));
+        line.at = op.and_then(|op| op.exceptions.iter().zip(rules(op)).find(|(_, text)| *text == line.text)).and_then(|(e, _)| file_line(isa, &e.loc));
     }
     d.operand_info = per_opcode(&|_, op| operand_info(op));
     // What spellings set; one a modifier group already names as added or
     // removed is not said again.
     let mentioned: BTreeSet<&str> = d.modifiers.iter().flat_map(|m| m.only_old.iter().chain(&m.only_new)).map(String::as_str).collect();
-    d.spellings = per_opcode(&spellings).into_iter().filter(|l| !l.split('`').nth(1).is_some_and(|s| mentioned.contains(s))).collect();
+    d.spellings = per_opcode(&spellings).into_iter().filter(|l| !l.text.split('`').nth(1).is_some_and(|s| mentioned.contains(s))).collect();
     // Encodings, where both sides have them.
     for &oc in &old.opcodes {
         let x = &old_isa.opcodes[oc];
@@ -790,9 +829,11 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
         d.encodings.iter().filter(|e| e.change == EncodingChangeKind::FieldRenamed).filter_map(|e| Some((e.field.clone()?, e.new.clone()?))).collect();
     if !renames.is_empty() {
         let renamed = |line: &str| renames.iter().fold(line.to_string(), |l, (f, g)| l.replace(&format!("`{f}`"), &format!("`{g}`")));
-        let added: BTreeSet<&str> = d.spellings.iter().filter_map(|l| l.strip_prefix("+ ")).collect();
-        let same: BTreeSet<String> = d.spellings.iter().filter_map(|l| l.strip_prefix("- ")).map(renamed).filter(|l| added.contains(l.as_str())).collect();
-        d.spellings.retain(|l| !(l.strip_prefix("- ").is_some_and(|x| same.contains(&renamed(x))) || l.strip_prefix("+ ").is_some_and(|x| same.contains(x))));
+        // The whole line (opcodes included) is what must match.
+        let added: BTreeSet<String> = d.spellings.iter().filter(|l| l.side == Side::New).map(|l| LineChange { side: Side::Old, ..l.clone() }.to_string()).collect();
+        let same: BTreeSet<String> = d.spellings.iter().filter(|l| l.side == Side::Old).map(|l| renamed(&l.to_string())).filter(|l| added.contains(l)).collect();
+        let as_old = |l: &LineChange| LineChange { side: Side::Old, ..l.clone() }.to_string();
+        d.spellings.retain(|l| !(if l.side == Side::Old { same.contains(&renamed(&l.to_string())) } else { same.contains(&as_old(l)) }));
     }
     // Prose, with the file and line of the first change (a section's text
     // starts at its `loc`; the blank lines `trim` drops are counted back).

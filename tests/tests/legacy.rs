@@ -102,11 +102,13 @@ fn diff_shows_a_moved_field() {
     assert_eq!(d.types, ["type `XMode`: value `B` 0x1 -> 0x2", "type `XMode`: value `C` 0x2 -> 0x1"]);
     let mov = &d.changed[0];
     assert_eq!(mov.encodings.iter().map(ToString::to_string).collect::<Vec<_>>(), ["MOV_R: field `pg` = PT -> = P0 (tests/diff/new.txt:9)", "MOV_R: field `ra` moved from [31:24] to [39:32] (tests/diff/new.txt:12)"]);
-    assert_eq!(mov.rules.len(), 2);
-    assert!(mov.rules[0].starts_with("- ") && mov.rules[0].contains("\"C is reserved.\"> = mode == \"C\""), "{:?}", mov.rules);
-    assert!(mov.rules[1].starts_with("+ ") && mov.rules[1].contains("\"B is reserved.\"> = mode == \"B\""), "{:?}", mov.rules);
-    assert_eq!(mov.examples, ["- MOV.B R1, R2 ; (tests/diff/old.txt:27)", "+ MOV.B R1, R3 ; (tests/diff/new.txt:27)"]);
-    assert!(mov.rules[0].ends_with("(in MOV_R; tests/diff/old.txt:40)") && mov.rules[1].ends_with("(in MOV_R; tests/diff/new.txt:40)"), "{:?}", mov.rules);
+    let lines = |v: &[isa_codegen::diff::LineChange]| v.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let rules = lines(&mov.rules);
+    assert_eq!(rules.len(), 2);
+    assert!(rules[0].starts_with("- ") && rules[0].contains("\"C is reserved.\"> = mode == \"C\""), "{rules:?}");
+    assert!(rules[1].starts_with("+ ") && rules[1].contains("\"B is reserved.\"> = mode == \"B\""), "{rules:?}");
+    assert_eq!(lines(&mov.examples), ["- MOV.B R1, R2 ; (tests/diff/old.txt:27)", "+ MOV.B R1, R3 ; (tests/diff/new.txt:27)"]);
+    assert!(rules[0].ends_with("(in MOV_R; tests/diff/old.txt:40)") && rules[1].ends_with("(in MOV_R; tests/diff/new.txt:40)"), "{rules:?}");
     assert_eq!(mov.simulation, Some(("vd = mov(va: I32);".to_string(), "vd = mov(va: U32);".to_string())));
     assert_eq!(mov.prose_changed, ["description, line 1: `Copies Ra to Rd.` -> `Copies Ra into Rd.` (tests/diff/new.txt:23)"]);
     assert!(mov.syntax.is_empty() && mov.modifiers.is_empty());
@@ -117,6 +119,13 @@ fn diff_shows_a_moved_field() {
     assert_eq!((moved["old"].as_str(), moved["new"].as_str()), (Some("[31:24]"), Some("[39:32]")));
     assert_eq!(moved["at"].as_str(), Some("tests/diff/new.txt:12"));
     assert_eq!(yaml["changed"][0]["encodings"][0]["change"].as_str(), Some("value"));
+    // So is a rule or an example: its side, text, opcodes and place, apart.
+    let rule = &yaml["changed"][0]["rules"][1];
+    assert_eq!((rule["side"].as_str(), rule["at"].as_str()), (Some("new"), Some("tests/diff/new.txt:40")));
+    assert_eq!(rule["text"].as_str(), Some("EncodingError<IllegalBitFieldValue, \"B is reserved.\"> = mode == \"B\""));
+    assert_eq!(rule["opcodes"][0].as_str(), Some("MOV_R"));
+    let example = &yaml["changed"][0]["examples"][0];
+    assert_eq!((example["side"].as_str(), example["text"].as_str(), example["at"].as_str()), (Some("old"), Some("MOV.B R1, R2 ;"), Some("tests/diff/old.txt:27")));
 }
 
 /// An opcode renamed, its constant bits kept, is a rename, not a removal
