@@ -81,6 +81,11 @@ pub struct InsnDiff {
     /// Example lines only on one side, with where each is written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<LineChange>,
+    /// Lists with the same lines in another order: `syntax templates` (the
+    /// assembler tries forms in that order) or `examples` (the manual
+    /// lists them so).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reordered: Vec<String>,
     /// The simulation hook, when it changed: old and new text.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub simulation: Option<(String, String)>,
@@ -714,6 +719,9 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
         let (ta, tb) = (text(old), text(new));
         let shown: BTreeMap<(char, String), &String> = ta.iter().map(|t| (('-', template_key(t)), t)).chain(tb.iter().map(|t| (('+', template_key(t)), t))).collect();
         let keys = |ts: &[String]| ts.iter().map(|t| template_key(t)).collect::<Vec<_>>();
+        if keys(&ta) != keys(&tb) && line_diff(&keys(&ta), &keys(&tb)).is_empty() {
+            d.reordered.push("syntax templates".into());
+        }
         d.syntax = line_diff(&keys(&ta), &keys(&tb))
             .into_iter()
             .map(|l| {
@@ -726,6 +734,10 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
     // Examples differing in spacing alone are the same example (as templates are).
     let examples = |o: &Optype| o.examples.iter().map(|e| e.text.trim().to_string()).collect::<Vec<_>>();
     d.examples = line_diff_by(&examples(old), &examples(new), template_key).iter().map(|l| LineChange::parse(l)).collect();
+    let example_keys = |o: &Optype| examples(o).iter().map(|e| template_key(e)).collect::<Vec<_>>();
+    if d.examples.is_empty() && example_keys(old) != example_keys(new) {
+        d.reordered.push("examples".into());
+    }
     // Each with its file:line, on the side that has it.
     for line in &mut d.examples {
         let (isa, o) = if line.side == Side::Old { (old_isa, old) } else { (new_isa, new) };
@@ -735,12 +747,22 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
     if hook(old) != hook(new) {
         d.simulation = Some((hook(old), hook(new)));
     }
+    // An OLD opcode's counterpart in NEW: the same name, else (renamed) an
+    // opcode only in NEW with the same constant bits.
+    let counterpart = |x: &Opcode| -> Option<(&Opcode, bool)> {
+        let mut ys = new.opcodes.iter().map(|&k| &new_isa.opcodes[k]);
+        if let Some(y) = ys.clone().find(|y| y.name == x.name) {
+            return Some((y, false));
+        }
+        let twin = ys.find(|y| (y.fixed_mask, y.fixed_bits) == (x.fixed_mask, x.fixed_bits) && !old.opcodes.iter().any(|&k| old_isa.opcodes[k].name == y.name));
+        twin.map(|y| (y, true))
+    };
     // Per opcode both sides have, as lines; a change shared by opcodes is said once.
     let per_opcode = |lines: &dyn Fn(&Isa, &Opcode) -> Vec<String>| {
         let mut changes: Vec<(String, Vec<String>)> = Vec::new();
         for &oc in &old.opcodes {
             let x = &old_isa.opcodes[oc];
-            let Some(y) = new.opcodes.iter().map(|&k| &new_isa.opcodes[k]).find(|y| y.name == x.name) else { continue };
+            let Some((y, _)) = counterpart(x) else { continue };
             for change in line_diff(&lines(old_isa, x), &lines(new_isa, y)) {
                 match changes.iter_mut().find(|(c, _)| *c == change) {
                     Some((_, ops)) => ops.push(x.name.clone()),
@@ -766,17 +788,19 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
     // Encodings, where both sides have them.
     for &oc in &old.opcodes {
         let x = &old_isa.opcodes[oc];
-        let Some(y) = new.opcodes.iter().map(|&k| &new_isa.opcodes[k]).find(|y| y.name == x.name) else {
-            // Renamed: an opcode only in NEW with the same constant bits.
-            let twin = new.opcodes.iter().map(|&k| &new_isa.opcodes[k]).find(|y| {
-                (y.fixed_mask, y.fixed_bits) == (x.fixed_mask, x.fixed_bits) && !old.opcodes.iter().any(|&k| old_isa.opcodes[k].name == y.name)
-            });
-            match twin {
-                Some(y) => d.encodings.push(EncodingChange::new(&x.name, None, EncodingChangeKind::Renamed, None, Some(y.name.clone())).at(new_isa, &y.loc)),
-                None if !new.opcodes.is_empty() => d.encodings.push(EncodingChange::new(&x.name, None, EncodingChangeKind::OnlyOld, None, None).at(old_isa, &x.loc)),
-                None => {}
+        // A renamed opcode's fields are compared as a kept opcode's are.
+        let y = match counterpart(x) {
+            Some((y, false)) => y,
+            Some((y, true)) => {
+                d.encodings.push(EncodingChange::new(&x.name, None, EncodingChangeKind::Renamed, None, Some(y.name.clone())).at(new_isa, &y.loc));
+                y
             }
-            continue;
+            None => {
+                if !new.opcodes.is_empty() {
+                    d.encodings.push(EncodingChange::new(&x.name, None, EncodingChangeKind::OnlyOld, None, None).at(old_isa, &x.loc));
+                }
+                continue;
+            }
         };
         // A field only in OLD and one only in NEW at the same bits, of the
         // same type and value: the field renamed.
@@ -997,6 +1021,9 @@ pub fn to_text(d: &IsaDiff, old_name: &str, new_name: &str) -> String {
         }
         for e in &c.examples {
             s.push_str(&format!("    example {e}\n"));
+        }
+        for r in &c.reordered {
+            s.push_str(&format!("    {r}: the same, in another order\n"));
         }
         if let Some((a, b)) = &c.simulation {
             let quoted = |s: &str| if s.is_empty() { "none".to_string() } else { format!("`{s}`") };

@@ -159,6 +159,16 @@ fn diff_tells_a_rename_and_shows_what_is_added() {
     let d = isa_codegen::diff::diff(&a.isa, &b.isa);
     assert_eq!(d.changed.len(), 1);
     assert_eq!(d.changed[0].encodings.iter().map(ToString::to_string).collect::<Vec<_>>(), [format!("opcode MOV_R renamed MOV_RR (same constant bits) ({})", at("renamed.txt", 32))]);
+    // Renamed and a field moved: both said (the move used to be lost).
+    let moved = renamed.replace("field<24, 8> Reg ra;", "field<32, 8> Reg ra;");
+    let d = isa_codegen::diff::diff(&a.isa, &load("renamed_moved.txt", &moved).isa);
+    assert_eq!(
+        d.changed[0].encodings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        [
+            format!("opcode MOV_R renamed MOV_RR (same constant bits) ({})", at("renamed_moved.txt", 32)),
+            format!("MOV_R: field `ra` moved from [31:24] to [39:32] ({})", at("renamed_moved.txt", 12)),
+        ]
+    );
     let d = isa_codegen::diff::diff(&a.isa, &c.isa);
     assert_eq!(d.only_new, ["SEL"]);
     assert_eq!(d.only_new_syntax, ["SEL: SEL Rd, Ra $sched $req ;"]);
@@ -239,6 +249,28 @@ fn diff_reports_edits_that_change_words_or_semantics() {
         // A default made a constant: a number written once, not `0x0 (0x0)`;
         // one line for every instruction, said before them.
         ("isa.txt", Box::new(replace("WriteSB wsb = 0;", "WriteSB wsb == 0xF;")), &["~ 44 instructions: F2F, F2FP, F2I,", "    encoding: 184 opcodes: field `wsb` = 0x0 -> == 0xf ("]),
+        // The same lines in another order: what assembles first, or the manual, changes.
+        (
+            "000_halu.txt",
+            Box::new(|t: &str| {
+                // The two lines that start so, swapped whole.
+                let mut lines: Vec<&str> = t.split('\n').collect();
+                let at = |p: &str| lines.iter().position(|l| l.starts_with(p)).unwrap();
+                let (a, b) = (at("HADD2        R0, R1.H0_H0,    R2 ;"), at("HADD2.SAT    R3,       R6,   -R7 ;"));
+                lines.swap(a, b);
+                Some(lines.join("\n"))
+            }),
+            &["~ HADD2", "    examples: the same, in another order"],
+        ),
+        (
+            "004_ialu.txt",
+            Box::new(|t: &str| {
+                let (a, b) = ("LEA{.LO}      Rd{, pu}, {-}Ra, SrcB,     UImm5Sca               $sched $req ; // 32bit模式\n", "LEA.HI.X      Rd{, pu}, {-}Ra, SrcB, Rc, UImm5Sca{, {!}pp}      $sched $req ; // 扩展位宽模式\n");
+                assert!(t.contains(&format!("{a}{b}")));
+                Some(t.replacen(&format!("{a}{b}"), &format!("{b}{a}"), 1))
+            }),
+            &["~ LEA", "    syntax templates: the same, in another order"],
+        ),
         (
             "004_ialu.txt",
             Box::new(replace("    Bitwidth<rd> = 32 + (width==\"64\")*32;", "    Bitwidth<rd> = 32;")),
