@@ -64,11 +64,18 @@ impl Frontend {
 /// Spec files found under `paths`: files as given, directories searched
 /// recursively for `*.txt`, all in path order (not the order of `paths`). A file
 /// or directory reached twice (given twice, inside another one given, or
-/// through a symbolic link back up the tree) is read once.
+/// through a symbolic link back up the tree) is read once, under the
+/// spelling of the path that sorts first (a relative one before an
+/// absolute one), so that the order of `paths` changes nothing.
 pub fn collect_spec_files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for p in paths {
+    let mut given: Vec<&PathBuf> = paths.iter().collect();
+    given.sort_by_cached_key(|p| {
+        let shown = PathBuf::from(display_name(p));
+        (shown.is_absolute(), shown)
+    });
+    for p in given {
         collect(p, &mut out, &mut seen, diags, 0);
     }
     // In path order whatever the order of `paths`: the same files give the
