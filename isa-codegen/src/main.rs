@@ -207,8 +207,11 @@ fn parse_cli() -> Cli {
         let main_job = ["spec", "out", "check", "crate_name", "runtime_path", "allow"];
         if let Some(id) = main_job.iter().find(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine)) {
             let arg = command.get_arguments().find(|a| a.get_id() == *id).map_or_else(|| id.to_string(), |a| a.to_string());
+            // The subcommand may have an option of its own by that name (`--allow`).
+            let own = command.find_subcommand(sub).is_some_and(|c| c.get_arguments().any(|a| a.get_id() == *id));
+            let hint = if own { format!("; `{sub}` takes its own after its name: `isa-codegen {sub} ... {arg}`") } else { String::new() };
             command
-                .error(clap::error::ErrorKind::ArgumentConflict, format!("`{arg}` belongs to the main job (`isa-codegen SPEC... -o OUT`), not to `{sub}`"))
+                .error(clap::error::ErrorKind::ArgumentConflict, format!("`{arg}` before `{sub}` belongs to the main job (`isa-codegen SPEC... -o OUT`){hint}"))
                 .exit();
         }
     }

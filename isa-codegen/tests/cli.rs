@@ -67,7 +67,8 @@ fn the_main_job_and_ir_allow_warnings_as_check_does() {
     assert_eq!(bin().args(["ir", "spec/", "--allow", "E030"]).output().unwrap().status.code(), Some(2));
     let misplaced = bin().args(["--allow", "W010", "check", "spec/"]).output().unwrap();
     assert_eq!(misplaced.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&misplaced.stderr).contains("belongs to the main job"));
+    let err = String::from_utf8_lossy(&misplaced.stderr);
+    assert!(err.contains("belongs to the main job") && err.contains("`check` takes its own after its name: `isa-codegen check ... --allow <ALLOW>`"), "{err}");
 }
 
 #[test]
