@@ -217,6 +217,22 @@ fn the_fast_path_reads_words_and_pairs_as_the_general_path_does() {
     assert!(words > 0 && pairs > 0, "{words} {pairs}");
 }
 
+/// Hex and register numbers read alike everywhere: `.word 0X..` as `0X` in
+/// an immediate, and a pair's numbers with leading zeros as `R04` (review
+/// 41 found both refused); on both paths.
+#[test]
+fn a_word_and_a_pair_read_numbers_as_the_rest_of_the_line_does() {
+    let asm = Assembler::new(isa());
+    let word = |line: &str| agree(&asm, line).unwrap_or_else(|e| panic!("`{line}`: {e}"));
+    assert_eq!(word(".word 0X1C3C"), word(".word 0x1c3c"));
+    let pair = word("IMAD.WIDE.U32 R[0:1], R2, R3, R[4:5] ;");
+    assert!(pair.is_some());
+    for spelled in ["R[04:05]", "R[4:05]", "R[0x4:0x5]", "R[ 04 : 05 ]"] {
+        assert_eq!(word(&format!("IMAD.WIDE.U32 R[0:1], R2, R3, {spelled} ;")), pair, "{spelled}");
+    }
+    assert_eq!(word("IMAD.WIDE.U32 R[00:01], R2, R3, R[4:5] ;"), pair);
+}
+
 /// `FromStr` wants one instruction: a line without one is an error placed
 /// at what the line has instead (its end when it is blank).
 #[test]

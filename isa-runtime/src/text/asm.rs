@@ -483,10 +483,10 @@ fn raw_word(m: &Model, l: &Line) -> Result<Assembled, AsmError> {
     Ok(Assembled { opcode, word })
 }
 
-/// The number of a `.word` line: `0x` and 1 to 32 hex digits, as the
+/// The number of a `.word` line: `0x` (or `0X`) and 1 to 32 hex digits, as the
 /// disassemblers' hex words (no sign, no 33rd digit, even a leading zero).
 pub fn raw_word_value(t: &Tok) -> Result<u128, AsmError> {
-    let hex = t.text.strip_prefix("0x").unwrap_or("");
+    let hex = t.text.strip_prefix("0x").or_else(|| t.text.strip_prefix("0X")).unwrap_or("");
     if !(1..=32).contains(&hex.len()) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(AsmError::at(t.col, format!("`{}` is not a word: expected `0x` and 1 to 32 hex digits", t.text)));
     }

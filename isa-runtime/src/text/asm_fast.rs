@@ -12,7 +12,7 @@
 
 use super::asm::{decorate, float_shape, int_value, lane_bits, Assembled, Pre, RegName, MAX_SLOTS};
 use super::lex::{Core, List, OperandText, Tok, MAX_CONTROLS, MAX_OPERANDS, MAX_PARTS};
-use super::literal::{int, parse_float, signed};
+use super::literal::{int, parse_float, register_number, signed};
 use super::model::*;
 
 /// The lookup tables of the fast path, built from a [`Model`] on first use
@@ -787,7 +787,7 @@ fn operand_at<'a>(m: &Model, t: &Tables, line: &'a str, s: usize) -> Option<(Pre
             if !n.bytes().all(|c| c.is_ascii_alphabetic()) || b.get(le) != Some(&b':') || b.get(he) != Some(&b']') || b.get(he + 1) == Some(&b'.') {
                 return None;
             }
-            op.core = Core::Pair { prefix: n, lo: int(&line[ls..le])?, hi: int(&line[hs..he])? };
+            op.core = Core::Pair { prefix: n, lo: register_number(&line[ls..le])?, hi: register_number(&line[hs..he])? };
             i = he + 1;
         } else if n.eq_ignore_ascii_case("inf") || n.eq_ignore_ascii_case("nan") {
             if b.get(i) == Some(&b'.') {
@@ -865,7 +865,7 @@ fn raw_word(b: &[u8]) -> Option<u128> {
     let i = skip_spaces(b, 0);
     let rest = b.get(i..)?.strip_prefix(b".word ")?;
     let s = skip_spaces(rest, 0);
-    let hex = rest[s..].strip_prefix(b"0x")?;
+    let hex = rest[s..].strip_prefix(b"0x").or_else(|| rest[s..].strip_prefix(b"0X"))?;
     let n = hex.iter().position(|&c| !c.is_ascii_hexdigit()).unwrap_or(hex.len());
     if !(1..=32).contains(&n) || skip_spaces(hex, n) != hex.len() {
         return None;

@@ -921,7 +921,8 @@ fn core(s: &str) -> Option<Core<'_>> {
             return None;
         }
         if let Some(colon) = inner.bytes().position(|c| c == b':') {
-            return Some(Core::Pair { prefix: base, lo: int(trim(&inner[..colon]).1)?, hi: int(trim(&inner[colon + 1..]).1)? });
+            let number = |s: &str| super::literal::register_number(trim(s).1);
+            return Some(Core::Pair { prefix: base, lo: number(&inner[..colon])?, hi: number(&inner[colon + 1..])? });
         }
         let (index, offset) = match inner.bytes().position(|c| c == b'+' || c == b'-') {
             Some(i) => {

@@ -48,6 +48,17 @@ pub fn int(s: &str) -> Option<u64> {
     }
 }
 
+/// A register's number in a pair (`R[04:05]`): decimal digits, leading
+/// zeros allowed as in a register's name (`R04`), else an integer as
+/// [`int`] reads it (`0x4`).
+pub fn register_number(s: &str) -> Option<u64> {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        s.parse().ok()
+    } else {
+        int(s)
+    }
+}
+
 /// A decimal of two or more digits that starts with `0` (`077`): refused
 /// wherever a number is read (octal to some readers, decimal to others).
 pub fn leading_zero(s: &str) -> bool {
