@@ -209,7 +209,7 @@ fn the_fast_path_reads_words_and_pairs_as_the_general_path_does() {
         let close = tail.find(']').unwrap();
         let (lo, hi) = tail[2..close].split_once(':').unwrap();
         let rest = &tail[close + 1..];
-        for pair in [format!("R[0x{lo}:{hi}]"), format!("R[{lo}:0x{hi}]"), format!("R[ {lo}:{hi}]"), format!("R[{hi}:{lo}]"), format!("UR[{lo}:{hi}]"), format!("P[{lo}:{hi}]"), format!("R[{lo}:{hi}].H1"), format!("R[{lo}]"), format!("R[{lo}:]"), format!("R[:{hi}]"), format!("r[{lo}:{hi}]"), format!("R_[{lo}:{hi}]"), format!("R[0{lo}:{hi}]"), format!("R[{lo}:{hi}:{hi}]"), format!("R[{lo}:{hi}"), format!("R[254:255]"), format!("R[255:256]")] {
+        for pair in [format!("R[0x{lo}:{hi}]"), format!("R[{lo}:0x{hi}]"), format!("R[ {lo}:{hi}]"), format!("R[{hi}:{lo}]"), format!("UR[{lo}:{hi}]"), format!("P[{lo}:{hi}]"), format!("R[{lo}:{hi}].H1"), format!("R[{lo}]"), format!("R[{lo}:]"), format!("R[:{hi}]"), format!("r[{lo}:{hi}]"), format!("R_[{lo}:{hi}]"), format!("R[0{lo}:{hi}]"), format!("R[{lo}:{hi}:{hi}]"), format!("R[{lo}:{hi}"), "R[254:255]".to_string(), "R[255:256]".to_string()] {
             pairs += same(&format!("{head}{pair}{rest}")) as usize;
         }
     }
