@@ -200,7 +200,10 @@ impl<'a> Resolver<'a> {
     /// is a register file, the guard's domain is one some hook uses.
     fn isa_names(&mut self, decls: &[&ast::Decl], prepared: &Prepared) {
         let Some(isa) = decls.iter().find(|d| d.kind == DeclKind::Isa) else { return };
-        let fields: BTreeSet<&str> = prepared.resolved.iter().flatten().flatten().map(|f| &*f.name).collect();
+        let mut fields: BTreeSet<&str> = prepared.resolved.iter().flatten().flatten().map(|f| &*f.name).collect();
+        // A field declared but refused (its width against its type's: E037)
+        // is still declared: naming it is no second mistake.
+        fields.extend(decls.iter().flat_map(|d| &d.sections).flat_map(|s| &s.fields).map(|f| f.name.value.as_str()));
         let mut domains: BTreeSet<String> = BTreeSet::new();
         let hooks = self.isa.optypes.iter().flat_map(|o| o.hook.iter().chain(&o.simulation));
         for h in hooks {
