@@ -587,7 +587,8 @@ fn scan<'a>(m: &Model, t: &Tables, line: &'a str, out: &mut Scanned<'a>) -> Opti
         };
         i = skip_spaces(b, i);
     }
-    // The mnemonic and its dotted parts: the whole as one token, else part by part.
+    // The mnemonic and its dotted parts: the whole as one token when the
+    // tables spell it, else part by part.
     let s = i;
     let e = run_end(b, s, WORD | DOT);
     if (1..=32).contains(&(e - s)) && (e == b.len() || b[e] == b' ') {
@@ -595,24 +596,26 @@ fn scan<'a>(m: &Model, t: &Tables, line: &'a str, out: &mut Scanned<'a>) -> Opti
         let key = (pack_at(b, s, n.min(16)), if n > 16 { pack_at(b, s + 16, n - 16) } else { 0 });
         out.cands = t.tokens.get(key);
     }
-    i = if out.cands.is_some() { e } else { word_end(b, s) };
-    if out.cands.is_none() {
-    if i == s || i - s > 16 {
-        return None;
-    }
-    out.mnemonic = t.mnemonics.get(pack_at(b, s, i - s))?;
-    while b.get(i) == Some(&b'.') {
-        let s = i + 1;
+    if out.cands.is_some() {
+        i = e;
+    } else {
         i = word_end(b, s);
         if i == s || i - s > 16 {
             return None;
         }
-        // A spelling no slot takes: no form fits (the general path words it).
-        let id = t.spellings.get(pack_at(b, s, i - s))?;
-        if !out.parts.push(id) {
-            return None;
+        out.mnemonic = t.mnemonics.get(pack_at(b, s, i - s))?;
+        while b.get(i) == Some(&b'.') {
+            let s = i + 1;
+            i = word_end(b, s);
+            if i == s || i - s > 16 {
+                return None;
+            }
+            // A spelling no slot takes: no form fits (the general path words it).
+            let id = t.spellings.get(pack_at(b, s, i - s))?;
+            if !out.parts.push(id) {
+                return None;
+            }
         }
-    }
     }
     if i < b.len() && b[i] != b' ' {
         return None;
