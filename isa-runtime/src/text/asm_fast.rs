@@ -45,8 +45,10 @@ pub struct Tables {
     /// Each named register's [`RegName`], and the classes that name it (a bit per class).
     named: Box<[(RegName, u32)]>,
     /// A mnemonic with its dotted parts, as the disassembler writes it
-    /// (`IDP.4A.U8.S8`, packed in two numbers) -> its range in `cands`.
-    tokens: Tokens,
+    /// (`IDP.4A.U8.S8`, packed in two numbers) -> its index in `ranges`.
+    tokens: Table<Key32>,
+    /// Per token, its range in `cands`.
+    ranges: Box<[(u32, u32)]>,
     /// Per token, the forms whose slots take its parts, in the order
     /// [`assemble`] tries them, with what the parts set.
     cands: Box<[Cand]>,
@@ -64,45 +66,6 @@ struct Cand {
 
 /// A text of at most 32 bytes, packed as two numbers ([`pack_at`]).
 type Key32 = (u128, u128);
-
-/// An open-addressing hash table from [`Key32`] texts to ranges.
-struct Tokens {
-    shift: u32,
-    slots: Box<[(Key32, (u32, u32))]>,
-}
-
-impl Tokens {
-    fn new(items: &[(Key32, (u32, u32))]) -> Tokens {
-        let bits = (items.len() * 2).next_power_of_two().trailing_zeros().max(4);
-        let mut slots = vec![((0, 0), (EMPTY, 0)); 1 << bits].into_boxed_slice();
-        let shift = 64 - bits;
-        let mask = slots.len() - 1;
-        for &(k, v) in items {
-            let mut h = hash(k.0 ^ k.1.rotate_left(17), shift);
-            while slots[h].1 .0 != EMPTY {
-                h = (h + 1) & mask;
-            }
-            slots[h] = (k, v);
-        }
-        Tokens { shift, slots }
-    }
-
-    #[inline]
-    fn get(&self, k: Key32) -> Option<(u32, u32)> {
-        let mask = self.slots.len() - 1;
-        let mut h = hash(k.0 ^ k.1.rotate_left(17), self.shift);
-        loop {
-            let (key, v) = self.slots[h];
-            if v.0 == EMPTY {
-                return None;
-            }
-            if key == k {
-                return Some(v);
-            }
-            h = (h + 1) & mask;
-        }
-    }
-}
 
 /// The most dotted mnemonics one form may add to [`Tables::tokens`]
 /// (the product of its slots' spellings); a form with more is read part
@@ -193,21 +156,42 @@ enum Act {
 
 const EMPTY: u32 = u32::MAX;
 
-/// An open-addressing hash table from packed texts (at most 16 bytes) to numbers.
-struct Table {
-    shift: u32,
-    slots: Box<[(u128, u32)]>,
+/// A key of a [`Table`]: a packed text.
+trait Key: Copy + Default + PartialEq {
+    /// The key's slot, from the top `64 - shift` bits of its hash.
+    fn slot(self, shift: u32) -> usize;
 }
 
-impl Table {
+impl Key for u128 {
+    #[inline(always)]
+    fn slot(self, shift: u32) -> usize {
+        hash(self, shift)
+    }
+}
+
+impl Key for Key32 {
+    #[inline(always)]
+    fn slot(self, shift: u32) -> usize {
+        hash(self.0 ^ self.1.rotate_left(17), shift)
+    }
+}
+
+/// An open-addressing hash table from packed texts (at most 16 bytes, or
+/// 32 as a [`Key32`]) to numbers.
+struct Table<K = u128> {
+    shift: u32,
+    slots: Box<[(K, u32)]>,
+}
+
+impl<K: Key> Table<K> {
     /// The table of `items`; the first of equal keys wins.
-    fn new(items: &[(u128, u32)]) -> Table {
+    fn new(items: &[(K, u32)]) -> Table<K> {
         let bits = (items.len() * 2).next_power_of_two().trailing_zeros().max(4);
-        let mut slots = vec![(0u128, EMPTY); 1 << bits].into_boxed_slice();
+        let mut slots = vec![(K::default(), EMPTY); 1 << bits].into_boxed_slice();
         let shift = 64 - bits;
         let mask = slots.len() - 1;
         for &(k, v) in items {
-            let mut h = hash(k, shift);
+            let mut h = k.slot(shift);
             while slots[h].1 != EMPTY && slots[h].0 != k {
                 h = (h + 1) & mask;
             }
@@ -219,9 +203,9 @@ impl Table {
     }
 
     #[inline]
-    fn get(&self, k: u128) -> Option<u32> {
+    fn get(&self, k: K) -> Option<u32> {
         let mask = self.slots.len() - 1;
-        let mut h = hash(k, self.shift);
+        let mut h = k.slot(self.shift);
         loop {
             let (key, v) = self.slots[h];
             if v == EMPTY {
@@ -375,7 +359,8 @@ impl Tables {
             fits: fits.into(),
             acts: acts.into(),
             wants: wants.into(),
-            tokens: Tokens::new(&[]),
+            tokens: Table::new(&[]),
+            ranges: Box::new([]),
             cands: Box::new([]),
         };
         tables.add_tokens(m);
@@ -420,7 +405,7 @@ impl Tables {
                 texts.extend(spelled.into_iter().map(|t| (k as u32, t)));
             }
         }
-        let (mut keys, mut cands) = (Vec::new(), Vec::new());
+        let (mut keys, mut ranges, mut cands) = (Vec::new(), Vec::new(), Vec::new());
         for (k, text) in texts {
             // Only what [`scan`] reads part by part: words of at most 16 bytes, at most MAX_PARTS parts.
             let mut words = text.split('.');
@@ -440,9 +425,11 @@ impl Tables {
             }
             let b = text.as_bytes();
             let key = (pack_at(b, 0, b.len().min(16)), if b.len() > 16 { pack_at(b, 16, b.len() - 16) } else { 0 });
-            keys.push((key, (start, cands.len() as u32)));
+            keys.push((key, ranges.len() as u32));
+            ranges.push((start, cands.len() as u32));
         }
-        self.tokens = Tokens::new(&keys);
+        self.tokens = Table::new(&keys);
+        self.ranges = ranges.into();
         self.cands = cands.into();
     }
 
@@ -594,7 +581,7 @@ fn scan<'a>(m: &Model, t: &Tables, line: &'a str, out: &mut Scanned<'a>) -> Opti
     if (1..=32).contains(&(e - s)) && (e == b.len() || b[e] == b' ') {
         let n = e - s;
         let key = (pack_at(b, s, n.min(16)), if n > 16 { pack_at(b, s + 16, n - 16) } else { 0 });
-        out.cands = t.tokens.get(key);
+        out.cands = t.tokens.get(key).map(|k| t.ranges[k as usize]);
     }
     if out.cands.is_some() {
         i = e;
