@@ -48,8 +48,9 @@ fn span(loc: &Loc) -> Option<crate::Span> {
     loc.span
 }
 
-/// Value lists and their items must start with a dot (`.rnd = {.RN*}`): the
-/// one check of what the IR does not keep, so it runs on the AST.
+/// Value lists and their items must start with a dot (`.rnd = {.RN*}`),
+/// and list no value twice: checks of what the IR does not keep, so they
+/// run on the AST.
 pub fn check_value_list_dots(files: &[ast::File], diags: &mut Diagnostics) {
     for s in files.iter().flat_map(|f| &f.decls).flat_map(|d| &d.sections) {
         for v in &s.value_lists {
@@ -59,12 +60,20 @@ pub fn check_value_list_dots(files: &[ast::File], diags: &mut Diagnostics) {
                         .with_label(format!("write `.{}`", v.name.value)),
                 );
             }
-            for i in &v.items {
+            for (k, i) in v.items.iter().enumerate() {
                 if i.missing_dot {
                     diags.push(
                         Diagnostic::new(Code::ValueListMismatch, i.name.span, format!("value `{}` lacks its leading dot", i.name.value))
                             .with_label(format!("write `.{}`", i.name.value)),
                     );
+                }
+                // A value listed twice: a copy-paste slip, and (mapped by
+                // position) the value it replaced has no spelling left.
+                if let Some(first) = v.items[..k].iter().find(|j| j.name.value == i.name.value) {
+                    let mut d = Diagnostic::new(Code::ValueListMismatch, i.name.span, format!("value `.{}` is listed twice in `.{}`", i.name.value, v.name.value))
+                        .with_label("listed again here");
+                    d.secondary.push(crate::diagnostic::Label { span: first.name.span, message: "first listed here".into() });
+                    diags.push(d.with_note("was another value meant? The list spells one value fewer than it has entries"));
                 }
             }
         }

@@ -69,7 +69,7 @@ codes! {
     // --- encoding ---------------------------------------------------------
     FieldOverlap = "E030", Error, "two fields of one opcode share bits";
     FieldOutOfRange = "E031", Error, "field extends past the instruction width";
-    ZeroWidth = "E032", Error, "field or type of zero width";
+    ZeroWidth = "E032", Error, "field or type of zero width, or a type wider than 64 bits";
     ValueTooWide = "E033", Error, "value does not fit its width";
     BadFieldValue = "E034", Error, "default or constant is not a value of the field's type";
     AmbiguousDecode = "E035", Error, "two opcodes can decode the same word";
