@@ -142,37 +142,78 @@ fn check_ambiguous_decode(isa: &Isa, diags: &mut Diagnostics) {
     for (i, o) in whole() {
         buckets.entry(o.fixed_bits & common).or_default().push(i);
     }
+    // Colliding pairs of opcodes, gathered by their pair of optypes: one
+    // mistake (an optype constant copied or left out) collides every
+    // opcode of one optype with those of another, or of many.
+    let mut by_optypes: BTreeMap<(usize, usize), Vec<(usize, usize)>> = BTreeMap::new();
     for ids in buckets.values() {
         for (k, &a) in ids.iter().enumerate() {
             for &b in &ids[..k] {
                 let (x, y) = (&isa.opcodes[a], &isa.opcodes[b]);
-                let both = x.fixed_mask & y.fixed_mask;
-                if (x.fixed_bits ^ y.fixed_bits) & both == 0 {
-                    let mut d = Diagnostic::new(
-                        Code::AmbiguousDecode,
-                        span(&x.loc),
-                        format!("opcodes `{}` and `{}` can decode the same word", y.name, x.name),
-                    )
-                    .with_note(format!(
-                        "their constant fields agree on every bit both fix (word & {:#x} == {:#x})",
-                        both,
-                        x.fixed_bits & both
-                    ));
-                    if let Some(s) = span(&y.loc) {
-                        d = d.with_secondary(s, format!("`{}` is declared here", y.name));
-                    }
-                    // The constants each opcode itself writes: the lines to change.
-                    for o in [y, x] {
-                        for f in o.fields.iter().filter(|f| f.is_constant() && *f.declared_in == *o.name && f.mask() & both != 0) {
-                            if let Some(s) = span(&f.loc) {
-                                d = d.with_secondary(s, format!("`{}` fixes `{}` here", o.name, f.name));
-                            }
-                        }
-                    }
-                    diags.push(d);
+                if (x.fixed_bits ^ y.fixed_bits) & x.fixed_mask & y.fixed_mask == 0 {
+                    by_optypes.entry((x.optype.min(y.optype), x.optype.max(y.optype))).or_default().push((b, a));
                 }
             }
         }
+    }
+    // An optype that collides with three or more others is said once.
+    let mut partners: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    for &(s, t) in by_optypes.keys().filter(|(s, t)| s != t) {
+        partners.entry(s).or_default().insert(t);
+        partners.entry(t).or_default().insert(s);
+    }
+    let wide: BTreeSet<usize> = partners.iter().filter(|(_, p)| p.len() >= 3).map(|(&t, _)| t).collect();
+    for &t in &wide {
+        let ot = &isa.optypes[t];
+        let others: Vec<&str> = partners[&t].iter().map(|&u| isa.optypes[u].name.as_str()).collect();
+        let pairs: usize = by_optypes.iter().filter(|((s, u), _)| (*s == t || *u == t) && s != u).map(|(_, v)| v.len()).sum();
+        let mask = isa.opcodes.iter().filter(|o| o.optype == t && o.is_whole()).fold(u128::MAX, |m, o| m & o.fixed_mask);
+        let d = Diagnostic::new(Code::AmbiguousDecode, span(&ot.loc), format!("opcodes of `{}` can decode the same words as those of {} other optypes ({pairs} pairs)", ot.name, others.len()))
+            .with_note(format!("they collide with {}", others.join(", ")))
+            .with_note(format!("every opcode of `{}` fixes the bits of word & {mask:#x}: does `{}` lack a constant of its own (its `optype == ...`)?", ot.name, ot.name));
+        diags.push(d);
+    }
+    for ((s, t), pairs) in &by_optypes {
+        if s != t && (wide.contains(s) || wide.contains(t)) {
+            continue;
+        }
+        let &(b, a) = &pairs[0];
+        let (x, y) = (&isa.opcodes[a], &isa.opcodes[b]);
+        let both = x.fixed_mask & y.fixed_mask;
+        let message = match pairs.len() {
+            1 => format!("opcodes `{}` and `{}` can decode the same word", y.name, x.name),
+            n => format!(
+                "opcodes `{}` and `{}` can decode the same word, and {} more pair{} of `{}` and `{}`",
+                y.name,
+                x.name,
+                n - 1,
+                if n == 2 { "" } else { "s" },
+                isa.optypes[*s].name,
+                isa.optypes[*t].name
+            ),
+        };
+        let mut d = Diagnostic::new(Code::AmbiguousDecode, span(&x.loc), message)
+            .with_note(format!("their constant fields agree on every bit both fix (word & {:#x} == {:#x})", both, x.fixed_bits & both));
+        if pairs.len() > 1 {
+            let listed: Vec<String> = pairs.iter().skip(1).map(|&(b, a)| format!("`{}`/`{}`", isa.opcodes[b].name, isa.opcodes[a].name)).collect();
+            d = d.with_note(format!("also {}", listed.join(", ")));
+        }
+        if let Some(s) = span(&y.loc) {
+            d = d.with_secondary(s, format!("`{}` is declared here", y.name));
+        }
+        // The constants each opcode writes, and each optype when they
+        // differ: the lines to change.
+        let mut labelled = BTreeSet::new();
+        for o in [y, x] {
+            let optype = &isa.optypes[o.optype].name;
+            let own = |f: &Field| *f.declared_in == *o.name || (x.optype != y.optype && *f.declared_in == **optype);
+            for f in o.fields.iter().filter(|f| f.is_constant() && own(f) && f.mask() & both != 0) {
+                if let Some(s) = span(&f.loc).filter(|s| labelled.insert(*s)) {
+                    d = d.with_secondary(s, format!("`{}` fixes `{}` here", if *f.declared_in == *o.name { &o.name } else { optype }, f.name));
+                }
+            }
+        }
+        diags.push(d);
     }
 }
 
