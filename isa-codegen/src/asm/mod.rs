@@ -144,7 +144,15 @@ impl<'a> Assembler<'a> {
                 }
             }
         }
-        let mut e = best.map(|b| self.attempt_error(b)).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
+        let none = || {
+            // An optype with no opcodes (W012) has forms but nothing to encode them.
+            let empty: Vec<&str> = cands.iter().map(|&(ot, _)| &self.isa.optypes[ot]).filter(|o| o.opcodes.is_empty()).map(|o| &*o.name).collect();
+            match empty.first() {
+                Some(name) if empty.len() == cands.len() => AsmError::at(mn.col, format!("optype `{name}` has no opcodes (W012): nothing encodes it")),
+                _ => AsmError::at(mn.col, "no form of this instruction matches"),
+            }
+        };
+        let mut e = best.map(|b| self.attempt_error(b)).unwrap_or_else(none);
         if hint {
             let spelled = cands.iter().filter_map(|&(ot, fi)| {
                 let op = &self.isa.opcodes[*self.isa.optypes[ot].opcodes.first()?];
