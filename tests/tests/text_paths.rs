@@ -401,9 +401,10 @@ fn messages_name_the_mistake_not_a_symptom() {
         // `.word` reads a word as the disassemblers' hex words do: 1 to 32 digits, no sign.
         (".word 0x000000000000000000000000201007510", 6, "`0x000000000000000000000000201007510` is not a word: expected `0x` and 1 to 32 hex digits"),
         (".word 0x+1", 6, "`0x+1` is not a word: expected `0x` and 1 to 32 hex digits"),
-        // A suffix not taken says which the operand takes under the other fields (`.S16`: a 16-bit source).
-        ("I2F.S16.RN R0, R1.B1", 15, "`.B1` is not allowed here: operand `SrcB` takes .H0 .H1 here"),
-        ("I2F.RN R0, R1.B0", 11, "`.B0` is not allowed here: operand `SrcB` takes no suffix here"),
+        // A suffix not taken says which the operand takes under the other fields
+        // (`.S16`: a 16-bit source), at the suffix.
+        ("I2F.S16.RN R0, R1.B1", 17, "`.B1` is not allowed here: operand `SrcB` takes .H0 .H1 here"),
+        ("I2F.RN R0, R1.B0", 13, "`.B0` is not allowed here: operand `SrcB` takes no suffix here"),
         // `077` is octal in C and GNU as: not read as decimal 77 without a word.
         ("IADD R0, R1, 077", 13, "`077` starts with 0: octal is not read here; write `77` for the decimal, or `0x` for hex"),
         ("FADD R0, R1, |1.5|", 13, "`|..|` cannot be written on an immediate: operand `SrcB` takes a value here, which carries its own sign"),

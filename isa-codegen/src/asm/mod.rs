@@ -569,10 +569,12 @@ impl<'a> Assembler<'a> {
                 DecorationKind::Suffix => {
                     seen_suffix = true;
                     if let Some(sfx) = &t.suffix {
-                        let dfi = df.as_ref().and_then(|n| Self::field_index(op, n)).ok_or_else(|| err(format!("suffix `.{sfx}` has no field to encode it (spec defect)")))?;
+                        // An error about the suffix points at it.
+                        let at = isa_runtime::text::asm::suffix_col(tok, sfx);
+                        let dfi = df.as_ref().and_then(|n| Self::field_index(op, n)).ok_or_else(|| AsmError::at(at, format!("suffix `.{sfx}` has no field to encode it (spec defect)")))?;
                         raw.values[dfi] = self.suffix_value(ot, op, raw, &op.fields[dfi], &d.name, sfx).ok_or_else(|| {
                             let takes = self.suffix_spellings(ot, op, raw, &op.fields[dfi], &d.name);
-                            err(isa_runtime::text::asm::suffix_not_allowed(sfx, &sop.name, takes.iter().map(|(s, _)| *s)))
+                            AsmError::at(at, isa_runtime::text::asm::suffix_not_allowed(sfx, &sop.name, takes.iter().map(|(s, _)| *s)))
                         })?;
                         set[dfi] = true;
                     } else if !d.optional {
@@ -621,8 +623,8 @@ impl<'a> Assembler<'a> {
         if t.neg && !literal_sign && spelled_inv {
             return Err(err(format!("with `.X` the prefix of `{}` is `~`, not `-`", sop.name)));
         }
-        if t.suffix.is_some() && !seen_suffix {
-            return Err(err(format!("operand `{}` takes no suffix", sop.name)));
+        if let Some(sfx) = t.suffix.filter(|_| !seen_suffix) {
+            return Err(AsmError::at(isa_runtime::text::asm::suffix_col(tok, sfx), format!("operand `{}` takes no suffix", sop.name)));
         }
         Ok(used)
     }

@@ -997,8 +997,21 @@ fn operand(m: &Model, sop: &Operand, texts: &[Tok], pre: &[Pre], x: usize, mut w
         }
         OperandKind::Enum => return Err(mismatch(tok, &t.core, sop, loud)),
     }
-    let w = decorate(sop, t, literal_sign, w).map_err(|b| err(if loud { b.message(sop) } else { String::new() }))?;
+    let w = decorate(sop, t, literal_sign, w).map_err(|b| {
+        // An error about the suffix points at it.
+        let col = match (&b, t.suffix) {
+            (Bad::SuffixUnbound(_) | Bad::SuffixNotAllowed(..) | Bad::NoSuffix, Some(sfx)) => suffix_col(&tok, sfx),
+            _ => tok.col,
+        };
+        AsmError::at(col, if loud { b.message(sop) } else { String::new() })
+    })?;
     Ok((used, w))
+}
+
+/// Where suffix `.sfx` of operand text `tok` starts: the column an error
+/// about the suffix points at (`.H1_H2` in `-R7.H1_H2`), on both paths.
+pub fn suffix_col(tok: &Tok, sfx: &str) -> usize {
+    tok.col + tok.text.rfind(&format!(".{sfx}")).unwrap_or(0)
 }
 
 /// The message for suffix `.sfx` on operand `operand`, which takes the
