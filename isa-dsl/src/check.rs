@@ -507,6 +507,27 @@ fn check_directives(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
     }
 }
 
+/// W007: an `Order<...>` entry that no operand of any template takes (a
+/// modifier's field listed with the operands, `Order<pg, rd, ra, rb, ftz>`):
+/// the simulator would read it as an operand. Runs once the opcode's forms
+/// are bound. The guard, which no template writes, is not counted; nor an
+/// opcode with a form no line can use (E028 says what its `Order` left).
+pub fn check_order_bound(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
+    // A form no line can use (E028) already says which entry it left.
+    if op.forms.is_empty() || has_unusable_form(isa, op) {
+        return;
+    }
+    let taken = |name: &str| op.forms.iter().flat_map(|b| &b.operands).any(|o| o.field.as_deref() == Some(name) || o.index_fields.iter().any(|i| i == name));
+    for r in &op.operands.order {
+        if isa.guard.as_deref() == Some(r.name.as_str()) || op.field(&r.name).is_none() || taken(&r.name) {
+            continue;
+        }
+        let templates = if isa.optypes[op.optype].syntax.len() == 1 { "the template" } else { "any template" };
+        let msg = format!("`Order` names `{}`, which no operand of {templates} takes", r.name);
+        diags.push(Diagnostic::new(Code::UnknownDirectiveOperand, r.span.or(op.loc.span), msg).with_note(format!("in {}; the simulator would read it as an operand", op.name)));
+    }
+}
+
 /// An `AsmFormat` must name a hook of the language, as `Hook(x, by)`, and the
 /// values of `by` must declare what the hook reads from them: a hook that
 /// found nothing would silently spell the field another way.

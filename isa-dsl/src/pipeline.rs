@@ -160,6 +160,9 @@ fn optype_step(sources: &SourceMap, sh: &Shared, ot: ir::OptypeId) -> OptypeStep
     for ((op, d), c) in opcodes.iter_mut().zip(checked) {
         d.extend(c);
         op.forms = bind::bind_opcode(&sh.isa, op, &mut unbound);
+        let mut bound = Diagnostics::default();
+        check::check_order_bound(&sh.isa, op, &mut bound);
+        d.extend(bound.items);
     }
     let ops: Vec<&Opcode> = opcodes.iter().map(|(op, _)| op).collect();
     let plans = exec::plan_optype(&sh.isa, ot, &ops);
