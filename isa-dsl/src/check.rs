@@ -345,6 +345,7 @@ impl Scope<'_> {
                     BinOp::Eq | BinOp::Ne => {
                         self.check_comparison(a, b, diags);
                         self.check_comparison(b, a, diags);
+                        self.check_field_types(a, b, diags);
                         ExprType::Bool
                     }
                     BinOp::Or | BinOp::And => {
@@ -380,6 +381,24 @@ impl Scope<'_> {
                 }
             }
         })
+    }
+
+    /// `field == other`: two fields of different enum types compare their
+    /// encodings, which mean nothing to each other (`ftz == sat`).
+    fn check_field_types(&self, a: &Expr, b: &Expr, diags: &mut Diagnostics) {
+        let (ExprKind::Field(f), ExprKind::Field(g)) = (&a.kind, &b.kind) else { return };
+        let (Some(x), Some(y)) = (self.op.field(f), self.op.field(g)) else { return };
+        let enum_type = |t: TypeId| matches!(self.isa.types[t].kind, TypeKind::Enum { .. }).then(|| &self.isa.types[t].name);
+        if let (Some(tx), Some(ty)) = (enum_type(x.ty), enum_type(y.ty)) {
+            if tx != ty {
+                let msg = format!("`{f}` (type `{tx}`) and `{g}` (type `{ty}`) are of different enum types: their encodings do not compare");
+                let span = match (a.span, b.span) {
+                    (Some(s), Some(e)) if s.file == e.file => Some(crate::Span::new(s.file, s.start as usize, e.end as usize)),
+                    (s, e) => s.or(e),
+                };
+                diags.push(Diagnostic::new(Code::TypeMismatch, span, msg).with_label(format!("compare each with a value of its type (`{f} == \"...\"`)")));
+            }
+        }
     }
 
     /// `field == "VALUE"`: VALUE must be a value of the field's type;
