@@ -512,6 +512,13 @@ fn bind_form(
     let mut controls = Vec::new();
     for (k, c) in form.controls.iter().enumerate() {
         if op.field(c).is_some() {
+            // A field the ISA does not declare a control (`$ftz` for `$req`):
+            // every instruction would then take `&ftz=`.
+            if !isa.control_fields.is_empty() && !isa.control_fields.contains(c) {
+                let at = form.control_locs.get(k).unwrap_or(&form.loc);
+                let declared = isa.control_fields.join(", ");
+                note(agg, at, Code::UndeclaredControl, format!("`${c}` is not a control the ISA declares ({declared}): every instruction would take `&{c}=`"), &op.name);
+            }
             controls.push(c.clone());
         } else {
             let near = isa_runtime::spelling::nearest(c, isa.control_fields.iter().map(String::as_str)).map(|n| format!("; did you mean `${n}`?")).unwrap_or_default();
