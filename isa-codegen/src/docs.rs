@@ -100,7 +100,7 @@ pub fn generate(input: &DocsInput) -> Result<Vec<(String, String)>, String> {
     out.push(("docs/html/search-index.js".into(), render("html/search-index.js", context! { entries => v(&search_index(input)) })?));
     out.push(("docs/md/book.toml".into(), render("md/book.toml", merge(context! {}, &(), &base))?));
     out.push(("docs/md/SUMMARY.md".into(), render("md/SUMMARY.md", context! { groups => v(&groups), types => v(&types), legacy => v(&legacy) })?));
-    out.push(("docs/md/README.md".into(), render("md/README.md", merge(context! { groups => v(&groups), controls => v(&controls), guard => isa.guard.clone() }, &(), &base))?));
+    out.push(("docs/md/README.md".into(), render("md/README.md", merge(context! { groups => v(&groups), types => v(&types), legacy => v(&legacy), controls => v(&controls), guard => isa.guard.clone() }, &(), &base))?));
     for (ot, o) in isa.optypes.iter().enumerate() {
         let page = insn_page(input, o, Some(ot), &owners);
         let ctx = merge(context! { root => minijinja::Value::from_safe_string("../".into()), controls => v(&controls) }, &page, &base);

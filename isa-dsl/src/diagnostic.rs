@@ -121,7 +121,7 @@ codes! {
     OptionalWithoutDefault = "W030", Warning, "a line may leave out a field that has no default (it then encodes 0)";
     AmbiguousModifiers = "W031", Warning, "an optional modifier shares spellings with a later one: a line cannot leave it out and write the other";
     OutputNotWritten = "W032", Warning, "OutList names an operand the simulation hook never writes";
-    UndeclaredControl = "W033", Warning, "a template's `$name` is a field the ISA does not declare as a control";
+    UndeclaredControl = "W033", Warning, "a template's $name is a field the ISA does not declare as a control";
 }
 
 impl Code {
