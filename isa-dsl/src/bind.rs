@@ -535,6 +535,9 @@ fn bind_form(
 fn why_unbound(op: &Opcode, order: &[&OperandRef], claimed: &[bool], taker: &[Option<usize>], pos: usize, form: &SyntaxForm) -> String {
     let shown = format!("`Order<{}>`", op.operands.order.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", "));
     if op.operands.order.is_empty() {
+        if op.operands.order_span.is_some() {
+            return format!("`Order<>` of `{}` is empty: the template's operands are bound to its entries", op.name);
+        }
         return format!("`{}` has no `Order<...>`, whose entries the template's operands are bound to", op.name);
     }
     let left: Vec<&str> = (0..order.len()).filter(|&i| !claimed[i] && order[i].index.is_empty() && op.field(&order[i].name).is_some()).map(|i| order[i].name.as_str()).collect();

@@ -771,6 +771,9 @@ pub struct OperandInfo {
     pub asm_formats: Vec<AsmFormat>,
     /// `ModiOrder`: the modifier fields in the order the mnemonic writes them.
     pub modi_order: Vec<OperandRef>,
+    /// Where `Order<...>` is written, if it is (an empty `Order<>` too).
+    #[serde(skip)]
+    pub order_span: Option<Span>,
 }
 
 /// An operand named in a directive; `index` is non-empty for `R[urb, ridx]`.

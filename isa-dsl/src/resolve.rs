@@ -1072,7 +1072,10 @@ fn directive(d: &Directive, out: &mut OperandInfo) {
     match d {
         Directive::InList(v, _) => out.inputs = refs(v),
         Directive::OutList(v, _) => out.outputs = refs(v),
-        Directive::Order(v, _) => out.order = refs(v),
+        Directive::Order(v, span) => {
+            out.order = refs(v);
+            out.order_span = Some(*span);
+        }
         Directive::Bitwidth { operand, expr, .. } => {
             let constant = match expr.eval(&|_| None) {
                 Some(crate::expr::Value::Int(i)) => Some(i),
