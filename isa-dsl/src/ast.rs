@@ -86,6 +86,9 @@ pub struct Decl {
     pub hooks: Vec<SimulationCall>,
     /// Its sections in file order (only groups, optypes and opcodes have any).
     pub sections: Vec<Section>,
+    /// A section of it was skipped (a header naming no section, E014):
+    /// what it said is unknown, so its opcodes get no follow-on diagnostics.
+    pub skipped_section: bool,
 }
 
 /// `S8;` or `F64 = 0x2;`

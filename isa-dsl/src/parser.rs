@@ -668,7 +668,11 @@ impl Cx<'_> {
         }
         let mut said = false;
         for s in d.sections {
-            if let Some(s) = self.section(&decl, s, diags) {
+            let Some(s) = self.section(&decl, s, diags) else {
+                decl.skipped_section = true;
+                continue;
+            };
+            {
                 // A second `__Encoding` (or other section) in one
                 // declaration: most likely the header of the next one is
                 // missing, and its sections were read as this one's (said
@@ -773,6 +777,7 @@ impl Cx<'_> {
             properties: Vec::new(),
             hooks: Vec::new(),
             sections: Vec::new(),
+            skipped_section: false,
         })
     }
 
