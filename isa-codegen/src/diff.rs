@@ -853,11 +853,15 @@ fn insn_diff(old_isa: &Isa, old: &Optype, new_isa: &Isa, new: &Optype) -> InsnDi
         d.encodings.iter().filter(|e| e.change == EncodingChangeKind::FieldRenamed).filter_map(|e| Some((e.field.clone()?, e.new.clone()?))).collect();
     if !renames.is_empty() {
         let renamed = |line: &str| renames.iter().fold(line.to_string(), |l, (f, g)| l.replace(&format!("`{f}`"), &format!("`{g}`")));
-        // The whole line (opcodes included) is what must match.
-        let added: BTreeSet<String> = d.spellings.iter().filter(|l| l.side == Side::New).map(|l| LineChange { side: Side::Old, ..l.clone() }.to_string()).collect();
-        let same: BTreeSet<String> = d.spellings.iter().filter(|l| l.side == Side::Old).map(|l| renamed(&l.to_string())).filter(|l| added.contains(l)).collect();
-        let as_old = |l: &LineChange| LineChange { side: Side::Old, ..l.clone() }.to_string();
-        d.spellings.retain(|l| !(if l.side == Side::Old { same.contains(&renamed(&l.to_string())) } else { same.contains(&as_old(l)) }));
+        // The whole line (opcodes included) is what must match: an OLD line
+        // with the renames applied, a NEW one as it stands, both as `- ...`.
+        let key = |l: &LineChange| match l.side {
+            Side::Old => renamed(&l.to_string()),
+            Side::New => LineChange { side: Side::Old, ..l.clone() }.to_string(),
+        };
+        let added: BTreeSet<String> = d.spellings.iter().filter(|l| l.side == Side::New).map(key).collect();
+        let same: BTreeSet<String> = d.spellings.iter().filter(|l| l.side == Side::Old).map(key).filter(|k| added.contains(k)).collect();
+        d.spellings.retain(|l| !same.contains(&key(l)));
     }
     // Prose, with the file and line of the first change (a section's text
     // starts at its `loc`; the blank lines `trim` drops are counted back).
