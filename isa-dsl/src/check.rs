@@ -130,6 +130,17 @@ fn check_missing_syntax(isa: &Isa, diags: &mut Diagnostics) {
     }
 }
 
+/// Whether opcodes `x` and `y` fix a field of theirs (the same bits) to an
+/// encoding that two values of its type share (E036, reported): they may
+/// have named different values, so their collision is that error's.
+fn same_duplicated_constant(isa: &Isa, x: &Opcode, y: &Opcode) -> bool {
+    x.fields.iter().filter(|f| f.is_constant()).any(|f| {
+        let (FieldValue::Constant(v), Some(g)) = (f.value, y.field(&f.name)) else { return false };
+        let TypeKind::Enum { values } = &isa.types[f.ty].kind else { return false };
+        g.value == f.value && g.start == f.start && g.width == f.width && values.iter().filter(|e| e.encoding == v).count() > 1
+    })
+}
+
 /// Two opcodes whose constant bits agree wherever both are constant can both
 /// claim the same word.
 fn check_ambiguous_decode(isa: &Isa, diags: &mut Diagnostics) {
@@ -150,7 +161,7 @@ fn check_ambiguous_decode(isa: &Isa, diags: &mut Diagnostics) {
         for (k, &a) in ids.iter().enumerate() {
             for &b in &ids[..k] {
                 let (x, y) = (&isa.opcodes[a], &isa.opcodes[b]);
-                if (x.fixed_bits ^ y.fixed_bits) & x.fixed_mask & y.fixed_mask == 0 {
+                if (x.fixed_bits ^ y.fixed_bits) & x.fixed_mask & y.fixed_mask == 0 && !same_duplicated_constant(isa, x, y) {
                     by_optypes.entry((x.optype.min(y.optype), x.optype.max(y.optype))).or_default().push((b, a));
                 }
             }
@@ -229,7 +240,7 @@ fn check_unsettable_fields(isa: &Isa, diags: &mut Diagnostics) {
             continue; // reported as W008
         }
         // A form no line can use (E028) leaves its fields unset only because of that.
-        if has_unusable_form(isa, op) {
+        if op.has_unusable_form(isa) {
             continue;
         }
         let per_form: Vec<Vec<String>> = op.forms.iter().map(|b| settable_fields(isa, op, b)).collect();
@@ -266,15 +277,6 @@ fn check_unsettable_fields(isa: &Isa, diags: &mut Diagnostics) {
             .with_note(format!("in {}", ops.join(", "))),
         );
     }
-}
-
-/// Whether a syntax form of `op` has a mandatory operand bound to no
-/// field (reported as E028): no line can use that form.
-fn has_unusable_form(isa: &Isa, op: &Opcode) -> bool {
-    op.forms.iter().any(|b| {
-        let form = &isa.optypes[op.optype].syntax[b.form];
-        b.operands.iter().zip(&form.operands).any(|(o, s)| matches!(s.shape, OperandShape::Named) && !s.optional && o.field.is_none())
-    })
 }
 
 /// Field lookup for expression checking.
@@ -533,17 +535,16 @@ fn check_directives(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
 /// opcode with a form no line can use (E028 says what its `Order` left).
 pub fn check_order_bound(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
     // A form no line can use (E028) already says which entry it left.
-    if op.forms.is_empty() || has_unusable_form(isa, op) {
+    if op.forms.is_empty() || op.has_unusable_form(isa) {
         return;
     }
-    let taken = |name: &str| op.forms.iter().flat_map(|b| &b.operands).any(|o| o.field.as_deref() == Some(name) || o.index_fields.iter().any(|i| i == name));
     for r in &op.operands.order {
-        if isa.guard.as_deref() == Some(r.name.as_str()) || op.field(&r.name).is_none() || taken(&r.name) {
+        if isa.guard.as_deref() == Some(r.name.as_str()) || !op.order_entry_untaken(isa, &r.name) {
             continue;
         }
         let templates = if isa.optypes[op.optype].syntax.len() == 1 { "the template" } else { "any template" };
         let msg = format!("`Order` names `{}`, which no operand of {templates} takes", r.name);
-        diags.push(Diagnostic::new(Code::UnknownDirectiveOperand, r.span.or(op.loc.span), msg).with_note(format!("in {}; the simulator would read it as an operand", op.name)));
+        diags.push(Diagnostic::new(Code::UnknownDirectiveOperand, r.span.or(op.loc.span), msg).with_note(format!("in {}; it is read as the field it is, not as an operand", op.name)));
     }
 }
 

@@ -58,9 +58,10 @@ pub fn plan_optype(isa: &Isa, ot: OptypeId, ops: &[&Opcode]) -> OptypePlans {
         check_seed_hook(isa, ot, ops, seed, diags);
     }
     let mut unapplied: BTreeSet<String> = BTreeSet::new();
-    // An opcode with a field that did not resolve (reported) has operands
-    // without fields that are only that: it is not planned, nor reported.
-    for (&oi, &op) in ot.opcodes.iter().zip(ops).filter(|(_, op)| op.is_whole()) {
+    // An opcode with a field that did not resolve, or a form no line can
+    // use (both reported), has operands without fields that are only that:
+    // it is not planned, nor reported.
+    for (&oi, &op) in ot.opcodes.iter().zip(ops).filter(|(_, op)| op.is_whole() && !op.has_unusable_form(isa)) {
         match plan(isa, op, ops, hook, &mut unapplied) {
             Ok((exec, unlisted)) => {
                 for (name, at) in unlisted {
@@ -248,8 +249,9 @@ fn slot(r: &OperandRef) -> Option<char> {
 /// this runs for every hook argument of every opcode and its sibling forms.
 fn find_operand<'a>(isa: &Isa, op: &'a Opcode, name: &str) -> Result<Option<&'a OperandRef>, String> {
     let info = &op.operands;
-    let is_guard = |r: &OperandRef| isa.guard.as_deref() == Some(r.name.as_str()) && r.index.is_empty();
-    let mut all = info.order.iter().chain(&info.outputs).chain(&info.inputs).filter(|r| !is_guard(r));
+    // The guard, and an `Order` entry no template's operand takes (W007), are no operands.
+    let not_operand = |r: &OperandRef| (isa.guard.as_deref() == Some(r.name.as_str()) || op.order_entry_untaken(isa, &r.name)) && r.index.is_empty();
+    let mut all = info.order.iter().chain(&info.outputs).chain(&info.inputs).filter(|r| !not_operand(r));
     if let Some(r) = all.find(|r| r.index.is_empty() && r.name == name) {
         return Ok(Some(r));
     }
@@ -257,7 +259,7 @@ fn find_operand<'a>(isa: &Isa, op: &'a Opcode, name: &str) -> Result<Option<&'a 
     if let (Some('v'), Some(x), None) = (chars.next(), chars.next(), chars.next()) {
         // The operands `Order` names in this slot, each once.
         let mut in_order: Vec<&OperandRef> = Vec::new();
-        for r in info.order.iter().filter(|r| !is_guard(r) && slot(r) == Some(x)) {
+        for r in info.order.iter().filter(|r| !not_operand(r) && slot(r) == Some(x)) {
             if !in_order.iter().any(|o| same(o, r)) {
                 in_order.push(r);
             }
@@ -500,13 +502,15 @@ fn sub_fields(isa: &Isa, op: &Opcode, base: &str) -> Vec<String> {
 /// execute: a result or argument that is no operand, or fewer operands than the
 /// opcode reads.
 fn check_seed_hook(isa: &Isa, ot: &Optype, ops: &[&Opcode], seed: &SimulationHook, diags: &mut Diagnostics) {
-    let Some(&op) = ops.first() else { return };
+    // An opcode whose operands are in doubt (reported) is not compared.
+    let Some(&op) = ops.first().filter(|op| op.is_whole() && !op.has_unusable_form(isa)) else { return };
+    // An `InList` entry that is no field is W007's.
     let reads: Vec<String> = op
         .operands
         .inputs
         .iter()
         .filter(|r| isa.guard.as_deref() != Some(r.name.as_str()))
-        .filter(|r| op.field(&r.name).is_none_or(|f| !isa.types[f.ty].is_enum()))
+        .filter(|r| !r.index.is_empty() || op.field(&r.name).is_some_and(|f| !isa.types[f.ty].is_enum()))
         .map(display)
         .collect();
     let named: Vec<&str> = seed.args.iter().map(|a| a.name.as_str()).collect();

@@ -678,6 +678,26 @@ impl Opcode {
         self.broken.is_empty() && !self.cut_off
     }
 
+    /// Whether a syntax form of the opcode has a mandatory operand bound to
+    /// no field (reported as E028): no line can use that form.
+    pub fn has_unusable_form(&self, isa: &Isa) -> bool {
+        self.forms.iter().any(|b| {
+            let form = &isa.optypes[self.optype].syntax[b.form];
+            b.operands.iter().zip(&form.operands).any(|(o, s)| matches!(s.shape, OperandShape::Named) && !s.optional && o.field.is_none())
+        })
+    }
+
+    /// Whether `name`, an entry of `Order`, is a field that no operand of
+    /// the opcode's bound forms takes (W007): a modifier listed with the
+    /// operands, not an operand. `false` while the forms are not bound,
+    /// or when one is unusable (E028 says what its `Order` left).
+    pub fn order_entry_untaken(&self, isa: &Isa, name: &str) -> bool {
+        if self.forms.is_empty() || self.field(name).is_none() || self.has_unusable_form(isa) {
+            return false;
+        }
+        !self.forms.iter().flat_map(|b| &b.operands).any(|o| o.field.as_deref() == Some(name) || o.index_fields.iter().any(|i| i == name))
+    }
+
     /// Whether `name` is a field that was written but did not resolve (see [`Opcode::broken`]).
     pub fn is_broken(&self, name: &str) -> bool {
         self.cut_off || self.broken.iter().any(|b| b == name)
