@@ -396,6 +396,14 @@ impl ModValue {
     }
 }
 
+/// The values of a modifier no field encodes: its value list's, with the
+/// names it reserves (SPA's `INVALID`) marked, else its own spelling.
+fn unencoded_values(list: Option<&ValueList>, name: &str) -> Vec<ModValue> {
+    let Some(l) = list else { return vec![ModValue::new(name, "—".into())] };
+    let reserved = l.reserved.iter().map(|r| ModValue { text: r.clone(), encoding: "— reserved: no line can write it".into() });
+    l.items.iter().map(|i| ModValue::new(&i.spelling, "—".into())).chain(reserved).collect()
+}
+
 /// The Default column of a modifier row: a mandatory modifier has none (the
 /// assembler requires it), even where the spec marks one (W006).
 fn default_cell(optional: bool, marked: Option<String>) -> (Option<String>, Option<String>) {
@@ -661,10 +669,7 @@ fn legacy_modifier_rows(o: &Optype) -> Vec<ModRow> {
                 continue;
             }
             let list = o.value_lists.iter().find(|l| l.name == name);
-            let values = match list {
-                Some(l) => l.items.iter().map(|i| ModValue::new(&i.spelling, "—".into())).collect(),
-                None => vec![ModValue::new(name, "—".into())],
-            };
+            let values = unencoded_values(list, name);
             let marked = list.and_then(|l| l.items.iter().find(|i| i.is_default)).map(|i| ModValue::new(&i.spelling, String::new()).text);
             let (default, default_note) = default_cell(optional, marked);
             rows.push(ModRow { written, optional, values, default, default_note, fields: Vec::new(), forms: String::new() });
@@ -874,9 +879,7 @@ fn modifier_rows(isa: &Isa, o: &Optype) -> Vec<ModRow> {
                 }
                 ModifierBinding::Unbound { text } => {
                     let list = o.value_lists.iter().find(|l| l.name == *text);
-                    let vals = list
-                        .map(|l| l.items.iter().map(|i| ModValue::new(&i.spelling, "—".into())).collect())
-                        .unwrap_or_else(|| vec![ModValue::new(text, "—".into())]);
+                    let vals = unencoded_values(list, text);
                     let default = list.and_then(|l| l.items.iter().find(|i| i.is_default)).map(|i| format!(".{}", i.spelling));
                     (vals, default, None)
                 }

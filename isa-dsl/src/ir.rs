@@ -369,6 +369,10 @@ pub struct ValueList {
     pub name: String,
     /// Its values, in order.
     pub items: Vec<ValueListItem>,
+    /// Names that mark reserved encodings, which no line can write (SPA
+    /// 5.3's undotted `INVALID`), in order; not values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reserved: Vec<String>,
     /// Where the list is written.
     pub loc: Loc,
 }

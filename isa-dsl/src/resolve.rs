@@ -653,6 +653,7 @@ impl<'a> Resolver<'a> {
                         .iter()
                         .map(|i| ValueListItem { spelling: i.name.value.clone(), is_default: i.is_default, span: Some(i.name.span) })
                         .collect(),
+                    reserved: Vec::new(),
                     loc: self.loc(v.span),
                 });
             }

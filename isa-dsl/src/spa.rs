@@ -55,6 +55,8 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
     let mut forms: Vec<(SyntaxForm, Span)> = Vec::new();
     let mut lists: Vec<ValueList> = Vec::new();
     let mut prose = String::new();
+    // The last paragraph of `prose` is a definition (`.FTZ: ...`).
+    let mut in_definition = false;
     let mut prose_start: Option<Span> = None;
     let mut examples: Vec<(String, Example)> = Vec::new();
     let mut pending: Vec<SyntaxOperand> = Vec::new();
@@ -80,6 +82,7 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
             if current.is_none() && prose_start.is_some() {
                 prose.push_str("\n\n");
                 prose.push_str(line.trim());
+                in_definition = false;
             }
             continue;
         }
@@ -190,11 +193,23 @@ pub fn parse_file(sources: &SourceMap, file: FileId, diags: &mut Diagnostics) ->
         }
         prose_start.get_or_insert(span);
         // The prose is hard-wrapped: a line continues the paragraph before
-        // it unless it starts a definition (`.FTZ: ...`, `< NULL >: ...`) or
-        // a new sentence after one that ended.
+        // it unless it starts a definition (`.FTZ: ...`, `< NULL >: ...`),
+        // a term's line (`immfp16H0 fp16 immediate ...`), a label (`Note:
+        // ...`), or a new sentence after one that ended outside a
+        // definition (a definition's later sentences are its own).
         let t = line.trim();
         let ended = prose.trim_end().ends_with(['.', ':', ')']);
-        let starts = t.starts_with(['.', '<']) || (ended && t.starts_with(|c: char| c.is_uppercase()));
+        let definition = t.starts_with(['.', '<']);
+        let first = t.split(' ').next().unwrap_or_default();
+        let term = t.len() > first.len()
+            && first.bytes().all(|c| c.is_ascii_alphanumeric())
+            && first.bytes().any(|c| c.is_ascii_digit())
+            && first.starts_with(|c: char| c.is_ascii_lowercase());
+        let label = first.len() > 1 && first.ends_with(':') && first[..first.len() - 1].bytes().all(|c| c.is_ascii_alphabetic());
+        let starts = definition || term || label || (ended && !in_definition && t.starts_with(|c: char| c.is_uppercase()));
+        if starts {
+            in_definition = definition;
+        }
         if !prose.is_empty() {
             prose.push_str(if starts { "\n\n" } else { "\n" });
         }
@@ -307,11 +322,12 @@ impl<'a> OperandKinds<'a> {
 fn value_list(p: &mut pest::iterators::Pairs<Rule>, loc: Loc) -> ValueList {
     let mut it = p.next().map(|p| p.into_inner()).into_iter().flatten();
     let name = it.next().map(|n| n.as_str().to_string()).unwrap_or_default();
-    let items = it
-        .filter(|i| i.as_rule() == Rule::list_item)
-        // An undotted name (`INVALID`) marks a reserved encoding: nothing a
-        // line can write, so not a value.
-        .filter(|i| i.as_str().trim_start().starts_with(['.', '<']))
+    // An undotted name (`INVALID`) marks a reserved encoding: nothing a
+    // line can write, so not a value; the manual lists it as reserved.
+    let (items, reserved): (Vec<_>, Vec<_>) = it.filter(|i| i.as_rule() == Rule::list_item).partition(|i| i.as_str().trim_start().starts_with(['.', '<']));
+    let reserved = reserved.iter().map(|i| i.as_str().trim().trim_end_matches('*').trim_end().to_string()).collect();
+    let items = items
+        .into_iter()
         .map(|i| {
             let is_default = i.as_str().trim_end().ends_with('*');
             // `< NULL >` (no modifier written) has the empty spelling.
@@ -323,7 +339,7 @@ fn value_list(p: &mut pest::iterators::Pairs<Rule>, loc: Loc) -> ValueList {
             ValueListItem { spelling, is_default, span: None }
         })
         .collect();
-    ValueList { name, items, loc }
+    ValueList { name, items, reserved, loc }
 }
 
 fn failure(span: Span, line: &str, e: &pest::error::Error<Rule>, what: &str) -> Diagnostic {

@@ -304,6 +304,33 @@ fn legacy_pages_keep_what_the_notation_writes() {
     assert!(row.starts_with("\"bad\""), "W014 example shown as fine: {row}");
 }
 
+/// The SPA 5.3 prose is one definition a line, hard-wrapped: each
+/// definition (`.F32: ...`) and term (`immfp16H0 ...`) starts a paragraph
+/// and keeps its later sentences; a value list's reserved name (`INVALID`)
+/// is listed as such, not dropped.
+#[test]
+fn legacy_prose_keeps_its_definitions() {
+    let spec = std::fs::read_to_string(root().join("spec/legacy/003_hmul2_spa53.txt")).unwrap();
+    let page = std::fs::read_to_string(root().join("generated/docs/md/insn/HMUL2.spa53.md")).unwrap();
+    let lines: Vec<&str> = page.lines().collect();
+    let before = |start: &str| {
+        let k = lines.iter().position(|l| l.starts_with(start)).unwrap_or_else(|| panic!("no line starts with `{start}`"));
+        lines[k - 1]
+    };
+    // Read off the spec: where a definition starts, and its later sentences.
+    for start in [".FMZ: Flush", ".F32: Compute", ".F32: Input", ".H1_H1: Input", "immfp16H0 fp16", "immfp10H1 Most", "For HMUL2 with an immediate", "Note: SASS"] {
+        assert_eq!(before(start), "", "`{start}` does not start a paragraph");
+    }
+    for (line, of) in [("This mode flushes", ".F32: Compute"), ("Inputs are unaffected.", ".F32: Compute"), ("The conversion will round", ".F32: Input"), ("Denorms can still be generated", ".F32: Input"), ("This is default.", "< NULL >")] {
+        assert!(spec.contains(line), "the spec has no `{line}`");
+        assert_ne!(before(line), "", "`{line}` is cut from `{of}`'s paragraph");
+    }
+    let reserved: Vec<&str> = spec.lines().filter(|l| l.starts_with(".fmz:")).flat_map(|l| l.split(['{', '}', ','])).map(str::trim).filter(|i| i.starts_with(|c: char| c.is_ascii_uppercase())).collect();
+    assert_eq!(reserved, ["INVALID"]);
+    let row = lines.iter().find(|l| l.starts_with("| `{.fmz}`")).expect("the .fmz row");
+    assert!(row.contains("`INVALID`=— reserved"), "{row}");
+}
+
 /// Directives and exception rules (`ModiOrder<...>`, `EncodingError<...>`)
 /// appear as tables, not as prose; prose headings sit under the page's own.
 #[test]
