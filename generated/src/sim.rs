@@ -9292,8 +9292,9 @@ impl SETGPR_U {
             let _ = w
                 .checked_index(
                     FILE_REG,
-                    (w.get(FILE_UREG, self.urb().to_raw(), lane) as i64)
-                        + sign_extend(self.ridx().to_raw(), 9),
+                    (w.get(FILE_UREG, self.urb().to_raw(), lane) as u32)
+                        .wrapping_add((sign_extend(self.ridx().to_raw(), 9) as u32))
+                        as i64,
                 )
                 .map_err(|message| Fault {
                     opcode: "SETGPR_U",
@@ -9308,8 +9309,9 @@ impl SETGPR_U {
                 let idx = w
                     .checked_index(
                         FILE_REG,
-                        (w.get(FILE_UREG, self.urb().to_raw(), lane) as i64)
-                            + sign_extend(self.ridx().to_raw(), 9),
+                        (w.get(FILE_UREG, self.urb().to_raw(), lane) as u32)
+                            .wrapping_add((sign_extend(self.ridx().to_raw(), 9) as u32))
+                            as i64,
                     )
                     .map_err(|message| Fault {
                         opcode: "SETGPR_U",
@@ -9347,8 +9349,9 @@ impl GETGPR_U {
             let _ = w
                 .checked_index(
                     FILE_REG,
-                    (w.get(FILE_UREG, self.urb().to_raw(), lane) as i64)
-                        + sign_extend(self.ridx().to_raw(), 9),
+                    (w.get(FILE_UREG, self.urb().to_raw(), lane) as u32)
+                        .wrapping_add((sign_extend(self.ridx().to_raw(), 9) as u32))
+                        as i64,
                 )
                 .map_err(|message| Fault {
                     opcode: "GETGPR_U",
@@ -9363,8 +9366,9 @@ impl GETGPR_U {
                     w
                         .checked_index(
                             FILE_REG,
-                            (w.get(FILE_UREG, self.urb().to_raw(), lane) as i64)
-                                + sign_extend(self.ridx().to_raw(), 9),
+                            (w.get(FILE_UREG, self.urb().to_raw(), lane) as u32)
+                                .wrapping_add((sign_extend(self.ridx().to_raw(), 9) as u32))
+                                as i64,
                         )
                         .map_err(|message| Fault {
                             opcode: "GETGPR_U",

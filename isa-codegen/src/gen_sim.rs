@@ -388,18 +388,20 @@ impl Ctx<'_> {
         let OperandSource::Indexed { ty, base, base_ty, offset } = &o.source else { return quote!(0u64) };
         let (file, bfile) = (self.file(ty), self.file(base_ty));
         let b = self.raw(op, base);
-        let base_v = quote! { (w.get(#bfile, #b, lane) as i64) };
+        // The index is the 32-bit sum, as the base register holds it:
+        // UR2 = 0xffffffff and an offset of 2 name R1 (docs/semantics.md).
+        let base_v = quote! { (w.get(#bfile, #b, lane) as u32) };
         let off = match offset.as_ref().and_then(|f| op.field(f)) {
             Some(f) => {
                 let raw = self.raw(op, &f.name);
                 let width = Literal::u32_unsuffixed(f.width);
-                quote! { sign_extend(#raw, #width) }
+                quote! { (sign_extend(#raw, #width) as u32) }
             }
-            None => quote!(0i64),
+            None => quote!(0u32),
         };
         let name = op.name.as_str();
         quote! {
-            w.checked_index(#file, #base_v + #off).map_err(|message| Fault { opcode: #name, lane: Some(lane as u32), message })?
+            w.checked_index(#file, #base_v.wrapping_add(#off) as i64).map_err(|message| Fault { opcode: #name, lane: Some(lane as u32), message })?
         }
     }
 
