@@ -64,8 +64,10 @@ impl Unbound {
     pub fn merge(&mut self, later: Unbound) {
         for (key, opcodes) in later.agg {
             let ops = self.agg.entry(key).or_default();
-            for o in &opcodes {
-                push_new(ops, o);
+            for o in opcodes {
+                if !ops.iter().any(|(n, _)| *n == o.0) {
+                    ops.push(o);
+                }
             }
         }
         for c in &later.controls {
@@ -75,8 +77,9 @@ impl Unbound {
 }
 
 /// Problems that depend on the opcode, reported once per place with the
-/// opcodes they concern: (span, code, message, note) -> opcode names.
-type Aggregate = BTreeMap<(Option<crate::Span>, Code, String, Option<String>), Vec<String>>;
+/// opcodes they concern: (span, code, message, note) -> opcode names, each
+/// with what the message adds for it ([`note_each`]).
+type Aggregate = BTreeMap<(Option<crate::Span>, Code, String, Option<String>), Vec<(String, Option<String>)>>;
 
 fn note(agg: &mut Aggregate, loc: &Loc, code: Code, msg: String, opcode: &str) {
     note_why(agg, loc, code, msg, None, opcode);
@@ -84,7 +87,21 @@ fn note(agg: &mut Aggregate, loc: &Loc, code: Code, msg: String, opcode: &str) {
 
 /// [`note`] with a note saying why (the same for every opcode it lists).
 fn note_why(agg: &mut Aggregate, loc: &Loc, code: Code, msg: String, why: Option<String>, opcode: &str) {
-    push_new(agg.entry((loc.span, code, msg, why)).or_default(), opcode);
+    add(agg, (loc.span, code, msg, why), opcode, None);
+}
+
+/// [`note`] whose message ends with a part that depends on the opcode
+/// (`(no `rb.neg`)`): one diagnostic for the place, the parts of all its
+/// opcodes in it.
+fn note_each(agg: &mut Aggregate, loc: &Loc, code: Code, msg: String, part: String, opcode: &str) {
+    add(agg, (loc.span, code, msg, None), opcode, Some(part));
+}
+
+fn add(agg: &mut Aggregate, key: (Option<crate::Span>, Code, String, Option<String>), opcode: &str, part: Option<String>) {
+    let list = agg.entry(key).or_default();
+    if !list.iter().any(|(n, _)| n == opcode) {
+        list.push((opcode.to_string(), part));
+    }
 }
 
 /// Appends `name` to `list` unless it is there already (lists keep the order met).
@@ -100,14 +117,30 @@ fn report_aggregate(isa: &Isa, agg: Aggregate, diags: &mut Diagnostics) {
         .iter()
         .flat_map(|o| o.opcodes.iter().map(move |&oc| (isa.opcodes[oc].name.as_str(), o.opcodes.len())))
         .collect();
-    for ((span, code, msg, why), opcodes) in agg {
+    for ((span, code, mut msg, why), entries) in agg {
+        // The opcodes' own parts: once when they agree, else each with its opcodes.
+        let mut parts: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (o, p) in &entries {
+            let Some(p) = p else { continue };
+            match parts.iter_mut().find(|(q, _)| q == p) {
+                Some((_, os)) => os.push(o),
+                None => parts.push((p, vec![o])),
+            }
+        }
+        match parts.as_slice() {
+            [] => {}
+            [(p, _)] => msg = format!("{msg} ({p})"),
+            many => msg = format!("{msg} ({})", many.iter().map(|(p, os)| format!("{p} in {}", os.join(", "))).collect::<Vec<_>>().join("; ")),
+        }
+        let named = parts.len() > 1;
+        let opcodes: Vec<String> = entries.into_iter().map(|(o, _)| o).collect();
         let mut d = Diagnostic::new(code, span, msg);
         if let Some(why) = why {
             d = d.with_note(why);
         }
         // Only say which opcodes when it is not all of the optype's.
         let all = opcodes.first().and_then(|o| count.get(o.as_str())).is_some_and(|&n| n == opcodes.len());
-        if !all {
+        if !all && !named {
             d.opcodes = opcodes;
         }
         diags.push(d);
@@ -466,6 +499,12 @@ fn bind_form(
                 let msg = format!("operand `{}` is optional, but field `{f}` has no default: a line that leaves it out encodes 0 (`{zero}`)", sop.name);
                 note(agg, &sop.loc, Code::OptionalWithoutDefault, msg, &op.name);
             }
+            // A default no line can use: the template asks for the operand.
+            if let Some((fd, v)) = op.field(f).filter(|fd| !sop.optional && !fd.is_constant()).and_then(|fd| Some((fd, fd.default_value()?))) {
+                let value = isa.types[fd.ty].value_text(v);
+                let msg = format!("operand `{}` is mandatory in the template but field `{f}` has a default (`{value}`)", sop.name);
+                note(agg, &sop.loc, Code::MandatoryWithDefault, msg, &op.name);
+            }
             bound.push(f.clone());
         }
         bound.extend(b.index_fields.iter().cloned());
@@ -497,13 +536,7 @@ fn bind_form(
                     DecorationKind::Suffix => format!("suffix `.{}`", d.name),
                     _ => format!("prefix `{}`", d.name),
                 };
-                note(
-                    agg,
-                    &d.loc,
-                    Code::UnboundOperandDecoration,
-                    format!("{what} of operand `{}` has no field to encode it (no `{full}`)", sop.name),
-                    &op.name,
-                );
+                note_each(agg, &d.loc, Code::UnboundOperandDecoration, format!("{what} of operand `{}` has no field to encode it", sop.name), format!("no `{full}`"), &op.name);
                 b.decorations.push(None);
             }
         }

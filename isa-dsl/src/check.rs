@@ -546,6 +546,25 @@ pub fn check_order_bound(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
         let msg = format!("`Order` names `{}`, which no operand of {templates} takes", r.name);
         diags.push(Diagnostic::new(Code::UnknownDirectiveOperand, r.span.or(op.loc.span), msg).with_note(format!("in {}; it is read as the field it is, not as an operand", op.name)));
     }
+    // W034: two operands a template writes one way round and `Order` the
+    // other (`Order<pg, pu, rd, ...>` for `Rd{, pu}`): a copy-paste slip.
+    // `Order` is the operands' declared order (the hooks' slots, the
+    // manual); the template binds by name, so nothing else shows it.
+    let position = |field: &str| op.operands.order.iter().position(|r| r.index.is_empty() && r.name == field);
+    for b in &op.forms {
+        let form = &isa.optypes[op.optype].syntax[b.form];
+        let written: Vec<(usize, &str)> = b.operands.iter().zip(&form.operands).filter_map(|(o, s)| Some((position(o.field.as_deref()?)?, s.name.as_str()))).collect();
+        let Some((k, _)) = written.windows(2).enumerate().find(|(_, w)| w[0].0 > w[1].0) else { continue };
+        let ((later, first), (earlier, second)) = (written[k], written[k + 1]);
+        let order = &op.operands.order;
+        let msg = format!("`Order` lists `{}` before `{}`, but the template writes `{first}` before `{second}`", order[earlier].name, order[later].name);
+        let mut d = Diagnostic::new(Code::OrderAgainstTemplate, order[earlier].span.or(op.loc.span), msg).with_note(format!("in {}", op.name));
+        if let Some(s) = form.loc.span {
+            d = d.with_secondary(s, "the template");
+        }
+        diags.push(d);
+        return;
+    }
 }
 
 /// An `AsmFormat` must name a hook of the language, as `Hook(x, by)`, and the

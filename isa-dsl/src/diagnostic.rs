@@ -94,7 +94,7 @@ codes! {
     UnboundOperandDecoration = "W003", Warning, "operand prefix or suffix with no field to encode it";
     UnsettableField = "W004", Warning, "field that no syntax form can set";
     ValueListMismatch = "W005", Warning, "value list disagrees with the field's type";
-    MandatoryWithDefault = "W006", Warning, "mandatory modifier has a default";
+    MandatoryWithDefault = "W006", Warning, "mandatory modifier or operand has a default";
     UnknownDirectiveOperand = "W007", Warning, "directive names an operand that does not exist";
     MissingSyntax = "W008", Warning, "optype without __Syntax";
     UnboundOperand = "W009", Warning, "syntax operand with no field";
@@ -122,6 +122,8 @@ codes! {
     AmbiguousModifiers = "W031", Warning, "an optional modifier shares spellings with a later one: a line cannot leave it out and write the other";
     OutputNotWritten = "W032", Warning, "OutList names an operand the simulation hook never writes";
     UndeclaredControl = "W033", Warning, "a template's $name is a field the ISA does not declare as a control";
+    OrderAgainstTemplate = "W034", Warning, "Order lists two operands in the other order than a template writes them";
+    HookInputNotListed = "W035", Warning, "simulation reads an operand InList does not name";
 }
 
 impl Code {

@@ -64,16 +64,27 @@ pub fn plan_optype(isa: &Isa, ot: OptypeId, ops: &[&Opcode]) -> OptypePlans {
     for (&oi, &op) in ot.opcodes.iter().zip(ops).filter(|(_, op)| op.is_whole() && !op.has_unusable_form(isa)) {
         match plan(isa, op, ops, hook, &mut unapplied) {
             Ok((exec, unlisted)) => {
-                for (name, at) in unlisted {
-                    diags.push(
-                        Diagnostic::new(
-                            Code::HookOutputNotListed,
-                            at.or(hook.loc.span),
-                            format!("the hook writes `{name}`, which `OutList` does not name"),
-                        )
-                        .in_opcode(&op.name)
-                        .with_note("the simulator writes it: the hook's result is the operand `Order` puts there"),
-                    );
+                // At the spec's list, when it is written, with the hook's use beside.
+                let listed = |code: Code, list: &str, list_at: Option<crate::Span>, name: &str, at: Option<crate::Span>, does: &str, note: &str| {
+                    let (primary, label) = match list_at {
+                        Some(l) => (Some(l), format!("the hook {does} `{name}`")),
+                        None => (at.or(hook.loc.span), String::new()),
+                    };
+                    let mut d = Diagnostic::new(code, primary, format!("`{list}` does not name `{name}`, which the simulation hook {does}")).in_opcode(&op.name).with_note(note);
+                    if let (Some(_), Some(h)) = (list_at, at.or(hook.loc.span)) {
+                        d = d.with_secondary(h, label);
+                    }
+                    d
+                };
+                for (name, at) in unlisted.written {
+                    let note = "the simulator writes it: the hook's result is the operand `Order` puts there";
+                    diags.push(listed(Code::HookOutputNotListed, "OutList", op.operands.outputs_span, &name, at, "writes", note));
+                }
+                // An `InList` entry that is no field (W007) is a typo for what it misses.
+                let typo = op.operands.inputs.iter().any(|r| r.index.is_empty() && op.field(&r.name).is_none() && !op.is_broken(&r.name));
+                for (name, at) in unlisted.read.into_iter().filter(|_| !typo) {
+                    let note = "the simulator reads it: the hook's argument is the operand `Order` puts there";
+                    diags.push(listed(Code::HookInputNotListed, "InList", op.operands.inputs_span, &name, at, "reads", note));
                 }
                 // W032: an output the hook never writes keeps its old value.
                 for out in op.operands.outputs.iter().filter(|o| !exec.results.iter().any(|r| r.name == o.name)) {
@@ -292,8 +303,13 @@ fn display(r: &OperandRef) -> String {
 /// A reason [`plan`] fails, and the result or argument it is about.
 type PlanError = (String, Option<crate::Span>);
 
-/// Results written that `OutList` does not name, each with where it is written.
-type Unlisted = Vec<(String, Option<crate::Span>)>;
+/// Operands the hook writes that `OutList` does not name, and operands it
+/// reads that `InList` does not name, each with where the hook names it.
+#[derive(Default)]
+struct Unlisted {
+    written: Vec<(String, Option<crate::Span>)>,
+    read: Vec<(String, Option<crate::Span>)>,
+}
 
 fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, unapplied: &mut BTreeSet<String>) -> Result<(Exec, Unlisted), PlanError> {
     let passed: BTreeSet<String> = hook
@@ -306,7 +322,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
         })
         .collect();
     let mut results = Vec::new();
-    let mut unlisted = Vec::new();
+    let mut unlisted = Unlisted::default();
     for (k, name) in hook.results.iter().enumerate() {
         let at = |e: String| (e, hook.result_spans.get(k).copied());
         let r = find_operand(isa, op, name)
@@ -317,7 +333,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
             return Err(at(format!("the hook's result `{name}` is `{}`, which cannot be written", display(r))));
         }
         if !op.operands.outputs.iter().any(|o| same(o, r)) {
-            unlisted.push((display(r), hook.result_spans.get(k).copied()));
+            unlisted.written.push((display(r), hook.result_spans.get(k).copied()));
         }
         results.push(o);
     }
@@ -330,7 +346,17 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
         };
         let found = find_operand(isa, op, base).map_err(at)?;
         let arg = match (found, sub) {
-            (Some(r), None) => ExecArg::Operand(operand(isa, op, r, a.domain.as_deref(), &passed, unapplied).map_err(|e| e.placed(a.span))?),
+            (Some(r), None) => {
+                let o = operand(isa, op, r, a.domain.as_deref(), &passed, unapplied).map_err(|e| e.placed(a.span))?;
+                // A register read that `InList` leaves out; not an immediate
+                // (the seeds list none of `lut`, `shiftamt`), nor what the
+                // hook also writes (`PR = r2p(PR, ...)` keeps the bits it does not set).
+                let written = hook.results.iter().any(|n| find_operand(isa, op, n).ok().flatten().is_some_and(|w| same(w, r)));
+                if !matches!(o.source, OperandSource::Immediate { .. }) && !written && !op.operands.inputs.iter().any(|i| same(i, r)) {
+                    unlisted.read.push((display(r), a.span));
+                }
+                ExecArg::Operand(o)
+            }
             (Some(r), Some(sub)) => {
                 let field = format!("{}.{sub}", r.name);
                 match op.field(&field) {
@@ -522,6 +548,45 @@ fn check_seed_hook(isa: &Isa, ot: &Optype, ops: &[&Opcode], seed: &SimulationHoo
             })
         })
         .collect();
+    // Every operand passed, but no modifier: `fadd(va, vb)` for
+    // `FADD{.FTZ}{.SAT}{.rnd}` computes as if none were written.
+    let fields: Vec<&str> = op
+        .forms
+        .iter()
+        .flat_map(|b| &b.modifiers)
+        .filter_map(|m| match m {
+            ModifierBinding::Value { field, .. } | ModifierBinding::Choice { field, .. } => Some(field.as_str()),
+            _ => None,
+        })
+        .filter(|f| op.field(f).is_some_and(|f| !f.is_constant()))
+        .fold(Vec::new(), |mut v, f| {
+            if !v.contains(&f) {
+                v.push(f);
+            }
+            v
+        });
+    let passes_field = seed.args.iter().any(|a| a.name.contains('.') || op.field(&a.name).is_some());
+    if missing.is_empty() && !passes_field && !fields.is_empty() {
+        diags.push(
+            Diagnostic::new(
+                Code::SeedHookMismatch,
+                seed.loc.span,
+                format!(
+                    "`{}({})` passes none of the modifiers {} sets ({})",
+                    seed.function,
+                    named.join(", "),
+                    op.name,
+                    fields.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .with_label("incomplete hook")
+            .with_note(if ot.hook.is_some() {
+                "the simulator uses the optype's `__DefSimulation` hook instead"
+            } else {
+                "give a complete hook with `__DefSimulation`"
+            }),
+        );
+    }
     if !missing.is_empty() {
         diags.push(
             Diagnostic::new(

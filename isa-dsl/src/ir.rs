@@ -798,6 +798,12 @@ pub struct OperandInfo {
     /// Where `Order<...>` is written, if it is (an empty `Order<>` too).
     #[serde(skip)]
     pub order_span: Option<Span>,
+    /// Where `InList<...>` is written, if it is.
+    #[serde(skip)]
+    pub inputs_span: Option<Span>,
+    /// Where `OutList<...>` is written, if it is.
+    #[serde(skip)]
+    pub outputs_span: Option<Span>,
 }
 
 /// An operand named in a directive; `index` is non-empty for `R[urb, ridx]`.

@@ -1073,8 +1073,14 @@ fn directive(d: &Directive, out: &mut OperandInfo) {
             .collect()
     };
     match d {
-        Directive::InList(v, _) => out.inputs = refs(v),
-        Directive::OutList(v, _) => out.outputs = refs(v),
+        Directive::InList(v, span) => {
+            out.inputs = refs(v);
+            out.inputs_span = Some(*span);
+        }
+        Directive::OutList(v, span) => {
+            out.outputs = refs(v);
+            out.outputs_span = Some(*span);
+        }
         Directive::Order(v, span) => {
             out.order = refs(v);
             out.order_span = Some(*span);

@@ -258,8 +258,16 @@ pub fn check_examples(isa: &Isa, diags: &mut Diagnostics) {
     let kinds = OperandKinds::new(isa);
     for o in &isa.legacy {
         for e in &o.examples {
-            if let Some(reason) = check_example(o, &e.text, &kinds) {
+            if let Some((reason, at)) = check_example(o, &e.text, &kinds) {
                 if let Some(span) = e.loc.span {
+                    // At the text the reason is about, when it names one.
+                    let span = match at {
+                        Some(part) => {
+                            let start = part.as_ptr() as usize - e.text.as_ptr() as usize;
+                            span.sub(start, start + part.len())
+                        }
+                        None => span,
+                    };
                     diags.push(
                         Diagnostic::new(Code::BadExample, span, format!("example does not match the SPA forms: {reason}")).with_label(reason),
                     );
@@ -401,24 +409,25 @@ pub fn operand_kind(name: &str) -> char {
     }
 }
 
-/// Why an example matches none of the optype's forms (the best reason), or None.
-fn check_example(o: &Optype, text: &str, kinds: &OperandKinds) -> Option<String> {
+/// Why an example matches none of the optype's forms (the best reason), and
+/// the part of `text` it is about (none: the whole line), or None.
+fn check_example<'t>(o: &Optype, text: &'t str, kinds: &OperandKinds) -> Option<(String, Option<&'t str>)> {
     let code = text.split("//").next().unwrap_or("").trim().trim_end_matches(';').trim();
     let (head, rest) = code.split_once(char::is_whitespace).unwrap_or((code, ""));
     let mods: Vec<&str> = head.split('.').skip(1).collect();
     let ops: Vec<&str> = split_operands(rest);
-    let mut best: Option<(usize, String)> = None;
+    let mut best: Option<(usize, String, Option<&str>)> = None;
     for f in &o.syntax {
         match match_form(o, f, &mods, &ops, kinds) {
             Ok(()) => return None,
-            Err((progress, r)) => {
+            Err((progress, r, at)) => {
                 if best.as_ref().is_none_or(|b| progress > b.0) {
-                    best = Some((progress, r));
+                    best = Some((progress, r, at));
                 }
             }
         }
     }
-    best.map(|b| b.1)
+    best.map(|b| (b.1, b.2))
 }
 
 fn split_operands(s: &str) -> Vec<&str> {
@@ -445,20 +454,21 @@ fn list_values<'a>(o: &'a Optype, name: &str) -> Option<Vec<&'a str>> {
     o.value_lists.iter().find(|l| l.name == name).map(|l| l.items.iter().map(|i| i.spelling.as_str()).collect())
 }
 
-/// Matches an example against a form; on failure, how far it got and why.
-fn match_form(o: &Optype, f: &SyntaxForm, mods: &[&str], ops: &[&str], kinds: &OperandKinds) -> Result<(), (usize, String)> {
-    for m in mods {
-        let ok = f.modifiers.iter().any(|slot| slot.name == *m || list_values(o, &slot.name).is_some_and(|v| v.contains(m)));
+/// Matches an example against a form; on failure, how far it got, why,
+/// and the part of the example's text it is about (a slice of it).
+fn match_form<'t>(o: &Optype, f: &SyntaxForm, mods: &[&'t str], ops: &[&'t str], kinds: &OperandKinds) -> Result<(), (usize, String, Option<&'t str>)> {
+    for &m in mods {
+        let ok = f.modifiers.iter().any(|slot| slot.name == m || list_values(o, &slot.name).is_some_and(|v| v.contains(&m)));
         if !ok {
-            return Err((0, format!("modifier `.{m}` is in none of this form's lists")));
+            return Err((0, format!("modifier `.{m}` is in none of this form's lists"), Some(m)));
         }
     }
     let wanted: Vec<char> = f.operands.iter().map(|op| operand_kind(&op.name)).collect();
     if ops.len() != wanted.len() {
-        return Err((1, format!("{} operands, but `{}` takes {}", ops.len(), f.mnemonic, wanted.len())));
+        return Err((1, format!("{} operands, but `{}` takes {}", ops.len(), f.mnemonic, wanted.len()), None));
     }
-    for (k, ((text, kind), op)) in ops.iter().zip(&wanted).zip(&f.operands).enumerate() {
-        let err = |r: String| Err((2 + k, r));
+    for (k, ((&text, kind), op)) in ops.iter().zip(&wanted).zip(&f.operands).enumerate() {
+        let err = |r: String, at: &'t str| Err((2 + k, r, Some(at)));
         // SASS writes decorated immediates in braces: `{-|0x8ef7|}`.
         let bare = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(text);
         let core = bare.trim_start_matches(['-', '|', '!', '~']).trim_end_matches('|');
@@ -466,20 +476,21 @@ fn match_form(o: &Optype, f: &SyntaxForm, mods: &[&str], ops: &[&str], kinds: &O
         // the decimal point.
         let (core, suffix) = match core.rfind('.') {
             Some(d) if !core[..d].ends_with(|c: char| c.is_ascii_digit()) || kinds.register(core[..d].trim_end_matches('|')).is_some() => {
-                (&core[..d], Some(&core[d + 1..]))
+                (&core[..d], Some(&core[d..]))
             }
             _ => (core, None),
         };
         let core = core.trim_end_matches('|');
         let actual = kinds.of(core);
         if actual != *kind {
-            return err(format!("`{text}` where the form has `{}`", op.name));
+            return err(format!("`{text}` where the form has `{}`", op.name), text);
         }
-        if let Some(sfx) = suffix {
+        if let Some(dotted) = suffix {
+            let sfx = &dotted[1..];
             let allowed = op.suffixes.iter().filter_map(|s| list_values(o, &s.name)).flatten().any(|v| v == sfx);
             if !allowed {
                 let lists: Vec<String> = op.suffixes.iter().map(|s| format!(".{}", s.name)).collect();
-                return err(format!("`.{sfx}` is not a value of {}", if lists.is_empty() { "any suffix here".to_string() } else { lists.join(", ") }));
+                return err(format!("`.{sfx}` is not a value of {}", if lists.is_empty() { "any suffix here".to_string() } else { lists.join(", ") }), dotted);
             }
         }
     }
