@@ -460,7 +460,16 @@ fn a_bad_value_outranks_a_wrong_kind() {
         ("HADD2 R1, R2, 70000, 1", 14, "`70000` is out of range of a 16-bit float (the largest finite value is 65504; infinity is written `inf`)"),
         ("FMUL R1, R2, 1e-46", 13, "`1e-46` rounds to zero in a 32-bit float (the smallest nonzero value is 1e-45)"),
         ("FFMA R1, R2, PR, R4", 13, "`PR` is not a register `Rn` (operand `SrcB`)"),
-        ("FFMA R1, R2, R[UR2+0x1], R4", 13, "`R[UR2+0x1]` cannot be an indexed register (operand `SrcB` is a register `Rn`)"),
+        // What every form of FFMA takes as `SrcB` (read off the spec's FFMA_RRR,
+        // _RIR, _RUR and _RCR), not only the form tried last.
+        ("FFMA R1, R2, R[UR2+0x1], R4", 13, "`R[UR2+0x1]` cannot be an indexed register: no form of `FFMA` takes one as `SrcB`, which is a register `Rn`, a float, a register `URn` or `c[bank][offset]`"),
+        // FFMA has an immediate `SrcB` (FFMA_RIR) and a constant-memory
+        // `SrcC` (FFMA_RRC), never both (001_falu.txt:419's example): the
+        // message said `SrcC` "is a register".
+        ("FFMA R1, R2, 0x3, c[0x0][0x10]", 18, "no form of `FFMA` takes an immediate as `SrcB` (`0x3`) together with a constant-memory reference as `SrcC` (`c[0x0][0x10]`)"),
+        // I2F has no immediate form (002_cvt.txt:191's example): the message
+        // named one form's register `SrcB` only.
+        ("I2F.RN R0, 0x114514", 11, "`0x114514` cannot be an immediate: no form of `I2F` takes one as `SrcB`, which is a register `Rn`, `c[bank][offset]` or a register `URn`"),
     ];
     rejected_alike(&asm, &cases);
 }

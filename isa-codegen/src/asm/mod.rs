@@ -153,6 +153,44 @@ impl<'a> Assembler<'a> {
             }
         };
         let mut e = best.map(|b| self.attempt_error(b)).unwrap_or_else(none);
+        // An error at an operand text: perhaps only the combination of kinds fails.
+        if lexed.operands.iter().any(|t| t.col == e.col) {
+            let kinds: Vec<(String, bool)> = lexed
+                .operands
+                .iter()
+                .filter_map(|t| {
+                    let core = text::operand(t.text).ok()?.core;
+                    let class = match core {
+                        Core::Name(n) => self.registers.iter().find(|(p, _)| n.starts_with(p.as_str())).map(|&(_, ty)| describe(&self.isa.types[ty])),
+                        _ => None,
+                    };
+                    Some((class.unwrap_or_else(|| isa_runtime::text::asm::kind_of(&core).to_string()), matches!(core, Core::Name(_) | Core::Pair { .. })))
+                })
+                .collect();
+            let texts: Vec<(&str, usize, &str, bool)> = lexed.operands.iter().zip(&kinds).map(|(t, k)| (t.text, t.col, k.0.as_str(), k.1)).collect();
+            let forms: Vec<isa_runtime::text::asm::FormFit> = cands
+                .iter()
+                .flat_map(|&(ot, fi)| self.isa.optypes[ot].opcodes.iter().map(move |&oc| (ot, fi, oc)))
+                .map(|(ot, fi, oc)| {
+                    let (op, form) = (&self.isa.opcodes[oc], &self.isa.optypes[ot].syntax[fi]);
+                    let b = op.forms.iter().find(|b| b.form == fi)?;
+                    // One text per operand: none optional, no float of several lanes or of a format a field picks.
+                    let one_text = |(s, o): (&SyntaxOperand, &OperandBinding)| {
+                        !s.optional
+                            && o.field.as_deref().and_then(|n| op.field(n)).is_none_or(|f| match &self.isa.types[f.ty].kind {
+                                TypeKind::Float { exponent, mantissa, lanes } => *lanes <= 1 && 1 + exponent + mantissa >= f.width && self.hook(op, Some(&f.name), "CvtFImm").is_none(),
+                                _ => true,
+                            })
+                    };
+                    form.operands.iter().zip(&b.operands).all(one_text).then(|| {
+                        form.operands.iter().zip(&b.operands).enumerate().map(|(k, (s, o))| (s.name.as_str(), lexed.operands.get(k).is_some_and(|t| self.kind_fits(op, s, o, t)), self.operand_describe(op, s, o))).collect()
+                    })
+                })
+                .collect();
+            if let Some(u) = isa_runtime::text::asm::uncombined(mn.text, &texts, &forms).filter(|_| texts.len() == lexed.operands.len()) {
+                e = u;
+            }
+        }
         if hint {
             let spelled = cands.iter().filter_map(|&(ot, fi)| {
                 let op = &self.isa.opcodes[*self.isa.optypes[ot].opcodes.first()?];
@@ -553,7 +591,7 @@ impl<'a> Assembler<'a> {
                 }
                 b << bank.start | o << offset.start
             }
-            (_, _) => return Err(err(format!("`{}` cannot be {} (operand `{}` is {})", tok.text, kind_of(&t.core), sop.name, describe(ty)))),
+            (_, _) => return Err(err(format!("`{}` cannot be {} (operand `{}` is {})", tok.text, isa_runtime::text::asm::kind_of(&t.core), sop.name, describe(ty)))),
         };
         raw.values[fi] = value;
         set[fi] = true;
@@ -648,7 +686,6 @@ impl<'a> Assembler<'a> {
         op.operands.asm_formats.iter().find(|a| a.operand == field && a.function == name)
     }
 
-    /// A register or predicate by name (`R7`, `RZ`, `PT`) for field `f`.
     /// Whether operand `sop` can take text `tok` by kind (and register
     /// class) alone, whatever its value: `R999` fits a register operand,
     /// `P1` and `0x10` do not.
@@ -674,6 +711,13 @@ impl<'a> Assembler<'a> {
         }
     }
 
+    /// What operand `sop` is, by its field's type (`a register `Rn``), as
+    /// the generated model's `describe` has it.
+    fn operand_describe(&self, op: &Opcode, _sop: &SyntaxOperand, ob: &OperandBinding) -> String {
+        ob.field.as_deref().and_then(|n| op.field(n)).map_or(String::new(), |f| describe(&self.isa.types[f.ty]))
+    }
+
+    /// A register or predicate by name (`R7`, `RZ`, `PT`) for field `f`.
     fn register(&self, f: &Field, text: &str) -> Option<u64> {
         let t = &self.isa.types[f.ty];
         let TypeKind::Register { prefix, constants, .. } = &t.kind else { return None };
@@ -1104,16 +1148,6 @@ fn sign_extend(v: u64, width: u32, t: &Type) -> i128 {
     match t.kind {
         TypeKind::Int { signed: true } if width < 64 && v >> (width - 1) & 1 == 1 => v as i128 - (1i128 << width),
         _ => v as i128,
-    }
-}
-
-fn kind_of(c: &Core) -> &'static str {
-    match c {
-        Core::Name(_) => "a register",
-        Core::Pair { .. } => "a register pair",
-        Core::CMem { .. } => "a constant-memory reference",
-        Core::Indexed { .. } => "an indexed register",
-        Core::Number(_) => "an immediate",
     }
 }
 

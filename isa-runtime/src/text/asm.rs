@@ -208,6 +208,69 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
     assemble(m, line, true)
 }
 
+/// One form's operands for [`uncombined`], each with its name, whether the
+/// line's text at its position can be that operand by kind, and what the
+/// operand is (`a register `Rn``); `None`: a form whose operands may be
+/// left out or take several texts, which this cannot judge.
+pub type FormFit<'a> = Option<Vec<(&'a str, bool, String)>>;
+
+/// The error for a line no form of `mnemonic` takes by the kinds of its
+/// operand texts, when the forms say more than the best attempt did (both
+/// paths word it the same; `None` otherwise). `texts` are the operand texts
+/// with their columns, kinds ([`kind_of`], or a register's class: `a
+/// predicate `Pn``) and whether each names registers (a name or a pair).
+/// - A text whose kind no form takes at its position (`I2F R0, 0x1`): what
+///   the forms take there, at that text; not for registers, whose own
+///   messages (`P0` is a predicate, `r1`: did you mean `R1`?) say more.
+/// - Every text fits its position in some form, but no form takes them all
+///   (`FFMA R0, R1, 0f3F800000, c[0x0][0x10]`: an immediate `SrcB` and a
+///   constant-memory `SrcC` each have a form, together none): the first
+///   two texts no form takes together, at the later one.
+pub fn uncombined(mnemonic: &str, texts: &[(&str, usize, &str, bool)], forms: &[FormFit]) -> Option<AsmError> {
+    let mut same: Vec<&Vec<(&str, bool, String)>> = Vec::new();
+    for f in forms {
+        let f = f.as_ref()?;
+        if f.len() == texts.len() {
+            same.push(f);
+        }
+    }
+    // A form that takes every kind failed for another reason: that is the error.
+    if same.is_empty() || same.iter().any(|f| f.iter().all(|o| o.1)) {
+        return None;
+    }
+    let taker = |p: usize| same.iter().find(|f| f[p].1).map(|f| f[p].0);
+    if let Some(p) = (0..texts.len()).find(|&p| taker(p).is_none()) {
+        let (t, col, kind, registers) = texts[p];
+        if registers {
+            return None;
+        }
+        let mut names: Vec<&str> = same.iter().map(|f| f[p].0).collect();
+        names.dedup();
+        let mut takes: Vec<&str> = Vec::new();
+        for f in &same {
+            if !takes.contains(&f[p].2.as_str()) {
+                takes.push(&f[p].2);
+            }
+        }
+        let (last, rest) = takes.split_last()?;
+        let either = if rest.is_empty() { last.to_string() } else { format!("{} or {last}", rest.join(", ")) };
+        let name = if names.len() == 1 { format!("`{}`", names[0]) } else { "this operand".to_string() };
+        return Some(AsmError::at(col, format!("`{t}` cannot be {kind}: no form of `{mnemonic}` takes one as {name}, which is {either}")));
+    }
+    for j in 1..texts.len() {
+        for i in 0..j {
+            if !same.iter().any(|f| f[i].1 && f[j].1) {
+                let ((ti, _, ki, _), (tj, cj, kj, _)) = (texts[i], texts[j]);
+                return Some(AsmError::at(
+                    cj,
+                    format!("no form of `{mnemonic}` takes {ki} as `{}` (`{ti}`) together with {kj} as `{}` (`{tj}`)", taker(i)?, taker(j)?),
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// [`assemble_line`] without the fast path: what the fast path is tested against.
 pub fn general_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmError> {
     assemble(m, line, true)
@@ -274,6 +337,33 @@ fn assemble(m: &Model, line: &str, explain: bool) -> Result<Option<Assembled>, A
         }
         if loud {
             let mut e = best.map(|b| b.into_error(m)).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
+            // An error at an operand text: perhaps only the combination of kinds fails.
+            if lexed.operands.iter().any(|t| t.col == e.col) {
+                let kinds: Vec<(String, bool)> = pre
+                    .iter()
+                    .filter_map(|p| {
+                        let core = &p.text.as_ref()?.core;
+                        let kind = match (core, p.name.class.and_then(|c| m.registers.get(c as usize))) {
+                            (Core::Name(_), Some(c)) => describe_class(c.prefix, c.predicate),
+                            _ => kind_of(core).to_string(),
+                        };
+                        Some((kind, matches!(core, Core::Name(_) | Core::Pair { .. })))
+                    })
+                    .collect();
+                let texts: Vec<(&str, usize, &str, bool)> = lexed.operands.iter().zip(&kinds).map(|(t, k)| (t.text, t.col, k.0.as_str(), k.1)).collect();
+                let forms: Vec<FormFit> = m.mnemonics[k]
+                    .forms
+                    .iter()
+                    .map(|&(oc, fi)| {
+                        let ops = m.opcodes[oc as usize].forms[fi as usize].operands;
+                        let one_text = |o: &Operand| !o.optional && !matches!(o.kind, OperandKind::Float { bits, format, lanes, select } if select.is_some() || lanes > 1 || format.width() < bits.width as u32);
+                        ops.iter().all(one_text).then(|| ops.iter().zip(pre.iter().map(Some).chain(std::iter::repeat(None))).map(|(o, p)| (o.name, p.is_some_and(|p| text_fits(m, o, p)), o.describe.to_string())).collect())
+                    })
+                    .collect();
+                if let Some(u) = uncombined(mn.text, &texts, &forms).filter(|_| texts.len() == lexed.operands.len()) {
+                    e = u;
+                }
+            }
             let spelled = m.mnemonics[k].forms.iter().map(|&(oc, fi)| {
                 let form = &m.opcodes[oc as usize].forms[fi as usize];
                 form.modifiers.iter().filter_map(|x| if let ModifierKind::Mnemonic(t) = x.kind { Some(t) } else { None }).collect()
@@ -882,7 +972,8 @@ fn kind_rank(m: &Model, sop: &Operand, p: &Pre) -> u32 {
     }
 }
 
-fn kind_of(c: &Core) -> &'static str {
+/// What an operand text is, for messages (`an immediate`).
+pub fn kind_of(c: &Core) -> &'static str {
     match c {
         Core::Name(_) => "a register",
         Core::Pair { .. } => "a register pair",
