@@ -446,6 +446,7 @@ impl Scope<'_> {
 fn check_expressions(isa: &Isa, op: &Opcode, siblings: &[&Opcode], diags: &mut Diagnostics) {
     let scope = Scope { isa, op, siblings };
     for e in &op.exceptions {
+        check_exception_message(op, e, diags);
         if let Some(t) = scope.ty(&e.condition, diags) {
             if t == ExprType::Int || matches!(e.condition.kind, ExprKind::Str(_)) {
                 diags.push(Diagnostic::new(
@@ -461,6 +462,29 @@ fn check_expressions(isa: &Isa, op: &Opcode, siblings: &[&Opcode], diags: &mut D
             if !matches!(b.expr.kind, ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, ..)) {
                 diags.push(Diagnostic::new(Code::TypeMismatch, b.expr.span, "a bit width must be a number"));
             }
+        }
+    }
+}
+
+/// W036: a rule's message that says `name=VALUE` of a name no field has,
+/// while the rule tests another field for that value (F2I's "with
+/// srctype=F32" for `ftype == "F32"`): a refused line is reported with a
+/// name the user cannot find.
+fn check_exception_message(op: &Opcode, e: &Exception, diags: &mut Diagnostics) {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
+    let tested = e.condition.comparisons();
+    let m = e.message.as_str();
+    for (at, _) in m.match_indices('=') {
+        let name = m[..at].trim_end().rsplit(|c: char| !word(c)).next().unwrap_or_default().trim_matches('.');
+        let value = m[at + 1..].trim_start().split(|c: char| !word(c)).next().unwrap_or_default().trim_matches('.');
+        if name.is_empty() || value.is_empty() || op.field(name).is_some() || op.is_broken(name) {
+            continue;
+        }
+        if let Some((field, v, _)) = tested.iter().find(|(_, v, _)| *v == value) {
+            diags.push(
+                Diagnostic::new(Code::MessageNamesNoField, e.loc.span, format!("the message says `{name}={value}`, but the rule tests `{field} == \"{v}\"`: no field is named `{name}`"))
+                    .with_note(format!("in {}; a refused line is reported with this message", op.name)),
+            );
         }
     }
 }

@@ -124,6 +124,7 @@ codes! {
     UndeclaredControl = "W033", Warning, "a template's $name is a field the ISA does not declare as a control";
     OrderAgainstTemplate = "W034", Warning, "Order lists two operands in the other order than a template writes them";
     HookInputNotListed = "W035", Warning, "simulation reads an operand InList does not name";
+    MessageNamesNoField = "W036", Warning, "an exception rule's message names a field the opcode does not have";
 }
 
 impl Code {
