@@ -479,6 +479,10 @@ fn word(text: &str, key: &str, v: &Value, predicate: bool) -> Result<u32, RunErr
                 // float or a boolean in quotes, read as the scalar it holds.
                 None => match literal::parse_float(s, FloatFormat::F32) {
                     Ok(b) => Ok(b as u32),
+                    // `nan` says no NaN in particular: the assembler's message, which says how to write one.
+                    Err(e) if s.trim_start_matches(['-', '+']).eq_ignore_ascii_case("nan") => {
+                        Err(value_error(text, key, None, format!("`{key}`: {}", literal::float_error_message(s, FloatFormat::F32, e))))
+                    }
                     Err(_) => match serde_yaml::from_str::<Value>(s) {
                         Ok(inner @ (Value::Number(_) | Value::Bool(_))) => word(text, key, &inner, predicate),
                         _ => Err(bad()),
@@ -704,6 +708,9 @@ mod tests {
         load(&mut w, "regs:\n  P0: 1\n  P1: false\n  R4: .inf\n  R5: -.inf\n  R6: 0.1\n").unwrap();
         assert_eq!((w.lane(2, 0, 7), w.lane(2, 1, 7)), (1, 0));
         assert_eq!((w.lane(0, 4, 0), w.lane(0, 5, 0), w.lane(0, 6, 0)), (0x7F80_0000, 0xFF80_0000, 0x3DCC_CCCD));
+        // `nan` names no NaN in particular: the assembler's advice (it was "not a 32-bit value").
+        let e = load(&mut new_warp(), "regs:\n  R1: nan\n").unwrap_err();
+        assert_eq!(e.message, "`R1`: `nan` does not say which NaN: write its bits, such as `0f7FC00000` (the quiet NaN of a 32-bit float)");
         let e = load(&mut new_warp(), "regs:\n  P0: 7\n").unwrap_err();
         assert_eq!(e.message, "`P0`: `7` is not a predicate value (true/false or 1/0)");
         let lanes = format!("regs:\n  R1: [{}abc]\n", "1, ".repeat(31));
