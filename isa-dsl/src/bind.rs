@@ -302,7 +302,7 @@ fn bind_form(
                     agg,
                     &m.loc,
                     Code::MandatoryWithDefault,
-                    format!("`.{name}` is mandatory in the template but field `{}` has a default", f.name),
+                    format!("`.{name}` is mandatory in the template but field `{}` has a default (`{}`)", f.name, f.default_value().map_or(String::new(), |v| isa.types[f.ty].value_text(v))),
                     &op.name,
                 );
             }
@@ -395,8 +395,12 @@ fn bind_form(
     let lower_names: Vec<String> = form.operands.iter().map(|o| o.name.to_ascii_lowercase()).collect();
     let mut pos = 0usize;
     let mut operands = Vec::new();
+    // A swap in `Order` is said once, at its first entry (W034).
+    let mut swapped = false;
     for (k, sop) in form.operands.iter().enumerate() {
         let mut b = OperandBinding::default();
+        // Bound by position to a field of another slot (W034): what else it says is that slip's.
+        let mut slip = false;
         match &sop.shape {
             OperandShape::Literal => {
                 if let Some(i) = order.iter().position(|e| e.name == sop.name) {
@@ -470,6 +474,25 @@ fn bind_form(
                             }
                         }
                     }
+                    // `SrcB` bound by position to a field of another slot
+                    // (`rc`, `pp`: slots are the names' last letters, as the
+                    // hooks' `vX` read them). Its decorations and default
+                    // are then that field's, not worth saying; and when
+                    // `Order` has a field of its own slot elsewhere
+                    // (`Order<.., rc, rb>`), the two are swapped (W034).
+                    // MOV's lone `SrcA` in slot b has none: not a slip.
+                    let slot = sop.name.strip_prefix("Src").filter(|x| x.len() == 1 && x.bytes().all(|c| c.is_ascii_alphabetic())).map(|x| x.to_ascii_lowercase());
+                    let to = &order[i].name;
+                    if let (None, Some(x), Some(y)) = (by_name, slot, to.chars().last().filter(char::is_ascii_alphabetic)) {
+                        slip = !x.starts_with(y);
+                        let own = order.iter().find(|e| e.index.is_empty() && e.name != *to && e.name.ends_with(x.as_str()) && op.field(&e.name).is_some());
+                        if let (true, false, Some(own)) = (slip, swapped, own) {
+                            swapped = true;
+                            let at = Loc { span: order[i].span.or(sop.loc.span), ..sop.loc.clone() };
+                            let msg = format!("`Order` puts `{to}` where the template writes `{}`, so `{}` is bound to `{to}`, not to `{}`", sop.name, sop.name, own.name);
+                            note(agg, &at, Code::OrderAgainstTemplate, msg, &op.name);
+                        }
+                    }
                     claimed[i] = true;
                     taker[i] = Some(k);
                     pos = i + 1;
@@ -500,16 +523,16 @@ fn bind_form(
                 note(agg, &sop.loc, Code::OptionalWithoutDefault, msg, &op.name);
             }
             // A default no line can use: the template asks for the operand.
-            if let Some((fd, v)) = op.field(f).filter(|fd| !sop.optional && !fd.is_constant()).and_then(|fd| Some((fd, fd.default_value()?))) {
+            if let Some((fd, v)) = op.field(f).filter(|fd| !slip && !sop.optional && !fd.is_constant()).and_then(|fd| Some((fd, fd.default_value()?))) {
                 let value = isa.types[fd.ty].value_text(v);
-                let msg = format!("operand `{}` is mandatory in the template but field `{f}` has a default (`{value}`)", sop.name);
-                note(agg, &sop.loc, Code::MandatoryWithDefault, msg, &op.name);
+                let msg = format!("operand `{}` is mandatory in the template but its field has a default", sop.name);
+                note_each(agg, &sop.loc, Code::MandatoryWithDefault, msg, format!("`{f}` = `{value}`"), &op.name);
             }
             bound.push(f.clone());
         }
         bound.extend(b.index_fields.iter().cloned());
         for d in sop.prefixes.iter().chain(&sop.suffixes) {
-            let Some(base) = &b.field else {
+            let Some(base) = b.field.as_ref().filter(|_| !slip) else {
                 b.decorations.push(None);
                 continue;
             };

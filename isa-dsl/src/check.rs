@@ -446,7 +446,7 @@ impl Scope<'_> {
 fn check_expressions(isa: &Isa, op: &Opcode, siblings: &[&Opcode], diags: &mut Diagnostics) {
     let scope = Scope { isa, op, siblings };
     for e in &op.exceptions {
-        check_exception_message(op, e, diags);
+        check_exception_message(isa, op, e, diags);
         if let Some(t) = scope.ty(&e.condition, diags) {
             if t == ExprType::Int || matches!(e.condition.kind, ExprKind::Str(_)) {
                 diags.push(Diagnostic::new(
@@ -470,22 +470,39 @@ fn check_expressions(isa: &Isa, op: &Opcode, siblings: &[&Opcode], diags: &mut D
 /// while the rule tests another field for that value (F2I's "with
 /// srctype=F32" for `ftype == "F32"`): a refused line is reported with a
 /// name the user cannot find.
-fn check_exception_message(op: &Opcode, e: &Exception, diags: &mut Diagnostics) {
+fn check_exception_message(isa: &Isa, op: &Opcode, e: &Exception, diags: &mut Diagnostics) {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
     let tested = e.condition.comparisons();
+    // Names a line may write: fields (any case), and the templates' modifiers and suffixes (`hsel`).
+    let syntax = &isa.optypes[op.optype].syntax;
+    let known = |n: &str| {
+        op.fields.iter().any(|f| f.name.eq_ignore_ascii_case(n))
+            || op.is_broken(n)
+            || syntax.iter().any(|f| f.modifiers.iter().any(|m| m.name == n) || f.operands.iter().any(|o| o.suffixes.iter().any(|s| s.name == n)))
+    };
     let m = e.message.as_str();
-    for (at, _) in m.match_indices('=') {
-        let name = m[..at].trim_end().rsplit(|c: char| !word(c)).next().unwrap_or_default().trim_matches('.');
-        let value = m[at + 1..].trim_start().split(|c: char| !word(c)).next().unwrap_or_default().trim_matches('.');
-        if name.is_empty() || value.is_empty() || op.field(name).is_some() || op.is_broken(name) {
+    // Each `name=VALUE` (or `==`, spaces, quotes around the value): where the
+    // name starts and the value ends, to quote it as written.
+    let mut at = 0;
+    while let Some(k) = m[at..].find('=').map(|k| at + k) {
+        let eq_end = k + m[k..].bytes().take_while(|&c| c == b'=').count();
+        at = eq_end;
+        let before = m[..k].trim_end();
+        let name = before.rsplit(|c: char| !word(c)).next().unwrap_or_default().trim_matches('.');
+        let after = m[eq_end..].trim_start();
+        let quoted = after.starts_with(['"', '\'', '`']);
+        let value = after.trim_start_matches(['"', '\'', '`']).split(|c: char| !word(c)).next().unwrap_or_default().trim_end_matches('.');
+        if name.is_empty() || value.is_empty() || known(name) {
             continue;
         }
-        if let Some((field, v, _)) = tested.iter().find(|(_, v, _)| *v == value) {
-            diags.push(
-                Diagnostic::new(Code::MessageNamesNoField, e.loc.span, format!("the message says `{name}={value}`, but the rule tests `{field} == \"{v}\"`: no field is named `{name}`"))
-                    .with_note(format!("in {}; a refused line is reported with this message", op.name)),
-            );
-        }
+        let Some((field, v, _)) = tested.iter().find(|(_, v, _)| v.eq_ignore_ascii_case(value)) else { continue };
+        let start = before.len() - name.len() - (before.len() - before.trim_end_matches('.').len());
+        let end = m.len() - after.len() + quoted as usize * 2 + value.len();
+        let said = m.get(start..end.min(m.len())).unwrap_or(name);
+        diags.push(
+            Diagnostic::new(Code::MessageNamesNoField, e.loc.span, format!("the message says `{said}`, but the rule tests `{field} == \"{v}\"`: no field is named `{name}`"))
+                .with_note(format!("in {}; a refused line is reported with this message", op.name)),
+        );
     }
 }
 

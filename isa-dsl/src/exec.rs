@@ -76,23 +76,23 @@ pub fn plan_optype(isa: &Isa, ot: OptypeId, ops: &[&Opcode]) -> OptypePlans {
                     }
                     d
                 };
-                for (name, at) in unlisted.written {
-                    let note = "the simulator writes it: the hook's result is the operand `Order` puts there";
+                for (name, at, by_slot) in unlisted.written {
+                    let note = if by_slot { "the simulator writes it: the hook's result is the operand `Order` puts there" } else { "the simulator writes it" };
                     diags.push(listed(Code::HookOutputNotListed, "OutList", op.operands.outputs_span, &name, at, "writes", note));
                 }
                 // An `InList` entry that is no field (W007) is a typo for what it misses.
                 let typo = op.operands.inputs.iter().any(|r| r.index.is_empty() && op.field(&r.name).is_none() && !op.is_broken(&r.name));
-                for (name, at) in unlisted.read.into_iter().filter(|_| !typo) {
-                    let note = "the simulator reads it: the hook's argument is the operand `Order` puts there";
+                for (name, at, by_slot) in unlisted.read.into_iter().filter(|_| !typo) {
+                    let note = if by_slot { "the simulator reads it: the hook's argument is the operand `Order` puts there" } else { "the simulator reads it" };
                     diags.push(listed(Code::HookInputNotListed, "InList", op.operands.inputs_span, &name, at, "reads", note));
                 }
                 // W032: an output the hook never writes keeps its old value.
-                for out in op.operands.outputs.iter().filter(|o| !exec.results.iter().any(|r| r.name == o.name)) {
+                for out in op.operands.outputs.iter().filter(|o| !exec.results.iter().any(|r| r.name == display(o))) {
                     diags.push(
                         Diagnostic::new(
                             Code::OutputNotWritten,
                             out.span.or(hook.loc.span),
-                            format!("`OutList` names `{}`, which the hook never writes: a run leaves it unchanged", out.name),
+                            format!("`OutList` names `{}`, which the hook never writes: a run leaves it unchanged", display(out)),
                         )
                         .in_opcode(&op.name)
                         .with_label("not among the hook's results"),
@@ -305,10 +305,11 @@ type PlanError = (String, Option<crate::Span>);
 
 /// Operands the hook writes that `OutList` does not name, and operands it
 /// reads that `InList` does not name, each with where the hook names it.
+/// Each with whether the hook names it by slot (`vb`) rather than exactly.
 #[derive(Default)]
 struct Unlisted {
-    written: Vec<(String, Option<crate::Span>)>,
-    read: Vec<(String, Option<crate::Span>)>,
+    written: Vec<(String, Option<crate::Span>, bool)>,
+    read: Vec<(String, Option<crate::Span>, bool)>,
 }
 
 fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, unapplied: &mut BTreeSet<String>) -> Result<(Exec, Unlisted), PlanError> {
@@ -333,7 +334,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
             return Err(at(format!("the hook's result `{name}` is `{}`, which cannot be written", display(r))));
         }
         if !op.operands.outputs.iter().any(|o| same(o, r)) {
-            unlisted.written.push((display(r), hook.result_spans.get(k).copied()));
+            unlisted.written.push((display(r), hook.result_spans.get(k).copied(), display(r) != *name));
         }
         results.push(o);
     }
@@ -353,7 +354,7 @@ fn plan(isa: &Isa, op: &Opcode, siblings: &[&Opcode], hook: &SimulationHook, una
                 // hook also writes (`PR = r2p(PR, ...)` keeps the bits it does not set).
                 let written = hook.results.iter().any(|n| find_operand(isa, op, n).ok().flatten().is_some_and(|w| same(w, r)));
                 if !matches!(o.source, OperandSource::Immediate { .. }) && !written && !op.operands.inputs.iter().any(|i| same(i, r)) {
-                    unlisted.read.push((display(r), a.span));
+                    unlisted.read.push((display(r), a.span, display(r) != base));
                 }
                 ExecArg::Operand(o)
             }
@@ -548,6 +549,20 @@ fn check_seed_hook(isa: &Isa, ot: &Optype, ops: &[&Opcode], seed: &SimulationHoo
             })
         })
         .collect();
+    // An argument that names nothing (`fadd(va, vb, fzt)`), as the
+    // `__DefSimulation`'s would be E050.
+    let mut unknown = false;
+    for a in &seed.args {
+        let base = a.name.split_once('.').map_or(a.name.as_str(), |(b, _)| b);
+        if find_operand(isa, op, base).ok().flatten().is_none() && op.field(&a.name).is_none() && !op.is_broken(&a.name) {
+            let mut d = Diagnostic::new(Code::SeedHookMismatch, a.span.or(seed.loc.span), format!("`{}` passes `{}`, which is neither an operand nor a field of {}", seed.function, a.name, op.name));
+            if let Some(n) = isa_runtime::spelling::nearest(&a.name, op.fields.iter().map(|f| &*f.name)) {
+                d = d.with_label(format!("did you mean `{n}`?"));
+            }
+            diags.push(d);
+            unknown = true;
+        }
+    }
     // Every operand passed, but no modifier: `fadd(va, vb)` for
     // `FADD{.FTZ}{.SAT}{.rnd}` computes as if none were written.
     let fields: Vec<&str> = op
@@ -566,7 +581,7 @@ fn check_seed_hook(isa: &Isa, ot: &Optype, ops: &[&Opcode], seed: &SimulationHoo
             v
         });
     let passes_field = seed.args.iter().any(|a| a.name.contains('.') || op.field(&a.name).is_some());
-    if missing.is_empty() && !passes_field && !fields.is_empty() {
+    if missing.is_empty() && !passes_field && !unknown && !fields.is_empty() {
         diags.push(
             Diagnostic::new(
                 Code::SeedHookMismatch,

@@ -466,10 +466,18 @@ fn a_bad_value_outranks_a_wrong_kind() {
         // FFMA has an immediate `SrcB` (FFMA_RIR) and a constant-memory
         // `SrcC` (FFMA_RRC), never both (001_falu.txt:419's example): the
         // message said `SrcC` "is a register".
-        ("FFMA R1, R2, 0x3, c[0x0][0x10]", 18, "no form of `FFMA` takes an immediate as `SrcB` (`0x3`) together with a constant-memory reference as `SrcC` (`c[0x0][0x10]`)"),
+        ("FFMA R1, R2, 1.5, c[0x0][0x10]", 18, "no form of `FFMA` takes an immediate as `SrcB` (`1.5`) together with a constant-memory reference as `SrcC` (`c[0x0][0x10]`)"),
+        // Only the text the error is at is worded anew: `0x3` is no float literal at all.
+        ("FFMA R1, R2, 0x3, c[0x0][0x10]", 13, "`0x3` is not a 32-bit float: its bits are written `0f00000003`, a value as a decimal such as `1.5`"),
         // I2F has no immediate form (002_cvt.txt:191's example): the message
         // named one form's register `SrcB` only.
         ("I2F.RN R0, 0x114514", 11, "`0x114514` cannot be an immediate: no form of `I2F` takes one as `SrcB`, which is a register `Rn`, `c[bank][offset]` or a register `URn`"),
+        // The optional `pu` before `Ra` is no excuse: the text is no
+        // predicate, so it is `Ra`'s (it said "operand `pu` is a predicate").
+        ("IMAD.S32 R0, 0x1, R2, R3", 13, "`0x1` cannot be an immediate: no form of `IMAD` takes one as `Ra`, which is a register `Rn`"),
+        ("IDP.4A.S8.S8 R0, UR1, R2, R3", 17, "`UR1` is a register `URn`: no form of `IDP` takes one as `Ra`, which is a register `Rn`"),
+        // IMAD has a uniform `SrcB` (IMAD_RUR) and a uniform `SrcC` (IMAD_RRU), never both.
+        ("IMAD.S32 R0, R2, UR3, UR4", 22, "no form of `IMAD` takes a register `URn` as `SrcB` (`UR3`) together with a register `URn` as `SrcC` (`UR4`)"),
     ];
     rejected_alike(&asm, &cases);
 }

@@ -161,33 +161,55 @@ impl<'a> Assembler<'a> {
                 .filter_map(|t| {
                     let core = text::operand(t.text).ok()?.core;
                     let class = match core {
-                        Core::Name(n) => self.registers.iter().find(|(p, _)| n.starts_with(p.as_str())).map(|&(_, ty)| describe(&self.isa.types[ty])),
+                        // A register of a class: a prefix and a number, or a named one (`PR` is neither).
+                        Core::Name(n) => self.registers.iter().find(|(p, _)| n.starts_with(p.as_str())).filter(|(p, ty)| {
+                            let rest = &n[p.len()..];
+                            (!rest.is_empty() && rest.bytes().all(|c| c.is_ascii_digit())) || matches!(&self.isa.types[*ty].kind, TypeKind::Register { .. }) && self.isa.types.iter().any(|t| matches!(&t.kind, TypeKind::Register { constants, .. } if constants.iter().any(|c| c.name == n)))
+                        }).map(|&(_, ty)| describe(&self.isa.types[ty])),
                         _ => None,
                     };
-                    Some((class.unwrap_or_else(|| isa_runtime::text::asm::kind_of(&core).to_string()), matches!(core, Core::Name(_) | Core::Pair { .. })))
+                    let unclassed = matches!(core, Core::Pair { .. }) || (matches!(core, Core::Name(_)) && class.is_none());
+                    Some((class.unwrap_or_else(|| isa_runtime::text::asm::kind_of(&core).to_string()), unclassed))
                 })
                 .collect();
             let texts: Vec<(&str, usize, &str, bool)> = lexed.operands.iter().zip(&kinds).map(|(t, k)| (t.text, t.col, k.0.as_str(), k.1)).collect();
             let forms: Vec<isa_runtime::text::asm::FormFit> = cands
                 .iter()
                 .flat_map(|&(ot, fi)| self.isa.optypes[ot].opcodes.iter().map(move |&oc| (ot, fi, oc)))
+                // The forms whose fixed parts the line writes (`LEA.HI.X`'s are not a plain `LEA`'s).
+                .filter(|&(_, fi, oc)| {
+                    self.isa.opcodes[oc].forms.iter().find(|b| b.form == fi).is_none_or(|b| {
+                        b.modifiers.iter().all(|x| match x {
+                            ModifierBinding::Mnemonic { text } | ModifierBinding::Value { spelling: text, optional: false, .. } => lexed.parts.iter().any(|p| p.text == *text),
+                            _ => true,
+                        })
+                    })
+                })
                 .map(|(ot, fi, oc)| {
                     let (op, form) = (&self.isa.opcodes[oc], &self.isa.optypes[ot].syntax[fi]);
                     let b = op.forms.iter().find(|b| b.form == fi)?;
-                    // One text per operand: none optional, no float of several lanes or of a format a field picks.
-                    let one_text = |(s, o): (&SyntaxOperand, &OperandBinding)| {
-                        !s.optional
-                            && o.field.as_deref().and_then(|n| op.field(n)).is_none_or(|f| match &self.isa.types[f.ty].kind {
-                                TypeKind::Float { exponent, mantissa, lanes } => *lanes <= 1 && 1 + exponent + mantissa >= f.width && self.hook(op, Some(&f.name), "CvtFImm").is_none(),
-                                _ => true,
-                            })
+                    // One text per operand: no float of several lanes or of a format a field picks.
+                    let one_text = |o: &OperandBinding| {
+                        o.field.as_deref().and_then(|n| op.field(n)).is_none_or(|f| match &self.isa.types[f.ty].kind {
+                            TypeKind::Float { exponent, mantissa, lanes } => *lanes <= 1 && 1 + exponent + mantissa >= f.width && self.hook(op, Some(&f.name), "CvtFImm").is_none(),
+                            _ => true,
+                        })
                     };
-                    form.operands.iter().zip(&b.operands).all(one_text).then(|| {
-                        form.operands.iter().zip(&b.operands).enumerate().map(|(k, (s, o))| (s.name.as_str(), lexed.operands.get(k).is_some_and(|t| self.kind_fits(op, s, o, t)), self.operand_describe(op, s, o))).collect()
+                    b.operands.iter().all(one_text).then(|| {
+                        form.operands
+                            .iter()
+                            .zip(&b.operands)
+                            .map(|(s, o)| isa_runtime::text::asm::OperandFit {
+                                name: s.name.as_str(),
+                                optional: s.optional,
+                                describe: self.operand_describe(op, s, o),
+                                fits: lexed.operands.iter().map(|t| self.kind_fits(op, s, o, t)).collect(),
+                            })
+                            .collect()
                     })
                 })
                 .collect();
-            if let Some(u) = isa_runtime::text::asm::uncombined(mn.text, &texts, &forms).filter(|_| texts.len() == lexed.operands.len()) {
+            if let Some(u) = isa_runtime::text::asm::uncombined(mn.text, &texts, &forms, &e).filter(|_| texts.len() == lexed.operands.len()) {
                 e = u;
             }
         }

@@ -208,31 +208,70 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
     assemble(m, line, true)
 }
 
-/// One form's operands for [`uncombined`], each with its name, whether the
-/// line's text at its position can be that operand by kind, and what the
-/// operand is (`a register `Rn``); `None`: a form whose operands may be
-/// left out or take several texts, which this cannot judge.
-pub type FormFit<'a> = Option<Vec<(&'a str, bool, String)>>;
+/// One operand of a form, for [`uncombined`].
+pub struct OperandFit<'a> {
+    /// As the template writes it (`SrcB`).
+    pub name: &'a str,
+    /// A line may leave it out.
+    pub optional: bool,
+    /// What it is (`a register `Rn``); empty for one without a field.
+    pub describe: String,
+    /// Per operand text of the line, whether it can be this operand by kind.
+    pub fits: Vec<bool>,
+}
+
+/// One form's operands for [`uncombined`]; `None`: a form with an operand
+/// that may take several texts (a float's lanes), which this cannot judge.
+pub type FormFit<'a> = Option<Vec<OperandFit<'a>>>;
+
+/// The ways form `f`'s operands can line up with `n` texts: each optional
+/// operand present or not (at most 4 of them), as (name, fits the text
+/// there, describe) per position.
+fn alignments<'a>(f: &'a [OperandFit<'a>], n: usize) -> Option<Vec<Vec<(&'a str, bool, &'a str)>>> {
+    let optional: Vec<usize> = (0..f.len()).filter(|&k| f[k].optional).collect();
+    if optional.len() > 4 {
+        return None;
+    }
+    let mut out = Vec::new();
+    for mask in 0u32..1 << optional.len() {
+        let kept = f.iter().enumerate().filter(|(k, o)| !o.optional || optional.iter().position(|x| x == k).is_some_and(|b| mask & 1 << b != 0));
+        let ops: Vec<&OperandFit> = kept.map(|(_, o)| o).collect();
+        if ops.len() == n {
+            out.push(ops.iter().enumerate().map(|(p, o)| (o.name, o.fits.get(p).copied().unwrap_or(false), o.describe.as_str())).collect());
+        }
+    }
+    Some(out)
+}
 
 /// The error for a line no form of `mnemonic` takes by the kinds of its
 /// operand texts, when the forms say more than the best attempt did (both
 /// paths word it the same; `None` otherwise). `texts` are the operand texts
 /// with their columns, kinds ([`kind_of`], or a register's class: `a
-/// predicate `Pn``) and whether each names registers (a name or a pair).
+/// predicate `Pn``) and whether each is a name of no register class or a
+/// pair, whose own messages (`r1`: did you mean `R1`?) say more.
 /// - A text whose kind no form takes at its position (`I2F R0, 0x1`): what
-///   the forms take there, at that text; not for registers, whose own
-///   messages (`P0` is a predicate, `r1`: did you mean `R1`?) say more.
+///   the forms take there, at that text.
 /// - Every text fits its position in some form, but no form takes them all
 ///   (`FFMA R0, R1, 0f3F800000, c[0x0][0x10]`: an immediate `SrcB` and a
 ///   constant-memory `SrcC` each have a form, together none): the first
 ///   two texts no form takes together, at the later one.
-pub fn uncombined(mnemonic: &str, texts: &[(&str, usize, &str, bool)], forms: &[FormFit]) -> Option<AsmError> {
-    let mut same: Vec<&Vec<(&str, bool, String)>> = Vec::new();
+pub fn uncombined(mnemonic: &str, texts: &[(&str, usize, &str, bool)], forms: &[FormFit], current: &AsmError) -> Option<AsmError> {
+    // Only a better word for the text the error is at: another text's
+    // kind is a guess when the line meant a form it does not spell.
+    combination(mnemonic, texts, forms, current).filter(|e| e.col == current.col)
+}
+
+fn combination(mnemonic: &str, texts: &[(&str, usize, &str, bool)], forms: &[FormFit], current: &AsmError) -> Option<AsmError> {
+    // How each form lines up with the texts (optional operands in or out):
+    // one way at most, or which operand a text was meant for is a guess
+    // (`LEA.HI.X Rd{, pu}, Ra, .., UImm5Sca{, {!}pp}` with six texts).
+    let mut same: Vec<Vec<(&str, bool, &str)>> = Vec::new();
     for f in forms {
-        let f = f.as_ref()?;
-        if f.len() == texts.len() {
-            same.push(f);
+        let ways = alignments(f.as_ref()?, texts.len())?;
+        if ways.len() > 1 {
+            return None;
         }
+        same.extend(ways);
     }
     // A form that takes every kind failed for another reason: that is the error.
     if same.is_empty() || same.iter().any(|f| f.iter().all(|o| o.1)) {
@@ -241,21 +280,31 @@ pub fn uncombined(mnemonic: &str, texts: &[(&str, usize, &str, bool)], forms: &[
     let taker = |p: usize| same.iter().find(|f| f[p].1).map(|f| f[p].0);
     if let Some(p) = (0..texts.len()).find(|&p| taker(p).is_none()) {
         let (t, col, kind, registers) = texts[p];
-        if registers {
+        // An operand with no description (the literal `PR`, `R[URb+SImm9]`) has its own message.
+        if registers || same.iter().any(|f| f[p].2.is_empty()) {
             return None;
         }
-        let mut names: Vec<&str> = same.iter().map(|f| f[p].0).collect();
-        names.dedup();
+        let mut names: Vec<&str> = Vec::new();
         let mut takes: Vec<&str> = Vec::new();
         for f in &same {
-            if !takes.contains(&f[p].2.as_str()) {
-                takes.push(&f[p].2);
+            if !names.contains(&f[p].0) {
+                names.push(f[p].0);
+            }
+            if !takes.contains(&f[p].2) {
+                takes.push(f[p].2);
             }
         }
         let (last, rest) = takes.split_last()?;
         let either = if rest.is_empty() { last.to_string() } else { format!("{} or {last}", rest.join(", ")) };
         let name = if names.len() == 1 { format!("`{}`", names[0]) } else { "this operand".to_string() };
-        return Some(AsmError::at(col, format!("`{t}` cannot be {kind}: no form of `{mnemonic}` takes one as {name}, which is {either}")));
+        // A register is of its class; anything else cannot be what it looks like.
+        let register = kind.ends_with("n`");
+        // A register's own message that names this operand says as much.
+        if register && names.len() == 1 && current.message.contains(&format!("operand `{}`", names[0])) {
+            return None;
+        }
+        let is = if register { "is" } else { "cannot be" };
+        return Some(AsmError::at(col, format!("`{t}` {is} {kind}: no form of `{mnemonic}` takes one as {name}, which is {either}")));
     }
     for j in 1..texts.len() {
         for i in 0..j {
@@ -343,24 +392,36 @@ fn assemble(m: &Model, line: &str, explain: bool) -> Result<Option<Assembled>, A
                     .iter()
                     .filter_map(|p| {
                         let core = &p.text.as_ref()?.core;
-                        let kind = match (core, p.name.class.and_then(|c| m.registers.get(c as usize))) {
+                        // A register of a class: a prefix and a number, or a named one (`PR` is neither).
+                        let class = p.name.class.filter(|_| p.name.number.is_some() || p.name.named).and_then(|c| m.registers.get(c as usize));
+                        let kind = match (core, class) {
                             (Core::Name(_), Some(c)) => describe_class(c.prefix, c.predicate),
                             _ => kind_of(core).to_string(),
                         };
-                        Some((kind, matches!(core, Core::Name(_) | Core::Pair { .. })))
+                        Some((kind, matches!(core, Core::Pair { .. }) || (matches!(core, Core::Name(_)) && class.is_none())))
                     })
                     .collect();
                 let texts: Vec<(&str, usize, &str, bool)> = lexed.operands.iter().zip(&kinds).map(|(t, k)| (t.text, t.col, k.0.as_str(), k.1)).collect();
+                // The forms whose fixed parts the line writes (`LEA.HI.X`'s are not a plain `LEA`'s).
+                let written = |form: &Form| {
+                    form.modifiers.iter().all(|x| match x.kind {
+                        ModifierKind::Mnemonic(t) | ModifierKind::Value { spelling: t, optional: false, .. } => lexed.parts.iter().any(|p| p.text == t),
+                        _ => true,
+                    })
+                };
                 let forms: Vec<FormFit> = m.mnemonics[k]
                     .forms
                     .iter()
+                    .filter(|&&(oc, fi)| written(&m.opcodes[oc as usize].forms[fi as usize]))
                     .map(|&(oc, fi)| {
                         let ops = m.opcodes[oc as usize].forms[fi as usize].operands;
-                        let one_text = |o: &Operand| !o.optional && !matches!(o.kind, OperandKind::Float { bits, format, lanes, select } if select.is_some() || lanes > 1 || format.width() < bits.width as u32);
-                        ops.iter().all(one_text).then(|| ops.iter().zip(pre.iter().map(Some).chain(std::iter::repeat(None))).map(|(o, p)| (o.name, p.is_some_and(|p| text_fits(m, o, p)), o.describe.to_string())).collect())
+                        let one_text = |o: &Operand| !matches!(o.kind, OperandKind::Float { bits, format, lanes, select } if select.is_some() || lanes > 1 || format.width() < bits.width as u32);
+                        ops.iter().all(one_text).then(|| {
+                            ops.iter().map(|o| OperandFit { name: o.name, optional: o.optional, describe: o.describe.to_string(), fits: pre.iter().map(|p| text_fits(m, o, p)).collect() }).collect()
+                        })
                     })
                     .collect();
-                if let Some(u) = uncombined(mn.text, &texts, &forms).filter(|_| texts.len() == lexed.operands.len()) {
+                if let Some(u) = uncombined(mn.text, &texts, &forms, &e).filter(|_| texts.len() == lexed.operands.len()) {
                     e = u;
                 }
             }
