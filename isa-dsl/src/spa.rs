@@ -430,6 +430,8 @@ fn check_example<'t>(o: &Optype, text: &'t str, kinds: &OperandKinds) -> Option<
     best.map(|b| (b.1, b.2))
 }
 
+/// The operand texts of an example, split at commas outside brackets; a
+/// comma with nothing after it leaves an empty last text.
 fn split_operands(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);
@@ -444,7 +446,7 @@ fn split_operands(s: &str) -> Vec<&str> {
             _ => {}
         }
     }
-    if !s[start..].trim().is_empty() {
+    if !s[start..].trim().is_empty() || !out.is_empty() {
         out.push(s[start..].trim());
     }
     out
@@ -457,11 +459,18 @@ fn list_values<'a>(o: &'a Optype, name: &str) -> Option<Vec<&'a str>> {
 /// Matches an example against a form; on failure, how far it got, why,
 /// and the part of the example's text it is about (a slice of it).
 fn match_form<'t>(o: &Optype, f: &SyntaxForm, mods: &[&'t str], ops: &[&'t str], kinds: &OperandKinds) -> Result<(), (usize, String, Option<&'t str>)> {
-    for &m in mods {
+    for (k, &m) in mods.iter().enumerate() {
+        if mods[..k].contains(&m) {
+            return Err((0, format!("modifier `.{m}` is written twice"), Some(m)));
+        }
         let ok = f.modifiers.iter().any(|slot| slot.name == m || list_values(o, &slot.name).is_some_and(|v| v.contains(&m)));
         if !ok {
             return Err((0, format!("modifier `.{m}` is in none of this form's lists"), Some(m)));
         }
+    }
+    // A comma with nothing after it, whatever the form.
+    if ops.last().is_some_and(|t| t.is_empty()) {
+        return Err((usize::MAX, "empty operand after the last comma".to_string(), None));
     }
     let wanted: Vec<char> = f.operands.iter().map(|op| operand_kind(&op.name)).collect();
     if ops.len() != wanted.len() {
@@ -472,6 +481,12 @@ fn match_form<'t>(o: &Optype, f: &SyntaxForm, mods: &[&'t str], ops: &[&'t str],
         // SASS writes decorated immediates in braces: `{-|0x8ef7|}`.
         let bare = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(text);
         let core = bare.trim_start_matches(['-', '|', '!', '~']).trim_end_matches('|');
+        // A register with two suffixes (`R4.F32.H0_H0`): an operand takes one.
+        if let Some(first) = core.find('.').filter(|&d| kinds.register(&core[..d]).is_some()) {
+            if let Some(second) = core[first + 1..].find('.') {
+                return err(format!("`{text}` has two suffixes; an operand takes one"), &core[first + 1 + second..]);
+            }
+        }
         // A dot ends a register (`R3.H0_H1`) or a name; in a number it is
         // the decimal point.
         let (core, suffix) = match core.rfind('.') {

@@ -193,6 +193,24 @@ fn spa_examples_read_operands_by_the_spec_s_register_types() {
     let fe = isa_dsl::compile_texts(files);
     let bad: Vec<String> = fe.diagnostics.items.iter().filter(|d| d.code == isa_dsl::Code::BadExample).map(|d| d.message.clone()).collect();
     assert_eq!(bad, ["example does not match the SPA forms: `R1` where the form has `Pu`"], "{}", fe.render_diagnostics());
+    // A modifier twice, a register with two suffixes, a comma with nothing
+    // after it: each was accepted (review 42). The caret is at the text at fault.
+    let spa = "SPA 5.3:\n{@{!}Pg}\nPSETX{.SAT}\nPu, Ra{.sel}\n{?sched}\n;\n.sel: { .H0*, .H1 }\nSets a predicate.\nPSETX.SAT.SAT P1, R2;\nPSETX P1, R2.H0.H1;\nPSETX P1, R2, ;\nPSETX P1, R2.H1;\n";
+    let files = base.iter().map(|(n, t)| (n.as_str(), t.as_str())).chain([("psetx.txt", spa)]);
+    let fe = isa_dsl::compile_texts(files);
+    let bad: Vec<(String, String)> = fe
+        .diagnostics
+        .items
+        .iter()
+        .filter(|d| d.code == isa_dsl::Code::BadExample)
+        .map(|d| (d.message.clone(), d.span.map_or(String::new(), |s| spa[s.start as usize..s.end as usize].to_string())))
+        .collect();
+    let expect = [
+        ("example does not match the SPA forms: modifier `.SAT` is written twice", "SAT"),
+        ("example does not match the SPA forms: `R2.H0.H1` has two suffixes; an operand takes one", ".H1"),
+        ("example does not match the SPA forms: empty operand after the last comma", "PSETX P1, R2, ;"),
+    ];
+    assert_eq!(bad, expect.map(|(m, t)| (m.to_string(), t.to_string())), "{}", fe.render_diagnostics());
 }
 
 /// Edits that change what lines assemble to, or what the simulator reads,
