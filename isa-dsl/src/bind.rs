@@ -488,7 +488,7 @@ fn bind_form(
                         let own = order.iter().find(|e| e.index.is_empty() && e.name != *to && e.name.ends_with(x.as_str()) && op.field(&e.name).is_some());
                         if let (true, false, Some(own)) = (slip, swapped, own) {
                             swapped = true;
-                            let at = Loc { span: order[i].span.or(sop.loc.span), ..sop.loc.clone() };
+                            let at = Loc { span: order[i].span.or(sop.loc.span), ..sop.loc };
                             let msg = format!("`Order` puts `{to}` where the template writes `{}`, so `{}` is bound to `{to}`, not to `{}`", sop.name, sop.name, own.name);
                             note(agg, &at, Code::OrderAgainstTemplate, msg, &op.name);
                         }

@@ -224,10 +224,13 @@ pub struct OperandFit<'a> {
 /// that may take several texts (a float's lanes), which this cannot judge.
 pub type FormFit<'a> = Option<Vec<OperandFit<'a>>>;
 
+/// One way a form's operands line up with a line's texts: per position,
+/// the operand's name, whether the text there fits it, and what it is.
+type Alignment<'a> = Vec<(&'a str, bool, &'a str)>;
+
 /// The ways form `f`'s operands can line up with `n` texts: each optional
-/// operand present or not (at most 4 of them), as (name, fits the text
-/// there, describe) per position.
-fn alignments<'a>(f: &'a [OperandFit<'a>], n: usize) -> Option<Vec<Vec<(&'a str, bool, &'a str)>>> {
+/// operand present or not (at most 4 of them).
+fn alignments<'a>(f: &'a [OperandFit<'a>], n: usize) -> Option<Vec<Alignment<'a>>> {
     let optional: Vec<usize> = (0..f.len()).filter(|&k| f[k].optional).collect();
     if optional.len() > 4 {
         return None;
@@ -265,7 +268,7 @@ fn combination(mnemonic: &str, texts: &[(&str, usize, &str, bool)], forms: &[For
     // How each form lines up with the texts (optional operands in or out):
     // one way at most, or which operand a text was meant for is a guess
     // (`LEA.HI.X Rd{, pu}, Ra, .., UImm5Sca{, {!}pp}` with six texts).
-    let mut same: Vec<Vec<(&str, bool, &str)>> = Vec::new();
+    let mut same: Vec<Alignment> = Vec::new();
     for f in forms {
         let ways = alignments(f.as_ref()?, texts.len())?;
         if ways.len() > 1 {
