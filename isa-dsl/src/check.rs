@@ -595,8 +595,19 @@ pub fn check_order_bound(isa: &Isa, op: &Opcode, diags: &mut Diagnostics) {
     for b in &op.forms {
         let form = &isa.optypes[op.optype].syntax[b.form];
         let written: Vec<(usize, &str)> = b.operands.iter().zip(&form.operands).filter_map(|(o, s)| Some((position(o.field.as_deref()?)?, s.name.as_str()))).collect();
-        let Some((k, _)) = written.windows(2).enumerate().find(|(_, w)| w[0].0 > w[1].0) else { continue };
-        let ((later, first), (earlier, second)) = (written[k], written[k + 1]);
+        // The two the other way round that lie farthest apart in the
+        // template: a swap of `rd` and `ra` across `pu` is that pair, not
+        // `rd` and `pu` (first of equals).
+        let mut worst: Option<(usize, usize)> = None;
+        for i in 0..written.len() {
+            for j in i + 1..written.len() {
+                if written[i].0 > written[j].0 && worst.is_none_or(|(a, b)| j - i > b - a) {
+                    worst = Some((i, j));
+                }
+            }
+        }
+        let Some((i, j)) = worst else { continue };
+        let ((later, first), (earlier, second)) = (written[i], written[j]);
         let order = &op.operands.order;
         let msg = format!("`Order` lists `{}` before `{}`, but the template writes `{first}` before `{second}`", order[earlier].name, order[later].name);
         let mut d = Diagnostic::new(Code::OrderAgainstTemplate, order[earlier].span.or(op.loc.span), msg).with_note(format!("in {}", op.name));

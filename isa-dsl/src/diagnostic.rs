@@ -125,6 +125,7 @@ codes! {
     OrderAgainstTemplate = "W034", Warning, "Order lists two operands in the other order than a template writes them";
     HookInputNotListed = "W035", Warning, "simulation reads an operand InList does not name";
     MessageNamesNoField = "W036", Warning, "an exception rule's message names a field the opcode does not have";
+    TemplateCommas = "W037", Warning, "syntax template with a comma missing or doubled between operands";
 }
 
 impl Code {

@@ -1189,6 +1189,7 @@ impl Cx<'_> {
                     t.modifiers.push(TemplateModifier { name: self.offset_ident(line, &name), optional });
                 }
                 Rule::operand_list => {
+                    self.check_commas(line, c.clone(), diags);
                     for item in c.into_inner() {
                         match item.as_rule() {
                             Rule::operand => t.operands.push(self.template_operand(line, item, false, diags)?),
@@ -1216,6 +1217,65 @@ impl Cx<'_> {
             }
         }
         Some(t)
+    }
+
+    /// W037: operands of a template separated by no comma or by two
+    /// (`Ra, {, pp}`, `Ra SrcB`), or a comma before the first or after
+    /// the last. Commas count where they stand: alone, or inside an
+    /// optional operand's braces (`{, pp}`, `{pu, }`). The assembler reads
+    /// such a template as if it were right, so a line written as the
+    /// template shows (`Ra, , pp`) is refused.
+    fn check_commas(&self, line: &Line<'_>, list: Pair<Rule>, diags: &mut Diagnostics) {
+        // Per operand: commas before it (loose ones and its own leading one).
+        let mut commas = 0usize;
+        let mut last: Option<(String, Span)> = None;
+        let mut stray: Option<Span> = None;
+        for item in list.into_inner() {
+            match item.as_rule() {
+                Rule::comma => {
+                    commas += 1;
+                    stray = Some(self.offset_span(line, &item));
+                }
+                Rule::operand | Rule::opt_operand => {
+                    let parts: Vec<Rule> = item.clone().into_inner().map(|p| p.as_rule()).collect();
+                    let inner = parts.iter().position(|r| *r == Rule::operand);
+                    let lead = inner.map_or(0, |k| parts[..k].iter().filter(|r| **r == Rule::comma).count());
+                    let trail = inner.map_or(0, |k| parts[k + 1..].iter().filter(|r| **r == Rule::comma).count());
+                    let name = item.clone().into_inner().find(|p| p.as_rule() == Rule::operand).unwrap_or_else(|| item.clone()).as_str().to_string();
+                    let span = self.offset_span(line, &item);
+                    let before = commas + lead;
+                    let message = match (&last, before) {
+                        (None, 0) | (Some(_), 1) => None,
+                        (None, _) => Some(format!("a comma before the first operand `{name}`")),
+                        (Some((prev, _)), 0) => Some(format!("no comma between `{prev}` and `{name}`")),
+                        (Some((prev, _)), _) => Some(format!("two commas between `{prev}` and `{name}`")),
+                    };
+                    if let Some(m) = message {
+                        let (at, reads) = match (&last, before) {
+                            (None, _) => (stray.unwrap_or(span), "none"),
+                            (Some(_), 0) => (span, "one"),
+                            _ => (stray.unwrap_or(span), "one"),
+                        };
+                        diags.push(
+                            Diagnostic::new(Code::TemplateCommas, at, format!("{m}: the assembler reads the template as if it had {reads}"))
+                                .with_note("a comma stands between operands, alone or inside the braces of an optional one (`Rd{, pu}`, `{pu, }Rd`)"),
+                        );
+                    }
+                    commas = trail;
+                    stray = None;
+                    last = Some((name, span));
+                }
+                _ => {}
+            }
+        }
+        if commas > 0 {
+            if let Some((name, span)) = last {
+                diags.push(
+                    Diagnostic::new(Code::TemplateCommas, stray.unwrap_or(span), format!("a comma after the last operand `{name}`: the assembler reads the template as if it had none"))
+                        .with_note("a comma stands between operands, alone or inside the braces of an optional one (`Rd{, pu}`, `{pu, }Rd`)"),
+                );
+            }
+        }
     }
 
     fn template_operand(&self, line: &Line<'_>, p: Pair<Rule>, optional: bool, diags: &mut Diagnostics) -> Option<TemplateOperand> {
