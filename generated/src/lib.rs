@@ -4663,6 +4663,7 @@ const CHECK_1: [u32; 1024] = [
 /// - 30: `w & 0x700c00000000000000000000 == 0x300c00000000000000000000`
 #[inline(always)]
 fn rejected(w: u128, reject: u32) -> bool {
+    let _ = w;
     (u32::MAX & CHECK_0[((w >> 75) as u64 & 1023) as usize]
         & CHECK_1[((w >> 85) as u64 & 1023) as usize] & reject) != 0
 }

@@ -22,7 +22,7 @@
     unused_mut
 )]
 use super::*;
-use isa_runtime::sim::{lanes, sign_extend};
+use isa_runtime::sim::lanes;
 /// The runtime's machine types the `execute` functions take and return, here so a
 /// user needs no `isa-runtime` import of their own.
 pub use isa_runtime::sim::{Fault, FileSpec, Warp, LANES};
@@ -5332,7 +5332,8 @@ impl IADD_RI {
         let a1 = self.ra_neg();
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let a3 = SignModi::False;
         let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -5457,7 +5458,8 @@ impl IMAD_RRI {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vc().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vc().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let a3 = SignModi::False;
         let mut a4 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -5500,7 +5502,8 @@ impl IMAD_RIR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.rc_neg();
@@ -5760,7 +5763,8 @@ impl IMAD_WIDE_RIR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a2 = w.lanes64(FILE_REG, self.rc().to_raw());
         let a3 = self.rc_neg();
@@ -6020,7 +6024,8 @@ impl IDP2A_RRI {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vc().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vc().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
@@ -6062,7 +6067,8 @@ impl IDP2A_RIR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -6317,7 +6323,8 @@ impl IDP4A_RRI {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vc().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vc().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a3.iter_mut() {
@@ -6358,7 +6365,8 @@ impl IDP4A_RIR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
@@ -6643,7 +6651,8 @@ impl IMUL_RI {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let a2 = self.lohi();
         let a3 = self.itype();
@@ -6765,7 +6774,8 @@ impl LEA_RIR {
         let a1 = self.ra_neg();
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let a3 = SignModi::False;
         let mut a4 = w.lanes(FILE_REG, self.rc().to_raw());
@@ -6973,7 +6983,8 @@ impl IABS_I {
         }
         let mut a0 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let r0 = k.iabs_lanes(mask, &a0);
         w.set_lanes(FILE_REG, self.rd().to_raw(), mask, &r0);
@@ -7115,7 +7126,8 @@ impl IMNMX_RI {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
@@ -7254,7 +7266,8 @@ impl P2R_RI {
         for lane in lanes(mask) {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
-            let a2 = (sign_extend(self.vb().to_raw(), 32) as u64) as u32;
+            let a2 = (::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32;
             let a3 = self.bsel();
             let r0 = k.p2r(a0, a1, a2, a3);
             w.set(FILE_REG, self.rd().to_raw(), lane, r0);
@@ -7383,7 +7396,8 @@ impl R2P_RI {
             let a0 = w.mask(FILE_PRED, lane);
             let a1 = w.get(FILE_REG, self.ra().to_raw(), lane);
             let a2 = self.ra_bsel();
-            let a3 = (sign_extend(self.vb().to_raw(), 32) as u64) as u32;
+            let a3 = (::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32;
             let r0 = k.r2p(a0, a1, a2, a3);
             w.set_mask(FILE_PRED, lane, r0);
         }
@@ -7540,7 +7554,8 @@ impl ISETP_RI {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
@@ -7725,7 +7740,8 @@ impl ISET_RI {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
@@ -7892,7 +7908,8 @@ impl SEL_RI {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a2 = w.lanes(FILE_PRED, self.pp().to_raw()).map(|v| v != 0);
         for v in a2.iter_mut() {
@@ -8010,7 +8027,8 @@ impl LOP3_RIR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let mut a3 = {
@@ -8275,7 +8293,8 @@ impl SHF_RRI {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vc().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vc().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let a3 = self.direction();
         let a4 = self.lohi();
@@ -8313,7 +8332,8 @@ impl SHF_RIR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.direction();
@@ -8620,7 +8640,8 @@ impl MOV_I {
                     if g { u32::MAX } else { 0 }
                 })) & w.active;
         for lane in lanes(mask) {
-            let a0 = (sign_extend(self.vb().to_raw(), 32) as u64) as u32;
+            let a0 = (::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32;
             let a0 = a0 as i32 as i64 as u64;
             let a1 = self.width();
             let r0 = k.mov(a0, a1);
@@ -8765,7 +8786,8 @@ impl PRMT_RRI {
         let mut a1 = w.lanes(FILE_REG, self.rb().to_raw());
         let mut a2 = {
             let lane = 0usize;
-            [(sign_extend(self.vc().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vc().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let a3 = self.mode();
         let r0 = k.prmt_lanes(mask, &a0, &a1, &a2, a3);
@@ -8800,7 +8822,8 @@ impl PRMT_RIR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.mode();
@@ -9044,7 +9067,8 @@ impl I2I_I {
         }
         let mut a0 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let a1 = self.dtype();
         let r0 = k.i2i_lanes(mask, &a0, a1);
@@ -9184,7 +9208,8 @@ impl I2IP_RIR {
         let mut a0 = w.lanes(FILE_REG, self.ra().to_raw());
         let mut a1 = {
             let lane = 0usize;
-            [(sign_extend(self.vb().to_raw(), 32) as u64) as u32; LANES]
+            [(::isa_runtime::sim::sign_extend(self.vb().to_raw(), 32) as u64)
+                as u32; LANES]
         };
         let mut a2 = w.lanes(FILE_REG, self.rc().to_raw());
         let a3 = self.dsttype();
@@ -9293,8 +9318,10 @@ impl SETGPR_U {
                 .checked_index(
                     FILE_REG,
                     (w.get(FILE_UREG, self.urb().to_raw(), lane) as u32)
-                        .wrapping_add((sign_extend(self.ridx().to_raw(), 9) as u32))
-                        as i64,
+                        .wrapping_add(
+                            (::isa_runtime::sim::sign_extend(self.ridx().to_raw(), 9)
+                                as u32),
+                        ) as i64,
                 )
                 .map_err(|message| Fault {
                     opcode: "SETGPR_U",
@@ -9310,8 +9337,10 @@ impl SETGPR_U {
                     .checked_index(
                         FILE_REG,
                         (w.get(FILE_UREG, self.urb().to_raw(), lane) as u32)
-                            .wrapping_add((sign_extend(self.ridx().to_raw(), 9) as u32))
-                            as i64,
+                            .wrapping_add(
+                                (::isa_runtime::sim::sign_extend(self.ridx().to_raw(), 9)
+                                    as u32),
+                            ) as i64,
                     )
                     .map_err(|message| Fault {
                         opcode: "SETGPR_U",
@@ -9350,8 +9379,10 @@ impl GETGPR_U {
                 .checked_index(
                     FILE_REG,
                     (w.get(FILE_UREG, self.urb().to_raw(), lane) as u32)
-                        .wrapping_add((sign_extend(self.ridx().to_raw(), 9) as u32))
-                        as i64,
+                        .wrapping_add(
+                            (::isa_runtime::sim::sign_extend(self.ridx().to_raw(), 9)
+                                as u32),
+                        ) as i64,
                 )
                 .map_err(|message| Fault {
                     opcode: "GETGPR_U",
@@ -9367,8 +9398,10 @@ impl GETGPR_U {
                         .checked_index(
                             FILE_REG,
                             (w.get(FILE_UREG, self.urb().to_raw(), lane) as u32)
-                                .wrapping_add((sign_extend(self.ridx().to_raw(), 9) as u32))
-                                as i64,
+                                .wrapping_add(
+                                    (::isa_runtime::sim::sign_extend(self.ridx().to_raw(), 9)
+                                        as u32),
+                                ) as i64,
                         )
                         .map_err(|message| Fault {
                             opcode: "GETGPR_U",

@@ -66569,7 +66569,13 @@ pub use ::isa_runtime::text::AsmError;
 /// A bad line of a whole text, placed in it ([`assemble`]).
 pub use ::isa_runtime::text::TextError;
 impl Instruction {
-    /// Assembles one line: `Ok(None)` for blank, comment-only and label-only lines.
+    /// Assembles one line: `Ok(None)` for blank, comment-only and
+    /// label-only lines. A `.word` that does not decode is refused
+    /// ([`assemble`] keeps it as data); one that sets bits no field
+    /// of its opcode covers gives that opcode's instruction without
+    /// them, as [`Instruction::decode`] does (`isa run` warns W019;
+    /// [`Instruction::decode_strict`] refuses the word, and
+    /// [`assemble`] keeps it whole).
     pub fn parse_line(line: &str) -> Result<Option<Instruction>, AsmError> {
         match ::isa_runtime::text::assemble_line(&MODEL, line)? {
             None => Ok(None),

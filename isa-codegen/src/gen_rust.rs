@@ -965,6 +965,17 @@ fn gen_opcode(isa: &Isa, codec: &crate::interp::Codec, opcode: usize, op: &Opcod
 // lib.rs
 // ---------------------------------------------------------------------------
 
+/// `match self { arms }` over the `Instruction` of `n` opcodes: with none,
+/// `match *self {}` (a reference to an empty enum is not empty to rustc,
+/// and a spec of types alone, `spec/base/`, has no opcodes).
+pub(crate) fn match_self(arms: TokenStream, n: usize) -> TokenStream {
+    if n == 0 {
+        quote! { match *self {} }
+    } else {
+        quote! { match self { #arms } }
+    }
+}
+
 fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
     let doc = inner_docs(&format!(
         "Encoders and decoders for the `{}` ISA: {} opcodes of {} instructions, {} bits wide.\n\n\
@@ -995,6 +1006,18 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
     let n = isa.opcodes.len();
     let dispatch = gen_dispatch(isa, plan);
     let indices = (0..n).map(Literal::usize_unsuffixed);
+    let match_encode = match_self(quote! { #( Instruction::#names(i) => i.encode(), )* }, n);
+    let match_to_word = match_self(quote! { #( Instruction::#names(i) => i.to_word(), )* }, n);
+    let match_set_word = match_self(quote! { #( Instruction::#names(i) => *i = #names::of(w), )* }, n);
+    let match_name = match_self(quote! { #( Instruction::#names(_) => #names::NAME, )* }, n);
+    let match_index = match_self(quote! { #( Instruction::#names(_) => #names::INDEX, )* }, n);
+    let match_raw_fields = match_self(quote! { #( Instruction::#names(i) => i.raw_fields().to_vec(), )* }, n);
+    // With one opcode the other arm would be unreachable (a warning in the calling crate).
+    let try_from_body = if n == 1 {
+        quote! { let Instruction::$name(x) = i; Ok(x) }
+    } else {
+        quote! { match i { Instruction::$name(x) => Ok(x), other => Err(other), } }
+    };
     quote! {
         #doc
         // The code is generated for any spec: an item or a match arm that a
@@ -1136,10 +1159,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
                 impl TryFrom<Instruction> for $name {
                     type Error = Instruction;
                     fn try_from(i: Instruction) -> Result<Self, Instruction> {
-                        match i {
-                            Instruction::$name(x) => Ok(x),
-                            other => Err(other),
-                        }
+                        #try_from_body
                     }
                 }
             )*};
@@ -1172,19 +1192,19 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             #[cold]
             #[inline(never)]
             pub fn encode_checked(&self) -> Result<u128, EncodeError> {
-                match self { #( Instruction::#names(i) => i.encode(), )* }
+                #match_encode
             }
 
             /// The instruction word, without checking the `__Exception` rules.
             #[inline]
             pub fn to_word(&self) -> u128 {
-                match self { #( Instruction::#names(i) => i.to_word(), )* }
+                #match_to_word
             }
 
             /// Replaces the word (one store: every opcode struct is its word).
             #[inline]
             fn set_word(&mut self, w: u128) {
-                match self { #( Instruction::#names(i) => *i = #names::of(w), )* }
+                #match_set_word
             }
 
             /// The encoded word as 16 little-endian bytes (byte 0 holds bits
@@ -1199,7 +1219,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             /// Opcode name in the spec.
             #[inline]
             pub fn name(&self) -> &'static str {
-                match self { #( Instruction::#names(_) => #names::NAME, )* }
+                #match_name
             }
 
             /// Name of the opcode's optype in the spec (`IMAD_WIDE` for
@@ -1213,7 +1233,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             /// Index of the opcode in spec order.
             #[inline]
             pub fn index(&self) -> usize {
-                match self { #( Instruction::#names(_) => #names::INDEX, )* }
+                #match_index
             }
 
             /// The instruction of opcode `index` (spec order) whose fields
@@ -1230,7 +1250,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
 
             /// Raw value of every field (constants included), in spec order.
             pub fn raw_fields(&self) -> Vec<u64> {
-                match self { #( Instruction::#names(i) => i.raw_fields().to_vec(), )* }
+                #match_raw_fields
             }
 
             /// Bits some field of this opcode covers.
@@ -1372,6 +1392,8 @@ fn gen_dispatch(isa: &Isa, plan: &DecodePlan) -> TokenStream {
         #rejected_doc
         #[inline(always)]
         fn rejected(w: u128, reject: #entry_ty) -> bool {
+            // No window to read (no rule): `w` is unused, but named.
+            let _ = w;
             (#entry_ty::MAX #( & #window_reads )* & reject) != 0
         }
 

@@ -67,12 +67,13 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
         }
     }
     let methods = methods.values();
+    let match_arms = crate::gen_rust::match_self(quote! { #( #arms )* }, arms.len());
     quote! {
         //! Simulator glue: register files, the `Kernels` trait, and an `execute`
         //! function per opcode that moves operands between the warp and the kernels.
         #![allow(clippy::too_many_arguments, clippy::let_and_return, non_snake_case, unused_variables, unused_mut)]
         use super::*;
-        use isa_runtime::sim::{lanes, sign_extend};
+        use isa_runtime::sim::lanes;
         /// The runtime's machine types the `execute` functions take and return, here so a
         /// user needs no `isa-runtime` import of their own.
         pub use isa_runtime::sim::{Fault, FileSpec, Warp, LANES};
@@ -102,7 +103,7 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
             /// opcode without a simulation hook; the `__Exception` rules are
             /// [`Instruction::encode`]'s, not checked here.
             pub fn execute<K: Kernels + ?Sized>(&self, w: &mut Warp, k: &K) -> Result<(), Fault> {
-                match self { #( #arms )* }
+                #match_arms
             }
         }
     }
@@ -395,7 +396,7 @@ impl Ctx<'_> {
             Some(f) => {
                 let raw = self.raw(op, &f.name);
                 let width = Literal::u32_unsuffixed(f.width);
-                quote! { (sign_extend(#raw, #width) as u32) }
+                quote! { (::isa_runtime::sim::sign_extend(#raw, #width) as u32) }
             }
             None => quote!(0u32),
         };
@@ -428,7 +429,7 @@ impl Ctx<'_> {
             OperandSource::Immediate { field, signed } => {
                 let f = self.raw(op, field);
                 let width = Literal::u32_unsuffixed(op.field(field).map_or(32, |f| f.width));
-                let v = if *signed { quote! { (sign_extend(#f, #width) as u64) } } else { quote! { #f } };
+                let v = if *signed { quote! { (::isa_runtime::sim::sign_extend(#f, #width) as u64) } } else { quote! { #f } };
                 match &o.width {
                     ExecWidth::Fixed(32) => quote! { #v as u32 },
                     ExecWidth::Bool => quote! { #v != 0 },

@@ -45,9 +45,9 @@ pub fn field_ident(name: &str) -> Ident {
 /// field accessors.
 const STRUCT_METHODS: &[&str] = &[
     "word", "encode", "decode", "to_word", "from_word", "is_valid", "exception", "decode_error", "raw_fields", "from_raw_fields",
-    "default", "of",
+    "default", "of", "execute",
     "clone", "eq", "ne", "hash", "fmt",
-    "COVERED", "DEFAULT", "FIELD_NAMES", "FIXED_BITS", "FIXED_MASK", "INDEX", "NAME",
+    "COVERED", "DEFAULT", "FIELD_BITS", "FIELD_NAMES", "FIXED_BITS", "FIXED_MASK", "INDEX", "NAME", "OPTYPE_NAME",
 ];
 
 /// Type-namespace names the generated code uses unqualified besides the
@@ -59,6 +59,8 @@ const TAKEN_TYPE_NAMES: &[&str] = &[
     "ExactSizeIterator", "Extend", "PartialEq", "Eq", "PartialOrd", "Ord", "AsRef", "AsMut", "Into", "From", "TryFrom", "TryInto",
     "FromIterator", "Debug", "Hash",
     "Instruction", "Decoded", "DecodeError", "EncodeError", "RangeError", "Kernels", "types", "opcodes", "text", "sim",
+    // The simulator's, imported into `sim` beside the spec's types.
+    "Fault", "FileSpec", "Warp",
 ];
 
 /// E060: spec names the generated Rust cannot keep apart. Two types or

@@ -44,6 +44,16 @@ fn a_word_that_does_not_decode_is_kept_as_data() {
     // It is no instruction: what needs one says why, at the number.
     let e = Instruction::parse_line(line).unwrap_err();
     assert_eq!((e.col, e.message.as_str()), (6, "`.word` does not decode: 0xffffffffffffffffffffffffffffffff: unknown opcode"));
+    // A word with a bit no field of its opcode covers (bit 90 of IADD_RR,
+    // read off its encoding in 004_ialu.txt): the text keeps it whole, an
+    // `Instruction` is its opcode's without the bit, as `decode` gives it
+    // (documented on `parse_line`; `isa run` warns W019).
+    let w = isa_generated::IADD_RR::DEFAULT.to_word() | 1u128 << 90;
+    assert_eq!(isa_generated::IADD_RR::COVERED & 1u128 << 90, 0);
+    let line = format!(".word {w:#034x}");
+    assert_eq!(isa_generated::text::assemble(&line), (vec![w], vec![]));
+    assert_eq!(line.parse::<Instruction>().map(|i| i.to_word()), Ok(isa_generated::IADD_RR::DEFAULT.to_word()));
+    assert!(Instruction::decode_strict(w).is_err());
 }
 
 /// Each line is rejected by both paths alike, at the column and with the

@@ -265,6 +265,10 @@ struct Lower<'a> {
     tables: std::cell::RefCell<Vec<Vec<Option<String>>>>,
     /// The largest `spare` of the printers so far (`disasm::print`).
     max_spare: std::cell::Cell<usize>,
+    /// Register classes the printers print (a bit per class): only
+    /// theirs get a printer and tables (an unused one would be dead code in
+    /// the calling crate, a warning there, or an error under `forbid`).
+    used_classes: std::cell::RefCell<std::collections::BTreeSet<usize>>,
 }
 
 /// Field values with a table of pieces up to this width (4 KiB per table).
@@ -290,7 +294,7 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
             classes.push((prefix.clone(), quote! { #rt::RegClass { prefix: #prefix, constants: &[ #( (#names, #idx) ),* ], predicate: #predicate } }));
         }
     }
-    let lw = Lower { isa, asm: Assembler::new(isa), class_of, classes: class_data, tables: Default::default(), max_spare: Default::default() };
+    let lw = Lower { isa, asm: Assembler::new(isa), class_of, classes: class_data, tables: Default::default(), max_spare: Default::default(), used_classes: Default::default() };
     let rt = rt();
     // Longest prefix first, ties in type order (what the interpreted assembler does).
     let mut prefixes: Vec<(String, u16)> = classes.iter().enumerate().map(|(i, (p, _))| (p.clone(), i as u16)).collect();
@@ -321,7 +325,8 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
     // A line's `String` holds its spare and one 16-byte store past it.
     let line_capacity = Literal::usize_unsuffixed(lw.max_spare.get() + 16);
     let dis = dis();
-    let class_printers = lw.classes.iter().enumerate().map(|(k, (prefix, constants))| {
+    let used = lw.used_classes.borrow().clone();
+    let class_printers = lw.classes.iter().enumerate().filter(|(k, _)| used.contains(k)).map(|(k, (prefix, constants))| {
         let printer = format_ident!("register_{}", k);
         let slow = format_ident!("register_{}_slow", k);
         let (table, pairs) = (format_ident!("REGISTERS_{}", k), format_ident!("REGISTER_PAIRS_{}", k));
@@ -447,7 +452,13 @@ pub fn gen_text(isa: &Isa) -> TokenStream {
         pub use ::isa_runtime::text::TextError;
 
         impl Instruction {
-            /// Assembles one line: `Ok(None)` for blank, comment-only and label-only lines.
+            /// Assembles one line: `Ok(None)` for blank, comment-only and
+            /// label-only lines. A `.word` that does not decode is refused
+            /// ([`assemble`] keeps it as data); one that sets bits no field
+            /// of its opcode covers gives that opcode's instruction without
+            /// them, as [`Instruction::decode`] does (`isa run` warns W019;
+            /// [`Instruction::decode_strict`] refuses the word, and
+            /// [`assemble`] keeps it whole).
             pub fn parse_line(line: &str) -> Result<Option<Instruction>, AsmError> {
                 match ::isa_runtime::text::assemble_line(&MODEL, line)? {
                     None => Ok(None),
@@ -626,6 +637,7 @@ impl Lower<'_> {
         if self.classes.get(class as usize).is_none() {
             return quote! { #dis::raw_register(out, #v) };
         }
+        self.used_classes.borrow_mut().insert(class as usize);
         let printer = format_ident!("register_{}", class);
         let pair = match pair {
             None => quote! { false },
