@@ -155,7 +155,7 @@ impl<'a> Assembler<'a> {
         let mut e = best.map(|b| self.attempt_error(b)).unwrap_or_else(none);
         // An error at an operand text: perhaps only the combination of kinds fails.
         if lexed.operands.iter().any(|t| t.col == e.col) {
-            let kinds: Vec<(String, bool)> = lexed
+            let kinds: Vec<(String, isa_runtime::text::asm::TextIs)> = lexed
                 .operands
                 .iter()
                 .filter_map(|t| {
@@ -168,11 +168,16 @@ impl<'a> Assembler<'a> {
                         }).map(|&(_, ty)| describe(&self.isa.types[ty])),
                         _ => None,
                     };
-                    let unclassed = matches!(core, Core::Pair { .. }) || (matches!(core, Core::Name(_)) && class.is_none());
-                    Some((class.unwrap_or_else(|| isa_runtime::text::asm::kind_of(&core).to_string()), unclassed))
+                    use isa_runtime::text::asm::TextIs;
+                    let is = match (&core, &class) {
+                        (Core::Name(_), Some(_)) => TextIs::Register,
+                        (Core::Name(_) | Core::Pair { .. }, _) => TextIs::OtherName,
+                        _ => TextIs::Value,
+                    };
+                    Some((class.unwrap_or_else(|| isa_runtime::text::asm::kind_of(&core).to_string()), is))
                 })
                 .collect();
-            let texts: Vec<(&str, usize, &str, bool)> = lexed.operands.iter().zip(&kinds).map(|(t, k)| (t.text, t.col, k.0.as_str(), k.1)).collect();
+            let texts: Vec<(&str, usize, &str, isa_runtime::text::asm::TextIs)> = lexed.operands.iter().zip(&kinds).map(|(t, k)| (t.text, t.col, k.0.as_str(), k.1)).collect();
             let forms: Vec<isa_runtime::text::asm::FormFit> = cands
                 .iter()
                 .flat_map(|&(ot, fi)| self.isa.optypes[ot].opcodes.iter().map(move |&oc| (ot, fi, oc)))

@@ -208,6 +208,18 @@ pub fn assemble_line(m: &Model, line: &str) -> Result<Option<Assembled>, AsmErro
     assemble(m, line, true)
 }
 
+/// What an operand text is, for [`uncombined`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextIs {
+    /// A register of a class (`R4`, `PT`).
+    Register,
+    /// A name of no register class, or a pair: its own message says more
+    /// (`r1`: did you mean `R1`?).
+    OtherName,
+    /// A number, a constant-memory reference, an indexed register.
+    Value,
+}
+
 /// One operand of a form, for [`uncombined`].
 pub struct OperandFit<'a> {
     /// As the template writes it (`SrcB`).
@@ -250,21 +262,20 @@ fn alignments<'a>(f: &'a [OperandFit<'a>], n: usize) -> Option<Vec<Alignment<'a>
 /// operand texts, when the forms say more than the best attempt did (both
 /// paths word it the same; `None` otherwise). `texts` are the operand texts
 /// with their columns, kinds ([`kind_of`], or a register's class: `a
-/// predicate `Pn``) and whether each is a name of no register class or a
-/// pair, whose own messages (`r1`: did you mean `R1`?) say more.
+/// predicate `Pn``) and what each is.
 /// - A text whose kind no form takes at its position (`I2F R0, 0x1`): what
 ///   the forms take there, at that text.
 /// - Every text fits its position in some form, but no form takes them all
 ///   (`FFMA R0, R1, 0f3F800000, c[0x0][0x10]`: an immediate `SrcB` and a
 ///   constant-memory `SrcC` each have a form, together none): the first
 ///   two texts no form takes together, at the later one.
-pub fn uncombined(mnemonic: &str, texts: &[(&str, usize, &str, bool)], forms: &[FormFit], current: &AsmError) -> Option<AsmError> {
+pub fn uncombined(mnemonic: &str, texts: &[(&str, usize, &str, TextIs)], forms: &[FormFit], current: &AsmError) -> Option<AsmError> {
     // Only a better word for the text the error is at: another text's
     // kind is a guess when the line meant a form it does not spell.
     combination(mnemonic, texts, forms, current).filter(|e| e.col == current.col)
 }
 
-fn combination(mnemonic: &str, texts: &[(&str, usize, &str, bool)], forms: &[FormFit], current: &AsmError) -> Option<AsmError> {
+fn combination(mnemonic: &str, texts: &[(&str, usize, &str, TextIs)], forms: &[FormFit], current: &AsmError) -> Option<AsmError> {
     // How each form lines up with the texts (optional operands in or out):
     // one way at most, or which operand a text was meant for is a guess
     // (`LEA.HI.X Rd{, pu}, Ra, .., UImm5Sca{, {!}pp}` with six texts).
@@ -282,9 +293,9 @@ fn combination(mnemonic: &str, texts: &[(&str, usize, &str, bool)], forms: &[For
     }
     let taker = |p: usize| same.iter().find(|f| f[p].1).map(|f| f[p].0);
     if let Some(p) = (0..texts.len()).find(|&p| taker(p).is_none()) {
-        let (t, col, kind, registers) = texts[p];
+        let (t, col, kind, is) = texts[p];
         // An operand with no description (the literal `PR`, `R[URb+SImm9]`) has its own message.
-        if registers || same.iter().any(|f| f[p].2.is_empty()) {
+        if is == TextIs::OtherName || same.iter().any(|f| f[p].2.is_empty()) {
             return None;
         }
         let mut names: Vec<&str> = Vec::new();
@@ -301,7 +312,7 @@ fn combination(mnemonic: &str, texts: &[(&str, usize, &str, bool)], forms: &[For
         let either = if rest.is_empty() { last.to_string() } else { format!("{} or {last}", rest.join(", ")) };
         let name = if names.len() == 1 { format!("`{}`", names[0]) } else { "this operand".to_string() };
         // A register is of its class; anything else cannot be what it looks like.
-        let register = kind.ends_with("n`");
+        let register = is == TextIs::Register;
         // A register's own message that names this operand says as much.
         if register && names.len() == 1 && current.message.contains(&format!("operand `{}`", names[0])) {
             return None;
@@ -391,7 +402,7 @@ fn assemble(m: &Model, line: &str, explain: bool) -> Result<Option<Assembled>, A
             let mut e = best.map(|b| b.into_error(m)).unwrap_or_else(|| AsmError::at(mn.col, "no form of this instruction matches"));
             // An error at an operand text: perhaps only the combination of kinds fails.
             if lexed.operands.iter().any(|t| t.col == e.col) {
-                let kinds: Vec<(String, bool)> = pre
+                let kinds: Vec<(String, TextIs)> = pre
                     .iter()
                     .filter_map(|p| {
                         let core = &p.text.as_ref()?.core;
@@ -401,10 +412,15 @@ fn assemble(m: &Model, line: &str, explain: bool) -> Result<Option<Assembled>, A
                             (Core::Name(_), Some(c)) => describe_class(c.prefix, c.predicate),
                             _ => kind_of(core).to_string(),
                         };
-                        Some((kind, matches!(core, Core::Pair { .. }) || (matches!(core, Core::Name(_)) && class.is_none())))
+                        let is = match (core, class) {
+                            (Core::Name(_), Some(_)) => TextIs::Register,
+                            (Core::Name(_) | Core::Pair { .. }, _) => TextIs::OtherName,
+                            _ => TextIs::Value,
+                        };
+                        Some((kind, is))
                     })
                     .collect();
-                let texts: Vec<(&str, usize, &str, bool)> = lexed.operands.iter().zip(&kinds).map(|(t, k)| (t.text, t.col, k.0.as_str(), k.1)).collect();
+                let texts: Vec<(&str, usize, &str, TextIs)> = lexed.operands.iter().zip(&kinds).map(|(t, k)| (t.text, t.col, k.0.as_str(), k.1)).collect();
                 // The forms whose fixed parts the line writes (`LEA.HI.X`'s are not a plain `LEA`'s).
                 let written = |form: &Form| {
                     form.modifiers.iter().all(|x| match x.kind {
