@@ -25,7 +25,7 @@ use super::*;
 use isa_runtime::sim::lanes;
 /// The runtime's machine types the `execute` functions take and return, here so a
 /// user needs no `isa-runtime` import of their own.
-pub use isa_runtime::sim::{Fault, FileSpec, Warp, LANES};
+pub use isa_runtime::sim::{Fault, FileSpec, RegRange, Registers, Warp, LANES};
 /// The register files the spec declares, in spec order.
 pub static FILES: [FileSpec; 4] = [
     FileSpec {
@@ -72,6 +72,2679 @@ pub const FILE_UPRED: usize = 3;
 /// A warp of this ISA with every register zero and every lane active.
 pub fn new_warp() -> Warp {
     Warp::new(&FILES)
+}
+/// The most register runs ([`RegRange`]) one opcode's `InList` and
+/// `OutList` name together: the capacity of [`Registers`] here.
+pub const MAX_REGISTERS: usize = 7;
+impl HADD2_RR {
+    /// The registers `HADD2_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HADD2_RU {
+    /// The registers `HADD2_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HADD2_RI {
+    /// The registers `HADD2_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HADD2_RC {
+    /// The registers `HADD2_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HMUL2_RR {
+    /// The registers `HMUL2_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HMUL2_RU {
+    /// The registers `HMUL2_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HMUL2_RI {
+    /// The registers `HMUL2_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HMUL2_RC {
+    /// The registers `HMUL2_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HFMA2_RRR {
+    /// The registers `HFMA2_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HFMA2_RRI {
+    /// The registers `HFMA2_RRI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HFMA2_RIR {
+    /// The registers `HFMA2_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HFMA2_RRU {
+    /// The registers `HFMA2_RRU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HFMA2_RUR {
+    /// The registers `HFMA2_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HFMA2_RRC {
+    /// The registers `HFMA2_RRC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HFMA2_RCR {
+    /// The registers `HFMA2_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HMNMX2_RR {
+    /// The registers `HMNMX2_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HMNMX2_RU {
+    /// The registers `HMNMX2_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HMNMX2_RI {
+    /// The registers `HMNMX2_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HMNMX2_RC {
+    /// The registers `HMNMX2_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HSETP2_RR {
+    /// The registers `HSETP2_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pv().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl HSETP2_RU {
+    /// The registers `HSETP2_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pv().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl HSETP2_RI {
+    /// The registers `HSETP2_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pv().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl HSETP2_RC {
+    /// The registers `HSETP2_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pv().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl HSET2_RR {
+    /// The registers `HSET2_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HSET2_RU {
+    /// The registers `HSET2_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HSET2_RI {
+    /// The registers `HSET2_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl HSET2_RC {
+    /// The registers `HSET2_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FADD_RR {
+    /// The registers `FADD_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FADD_RU {
+    /// The registers `FADD_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FADD_RI {
+    /// The registers `FADD_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FADD_RC {
+    /// The registers `FADD_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FMUL_RR {
+    /// The registers `FMUL_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FMUL_RU {
+    /// The registers `FMUL_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FMUL_RI {
+    /// The registers `FMUL_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FMUL_RC {
+    /// The registers `FMUL_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FFMA_RRR {
+    /// The registers `FFMA_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FFMA_RRI {
+    /// The registers `FFMA_RRI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FFMA_RIR {
+    /// The registers `FFMA_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FFMA_RRU {
+    /// The registers `FFMA_RRU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FFMA_RUR {
+    /// The registers `FFMA_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FFMA_RRC {
+    /// The registers `FFMA_RRC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FFMA_RCR {
+    /// The registers `FFMA_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FMNMX_RR {
+    /// The registers `FMNMX_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FMNMX_RU {
+    /// The registers `FMNMX_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FMNMX_RI {
+    /// The registers `FMNMX_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FMNMX_RC {
+    /// The registers `FMNMX_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FSETP_RR {
+    /// The registers `FSETP_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pv().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl FSETP_RU {
+    /// The registers `FSETP_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pv().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl FSETP_RI {
+    /// The registers `FSETP_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pv().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl FSETP_RC {
+    /// The registers `FSETP_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pv().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl FSET_RR {
+    /// The registers `FSET_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FSET_RU {
+    /// The registers `FSET_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FSET_RI {
+    /// The registers `FSET_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FSET_RC {
+    /// The registers `FSET_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FSEL_RR {
+    /// The registers `FSEL_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FSEL_RU {
+    /// The registers `FSEL_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FSEL_RI {
+    /// The registers `FSEL_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FSEL_RC {
+    /// The registers `FSEL_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FCHK_RR {
+    /// The registers `FCHK_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FCHK_RU {
+    /// The registers `FCHK_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FCHK_RI {
+    /// The registers `FCHK_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FCHK_RC {
+    /// The registers `FCHK_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1)],
+        )
+    }
+}
+impl I2F_R {
+    /// The registers `I2F_R` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl I2F_C {
+    /// The registers `I2F_C` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1)],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl I2F_U {
+    /// The registers `I2F_U` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2F_R {
+    /// The registers `F2F_R` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2F_U {
+    /// The registers `F2F_U` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2F_C {
+    /// The registers `F2F_C` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1)],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2I_R {
+    /// The registers `F2I_R` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2I_U {
+    /// The registers `F2I_U` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2I_C {
+    /// The registers `F2I_C` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1)],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FRND_R {
+    /// The registers `FRND_R` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FRND_U {
+    /// The registers `FRND_U` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl FRND_C {
+    /// The registers `FRND_C` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1)],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2FP_RRR {
+    /// The registers `F2FP_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2FP_RUR {
+    /// The registers `F2FP_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2FP_RIR {
+    /// The registers `F2FP_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2FP_RCR {
+    /// The registers `F2FP_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2IP_RRR {
+    /// The registers `F2IP_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2IP_RUR {
+    /// The registers `F2IP_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2IP_RCR {
+    /// The registers `F2IP_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl F2IP_RIR {
+    /// The registers `F2IP_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl IADD_RR {
+    /// The registers `IADD_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IADD_RU {
+    /// The registers `IADD_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IADD_RI {
+    /// The registers `IADD_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IADD_RC {
+    /// The registers `IADD_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_RRR {
+    /// The registers `IMAD_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_RRI {
+    /// The registers `IMAD_RRI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_RIR {
+    /// The registers `IMAD_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_RRC {
+    /// The registers `IMAD_RRC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_RCR {
+    /// The registers `IMAD_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_RRU {
+    /// The registers `IMAD_RRU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_RUR {
+    /// The registers `IMAD_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_WIDE_RRR {
+    /// The registers `IMAD_WIDE_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 2),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 2),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_WIDE_RIR {
+    /// The registers `IMAD_WIDE_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 2),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 2),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_WIDE_RRC {
+    /// The registers `IMAD_WIDE_RRC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 2),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_WIDE_RCR {
+    /// The registers `IMAD_WIDE_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 2),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 2),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_WIDE_RRU {
+    /// The registers `IMAD_WIDE_RRU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urc().to_raw() as u32, 2),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 2),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMAD_WIDE_RUR {
+    /// The registers `IMAD_WIDE_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 2),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 2),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP2A_RRR {
+    /// The registers `IDP2A_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP2A_RRI {
+    /// The registers `IDP2A_RRI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP2A_RIR {
+    /// The registers `IDP2A_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP2A_RRC {
+    /// The registers `IDP2A_RRC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP2A_RCR {
+    /// The registers `IDP2A_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP2A_RRU {
+    /// The registers `IDP2A_RRU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP2A_RUR {
+    /// The registers `IDP2A_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP4A_RRR {
+    /// The registers `IDP4A_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP4A_RRI {
+    /// The registers `IDP4A_RRI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP4A_RIR {
+    /// The registers `IDP4A_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP4A_RRC {
+    /// The registers `IDP4A_RRC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP4A_RCR {
+    /// The registers `IDP4A_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP4A_RRU {
+    /// The registers `IDP4A_RRU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IDP4A_RUR {
+    /// The registers `IDP4A_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IMUL_RR {
+    /// The registers `IMUL_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl IMUL_RU {
+    /// The registers `IMUL_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl IMUL_RI {
+    /// The registers `IMUL_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl IMUL_RC {
+    /// The registers `IMUL_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl LEA_RRR {
+    /// The registers `LEA_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl LEA_RIR {
+    /// The registers `LEA_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl LEA_RCR {
+    /// The registers `LEA_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl LEA_RUR {
+    /// The registers `LEA_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl IABS_R {
+    /// The registers `IABS_R` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl IABS_U {
+    /// The registers `IABS_U` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl IABS_I {
+    /// The registers `IABS_I` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1)],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl IABS_C {
+    /// The registers `IABS_C` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1)],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl IMNMX_RR {
+    /// The registers `IMNMX_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl IMNMX_RU {
+    /// The registers `IMNMX_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl IMNMX_RI {
+    /// The registers `IMNMX_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl IMNMX_RC {
+    /// The registers `IMNMX_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl P2R_RR {
+    /// The registers `P2R_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, 0, 8),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl P2R_RU {
+    /// The registers `P2R_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, 0, 8),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl P2R_RI {
+    /// The registers `P2R_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, 0, 8),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl P2R_RC {
+    /// The registers `P2R_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, 0, 8),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl R2P_RR {
+    /// The registers `R2P_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_PRED, 0, 8)],
+        )
+    }
+}
+impl R2P_RU {
+    /// The registers `R2P_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_PRED, 0, 8)],
+        )
+    }
+}
+impl R2P_RI {
+    /// The registers `R2P_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_PRED, 0, 8)],
+        )
+    }
+}
+impl R2P_RC {
+    /// The registers `R2P_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_PRED, 0, 8)],
+        )
+    }
+}
+impl ISETP_RR {
+    /// The registers `ISETP_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pq().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pv().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl ISETP_RU {
+    /// The registers `ISETP_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pq().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pv().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl ISETP_RI {
+    /// The registers `ISETP_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pq().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pv().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl ISETP_RC {
+    /// The registers `ISETP_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pq().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pv().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl ISET_RR {
+    /// The registers `ISET_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pq().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl ISET_RU {
+    /// The registers `ISET_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pq().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl ISET_RI {
+    /// The registers `ISET_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pq().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl ISET_RC {
+    /// The registers `ISET_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pq().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl SEL_RR {
+    /// The registers `SEL_RR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl SEL_RU {
+    /// The registers `SEL_RU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl SEL_RI {
+    /// The registers `SEL_RI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl SEL_RC {
+    /// The registers `SEL_RC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl LOP3_RRR {
+    /// The registers `LOP3_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl LOP3_RIR {
+    /// The registers `LOP3_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl LOP3_RCR {
+    /// The registers `LOP3_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl LOP3_RUR {
+    /// The registers `LOP3_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pp().to_raw() as u32, 1),
+            ],
+            &[
+                RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1),
+            ],
+        )
+    }
+}
+impl PLOP3_X {
+    /// The registers `PLOP3_X` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pa().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pb().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1)],
+        )
+    }
+}
+impl PLOP3_U {
+    /// The registers `PLOP3_U` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pa().to_raw() as u32, 1),
+                RegRange::new(FILE_PRED, self.pb().to_raw() as u32, 1),
+                RegRange::new(FILE_UPRED, self.upc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_PRED, self.pu().to_raw() as u32, 1)],
+        )
+    }
+}
+impl SHF_RRR {
+    /// The registers `SHF_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl SHF_RRI {
+    /// The registers `SHF_RRI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl SHF_RIR {
+    /// The registers `SHF_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl SHF_RRC {
+    /// The registers `SHF_RRC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl SHF_RCR {
+    /// The registers `SHF_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl SHF_RRU {
+    /// The registers `SHF_RRU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl SHF_RUR {
+    /// The registers `SHF_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl MOV_R {
+    /// The registers `MOV_R` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        let w_word = self.to_word();
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(
+                    FILE_REG,
+                    self.rb().to_raw() as u32,
+                    (({
+                        let w = w_word;
+                        32i64
+                            .wrapping_add(
+                                ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                                    .wrapping_mul(32i64),
+                            )
+                    })
+                        .clamp(1, 1 << 16) as u32)
+                        .div_ceil(32),
+                ),
+            ],
+            &[
+                RegRange::new(
+                    FILE_REG,
+                    self.rd().to_raw() as u32,
+                    (({
+                        let w = w_word;
+                        32i64
+                            .wrapping_add(
+                                ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                                    .wrapping_mul(32i64),
+                            )
+                    })
+                        .clamp(1, 1 << 16) as u32)
+                        .div_ceil(32),
+                ),
+            ],
+        )
+    }
+}
+impl MOV_U {
+    /// The registers `MOV_U` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        let w_word = self.to_word();
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(
+                    FILE_UREG,
+                    self.urb().to_raw() as u32,
+                    (({
+                        let w = w_word;
+                        32i64
+                            .wrapping_add(
+                                ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                                    .wrapping_mul(32i64),
+                            )
+                    })
+                        .clamp(1, 1 << 16) as u32)
+                        .div_ceil(32),
+                ),
+            ],
+            &[
+                RegRange::new(
+                    FILE_REG,
+                    self.rd().to_raw() as u32,
+                    (({
+                        let w = w_word;
+                        32i64
+                            .wrapping_add(
+                                ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                                    .wrapping_mul(32i64),
+                            )
+                    })
+                        .clamp(1, 1 << 16) as u32)
+                        .div_ceil(32),
+                ),
+            ],
+        )
+    }
+}
+impl MOV_I {
+    /// The registers `MOV_I` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        let w_word = self.to_word();
+        Registers::new(
+            &[RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1)],
+            &[
+                RegRange::new(
+                    FILE_REG,
+                    self.rd().to_raw() as u32,
+                    (({
+                        let w = w_word;
+                        32i64
+                            .wrapping_add(
+                                ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                                    .wrapping_mul(32i64),
+                            )
+                    })
+                        .clamp(1, 1 << 16) as u32)
+                        .div_ceil(32),
+                ),
+            ],
+        )
+    }
+}
+impl MOV_C {
+    /// The registers `MOV_C` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        let w_word = self.to_word();
+        Registers::new(
+            &[RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1)],
+            &[
+                RegRange::new(
+                    FILE_REG,
+                    self.rd().to_raw() as u32,
+                    (({
+                        let w = w_word;
+                        32i64
+                            .wrapping_add(
+                                ((((((w >> 80) as u64) & 1) as i64) == 1i64) as i64)
+                                    .wrapping_mul(32i64),
+                            )
+                    })
+                        .clamp(1, 1 << 16) as u32)
+                        .div_ceil(32),
+                ),
+            ],
+        )
+    }
+}
+impl PRMT_RRR {
+    /// The registers `PRMT_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl PRMT_RRI {
+    /// The registers `PRMT_RRI` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl PRMT_RIR {
+    /// The registers `PRMT_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl PRMT_RRC {
+    /// The registers `PRMT_RRC` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl PRMT_RCR {
+    /// The registers `PRMT_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl PRMT_RRU {
+    /// The registers `PRMT_RRU` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl PRMT_RUR {
+    /// The registers `PRMT_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl I2I_R {
+    /// The registers `I2I_R` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl I2I_U {
+    /// The registers `I2I_U` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl I2I_I {
+    /// The registers `I2I_I` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1)],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl I2I_C {
+    /// The registers `I2I_C` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1)],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl I2IP_RRR {
+    /// The registers `I2IP_RRR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl I2IP_RUR {
+    /// The registers `I2IP_RUR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl I2IP_RIR {
+    /// The registers `I2IP_RIR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl I2IP_RCR {
+    /// The registers `I2IP_RCR` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rc().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl R2UR_R {
+    /// The registers `R2UR_R` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.rb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_UREG, self.urd().to_raw() as u32, 1)],
+        )
+    }
+}
+impl SETGPR_U {
+    /// The registers `SETGPR_U` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_REG, self.ra().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[],
+        )
+    }
+}
+impl GETGPR_U {
+    /// The registers `GETGPR_U` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`]).
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        Registers::new(
+            &[
+                RegRange::new(FILE_PRED, self.pg().to_raw() as u32, 1),
+                RegRange::new(FILE_UREG, self.urb().to_raw() as u32, 1),
+            ],
+            &[RegRange::new(FILE_REG, self.rd().to_raw() as u32, 1)],
+        )
+    }
 }
 /// What the simulation hooks call: one method per kernel (named by the
 /// hook) and one per operand modifier (`<domain>_<sub-field>`). Operand
@@ -9417,6 +12090,198 @@ impl GETGPR_U {
     }
 }
 impl Instruction {
+    /// The registers the instruction reads and writes, as its opcode's
+    /// `InList` and `OutList` name them (see [`RegRange`]), for
+    /// dependency analysis and scheduling. Entries that are not
+    /// registers (immediates, constant memory) are left out.
+    pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+        match self {
+            Instruction::HADD2_RR(i) => i.registers(),
+            Instruction::HADD2_RU(i) => i.registers(),
+            Instruction::HADD2_RI(i) => i.registers(),
+            Instruction::HADD2_RC(i) => i.registers(),
+            Instruction::HMUL2_RR(i) => i.registers(),
+            Instruction::HMUL2_RU(i) => i.registers(),
+            Instruction::HMUL2_RI(i) => i.registers(),
+            Instruction::HMUL2_RC(i) => i.registers(),
+            Instruction::HFMA2_RRR(i) => i.registers(),
+            Instruction::HFMA2_RRI(i) => i.registers(),
+            Instruction::HFMA2_RIR(i) => i.registers(),
+            Instruction::HFMA2_RRU(i) => i.registers(),
+            Instruction::HFMA2_RUR(i) => i.registers(),
+            Instruction::HFMA2_RRC(i) => i.registers(),
+            Instruction::HFMA2_RCR(i) => i.registers(),
+            Instruction::HMNMX2_RR(i) => i.registers(),
+            Instruction::HMNMX2_RU(i) => i.registers(),
+            Instruction::HMNMX2_RI(i) => i.registers(),
+            Instruction::HMNMX2_RC(i) => i.registers(),
+            Instruction::HSETP2_RR(i) => i.registers(),
+            Instruction::HSETP2_RU(i) => i.registers(),
+            Instruction::HSETP2_RI(i) => i.registers(),
+            Instruction::HSETP2_RC(i) => i.registers(),
+            Instruction::HSET2_RR(i) => i.registers(),
+            Instruction::HSET2_RU(i) => i.registers(),
+            Instruction::HSET2_RI(i) => i.registers(),
+            Instruction::HSET2_RC(i) => i.registers(),
+            Instruction::FADD_RR(i) => i.registers(),
+            Instruction::FADD_RU(i) => i.registers(),
+            Instruction::FADD_RI(i) => i.registers(),
+            Instruction::FADD_RC(i) => i.registers(),
+            Instruction::FMUL_RR(i) => i.registers(),
+            Instruction::FMUL_RU(i) => i.registers(),
+            Instruction::FMUL_RI(i) => i.registers(),
+            Instruction::FMUL_RC(i) => i.registers(),
+            Instruction::FFMA_RRR(i) => i.registers(),
+            Instruction::FFMA_RRI(i) => i.registers(),
+            Instruction::FFMA_RIR(i) => i.registers(),
+            Instruction::FFMA_RRU(i) => i.registers(),
+            Instruction::FFMA_RUR(i) => i.registers(),
+            Instruction::FFMA_RRC(i) => i.registers(),
+            Instruction::FFMA_RCR(i) => i.registers(),
+            Instruction::FMNMX_RR(i) => i.registers(),
+            Instruction::FMNMX_RU(i) => i.registers(),
+            Instruction::FMNMX_RI(i) => i.registers(),
+            Instruction::FMNMX_RC(i) => i.registers(),
+            Instruction::FSETP_RR(i) => i.registers(),
+            Instruction::FSETP_RU(i) => i.registers(),
+            Instruction::FSETP_RI(i) => i.registers(),
+            Instruction::FSETP_RC(i) => i.registers(),
+            Instruction::FSET_RR(i) => i.registers(),
+            Instruction::FSET_RU(i) => i.registers(),
+            Instruction::FSET_RI(i) => i.registers(),
+            Instruction::FSET_RC(i) => i.registers(),
+            Instruction::FSEL_RR(i) => i.registers(),
+            Instruction::FSEL_RU(i) => i.registers(),
+            Instruction::FSEL_RI(i) => i.registers(),
+            Instruction::FSEL_RC(i) => i.registers(),
+            Instruction::FCHK_RR(i) => i.registers(),
+            Instruction::FCHK_RU(i) => i.registers(),
+            Instruction::FCHK_RI(i) => i.registers(),
+            Instruction::FCHK_RC(i) => i.registers(),
+            Instruction::I2F_R(i) => i.registers(),
+            Instruction::I2F_C(i) => i.registers(),
+            Instruction::I2F_U(i) => i.registers(),
+            Instruction::F2F_R(i) => i.registers(),
+            Instruction::F2F_U(i) => i.registers(),
+            Instruction::F2F_C(i) => i.registers(),
+            Instruction::F2I_R(i) => i.registers(),
+            Instruction::F2I_U(i) => i.registers(),
+            Instruction::F2I_C(i) => i.registers(),
+            Instruction::FRND_R(i) => i.registers(),
+            Instruction::FRND_U(i) => i.registers(),
+            Instruction::FRND_C(i) => i.registers(),
+            Instruction::F2FP_RRR(i) => i.registers(),
+            Instruction::F2FP_RUR(i) => i.registers(),
+            Instruction::F2FP_RIR(i) => i.registers(),
+            Instruction::F2FP_RCR(i) => i.registers(),
+            Instruction::F2IP_RRR(i) => i.registers(),
+            Instruction::F2IP_RUR(i) => i.registers(),
+            Instruction::F2IP_RCR(i) => i.registers(),
+            Instruction::F2IP_RIR(i) => i.registers(),
+            Instruction::IADD_RR(i) => i.registers(),
+            Instruction::IADD_RU(i) => i.registers(),
+            Instruction::IADD_RI(i) => i.registers(),
+            Instruction::IADD_RC(i) => i.registers(),
+            Instruction::IMAD_RRR(i) => i.registers(),
+            Instruction::IMAD_RRI(i) => i.registers(),
+            Instruction::IMAD_RIR(i) => i.registers(),
+            Instruction::IMAD_RRC(i) => i.registers(),
+            Instruction::IMAD_RCR(i) => i.registers(),
+            Instruction::IMAD_RRU(i) => i.registers(),
+            Instruction::IMAD_RUR(i) => i.registers(),
+            Instruction::IMAD_WIDE_RRR(i) => i.registers(),
+            Instruction::IMAD_WIDE_RIR(i) => i.registers(),
+            Instruction::IMAD_WIDE_RRC(i) => i.registers(),
+            Instruction::IMAD_WIDE_RCR(i) => i.registers(),
+            Instruction::IMAD_WIDE_RRU(i) => i.registers(),
+            Instruction::IMAD_WIDE_RUR(i) => i.registers(),
+            Instruction::IDP2A_RRR(i) => i.registers(),
+            Instruction::IDP2A_RRI(i) => i.registers(),
+            Instruction::IDP2A_RIR(i) => i.registers(),
+            Instruction::IDP2A_RRC(i) => i.registers(),
+            Instruction::IDP2A_RCR(i) => i.registers(),
+            Instruction::IDP2A_RRU(i) => i.registers(),
+            Instruction::IDP2A_RUR(i) => i.registers(),
+            Instruction::IDP4A_RRR(i) => i.registers(),
+            Instruction::IDP4A_RRI(i) => i.registers(),
+            Instruction::IDP4A_RIR(i) => i.registers(),
+            Instruction::IDP4A_RRC(i) => i.registers(),
+            Instruction::IDP4A_RCR(i) => i.registers(),
+            Instruction::IDP4A_RRU(i) => i.registers(),
+            Instruction::IDP4A_RUR(i) => i.registers(),
+            Instruction::IMUL_RR(i) => i.registers(),
+            Instruction::IMUL_RU(i) => i.registers(),
+            Instruction::IMUL_RI(i) => i.registers(),
+            Instruction::IMUL_RC(i) => i.registers(),
+            Instruction::LEA_RRR(i) => i.registers(),
+            Instruction::LEA_RIR(i) => i.registers(),
+            Instruction::LEA_RCR(i) => i.registers(),
+            Instruction::LEA_RUR(i) => i.registers(),
+            Instruction::IABS_R(i) => i.registers(),
+            Instruction::IABS_U(i) => i.registers(),
+            Instruction::IABS_I(i) => i.registers(),
+            Instruction::IABS_C(i) => i.registers(),
+            Instruction::IMNMX_RR(i) => i.registers(),
+            Instruction::IMNMX_RU(i) => i.registers(),
+            Instruction::IMNMX_RI(i) => i.registers(),
+            Instruction::IMNMX_RC(i) => i.registers(),
+            Instruction::P2R_RR(i) => i.registers(),
+            Instruction::P2R_RU(i) => i.registers(),
+            Instruction::P2R_RI(i) => i.registers(),
+            Instruction::P2R_RC(i) => i.registers(),
+            Instruction::R2P_RR(i) => i.registers(),
+            Instruction::R2P_RU(i) => i.registers(),
+            Instruction::R2P_RI(i) => i.registers(),
+            Instruction::R2P_RC(i) => i.registers(),
+            Instruction::ISETP_RR(i) => i.registers(),
+            Instruction::ISETP_RU(i) => i.registers(),
+            Instruction::ISETP_RI(i) => i.registers(),
+            Instruction::ISETP_RC(i) => i.registers(),
+            Instruction::ISET_RR(i) => i.registers(),
+            Instruction::ISET_RU(i) => i.registers(),
+            Instruction::ISET_RI(i) => i.registers(),
+            Instruction::ISET_RC(i) => i.registers(),
+            Instruction::SEL_RR(i) => i.registers(),
+            Instruction::SEL_RU(i) => i.registers(),
+            Instruction::SEL_RI(i) => i.registers(),
+            Instruction::SEL_RC(i) => i.registers(),
+            Instruction::LOP3_RRR(i) => i.registers(),
+            Instruction::LOP3_RIR(i) => i.registers(),
+            Instruction::LOP3_RCR(i) => i.registers(),
+            Instruction::LOP3_RUR(i) => i.registers(),
+            Instruction::PLOP3_X(i) => i.registers(),
+            Instruction::PLOP3_U(i) => i.registers(),
+            Instruction::SHF_RRR(i) => i.registers(),
+            Instruction::SHF_RRI(i) => i.registers(),
+            Instruction::SHF_RIR(i) => i.registers(),
+            Instruction::SHF_RRC(i) => i.registers(),
+            Instruction::SHF_RCR(i) => i.registers(),
+            Instruction::SHF_RRU(i) => i.registers(),
+            Instruction::SHF_RUR(i) => i.registers(),
+            Instruction::MOV_R(i) => i.registers(),
+            Instruction::MOV_U(i) => i.registers(),
+            Instruction::MOV_I(i) => i.registers(),
+            Instruction::MOV_C(i) => i.registers(),
+            Instruction::PRMT_RRR(i) => i.registers(),
+            Instruction::PRMT_RRI(i) => i.registers(),
+            Instruction::PRMT_RIR(i) => i.registers(),
+            Instruction::PRMT_RRC(i) => i.registers(),
+            Instruction::PRMT_RCR(i) => i.registers(),
+            Instruction::PRMT_RRU(i) => i.registers(),
+            Instruction::PRMT_RUR(i) => i.registers(),
+            Instruction::I2I_R(i) => i.registers(),
+            Instruction::I2I_U(i) => i.registers(),
+            Instruction::I2I_I(i) => i.registers(),
+            Instruction::I2I_C(i) => i.registers(),
+            Instruction::I2IP_RRR(i) => i.registers(),
+            Instruction::I2IP_RUR(i) => i.registers(),
+            Instruction::I2IP_RIR(i) => i.registers(),
+            Instruction::I2IP_RCR(i) => i.registers(),
+            Instruction::R2UR_R(i) => i.registers(),
+            Instruction::SETGPR_U(i) => i.registers(),
+            Instruction::GETGPR_U(i) => i.registers(),
+        }
+    }
     /// Executes the instruction on `w` (see each opcode's `execute`). A
     /// [`Fault`] (the warp unchanged) for an operand out of range or an
     /// opcode without a simulation hook; the `__Exception` rules are

@@ -11,9 +11,9 @@ use crate::gen_rust::raw_expr;
 use crate::names::{field_ident, ident};
 use crate::plan::lower;
 use isa_dsl::exec::{is_warp, param_type, value_type};
-use isa_dsl::ir::{Exec, ExecArg, ExecOperand, ExecWidth, Isa, Opcode, OperandSource, TypeKind};
+use isa_dsl::ir::{Exec, ExecArg, ExecOperand, ExecWidth, Isa, Opcode, OperandRef, OperandSource, TypeKind};
 use proc_macro2::{Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, ToTokens};
 use std::collections::BTreeMap;
 
 /// The `sim` module.
@@ -52,9 +52,22 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
     let mut methods: BTreeMap<String, TokenStream> = BTreeMap::new();
     let mut executes = Vec::new();
     let mut arms = Vec::new();
+    let (mut uses, mut use_arms, mut most) = (Vec::new(), Vec::new(), 0usize);
     for op in &isa.opcodes {
         let name = ident(&op.name);
         let name_str = op.name.as_str();
+        let (body, n) = ctx.registers(op);
+        most = most.max(n);
+        let doc = format!(
+            " The registers `{name_str}` reads and writes: its `InList` and `OutList` (see [`Instruction::registers`])."
+        );
+        uses.push(quote! {
+            impl #name {
+                #[doc = #doc]
+                pub fn registers(&self) -> Registers<MAX_REGISTERS> { #body }
+            }
+        });
+        use_arms.push(quote! { Instruction::#name(i) => i.registers(), });
         match &op.exec {
             Some(exec) => {
                 ctx.methods(op, exec, &mut methods);
@@ -68,6 +81,8 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
     }
     let methods = methods.values();
     let match_arms = crate::gen_rust::match_self(quote! { #( #arms )* }, arms.len());
+    let use_match = crate::gen_rust::match_self(quote! { #( #use_arms )* }, use_arms.len());
+    let most = Literal::usize_unsuffixed(most);
     quote! {
         //! Simulator glue: register files, the `Kernels` trait, and an `execute`
         //! function per opcode that moves operands between the warp and the kernels.
@@ -76,7 +91,7 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
         use isa_runtime::sim::lanes;
         /// The runtime's machine types the `execute` functions take and return, here so a
         /// user needs no `isa-runtime` import of their own.
-        pub use isa_runtime::sim::{Fault, FileSpec, Warp, LANES};
+        pub use isa_runtime::sim::{Fault, FileSpec, RegRange, Registers, Warp, LANES};
 
         /// The register files the spec declares, in spec order.
         pub static FILES: [FileSpec; #nfiles] = [ #( #file_items ),* ];
@@ -84,6 +99,12 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
 
         /// A warp of this ISA with every register zero and every lane active.
         pub fn new_warp() -> Warp { Warp::new(&FILES) }
+
+        /// The most register runs ([`RegRange`]) one opcode's `InList` and
+        /// `OutList` name together: the capacity of [`Registers`] here.
+        pub const MAX_REGISTERS: usize = #most;
+
+        #( #uses )*
 
         /// What the simulation hooks call: one method per kernel (named by the
         /// hook) and one per operand modifier (`<domain>_<sub-field>`). Operand
@@ -98,6 +119,14 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
         #( #executes )*
 
         impl Instruction {
+            /// The registers the instruction reads and writes, as its opcode's
+            /// `InList` and `OutList` name them (see [`RegRange`]), for
+            /// dependency analysis and scheduling. Entries that are not
+            /// registers (immediates, constant memory) are left out.
+            pub fn registers(&self) -> Registers<MAX_REGISTERS> {
+                #use_match
+            }
+
             /// Executes the instruction on `w` (see each opcode's `execute`). A
             /// [`Fault`] (the warp unchanged) for an operand out of range or an
             /// opcode without a simulation hook; the `__Exception` rules are
@@ -114,6 +143,53 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// The body of an opcode's `registers()`, and how many runs it names.
+    /// Entries that name no register operand (immediates, constant memory,
+    /// names that are nothing: `check` reports those) are left out.
+    fn registers(&self, op: &Opcode) -> (TokenStream, usize) {
+        let mut dynamic = false;
+        let mut run = |r: &OperandRef| -> Option<TokenStream> {
+            let whole = |ty: &str| {
+                let t = self.isa.types.iter().find(|t| t.name == ty)?;
+                let (file, count) = (self.file(ty), Literal::u32_unsuffixed(1u32 << t.width.min(16)));
+                Some(quote! { RegRange::new(#file, 0, #count) })
+            };
+            if !r.index.is_empty() {
+                let t = self.isa.types.iter().find(|t| matches!(&t.kind, TypeKind::Register { prefix, predicate: false, .. } if *prefix == r.name))?;
+                return whole(&t.name);
+            }
+            let Some(f) = op.field(&r.name) else {
+                let lit = self.isa.file_literals.iter().find(|l| l.name == r.name)?;
+                return whole(&lit.ty_name);
+            };
+            let ty = &self.isa.types[f.ty];
+            let TypeKind::Register { predicate, .. } = &ty.kind else { return None };
+            let file = self.file(&ty.name);
+            let first = self.raw(op, &r.name);
+            let count = match op.operands.bitwidths.iter().find(|b| b.operand == r.name) {
+                _ if *predicate => quote!(1),
+                None => quote!(1),
+                Some(b) => match b.constant {
+                    Some(c) => Literal::u32_unsuffixed((c.clamp(1, 1 << 16) as u32).div_ceil(32)).into_token_stream(),
+                    None => match lower(self.isa, op, &b.expr) {
+                        Some(raw) => {
+                            dynamic = true;
+                            let e = raw_expr(&raw);
+                            quote! { (({ let w = w_word; #e }).clamp(1, 1 << 16) as u32).div_ceil(32) }
+                        }
+                        None => quote!(1),
+                    },
+                },
+            };
+            Some(quote! { RegRange::new(#file, #first as u32, #count) })
+        };
+        let reads: Vec<TokenStream> = op.operands.inputs.iter().filter_map(&mut run).collect();
+        let writes: Vec<TokenStream> = op.operands.outputs.iter().filter_map(&mut run).collect();
+        let n = reads.len() + writes.len();
+        let word = if dynamic { quote! { let w_word = self.to_word(); } } else { quote!() };
+        (quote! { #word Registers::new(&[ #( #reads ),* ], &[ #( #writes ),* ]) }, n)
+    }
+
     /// The `FILE_X` constant of a register type.
     fn file(&self, ty: &str) -> proc_macro2::Ident {
         format_ident!("FILE_{}", ty.to_ascii_uppercase())

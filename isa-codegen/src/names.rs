@@ -45,7 +45,7 @@ pub fn field_ident(name: &str) -> Ident {
 /// field accessors.
 const STRUCT_METHODS: &[&str] = &[
     "word", "encode", "decode", "to_word", "from_word", "is_valid", "exception", "decode_error", "raw_fields", "from_raw_fields",
-    "default", "of", "execute",
+    "default", "of", "execute", "registers",
     "clone", "eq", "ne", "hash", "fmt",
     "COVERED", "DEFAULT", "FIELD_BITS", "FIELD_NAMES", "FIXED_BITS", "FIXED_MASK", "INDEX", "NAME", "OPTYPE_NAME",
 ];
@@ -60,7 +60,7 @@ const TAKEN_TYPE_NAMES: &[&str] = &[
     "FromIterator", "Debug", "Hash",
     "Instruction", "Decoded", "DecodeError", "EncodeError", "RangeError", "Kernels", "types", "opcodes", "text", "sim",
     // The simulator's, imported into `sim` beside the spec's types.
-    "Fault", "FileSpec", "Warp",
+    "Fault", "FileSpec", "RegRange", "Registers", "Warp",
 ];
 
 /// E060: spec names the generated Rust cannot keep apart. Two types or

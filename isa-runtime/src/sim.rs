@@ -179,6 +179,79 @@ impl ConstBanks {
     }
 }
 
+/// A run of registers an instruction reads or writes, as its spec's
+/// `InList` / `OutList` name them: `count` registers of file `file` (an
+/// index into the ISA's `sim::FILES`) from `first`. A 64-bit operand is a
+/// pair (`R[4:5]`: `first` 4, `count` 2); a literal operand that stands for
+/// a whole file (`PR`) and an indexed one (`R[UR2+0x1]`, whose register is
+/// known only when it runs) are the whole file. A run may reach past the
+/// file's end (a pair at `RZ`), and named constants (`RZ`, `PT`) are
+/// included: [`FileSpec::is_writable`] tells which registers hold state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RegRange {
+    /// The register file, an index into the ISA's `sim::FILES`.
+    pub file: usize,
+    /// The first register.
+    pub first: u32,
+    /// How many registers, from `first`.
+    pub count: u32,
+}
+
+impl RegRange {
+    /// `count` registers of file `file` from `first`.
+    #[inline]
+    pub const fn new(file: usize, first: u32, count: u32) -> RegRange {
+        RegRange { file, first, count }
+    }
+    /// Whether register `idx` of file `file` is in the run.
+    #[inline]
+    pub fn contains(&self, file: usize, idx: u32) -> bool {
+        self.file == file && idx.wrapping_sub(self.first) < self.count
+    }
+}
+
+/// The registers an instruction reads and writes ([`RegRange`]s, in the
+/// order its `InList` and `OutList` give them), without allocating: at most
+/// `N` runs in all, `N` being the most any opcode of the ISA names (the
+/// generated `sim::MAX_REGISTERS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Registers<const N: usize> {
+    runs: [RegRange; N],
+    reads: usize,
+    len: usize,
+}
+
+impl<const N: usize> Registers<N> {
+    /// The runs `reads`, then `writes`.
+    ///
+    /// # Panics
+    /// When they are more than `N` in all (the generated code never passes more).
+    pub fn new(reads: &[RegRange], writes: &[RegRange]) -> Self {
+        let mut runs = [RegRange { file: 0, first: 0, count: 0 }; N];
+        runs[..reads.len()].copy_from_slice(reads);
+        runs[reads.len()..reads.len() + writes.len()].copy_from_slice(writes);
+        Registers { runs, reads: reads.len(), len: reads.len() + writes.len() }
+    }
+    /// The registers read (`InList`), the guard predicate included.
+    #[inline]
+    pub fn reads(&self) -> &[RegRange] {
+        &self.runs[..self.reads]
+    }
+    /// The registers written (`OutList`).
+    #[inline]
+    pub fn writes(&self) -> &[RegRange] {
+        &self.runs[self.reads..self.len]
+    }
+    /// Whether the instruction reads register `idx` of file `file`.
+    pub fn reads_register(&self, file: usize, idx: u32) -> bool {
+        self.reads().iter().any(|r| r.contains(file, idx))
+    }
+    /// Whether the instruction writes register `idx` of file `file`.
+    pub fn writes_register(&self, file: usize, idx: u32) -> bool {
+        self.writes().iter().any(|r| r.contains(file, idx))
+    }
+}
+
 /// One register file's contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct File {
