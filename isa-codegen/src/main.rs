@@ -53,7 +53,7 @@ struct Cli {
     /// Output directory of the generated crate.
     #[arg(short = 'o', long = "out", required = true)]
     out: Option<PathBuf>,
-    /// Do not write: exit 1 if the output directory differs from what would be generated (2 if the spec has errors, as diff(1))
+    /// Do not write: exit 1 if the output directory differs from what would be generated (2 if the spec has errors or the comparison cannot be made, as diff(1))
     #[arg(long)]
     check: bool,
     /// Package name of the generated crate.
@@ -341,18 +341,20 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
         }
     };
     if check {
-        let problems = isa_codegen::output::check(out, &files);
-        if problems.is_empty() {
+        let checked = isa_codegen::output::check(out, &files);
+        if checked.stale.is_empty() && checked.trouble.is_empty() {
             say!("{} is up to date ({} files)", out.display(), files.len());
             return ExitCode::SUCCESS;
         }
-        for p in &problems {
+        for p in checked.trouble.iter().chain(&checked.stale) {
             say!("error: {p}");
         }
-        // Advice only where the main job could follow it: not onto a file.
-        if !std::fs::symlink_metadata(out).is_ok_and(|m| !m.is_dir()) {
-            say!("{} is stale: run `isa-codegen {} -o {}`", out.display(), spec.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "), out.display());
+        // Trouble is not "stale" (diff(1) answers 2), and the main job's
+        // advice would not help.
+        if !checked.trouble.is_empty() {
+            return ExitCode::from(2);
         }
+        say!("{} is stale: run `isa-codegen {} -o {}`", out.display(), spec.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" "), out.display());
         return ExitCode::from(1);
     }
     match isa_codegen::output::write_atomically(out, &files) {

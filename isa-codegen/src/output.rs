@@ -6,7 +6,10 @@
 //! directory that the previous run did not write (notes, `Cargo.lock`,
 //! `target/`) is moved into the new one, never deleted. A run that dies
 //! between the exchange and those moves leaves them in its temporary
-//! directory: the next run moves them back (`recover`). `check` compares
+//! directory: the next run moves them back (`recover`), and removes the
+//! directory of a run killed while writing (the manifest is written
+//! first). No run removes a directory it did not make without reading it:
+//! PIDs are reused. `check` compares
 //! instead of writing (for `--check` and CI).
 
 use std::collections::BTreeSet;
@@ -65,39 +68,48 @@ pub struct Written {
 /// old output is in place and unchanged. The one partial outcome is
 /// [`Written::stranded`].
 pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
-    replaceable(out, files)?;
+    // `gen/.` is `gen` (the exchange of a `.` fails as "busy").
+    let out: &Path = &out.components().collect::<PathBuf>();
+    replaceable(out, files).map_err(|e| io::Error::new(e.kind(), format!("{e}; nothing was written")))?;
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
     let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
-    let pid = std::process::id();
-    let tmp = parent.join(format!(".{name}.tmp-{pid}"));
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp)?;
-    }
     let prefix = format!(".{name}.tmp-");
+    // Temporary directories of earlier runs, settled before this run makes
+    // its own, so that one named with this run's PID (PIDs are reused; in a
+    // container every run may be PID 1) is known not to be this run's.
     let stale: Vec<PathBuf> = std::fs::read_dir(&parent)
         .map(|d| {
-            let mut v: Vec<PathBuf> = d
-                .flatten()
-                .filter(|e| e.file_name().to_str().is_some_and(|n| n.starts_with(&prefix) && n[prefix.len()..].bytes().all(|b| b.is_ascii_digit())))
-                .map(|e| e.path())
-                .filter(|p| *p != tmp)
-                .collect();
+            let mut v: Vec<PathBuf> = d.flatten().filter(|e| e.file_name().to_str().is_some_and(|n| temp_pid(n, &prefix).is_some())).map(|e| e.path()).collect();
             v.sort();
             v
         })
         .unwrap_or_default();
     let (mut others, mut recovered) = (Vec::new(), Vec::new());
     for dir in stale {
-        match recover(out, &dir) {
+        match recover(out, &dir, &prefix) {
             Some(moved) => recovered.push((dir, moved)),
             None => others.push(dir),
         }
     }
+    let tmp = fresh_temp_dir(&parent, &prefix)?;
+    // What `out` is now, its permissions and group, the new output keeps.
+    if let Ok(meta) = std::fs::metadata(out) {
+        let _ = std::fs::set_permissions(&tmp, meta.permissions());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let _ = std::os::unix::fs::chown(&tmp, None, Some(meta.gid()));
+        }
+    }
+    // The manifest first: a run killed while writing leaves a directory
+    // that says which files are generated, so the next run can remove it.
+    let mut order: Vec<&(String, String)> = files.iter().filter(|(rel, _)| rel == MANIFEST).collect();
+    order.extend(files.iter().filter(|(rel, _)| rel != MANIFEST));
     let written = (|| {
-        for (rel, text) in files {
+        for (rel, text) in order {
             let p = tmp.join(rel);
             // The error names the file: a spec name too long for the file
             // system (the manual's page of a 300-byte name) is found so.
@@ -125,7 +137,14 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
     foreign_entries(out, Path::new(""), &ours, &new, &mut foreign);
     if let Err(e) = exchange(&tmp, out) {
         let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
+        return Err(match e.raw_os_error() {
+            #[cfg(unix)]
+            Some(libc::EBUSY) => io::Error::new(
+                e.kind(),
+                format!("{e}: the new output is written beside the directory and exchanged with it, which a mount point does not allow; mount its parent instead"),
+            ),
+            _ => e,
+        });
     }
     // `tmp` now holds the old output: move the user's files into the new one.
     for rel in &foreign {
@@ -145,23 +164,68 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
     Ok(Written { kept: foreign, leftover, stranded: None, others, recovered })
 }
 
+/// The PID in the name of a temporary directory (`{prefix}PID` or
+/// `{prefix}PID-N`), if `name` is one.
+fn temp_pid(name: &str, prefix: &str) -> Option<u32> {
+    let rest = name.strip_prefix(prefix)?;
+    let (pid, n) = rest.split_once('-').unwrap_or((rest, "0"));
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(n)).then(|| pid.parse().ok()).flatten()
+}
+
+/// Creates this run's temporary directory beside the output:
+/// `{prefix}PID`, or `{prefix}PID-N` when an earlier run with the same PID
+/// left one (never removed here: it may hold a user's files).
+fn fresh_temp_dir(parent: &Path, prefix: &str) -> io::Result<PathBuf> {
+    let pid = std::process::id();
+    for n in 0..1000u32 {
+        let tmp = parent.join(if n == 0 { format!("{prefix}{pid}") } else { format!("{prefix}{pid}-{n}") });
+        match std::fs::create_dir(&tmp) {
+            Ok(()) => return Ok(tmp),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!(
+                        "the temporary directory {} cannot be made: {e} (the new output is written there, beside the output directory, then exchanged with it: the parent directory must be writable)",
+                        tmp.display()
+                    ),
+                ))
+            }
+        }
+    }
+    Err(io::Error::other(format!("no free name for a temporary directory {prefix}{pid}-N in {}", parent.display())))
+}
+
 /// Settles `dir`, the temporary directory of a run that died (its PID no
-/// longer runs), when that is safe: it must hold a [`MANIFEST`] (a run
-/// killed while writing left none: then what it holds is not known). Its
+/// longer runs, or is this run's, which has not made its own yet), when
+/// that is safe: it must hold a [`MANIFEST`] (written first, so only a run
+/// older than that rule, killed while writing, left none: then what it
+/// holds is not known). Its
 /// entries that the manifest does not list are the user's, left there by
 /// a run killed between the exchange and moving them back: each goes back
 /// into `out`, unless `out` has one of that name. Then the directory,
 /// generated files only, is removed. `None` (and `dir` untouched, apart
 /// from entries already moved back) when a run may still own it, it has
 /// no manifest, `out` is not a directory, or anything fails.
-fn recover(out: &Path, dir: &Path) -> Option<Vec<PathBuf>> {
-    let pid: i32 = dir.file_name()?.to_str()?.rsplit('-').next()?.parse().ok()?;
-    if !dead(pid) || !dir.join(MANIFEST).is_file() || !out.is_dir() {
+fn recover(out: &Path, dir: &Path, prefix: &str) -> Option<Vec<PathBuf>> {
+    let pid = temp_pid(dir.file_name()?.to_str()?, prefix)?;
+    let gone = pid == std::process::id() || i32::try_from(pid).is_ok_and(dead);
+    // Killed before writing anything (or holding an empty output): nothing to keep.
+    if gone && std::fs::read_dir(dir).ok()?.next().is_none() {
+        return std::fs::remove_dir(dir).ok().map(|()| Vec::new());
+    }
+    // Without `out` (a first run, or removed), there is nowhere to move a
+    // user's entries to: only a directory of generated files is removed.
+    if !gone || !dir.join(MANIFEST).is_file() {
         return None;
     }
     let listed = previous_files(dir);
     let mut users = Vec::new();
     foreign_entries(dir, Path::new(""), &listed, &BTreeSet::new(), &mut users);
+    if !users.is_empty() && !out.is_dir() {
+        return None;
+    }
     let mut moved = Vec::new();
     for rel in users {
         let to = out.join(&rel);
@@ -257,7 +321,7 @@ fn replaceable(out: &Path, files: &Files) -> io::Result<()> {
     // `.` and `..` cannot be exchanged (the system says "busy"): the
     // directory must be named from outside it.
     if out.file_name().is_none() {
-        return Err(io::Error::other("name the output directory from outside it (`-o ../gen`, not `-o .`); nothing was written"));
+        return Err(io::Error::other("name the output directory from outside it (`-o ../gen`, not `-o .`)"));
     }
     let meta = match std::fs::symlink_metadata(out) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
@@ -266,10 +330,10 @@ fn replaceable(out: &Path, files: &Files) -> io::Result<()> {
     if meta.is_symlink() {
         // The exchange would replace the link, not the directory it names.
         let to = std::fs::read_link(out).map_or_else(|_| "elsewhere".to_string(), |t| format!("`{}`", t.display()));
-        return Err(io::Error::other(format!("it is a symbolic link (to {to}): name the directory itself; nothing was written")));
+        return Err(io::Error::other(format!("it is a symbolic link (to {to}): name the directory itself")));
     }
     if !meta.is_dir() {
-        return Err(io::Error::other("it exists and is not a directory; nothing was written"));
+        return Err(io::Error::other("it exists and is not a directory"));
     }
     if std::fs::read_dir(out)?.next().is_none() {
         return Ok(());
@@ -278,19 +342,32 @@ fn replaceable(out: &Path, files: &Files) -> io::Result<()> {
     let theirs = std::fs::read_to_string(out.join("Cargo.toml"));
     match (header, &theirs) {
         (Some(h), Ok(t)) if t.lines().next() == Some(h) => Ok(()),
-        (_, Ok(_)) => Err(io::Error::other("it is a directory the generator did not write (its `Cargo.toml` lacks the `@generated` header), so it is not replaced; nothing was written")),
-        (_, Err(_)) => Err(io::Error::other("it is a directory of other files (no `Cargo.toml` with the generator's `@generated` header), so it is not replaced; nothing was written")),
+        (_, Ok(_)) => Err(io::Error::other("it is a directory the generator did not write (its `Cargo.toml` lacks the `@generated` header), so it is not replaced")),
+        (_, Err(e)) if e.kind() != io::ErrorKind::NotFound => Err(io::Error::new(e.kind(), format!("its `Cargo.toml` cannot be read ({e}), so it is not known to be the generator's output"))),
+        (_, Err(_)) => Err(io::Error::other("it is a directory of other files (no `Cargo.toml` with the generator's `@generated` header), so it is not replaced")),
     }
 }
 
-/// Differences between `out` on disk and `files`: one line per stale or
-/// missing file, and per extra file that an earlier run wrote (listed in
-/// its [`MANIFEST`]) and this one would not. Files the generator never
-/// wrote are not its business: a write keeps them. Empty when up to date.
-pub fn check(out: &Path, files: &Files) -> Vec<String> {
-    let mut problems = Vec::new();
-    if std::fs::symlink_metadata(out).is_ok_and(|m| !m.is_dir()) {
-        return vec![format!("{} exists and is not a directory", out.display())];
+/// What [`check`] found.
+#[derive(Debug, Default)]
+pub struct Checked {
+    /// One line per stale or missing file, and per extra file that an
+    /// earlier run wrote (listed in its [`MANIFEST`]) and this one would not.
+    pub stale: Vec<String>,
+    /// What kept the comparison from being made (an unreadable file; an
+    /// output the main job would refuse to replace): then "stale" is not known.
+    pub trouble: Vec<String>,
+}
+
+/// Compares `out` on disk with `files`. Files the generator never wrote
+/// are not its business: a write keeps them. Up to date when both lists
+/// of the result are empty.
+pub fn check(out: &Path, files: &Files) -> Checked {
+    let out: &Path = &out.components().collect::<PathBuf>();
+    let mut c = Checked::default();
+    if let Err(e) = replaceable(out, files) {
+        c.trouble.push(format!("{}: {e}", out.display()));
+        return c;
     }
     let mut expected = BTreeSet::new();
     for (rel, text) in files {
@@ -298,9 +375,10 @@ pub fn check(out: &Path, files: &Files) -> Vec<String> {
         let path = out.join(rel);
         match std::fs::read_to_string(&path) {
             Ok(have) if have == *text => {}
-            Ok(_) => problems.push(format!("{} is stale", path.display())),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => problems.push(format!("{} is missing", path.display())),
-            Err(e) => problems.push(format!("{} cannot be read: {e}", path.display())),
+            Ok(_) => c.stale.push(format!("{} is stale", path.display())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => c.stale.push(format!("{} is missing", path.display())),
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => c.stale.push(format!("{} is stale (not UTF-8)", path.display())),
+            Err(e) => c.trouble.push(format!("{} cannot be read: {e}", path.display())),
         }
     }
     let mut present = Vec::new();
@@ -308,10 +386,10 @@ pub fn check(out: &Path, files: &Files) -> Vec<String> {
     let ours = previous_files(out);
     for p in present {
         if !expected.contains(&p) && ours.contains(&p) {
-            problems.push(format!("{} is not generated by this spec (an earlier run wrote it)", out.join(&p).display()));
+            c.stale.push(format!("{} is not generated by this spec (an earlier run wrote it)", out.join(&p).display()));
         }
     }
-    problems
+    c
 }
 
 fn list(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
@@ -327,5 +405,109 @@ fn list(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
         } else if let Ok(rel) = p.strip_prefix(root) {
             out.push(rel.to_path_buf());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("isa-output-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn files(lib: &str) -> Files {
+        with_manifest(vec![
+            ("Cargo.toml".into(), "# @generated by a test\n[package]\n".into()),
+            ("src/lib.rs".into(), lib.into()),
+        ])
+    }
+
+    fn write_all(dir: &Path, files: &Files) {
+        for (rel, text) in files {
+            std::fs::create_dir_all(dir.join(rel).parent().unwrap()).unwrap();
+            std::fs::write(dir.join(rel), text).unwrap();
+        }
+    }
+
+    /// PIDs are reused (in a container every run may be PID 1): a directory
+    /// an earlier run with this run's PID left, holding the user's files,
+    /// gives them back; it used to be deleted unread.
+    #[test]
+    fn an_earlier_run_with_this_pid_gives_the_user_s_files_back() {
+        let d = scratch("same-pid");
+        let out = d.join("gen");
+        write_atomically(&out, &files("one")).unwrap();
+        // Killed after the exchange: the old output, with the user's notes.
+        let stale = d.join(format!(".gen.tmp-{}", std::process::id()));
+        write_all(&stale, &files("zero"));
+        std::fs::write(stale.join("NOTES.md"), "mine").unwrap();
+        let w = write_atomically(&out, &files("two")).unwrap();
+        assert_eq!(std::fs::read_to_string(out.join("NOTES.md")).unwrap(), "mine");
+        assert_eq!(std::fs::read_to_string(out.join("src/lib.rs")).unwrap(), "two");
+        assert_eq!(w.recovered, vec![(stale.clone(), vec![PathBuf::from("NOTES.md")])]);
+        assert!(!stale.exists());
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1, "only `gen` is left");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// A directory this run cannot settle keeps its name; this run takes another.
+    #[test]
+    fn a_directory_with_this_pid_that_cannot_be_settled_is_kept() {
+        let d = scratch("same-pid-kept");
+        let out = d.join("gen");
+        let stale = d.join(format!(".gen.tmp-{}", std::process::id()));
+        std::fs::create_dir_all(&stale).unwrap();
+        std::fs::write(stale.join("unknown.txt"), "no manifest: not known to be generated").unwrap();
+        let w = write_atomically(&out, &files("one")).unwrap();
+        assert_eq!(w.others, vec![stale.clone()]);
+        assert_eq!(std::fs::read_to_string(stale.join("unknown.txt")).unwrap(), "no manifest: not known to be generated");
+        assert_eq!(std::fs::read_to_string(out.join("src/lib.rs")).unwrap(), "one");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// A run killed while writing left its manifest (written first) and
+    /// part of the files: the next run removes the directory.
+    #[test]
+    fn a_run_killed_while_writing_is_cleaned_up_by_the_next() {
+        let d = scratch("killed-writing");
+        let out = d.join("gen");
+        write_atomically(&out, &files("one")).unwrap();
+        let half = d.join(format!(".gen.tmp-{}", std::process::id()));
+        let f = files("two");
+        let manifest = f.iter().find(|(rel, _)| rel == MANIFEST).unwrap();
+        write_all(&half, &vec![manifest.clone(), ("src/lib.rs".into(), "tw".into())]);
+        let w = write_atomically(&out, &files("three")).unwrap();
+        assert_eq!(w.recovered, vec![(half.clone(), vec![])]);
+        assert!(w.others.is_empty() && !half.exists());
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn temporary_names_carry_the_pid() {
+        assert_eq!(temp_pid(".gen.tmp-42", ".gen.tmp-"), Some(42));
+        assert_eq!(temp_pid(".gen.tmp-42-3", ".gen.tmp-"), Some(42));
+        assert_eq!(temp_pid(".gen.tmp-42-", ".gen.tmp-"), None);
+        assert_eq!(temp_pid(".gen.tmp-x", ".gen.tmp-"), None);
+        assert_eq!(temp_pid(".gen.tmp-", ".gen.tmp-"), None);
+    }
+
+    /// The output directory's permissions survive regeneration.
+    #[cfg(unix)]
+    #[test]
+    fn regeneration_keeps_the_directory_s_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = scratch("mode");
+        let out = d.join("gen");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o750)).unwrap();
+        write_atomically(&out, &files("one")).unwrap();
+        write_atomically(&Path::new(&format!("{}/.", out.display())), &files("two")).unwrap();
+        assert_eq!(std::fs::metadata(&out).unwrap().permissions().mode() & 0o7777, 0o750);
+        assert_eq!(std::fs::read_to_string(out.join("src/lib.rs")).unwrap(), "two");
+        let _ = std::fs::remove_dir_all(&d);
     }
 }

@@ -630,7 +630,12 @@ fn output_that_is_not_ours_is_never_replaced() {
     // `--check` onto a file: the error, and no advice to run what would refuse.
     let r = bin().args(["spec/", "--check", "-o"]).arg(&file).output().unwrap();
     let err = String::from_utf8(r.stderr).unwrap();
-    assert!(r.status.code() == Some(1) && err.contains("exists and is not a directory") && !err.contains("is stale: run"), "{err}");
+    // It is trouble, not "stale" (2, as diff(1)).
+    assert!(r.status.code() == Some(2) && err.contains("exists and is not a directory") && !err.contains("is stale: run"), "{err}");
+    // So is a directory the main job would refuse to replace.
+    let r = bin().args(["spec/", "--check", "-o"]).arg(&theirs).output().unwrap();
+    let err = String::from_utf8(r.stderr).unwrap();
+    assert!(r.status.code() == Some(2) && err.contains("so it is not replaced") && !err.contains("is stale: run"), "{err}");
     assert_eq!(std::fs::read_to_string(theirs.join("main.rs")).unwrap(), "fn main() {}");
     // Nothing else appeared beside them (no temporary or moved-aside copies).
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
@@ -750,5 +755,36 @@ fn a_huge_example_line_is_quoted_short() {
     assert_eq!(w014.len(), 1, "{}", &err[..err.len().min(4000)]);
     assert!(w014[0].len() < 200, "{}", &w014[0][..w014[0].len().min(300)]);
     assert!(out.stderr.len() < 64 * 1024, "{} bytes of diagnostics", out.stderr.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An editor's lock file (Emacs' `.#x.txt`, a dangling link) and other
+/// hidden entries in a spec directory are not the spec's: skipped. A
+/// broken link given by name says so.
+#[cfg(unix)]
+#[test]
+fn hidden_entries_are_skipped_and_broken_links_named() {
+    let dir = temp_dir("hidden");
+    let spec = dir.join("spec");
+    std::fs::create_dir_all(&spec).unwrap();
+    for f in ["enums.txt", "formats.txt", "isa.txt", "operands.txt"] {
+        std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/base").join(f), spec.join(f)).unwrap();
+    }
+    std::os::unix::fs::symlink("user@host.12345:1700000000", spec.join(".#isa.txt")).unwrap();
+    std::fs::write(spec.join("._isa.txt"), b"\x00\x05\x16\x07 AppleDouble").unwrap();
+    std::fs::create_dir_all(spec.join(".git")).unwrap();
+    std::fs::write(spec.join(".git/notes.txt"), "not a spec").unwrap();
+    let r = bin().arg("check").arg(&spec).output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(0), "{err}");
+    assert!(String::from_utf8_lossy(&r.stdout).starts_with("4 files:"), "{err}");
+    let r = bin().arg("check").arg(spec.join(".#isa.txt")).output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(1), "{err}");
+    assert!(err.contains(".#isa.txt: a broken symbolic link (what it names does not exist)"), "{err}");
+    std::os::unix::fs::symlink("loop.txt", dir.join("loop.txt")).unwrap();
+    let r = bin().arg("check").arg(dir.join("loop.txt")).output().unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("loop.txt: a symbolic link in a loop"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -90,6 +90,9 @@ pub fn collect_spec_files(paths: &[PathBuf], diags: &mut Diagnostics) -> Vec<Pat
     out
 }
 
+/// `ELOOP`, "too many levels of symbolic links" (40 on Linux, 62 on the BSDs and macOS).
+const LOOP_ERRNO: i32 = if cfg!(target_os = "linux") { 40 } else { 62 };
+
 fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSet<PathBuf>, diags: &mut Diagnostics, depth: usize) {
     if let Ok(real) = std::fs::canonicalize(p) {
         if !seen.insert(real) {
@@ -111,6 +114,11 @@ fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSe
         let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
         entries.sort();
         for e in entries {
+            // Hidden entries are an editor's or a system's, not the spec's:
+            // Emacs locks (`.#a.txt`, dangling links), `.git`, AppleDouble `._a.txt`.
+            if e.file_name().is_some_and(|n| n.as_encoded_bytes().starts_with(b".")) {
+                continue;
+            }
             if e.is_dir() || e.extension().is_some_and(|x| x == "txt") {
                 collect(&e, out, seen, diags, depth + 1);
             }
@@ -121,7 +129,14 @@ fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSe
         // A FIFO or device would block the read or never end.
         diags.push(Diagnostic::new(Code::Io, None, format!("{}: not a regular file", p.display())));
     } else {
-        diags.push(Diagnostic::new(Code::Io, None, format!("{}: no such file or directory", p.display())));
+        let why = match std::fs::symlink_metadata(p) {
+            Ok(m) if m.is_symlink() => match std::fs::metadata(p) {
+                Err(e) if e.raw_os_error() == Some(LOOP_ERRNO) => "a symbolic link in a loop (too many levels of links)",
+                _ => "a broken symbolic link (what it names does not exist)",
+            },
+            _ => "no such file or directory",
+        };
+        diags.push(Diagnostic::new(Code::Io, None, format!("{}: {why}", p.display())));
     }
 }
 

@@ -70,8 +70,33 @@ pub fn input_name(path: &Path) -> String {
 
 /// Whether writing `out` would replace the input file `input` (the same
 /// file, by whatever path): an assembler refuses, as the source would be lost.
+/// Standard input counts too, when it is redirected from `out`
+/// (`isa asm - -o src.s < src.s`).
 pub fn is_same_file(input: &Path, out: &Path) -> bool {
-    input.as_os_str() != "-" && out.as_os_str() != "-" && matches!((std::fs::canonicalize(input), std::fs::canonicalize(out)), (Ok(a), Ok(b)) if a == b)
+    if out.as_os_str() == "-" {
+        return false;
+    }
+    if input.as_os_str() == "-" {
+        return stdin_is(out);
+    }
+    matches!((std::fs::canonicalize(input), std::fs::canonicalize(out)), (Ok(a), Ok(b)) if a == b)
+}
+
+/// Whether standard input is the file `out` (same device and inode).
+#[cfg(unix)]
+fn stdin_is(out: &Path) -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else { return false };
+    match (std::fs::File::from(fd).metadata(), std::fs::metadata(out)) {
+        (Ok(a), Ok(b)) => a.is_file() && a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn stdin_is(_: &Path) -> bool {
+    false
 }
 
 /// Writes `text` to standard output and flushes it. A reader that went

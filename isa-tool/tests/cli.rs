@@ -351,6 +351,15 @@ fn stdin_formats_and_outputs_behave_as_a_user_expects() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("is the input file"), "{err}");
     assert_eq!(std::fs::read_to_string(&src).unwrap(), "MOV R1, R2\n");
+    // Also when standard input is the file (`isa asm - -o p.s < p.s`).
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_isa"))
+        .args(["asm", "-", "-o", src.to_str().unwrap()])
+        .stdin(std::fs::File::open(&src).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("is the input file"));
+    assert_eq!(std::fs::read_to_string(&src).unwrap(), "MOV R1, R2\n");
     // A replaced output keeps its permissions.
     #[cfg(unix)]
     {
