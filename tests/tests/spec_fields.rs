@@ -8,7 +8,14 @@
 //! values. Through the IR it covers the generated crate: `codec.rs` holds
 //! generated and interpreted bit-identical.
 //!
-//! After a spec change: `python3 tools/spec_fields.py spec/ > tests/golden/spec_fields.txt`.
+//! `tests/golden/spec_rules.txt` (`tools/spec_rules.py`, the same way) adds
+//! each opcode's default word and the verdict of its `__Exception` rules on
+//! random words, the rules rewritten into Python and evaluated there: the
+//! generated and interpreted decoders must give the same verdicts, as both
+//! lower the rules through the compiler's one `plan::lower`.
+//!
+//! After a spec change: `python3 tools/spec_fields.py spec/ > tests/golden/spec_fields.txt`
+//! and `python3 tools/spec_rules.py spec/ > tests/golden/spec_rules.txt`.
 
 use std::collections::BTreeMap;
 
@@ -62,4 +69,91 @@ fn every_field_is_where_the_spec_text_puts_it() {
         let mask = want[op.name.as_str()].iter().filter(|f| f.3.is_some()).fold(0u128, |m, f| m | ((1u128 << f.2) - 1) << f.1);
         assert_eq!(op.fixed_mask, mask, "{}: fixed bits", op.name);
     }
+}
+
+/// `tests/golden/spec_rules.txt`, written by `tools/spec_rules.py` from the
+/// spec text: each opcode's default word, and words with the message of the
+/// `__Exception` rule each breaks (`None`: it breaks none).
+/// After a spec change: `python3 tools/spec_rules.py spec/ > tests/golden/spec_rules.txt`.
+#[allow(clippy::type_complexity)]
+fn rules_oracle() -> (Vec<(String, u128, Option<String>)>, Vec<(String, u128, Option<String>)>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/spec_rules.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (mut defaults, mut words) = (Vec::new(), Vec::new());
+    let hex = |s: &str| u128::from_str_radix(s.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("word {s:?}"));
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let mut parts = line.splitn(4, ' ');
+        let (kind, op, w, verdict) = (parts.next(), parts.next(), parts.next(), parts.next());
+        let verdict = match verdict {
+            Some("ok") => None,
+            Some(m) if m.len() > 1 && m.starts_with('"') && m.ends_with('"') => Some(m[1..m.len() - 1].to_string()),
+            _ => panic!("bad verdict in {line:?}"),
+        };
+        match (kind, op, w) {
+            (Some("default"), Some(op), Some(w)) => defaults.push((op.to_string(), hex(w), verdict)),
+            (Some("word"), Some(op), Some(w)) => words.push((op.to_string(), hex(w), verdict)),
+            _ => panic!("bad line {line:?}"),
+        }
+    }
+    (defaults, words)
+}
+
+/// Every opcode's default word (constants, defaults by number, enum value
+/// or register constant such as `PT`; 0 for fields with neither) is the
+/// spec text's: in the IR and in the generated crate.
+#[test]
+fn every_default_word_is_the_spec_text_s() {
+    let isa = isa_tests::spec_isa();
+    let (defaults, _) = rules_oracle();
+    assert_eq!(defaults.len(), 184, "the seeds' opcodes");
+    for (name, want, verdict) in &defaults {
+        let op = isa.opcodes.iter().find(|o| o.name == *name).unwrap_or_else(|| panic!("{name} is not in the IR"));
+        let ir = op.fields.iter().fold(0u128, |w, f| w | (f.default_value().unwrap_or(0) as u128 & ((1u128 << f.width) - 1)) << f.start);
+        assert_eq!(ir, *want, "{name}: the IR's default word");
+        // The generated crate: the word decodes as the opcode (or breaks the
+        // rule the spec text says it breaks).
+        match (isa_generated::Instruction::decode(*want), verdict) {
+            (Ok(i), None) => {
+                assert_eq!(isa_generated::OPCODE_NAMES[i.index()], name.as_str());
+                assert_eq!(i.to_word(), *want, "{name}");
+            }
+            (Err(e), Some(m)) => assert_eq!(e.to_string(), format!("{name}: {m}")),
+            (got, _) => panic!("{name}: the spec text says {verdict:?}, the generated decoder {got:?}"),
+        }
+    }
+    assert!(defaults.iter().filter(|d| d.2.is_some()).count() < 10, "most defaults break no rule");
+    assert_eq!(isa_generated::FFMA_RRR::DEFAULT.to_word(), defaults.iter().find(|d| d.0 == "FFMA_RRR").unwrap().1);
+    assert_eq!(isa_generated::MOV_I::DEFAULT.to_word(), defaults.iter().find(|d| d.0 == "MOV_I").unwrap().1);
+}
+
+/// Every `__Exception` rule gives the spec text's verdict, rewritten into
+/// Python and evaluated there, on random words of every opcode with rules:
+/// the generated and the interpreted decoder accept exactly the words that
+/// break no rule, and name the first rule broken.
+#[test]
+fn every_exception_verdict_is_the_spec_text_s() {
+    let isa = isa_tests::spec_isa();
+    let codec = isa_codegen::interp::Codec::new(&isa);
+    let (_, words) = rules_oracle();
+    let (ok, broken) = (words.iter().filter(|w| w.2.is_none()).count(), words.iter().filter(|w| w.2.is_some()).count());
+    assert!(ok > 500 && broken > 500, "both verdicts are well represented: {ok} ok, {broken} broken");
+    let families: std::collections::BTreeSet<&str> = words.iter().filter_map(|w| w.2.as_deref()).collect();
+    assert!(families.len() >= 8, "every family of the seeds' rules is broken at least once: {families:?}");
+    let mut bad = Vec::new();
+    for (name, w, verdict) in &words {
+        let want = verdict.as_ref().map(|m| format!("{name}: {m}"));
+        let generated = isa_generated::Instruction::decode(*w).map(|i| isa_generated::OPCODE_NAMES[i.index()].to_string()).map_err(|e| e.to_string());
+        let interpreted = codec.decode(*w).map(|r| isa.opcodes[r.opcode].name.to_string()).map_err(|e| e.to_string());
+        for (path, got) in [("generated", &generated), ("interpreted", &interpreted)] {
+            let right = match (&want, got) {
+                (None, Ok(op)) => op == name,
+                (Some(m), Err(e)) => e == m,
+                _ => false,
+            };
+            if !right {
+                bad.push(format!("{name} {w:#034x}: spec text says {want:?}, {path} decoder {got:?}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{} of {} verdicts differ:\n{}", bad.len(), 2 * words.len(), bad.join("\n"));
 }
