@@ -136,14 +136,18 @@ pub fn generate(checked: &Checked, options: &Options) -> Result<output::Files, S
         return Err(format!("the spec has errors ({})", fe.diagnostics.summary()));
     }
     options.validate()?;
-    let mut files = gen_rust::generate_crate(&fe.isa, options);
-    let asm = asm::Assembler::new(&fe.isa);
+    // Spec files by their names below the spec's project, not the current
+    // directory: the same output from anywhere (`SourceFile::spec_name`).
+    let sources = fe.sources.with_spec_names();
+    let isa = fe.isa_with_spec_names();
+    let mut files = gen_rust::generate_crate(&isa, options);
+    let asm = asm::Assembler::new(&isa);
     let input = docs::DocsInput {
-        isa: &fe.isa,
+        isa: &isa,
         asm: &asm,
         examples: &checked.examples,
         diagnostics: &fe.diagnostics,
-        sources: &fe.sources,
+        sources: &sources,
     };
     files.extend(docs::generate(&input)?);
     Ok(output::with_manifest(files))

@@ -310,7 +310,8 @@ fn main() -> ExitCode {
                 IrFormat::Yaml => Format::Yaml,
                 IrFormat::Json => Format::Json,
             };
-            match dump(&fe.isa, format) {
+            // Files named below the spec's project: the same dump from any directory.
+            match dump(&fe.isa_with_spec_names(), format) {
                 Ok(s) => {
                     // A closed pipe (`| head`) is not an error worth a panic.
                     if let Err(e) = isa_runtime::files::to_stdout(&s) { say!("error: cannot write the output: {e}"); return ExitCode::from(1); }

@@ -788,3 +788,23 @@ fn hidden_entries_are_skipped_and_broken_links_named() {
     assert!(err.contains("loop.txt: a symbolic link in a loop"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Generated files name spec files below the spec's root, not the current
+/// directory: `--check` from a subdirectory, or with an absolute path,
+/// finds the checked-in crate up to date, and the IR dump is the same.
+#[test]
+fn the_output_does_not_depend_on_the_current_directory() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let sub = root.join("isa-dsl");
+    let r = bin().current_dir(&sub).args(["../spec", "-o", "../generated", "--check"]).output().unwrap();
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    let abs = std::fs::canonicalize(&root).unwrap();
+    let r = bin().current_dir(std::env::temp_dir()).arg(abs.join("spec")).arg("-o").arg(abs.join("generated")).arg("--check").output().unwrap();
+    assert_eq!(r.status.code(), Some(0), "{}", String::from_utf8_lossy(&r.stderr));
+    let here = bin().args(["ir", "spec/"]).output().unwrap();
+    let there = bin().current_dir(&sub).args(["ir", "../spec"]).output().unwrap();
+    assert!(here.status.success() && here.stdout == there.stdout, "the IR dump differs");
+    // Diagnostics still name files from where the command runs.
+    let err = String::from_utf8(there.stderr).unwrap();
+    assert!(err.contains("--> ../spec/000_halu.txt:"), "{err}");
+}

@@ -19,7 +19,9 @@ fn main() {
     let mut sources = isa_dsl::SourceMap::new();
     for f in isa_dsl::collect_spec_files(&[root], &mut diags) {
         match std::fs::read(&f) {
-            Ok(bytes) => isa_dsl::add_source(&mut sources, &f.display().to_string(), &bytes, &mut diags),
+            Ok(bytes) => {
+                isa_dsl::add_source(&mut sources, &f.display().to_string(), &bytes, &mut diags);
+            }
             Err(e) => {
                 eprintln!("{}: {e}", f.display());
                 std::process::exit(1);

@@ -51,6 +51,13 @@ pub struct Frontend {
 }
 
 impl Frontend {
+    /// The IR with its files named by [`source::SourceFile::spec_name`] (below the
+    /// spec's project, not the current directory): what generated files and
+    /// the IR dump quote, the same from any directory.
+    pub fn isa_with_spec_names(&self) -> ir::Isa {
+        ir::Isa { files: self.sources.files().map(|(_, f)| f.spec_name.clone()).collect(), ..self.isa.clone() }
+    }
+
     /// True when there are errors (warnings do not count).
     pub fn has_errors(&self) -> bool {
         self.diagnostics.has_errors()
@@ -144,20 +151,72 @@ fn collect(p: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSe
 pub fn load(paths: &[PathBuf]) -> Frontend {
     let mut diags = Diagnostics::default();
     let mut sources = SourceMap::new();
-    for f in collect_spec_files(paths, &mut diags) {
-        match std::fs::read(&f) {
-            Ok(bytes) => add_source(&mut sources, &display_name(&f), &bytes, &mut diags),
+    let files = collect_spec_files(paths, &mut diags);
+    let names = spec_names(&files);
+    // In the order of the names below the root: the same IR from any directory.
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_cached_key(|&i| PathBuf::from(&names[i]));
+    for i in order {
+        let f = &files[i];
+        match std::fs::read(f) {
+            Ok(bytes) => {
+                let id = add_source(&mut sources, &display_name(f), &bytes, &mut diags);
+                sources.set_spec_name(id, names[i].clone());
+            }
             Err(e) => diags.push(Diagnostic::new(Code::Io, None, format!("{}: {e}", f.display()))),
         }
     }
     compile(sources, diags)
 }
 
-/// The name a spec file goes by in diagnostics, generated headers and the
-/// manual: the path as given, without `.` components, and relative to the
-/// current directory when it lies below it. So `./spec`, `spec/` and
-/// `$PWD/spec` give the same output, and no absolute path of the machine
-/// that ran the generator lands in checked-in files.
+/// How generated files and the manual name each of `files`: its path
+/// below the spec's project, `/`-separated, whatever the current directory
+/// and however the paths were spelled (`spec`, `../spec`, `/abs/spec`, or
+/// the files one by one, all give `spec/a.txt`). The project is the
+/// nearest directory holding `.git` above the files (as a repository keeps
+/// them), else the parent of the deepest directory holding them all.
+pub fn spec_names(files: &[PathBuf]) -> Vec<String> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let absolute: Vec<PathBuf> = files.iter().map(|f| lexical(&cwd.join(f))).collect();
+    let mut common: Option<PathBuf> = None;
+    for a in &absolute {
+        let dir = a.parent().unwrap_or(a);
+        common = Some(match common {
+            None => dir.to_path_buf(),
+            Some(c) => c.components().zip(dir.components()).take_while(|(x, y)| x == y).map(|(x, _)| x).collect(),
+        });
+    }
+    let root = common.as_deref().map(|c| c.ancestors().find(|a| a.join(".git").exists()).or(c.parent()).unwrap_or(c).to_path_buf());
+    files
+        .iter()
+        .zip(&absolute)
+        .map(|(f, a)| match root.as_deref().and_then(|r| a.strip_prefix(r).ok()) {
+            Some(rel) if !rel.as_os_str().is_empty() => rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"),
+            _ => display_name(f),
+        })
+        .collect()
+}
+
+/// `p` without `.` components, and with `x/..` taken out (by the text: a
+/// link is not followed).
+fn lexical(p: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The name a spec file goes by in diagnostics: the path as given,
+/// without `.` components, and relative to the current directory when it
+/// lies below it (generated files use [`spec_names`] instead).
 pub fn display_name(path: &Path) -> String {
     let mut p = path;
     let stripped;
@@ -174,7 +233,7 @@ pub fn display_name(path: &Path) -> String {
 }
 
 /// Adds one file's bytes, reporting invalid UTF-8.
-pub fn add_source(sources: &mut SourceMap, name: &str, bytes: &[u8], diags: &mut Diagnostics) {
+pub fn add_source(sources: &mut SourceMap, name: &str, bytes: &[u8], diags: &mut Diagnostics) -> FileId {
     let (id, bad) = sources.add_bytes(name, bytes);
     if let Some(at) = bad {
         diags.push(
@@ -183,6 +242,7 @@ pub fn add_source(sources: &mut SourceMap, name: &str, bytes: &[u8], diags: &mut
                 .with_notes(isa_runtime::report::invalid_utf8_notes(bytes)),
         );
     }
+    id
 }
 
 /// Whether a file is written in the DSL (it declares something with `__Def`,

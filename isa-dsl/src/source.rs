@@ -37,8 +37,14 @@ impl Span {
 /// One loaded spec file.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
-    /// Path as given by the user (used in diagnostics and generated headers).
+    /// Path as given by the user, relative to the current directory when
+    /// below it (used in diagnostics).
     pub name: String,
+    /// Path below the spec's project (see `isa_dsl::spec_names`:
+    /// `spec/a.txt` for `spec`, `../spec` or `/abs/spec`): how generated
+    /// files and the manual name the file, whatever the current directory.
+    /// The same as `name` for files not loaded from disk.
+    pub spec_name: String,
     /// The text; invalid UTF-8 was replaced and reported when the file was added.
     pub text: String,
     line_starts: Vec<u32>,
@@ -53,7 +59,7 @@ impl SourceFile {
                 line_starts.push(i as u32 + 1);
             }
         }
-        SourceFile { name, text, line_starts }
+        SourceFile { spec_name: name.clone(), name, text, line_starts }
     }
 
     /// 1-based line and column (column counted in characters) of a byte offset.
@@ -106,6 +112,21 @@ impl SourceMap {
                 (self.add(name, String::from_utf8_lossy(bytes).into_owned()), Some(bad))
             }
         }
+    }
+
+    /// Sets the [`SourceFile::spec_name`] of file `id`.
+    pub fn set_spec_name(&mut self, id: FileId, name: String) {
+        self.files[id.0 as usize].spec_name = name;
+    }
+
+    /// The same files, each named by its [`SourceFile::spec_name`]: what
+    /// generated files quote.
+    pub fn with_spec_names(&self) -> SourceMap {
+        let mut m = self.clone();
+        for f in &mut m.files {
+            f.name = f.spec_name.clone();
+        }
+        m
     }
 
     /// The file `id` (panics if there is none).
