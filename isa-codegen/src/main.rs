@@ -332,6 +332,12 @@ fn generate(spec: &[PathBuf], out: &std::path::Path, check: bool, options: &isa_
     let fe = &checked.fe;
     let (shown, allowed) = without_allowed(&fe.diagnostics, allow);
     say_raw!("{}", shown.render(&fe.sources, color));
+    // The counts `check` gives (allowed warnings apart).
+    if fe.has_errors() {
+        let untouched = if out.exists() { format!("; {} left untouched", out.display()) } else { String::new() };
+        say!("error: the spec has errors ({}){untouched}", summary(&shown, allowed));
+        return ExitCode::from(if check { 2 } else { 1 });
+    }
     let files = match isa_codegen::generate(&checked, options) {
         Ok(f) => f,
         Err(e) => {
@@ -478,7 +484,7 @@ fn asm(spec: &[PathBuf], file: &std::path::Path, out: Option<&std::path::Path>, 
             match isa_runtime::files::write_output(path, &bin) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
-                    say!("error: cannot write {}: {e}", path.display());
+                    say!("error: cannot write {}: {e}", isa_runtime::files::output_name(path));
                     ExitCode::from(1)
                 }
             }

@@ -65,8 +65,9 @@ pub struct Written {
 /// directory or one this generator wrote (see `replaceable`); anything
 /// else is refused and left untouched. Files in `out` that the previous
 /// run did not write are kept (moved into the new output). On error the
-/// old output is in place and unchanged. The one partial outcome is
-/// [`Written::stranded`].
+/// old output is in place and unchanged (one that cannot be moved undoes
+/// the exchange). The one partial outcome is [`Written::stranded`], when
+/// even that undoing fails.
 pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
     // `gen/.` is `gen` (the exchange of a `.` fails as "busy").
     let out: &Path = &out.components().collect::<PathBuf>();
@@ -95,15 +96,8 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
         }
     }
     let tmp = fresh_temp_dir(&parent, &prefix)?;
-    // What `out` is now, its permissions and group, the new output keeps.
-    if let Ok(meta) = std::fs::metadata(out) {
-        let _ = std::fs::set_permissions(&tmp, meta.permissions());
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            let _ = std::os::unix::fs::chown(&tmp, None, Some(meta.gid()));
-        }
-    }
+    // The permissions and group of `out`, which the new output takes at the end.
+    let old_meta = std::fs::metadata(out).ok();
     // The manifest first: a run killed while writing leaves a directory
     // that says which files are generated, so the next run can remove it.
     let mut order: Vec<&(String, String)> = files.iter().filter(|(rel, _)| rel == MANIFEST).collect();
@@ -147,10 +141,17 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
         });
     }
     // `tmp` now holds the old output: move the user's files into the new one.
-    for rel in &foreign {
+    for (k, rel) in foreign.iter().enumerate() {
         let to = out.join(rel);
         let moved = to.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|()| std::fs::rename(tmp.join(rel), &to));
         if let Err(e) = moved {
+            // Undo: the entries moved so far go back, and the old output
+            // takes its place again; all or nothing.
+            let undone = foreign[..k].iter().try_for_each(|r| std::fs::rename(out.join(r), tmp.join(r))).and_then(|()| exchange(&tmp, out));
+            if undone.is_ok() {
+                let _ = std::fs::remove_dir_all(&tmp);
+                return Err(io::Error::new(e.kind(), format!("`{}` (not generated) cannot be moved into the new output ({e}), so the old output is kept as it was; nothing was written", rel.display())));
+            }
             let stranded = format!(
                 "the new output is written, but `{}` (not generated) could not be moved into it ({e}); \
                  it and the rest of the previous output are in {}",
@@ -158,6 +159,14 @@ pub fn write_atomically(out: &Path, files: &Files) -> io::Result<Written> {
                 tmp.display()
             );
             return Ok(Written { kept: Vec::new(), leftover: None, stranded: Some(stranded), others, recovered });
+        }
+    }
+    if let Some(meta) = old_meta {
+        let _ = std::fs::set_permissions(out, meta.permissions());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let _ = std::os::unix::fs::chown(out, None, Some(meta.gid()));
         }
     }
     let leftover = std::fs::remove_dir_all(&tmp).err().map(|e| (tmp.clone(), e.to_string()));

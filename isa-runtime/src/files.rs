@@ -68,6 +68,15 @@ pub fn input_name(path: &Path) -> String {
     }
 }
 
+/// How messages name an output file: its path, or "standard output" for `-`.
+pub fn output_name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "standard output".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
 /// Whether writing `out` would replace the input file `input` (the same
 /// file, by whatever path): an assembler refuses, as the source would be lost.
 /// Standard input counts too, when it is redirected from `out`

@@ -203,7 +203,7 @@ fn asm(file: &Path, out: Option<&Path>) -> ExitCode {
         Some(path) => match files::write_output(path, &words::to_bytes(&words)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                say!("error: cannot write {}: {e}", path.display());
+                say!("error: cannot write {}: {e}", isa_runtime::files::output_name(path));
                 ExitCode::from(1)
             }
         },
