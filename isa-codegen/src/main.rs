@@ -201,8 +201,10 @@ fn warning_code(s: &str) -> Result<isa_dsl::Code, String> {
 /// arguments may not, rather than being silently dropped.
 fn parse_cli() -> Cli {
     let mut command = Cli::command();
-    let matches = command.get_matches_mut();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command).exit());
+    // clap's own `exit` ignores a failed write: `--help > /dev/full` would succeed.
+    let exit = |e: clap::Error| -> ! { std::process::exit(isa_runtime::files::printed_exit_code(e.print(), e.exit_code())) };
+    let matches = command.try_get_matches_from_mut(std::env::args_os()).unwrap_or_else(|e| exit(e));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit(e.format(&mut command)));
     if let Some(sub) = matches.subcommand_name() {
         let main_job = ["spec", "out", "check", "crate_name", "runtime_path", "allow"];
         if let Some(id) = main_job.iter().find(|id| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine)) {
@@ -210,9 +212,7 @@ fn parse_cli() -> Cli {
             // The subcommand may have an option of its own by that name (`--allow`).
             let own = command.find_subcommand(sub).is_some_and(|c| c.get_arguments().any(|a| a.get_id() == *id));
             let hint = if own { format!("; `{sub}` takes its own after its name: `isa-codegen {sub} ... {arg}`") } else { String::new() };
-            command
-                .error(clap::error::ErrorKind::ArgumentConflict, format!("`{arg}` before `{sub}` belongs to the main job (`isa-codegen SPEC... -o OUT`){hint}"))
-                .exit();
+            exit(command.error(clap::error::ErrorKind::ArgumentConflict, format!("`{arg}` before `{sub}` belongs to the main job (`isa-codegen SPEC... -o OUT`){hint}")));
         }
     }
     cli

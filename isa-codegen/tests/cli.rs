@@ -808,3 +808,17 @@ fn the_output_does_not_depend_on_the_current_directory() {
     let err = String::from_utf8(there.stderr).unwrap();
     assert!(err.contains("--> ../spec/000_halu.txt:"), "{err}");
 }
+
+/// Help that cannot be written is a failure, as any output's (clap's own
+/// exit ignores the write error).
+#[cfg(target_os = "linux")]
+#[test]
+fn help_to_a_full_disk_fails() {
+    for args in [&["--help"][..], &["--version"], &["check", "--help"]] {
+        let r = bin().args(args).stdout(std::fs::File::create("/dev/full").unwrap()).output().unwrap();
+        assert_eq!(r.status.code(), Some(1), "{args:?}");
+        assert!(String::from_utf8_lossy(&r.stderr).contains("cannot write the output: No space left on device"), "{args:?}");
+    }
+    let r = bin().arg("--bogus").output().unwrap();
+    assert_eq!(r.status.code(), Some(2));
+}

@@ -108,6 +108,21 @@ fn stdin_is(_: &Path) -> bool {
     false
 }
 
+/// The exit code after printing a command-line parser's message (help,
+/// version, usage error) with `print`: `code` when it was written (or the
+/// reader went away), else 1 with the reason on standard error, so that
+/// `--help > /dev/full` does not succeed silently.
+pub fn printed_exit_code(print: std::io::Result<()>, code: i32) -> i32 {
+    match print {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "error: cannot write the output: {e}");
+            1
+        }
+        _ => code,
+    }
+}
+
 /// Writes `text` to standard output and flushes it. A reader that went
 /// away (`| head`) is not an error; any other failure (a full disk) is.
 pub fn to_stdout(text: &str) -> std::io::Result<()> {

@@ -73,7 +73,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // clap's own `exit` ignores a failed write: `--help > /dev/full` would succeed.
+    let cli = Cli::try_parse().unwrap_or_else(|e| std::process::exit(files::printed_exit_code(e.print(), e.exit_code())));
     let auto = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
     let _ = COLOR.set(match cli.color.as_str() {
         "always" => true,

@@ -437,3 +437,12 @@ fn invisible_characters_are_named_where_they_are() {
     assert_eq!(code, 1);
     assert!(!err.contains("each byte as `?`"), "{err}");
 }
+
+/// Help that cannot be written is a failure, as any output's.
+#[cfg(target_os = "linux")]
+#[test]
+fn help_to_a_full_disk_fails() {
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_isa")).arg("--help").stdout(std::fs::File::create("/dev/full").unwrap()).output().unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("cannot write the output"));
+}
