@@ -421,7 +421,6 @@ fn spec_and_file(mut spec: Vec<PathBuf>, file: Option<PathBuf>, command: &str) -
     Some((spec, file))
 }
 
-/// Loads a spec for asm/disasm; prints its errors.
 /// One side of `diff`: the spec, or `None` after its errors (only its
 /// errors: its warnings are no news here) and which side they are in.
 fn load_side(spec: &[PathBuf], side: &str, path: &std::path::Path, color: bool) -> Option<isa_codegen::Frontend> {
@@ -436,6 +435,7 @@ fn load_side(spec: &[PathBuf], side: &str, path: &std::path::Path, color: bool) 
     None
 }
 
+/// Loads a spec for asm/disasm; prints its errors.
 fn load_clean(spec: &[PathBuf], color: bool) -> Option<isa_codegen::Frontend> {
     let fe = isa_codegen::load(spec);
     if fe.has_errors() {

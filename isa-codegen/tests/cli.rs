@@ -427,7 +427,16 @@ fn diff_of_two_extensions_over_a_shared_base() {
     let same = bin().args(["diff", "spec/", "spec/"]).output().unwrap();
     assert_eq!((same.status.code(), String::from_utf8(same.stdout).unwrap().as_str()), (Some(0), "no differences between spec/ and spec/\n"));
     let broken = bin().args(["diff", "spec/", "tests/diff/missing.txt"]).output().unwrap();
-    assert_eq!(broken.status.code(), Some(2), "{}", String::from_utf8_lossy(&broken.stderr));
+    let err = String::from_utf8_lossy(&broken.stderr);
+    assert_eq!(broken.status.code(), Some(2), "{err}");
+    assert!(err.contains("error: NEW (tests/diff/missing.txt) does not compile: 1 error"), "{err}");
+    // A broken OLD that also has a warning: its errors only, and the side named.
+    let broken = bin().args(["diff", "tests/specs/fail/e030_field_overlap.txt", "tests/diff/new.txt", "--include", "spec/base/"]).output().unwrap();
+    let err = String::from_utf8_lossy(&broken.stderr);
+    assert_eq!(broken.status.code(), Some(2), "{err}");
+    assert!(err.contains("error: OLD (tests/specs/fail/e030_field_overlap.txt) does not compile: 2 errors"), "{err}");
+    assert!(err.contains("error[E030]") && !err.contains("warning["), "{err}");
+    assert!(broken.stdout.is_empty(), "no differences listed");
 }
 
 #[test]

@@ -333,10 +333,17 @@ impl Diagnostics {
 
     /// Renders all diagnostics like rustc (`error[E030]: ...`, ` --> file:line:col`,
     /// the source line and a caret), followed by a summary line.
+    /// At most `ISA_MAX_DIAGNOSTICS` of them (`report::shown_limit`).
     pub fn render(&self, sources: &SourceMap, color: bool) -> String {
+        self.render_at_most(sources, color, report::shown_limit())
+    }
+
+    /// [`Diagnostics::render`] showing at most `limit`, whatever the
+    /// environment says (golden files must not depend on it).
+    pub fn render_at_most(&self, sources: &SourceMap, color: bool, limit: usize) -> String {
         let files = FilesAdapter::new(sources);
         let items: Vec<_> = self.items.iter().map(|d| to_codespan(d, sources)).collect();
-        report::render_counted(&files, &items, color, report::shown_limit(), (self.error_count(), self.warning_count()))
+        report::render_counted(&files, &items, color, limit, (self.error_count(), self.warning_count()))
     }
 
     /// One line such as `3 errors, 12 warnings`.

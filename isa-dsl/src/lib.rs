@@ -62,9 +62,12 @@ impl Frontend {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.has_errors()
     }
-    /// All diagnostics rendered like rustc, without colour.
+    /// The diagnostics rendered like rustc, without colour, at most the
+    /// default number (`report::DEFAULT_SHOWN`) whatever the environment
+    /// says: the same text everywhere (the tools' output honours
+    /// `ISA_MAX_DIAGNOSTICS` through [`Diagnostics::render`]).
     pub fn render_diagnostics(&self) -> String {
-        self.diagnostics.render(&self.sources, false)
+        self.diagnostics.render_at_most(&self.sources, false, isa_runtime::report::DEFAULT_SHOWN)
     }
 }
 

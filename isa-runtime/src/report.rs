@@ -106,13 +106,16 @@ fn not_shown(hidden: usize, hidden_errors: usize) -> String {
 /// shows (`0`: all).
 pub const SHOWN_VAR: &str = "ISA_MAX_DIAGNOSTICS";
 
-/// How many diagnostics [`render`] shows at most: [`SHOWN_VAR`], else 100
-/// (a broken file of half a million lines would print them all).
+/// How many diagnostics [`render`] shows at most when [`SHOWN_VAR`] is not set.
+pub const DEFAULT_SHOWN: usize = 100;
+
+/// How many diagnostics [`render`] shows at most: [`SHOWN_VAR`], else
+/// [`DEFAULT_SHOWN`] (a broken file of half a million lines would print them all).
 pub fn shown_limit() -> usize {
     match std::env::var(SHOWN_VAR).ok().and_then(|v| v.trim().parse::<usize>().ok()) {
         Some(0) => usize::MAX,
         Some(n) => n,
-        None => 100,
+        None => DEFAULT_SHOWN,
     }
 }
 

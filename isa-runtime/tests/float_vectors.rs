@@ -21,7 +21,8 @@ fn kernels_match_mpfr() {
         let got = match w[0] {
             "add" => add(a, b, f, mode),
             "mul" => mul(a, b, f, mode),
-            _ => fma(a, b, c, f, mode),
+            "fma" => fma(a, b, c, f, mode),
+            other => panic!("unknown operation {other:?} in {line:?}"),
         };
         // The binary32 fast path (FFMA) must agree too.
         if w[0] == "fma" && w[1] == "f32" {
@@ -74,7 +75,8 @@ fn format_of(s: &str) -> Format {
     match s {
         "f32" => F32,
         "f16" => F16,
-        _ => BF16,
+        "bf16" => BF16,
+        other => panic!("unknown format {other:?}"),
     }
 }
 
@@ -83,7 +85,8 @@ fn mode_of(s: &str) -> Round {
         "RN" => Round::RN,
         "RZ" => Round::RZ,
         "RM" => Round::RM,
-        _ => Round::RP,
+        "RP" => Round::RP,
+        other => panic!("unknown rounding mode {other:?}"),
     }
 }
 
@@ -156,7 +159,8 @@ fn conversions_match_mpfr() {
         "ROUND" => IntRound::Round,
         "CEIL" => IntRound::Ceil,
         "FLOOR" => IntRound::Floor,
-        _ => IntRound::Trunc,
+        "TRUNC" => IntRound::Trunc,
+        other => panic!("unknown integer rounding {other:?}"),
     };
     let path = std::env::var("FLOAT_CONVERT_VECTORS").unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/convert.txt").into());
     let text = std::fs::read_to_string(path).unwrap();
@@ -277,6 +281,7 @@ fn narrow_conversions_match_ml_dtypes() {
         }
     }
     assert_eq!(pairs.len(), 18, "every pair F2FP allows");
+    assert!(n >= 18 * 100, "{n} vectors: too few for 18 pairs");
     assert!(bad.is_empty(), "{} mismatches of {n}:\n{}", bad.len(), bad.join("\n"));
     eprintln!("{n} narrow vectors from {path}: 0 mismatches");
 }

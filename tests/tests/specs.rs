@@ -27,6 +27,7 @@ fn check_spec(path: &Path) -> datatest_stable::Result<()> {
     isa_dsl::add_source(&mut sources, &rel.display().to_string(), &bytes, &mut diags);
     // The full `isa-codegen check`: front end, examples (W014), links (W010).
     let fe = isa_codegen::check_frontend(isa_dsl::compile(sources, diags)).fe;
+    // The default limit, whatever `ISA_MAX_DIAGNOSTICS` says here.
     let mut out = fe.render_diagnostics();
     out.push_str(&fe.diagnostics.summary());
     out.push('\n');

@@ -3,6 +3,15 @@
 //! the generated fast path (`FromStr`/`Display` of `isa_generated`, over the
 //! static model). Both must give the same bits and the same text, and fail on
 //! the same lines with the same message.
+//!
+//! What the two share, and so what these comparisons cannot catch: the
+//! runtime's tokenizer (`text::lex`), its number and float literals
+//! (`text::literal`) and the wording of several messages (`text::asm`). What
+//! they differ in, and so what they check: choosing forms and placing
+//! operands and modifiers into fields. The shared layer has its own oracles:
+//! the hand-written `(line, col, message)` tables below, `lex`'s property
+//! tests against `std`, and the float literals against MPFR vectors
+//! (`isa-runtime/tests/vectors/text.txt`).
 
 use isa_codegen::asm::Assembler;
 use isa_codegen::interp::Codec;

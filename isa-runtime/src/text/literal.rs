@@ -897,6 +897,42 @@ mod tests {
         assert_eq!(format_float(0x3C01, F16), "1.001");
     }
 
+    /// Decimals at, and a hair (30th digit) or a few units in the last
+    /// place around, every kind of F16/BF16 rounding midpoint (subnormal,
+    /// binade edges, the top of the range), both signs, read with one
+    /// rounding as MPFR rounds them (`tools/gen_text_vectors.py --parse`):
+    /// the f64 step and `settle_tie`'s repair against an oracle.
+    #[test]
+    fn narrow_decimals_round_once_as_mpfr_does() {
+        let vectors = include_str!("../../tests/vectors/parse.txt");
+        let (mut n, mut wrong, mut bad) = (0, 0, Vec::new());
+        let mut kinds = std::collections::BTreeSet::new();
+        for line in vectors.lines() {
+            let [fmt, text, want] = line.split(' ').collect::<Vec<_>>()[..] else { panic!("{line}") };
+            let f = match fmt {
+                "f16" => F16,
+                "bf16" => BF16,
+                other => panic!("unknown format {other:?}"),
+            };
+            let want = match want {
+                "overflow" => Err(FloatError::Overflow),
+                "underflow" => Err(FloatError::Underflow),
+                hex => Ok(u64::from_str_radix(hex, 16).unwrap_or_else(|_| panic!("{line}"))),
+            };
+            kinds.insert((fmt, format!("{:?}", want.map(|_| ()))));
+            let got = parse_float(text, f);
+            if got != want {
+                wrong += 1;
+                if bad.len() < 20 {
+                    bad.push(format!("{line}: got {got:x?}"));
+                }
+            }
+            n += 1;
+        }
+        assert!(n > 5000 && kinds.len() == 6, "{n} vectors, {kinds:?}");
+        assert!(bad.is_empty(), "{wrong} of {n} differ (the first 20):\n{}", bad.join("\n"));
+    }
+
     /// A decimal on one side of a midpoint of F16 rounds to that side, even
     /// where its f64 rounding lands on the midpoint itself (the review's cases).
     #[test]
