@@ -3,7 +3,10 @@
 //! `tests/golden/examples.txt` — the word and canonical text for good lines,
 //! the precise reason for the defective ones (which `isa-codegen check`
 //! reports as W014). The defective set was reviewed against an independent
-//! reading of the seeds (see the README). `BLESS=1` rewrites the golden file.
+//! reading of the seeds (see the README); the good lines' words are read
+//! back by an independent decoder of the spec text (`tools/example_words.py`,
+//! held by `spec_fields.rs`). `BLESS=1` rewrites the golden file (then run
+//! that script again).
 
 use isa_codegen::asm::Assembler;
 use isa_codegen::examples::check_examples;

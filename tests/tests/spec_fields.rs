@@ -82,6 +82,9 @@ fn rules_oracle() -> (Vec<(String, u128, Option<String>)>, Vec<(String, u128, Op
     let (mut defaults, mut words) = (Vec::new(), Vec::new());
     let hex = |s: &str| u128::from_str_radix(s.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("word {s:?}"));
     for line in text.lines().filter(|l| !l.starts_with('#')) {
+        if line.starts_with("enum ") {
+            continue;
+        }
         let mut parts = line.splitn(4, ' ');
         let (kind, op, w, verdict) = (parts.next(), parts.next(), parts.next(), parts.next());
         let verdict = match verdict {
@@ -96,6 +99,33 @@ fn rules_oracle() -> (Vec<(String, u128, Option<String>)>, Vec<(String, u128, Op
         }
     }
     (defaults, words)
+}
+
+/// Every `__DefBitFieldType` value has the spec text's encoding in the IR
+/// (what every modifier spelling and enum default becomes), and the IR has
+/// no other values.
+#[test]
+fn every_enum_value_has_the_spec_text_s_encoding() {
+    let isa = isa_tests::spec_isa();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/spec_rules.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut want: BTreeMap<String, Vec<(String, u64)>> = BTreeMap::new();
+    for line in text.lines().filter_map(|l| l.strip_prefix("enum ")) {
+        let [ty, name, n] = line.split(' ').collect::<Vec<_>>()[..] else { panic!("bad line {line:?}") };
+        want.entry(ty.to_string()).or_default().push((name.to_string(), n.parse().unwrap()));
+    }
+    assert!(want.len() >= 30 && want.values().map(Vec::len).sum::<usize>() > 150, "{} enums", want.len());
+    for (ty, values) in &want {
+        let t = isa.types.iter().find(|t| t.name == *ty).unwrap_or_else(|| panic!("{ty} is not in the IR"));
+        let isa_dsl::ir::TypeKind::Enum { values: got } = &t.kind else { panic!("{ty} is not an enum in the IR") };
+        let mut got: Vec<(String, u64)> = got.iter().map(|v| (v.name.clone(), v.encoding)).collect();
+        let mut values = values.clone();
+        got.sort();
+        values.sort();
+        assert_eq!(got, values, "{ty}");
+    }
+    let ir_enums = isa.types.iter().filter(|t| t.is_enum()).count();
+    assert_eq!(ir_enums, want.len(), "the IR's enums are the spec text's");
 }
 
 /// Every opcode's default word (constants, defaults by number, enum value
@@ -156,4 +186,40 @@ fn every_exception_verdict_is_the_spec_text_s() {
         }
     }
     assert!(bad.is_empty(), "{} of {} verdicts differ:\n{}", bad.len(), 2 * words.len(), bad.join("\n"));
+}
+
+/// The words the assembler gives the seeds' good examples
+/// (`golden/examples.txt`, blessed from our own output) read back, by
+/// `tools/example_words.py`'s decoder of the spec text alone, as what each
+/// line says: the opcode of its mnemonic, its modifiers, its registers with
+/// their `!`/`-`/`|..|`/`~` and its guard (`golden/example_words.txt`). A
+/// re-blessed `examples.txt` fails here until the script is run again:
+/// `python3 tools/example_words.py spec/ tests/golden/examples.txt > tests/golden/example_words.txt`.
+#[test]
+fn the_examples_words_say_what_their_lines_say() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden");
+    let examples = std::fs::read_to_string(root.join("examples.txt")).unwrap();
+    let read_back = std::fs::read_to_string(root.join("example_words.txt")).unwrap();
+    let verdicts: BTreeMap<&str, (&str, &str)> = read_back
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let [at, word, verdict] = l.splitn(3, ' ').collect::<Vec<_>>()[..] else { panic!("bad line {l:?}") };
+            (at, (word, verdict))
+        })
+        .collect();
+    let mut n = 0;
+    for line in examples.lines().filter(|l| !l.starts_with('#')) {
+        let [at, status, rest] = line.splitn(3, ' ').collect::<Vec<_>>()[..] else { panic!("bad line {line:?}") };
+        if status != "ok" {
+            continue;
+        }
+        let word = rest.split(' ').next().unwrap();
+        let (their_word, verdict) = verdicts.get(at).unwrap_or_else(|| panic!("{at}: not read back; run tools/example_words.py"));
+        assert_eq!(their_word, &word, "{at}: examples.txt changed; run tools/example_words.py");
+        assert_eq!(*verdict, "consistent", "{at} {word}: {line}");
+        n += 1;
+    }
+    assert_eq!(n, 74, "the good examples");
+    assert_eq!(verdicts.len(), n, "example_words.txt reads back only the good examples");
 }
