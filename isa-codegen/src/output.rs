@@ -514,7 +514,7 @@ mod tests {
         std::fs::create_dir_all(&out).unwrap();
         std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o750)).unwrap();
         write_atomically(&out, &files("one")).unwrap();
-        write_atomically(&Path::new(&format!("{}/.", out.display())), &files("two")).unwrap();
+        write_atomically(Path::new(&format!("{}/.", out.display())), &files("two")).unwrap();
         assert_eq!(std::fs::metadata(&out).unwrap().permissions().mode() & 0o7777, 0o750);
         assert_eq!(std::fs::read_to_string(out.join("src/lib.rs")).unwrap(), "two");
         let _ = std::fs::remove_dir_all(&d);
