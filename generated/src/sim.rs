@@ -69,6 +69,34 @@ pub const FILE_UREG: usize = 1;
 pub const FILE_PRED: usize = 2;
 /// Index of the `UPred` file in [`FILES`].
 pub const FILE_UPRED: usize = 3;
+impl isa_runtime::sim::FileRegister for Reg {
+    const FILE: usize = FILE_REG;
+    #[inline]
+    fn number(self) -> u64 {
+        self.to_raw()
+    }
+}
+impl isa_runtime::sim::FileRegister for UReg {
+    const FILE: usize = FILE_UREG;
+    #[inline]
+    fn number(self) -> u64 {
+        self.to_raw()
+    }
+}
+impl isa_runtime::sim::FileRegister for Pred {
+    const FILE: usize = FILE_PRED;
+    #[inline]
+    fn number(self) -> u64 {
+        self.to_raw()
+    }
+}
+impl isa_runtime::sim::FileRegister for UPred {
+    const FILE: usize = FILE_UPRED;
+    #[inline]
+    fn number(self) -> u64 {
+        self.to_raw()
+    }
+}
 /// A warp of this ISA with every register zero and every lane active.
 pub fn new_warp() -> Warp {
     Warp::new(&FILES)

@@ -3828,6 +3828,8 @@ impl Reg {
             Err(RangeError {
                 type_name: ::core::stringify!(Reg),
                 value: index as i128,
+                min: 0,
+                max: 255 as i128,
             })
         }
     }
@@ -3896,6 +3898,8 @@ impl UReg {
             Err(RangeError {
                 type_name: ::core::stringify!(UReg),
                 value: index as i128,
+                min: 0,
+                max: 63 as i128,
             })
         }
     }
@@ -3964,6 +3968,8 @@ impl Pred {
             Err(RangeError {
                 type_name: ::core::stringify!(Pred),
                 value: index as i128,
+                min: 0,
+                max: 7 as i128,
             })
         }
     }
@@ -4032,6 +4038,8 @@ impl UPred {
             Err(RangeError {
                 type_name: ::core::stringify!(UPred),
                 value: index as i128,
+                min: 0,
+                max: 7 as i128,
             })
         }
     }
@@ -4079,6 +4087,8 @@ impl SImm32 {
             Err(RangeError {
                 type_name: ::core::stringify!(SImm32),
                 value: value as i128,
+                min: -2147483648 as i128,
+                max: 2147483647 as i128,
             })
         }
     }
@@ -4140,6 +4150,8 @@ impl SImm9 {
             Err(RangeError {
                 type_name: ::core::stringify!(SImm9),
                 value: value as i128,
+                min: -256 as i128,
+                max: 255 as i128,
             })
         }
     }
@@ -4197,6 +4209,8 @@ impl UImm5 {
             Err(RangeError {
                 type_name: ::core::stringify!(UImm5),
                 value: value as i128,
+                min: 0,
+                max: 31 as i128,
             })
         }
     }
@@ -4250,6 +4264,8 @@ impl UImm8 {
             Err(RangeError {
                 type_name: ::core::stringify!(UImm8),
                 value: value as i128,
+                min: 0,
+                max: 255 as i128,
             })
         }
     }
@@ -4303,6 +4319,8 @@ impl F32Imm {
             Err(RangeError {
                 type_name: ::core::stringify!(F32Imm),
                 value: bits as i128,
+                min: 0,
+                max: 4294967295 as i128,
             })
         }
     }
@@ -4392,6 +4410,8 @@ impl F16ImmX2 {
             Err(RangeError {
                 type_name: ::core::stringify!(F16ImmX2),
                 value: bits as i128,
+                min: 0,
+                max: 4294967295 as i128,
             })
         }
     }
@@ -4474,12 +4494,16 @@ impl CMem {
             return Err(RangeError {
                 type_name: ::core::concat!(::core::stringify!(CMem), " bank"),
                 value: bank as i128,
+                min: 0,
+                max: 31 as i128,
             });
         }
         if offset > 131071 {
             return Err(RangeError {
                 type_name: ::core::concat!(::core::stringify!(CMem), " offset"),
                 value: offset as i128,
+                min: 0,
+                max: 131071 as i128,
             });
         }
         Ok(CMem {
@@ -4548,6 +4572,8 @@ impl Sched {
             Err(RangeError {
                 type_name: ::core::stringify!(Sched),
                 value: value as i128,
+                min: 0,
+                max: 63 as i128,
             })
         }
     }
@@ -4601,6 +4627,8 @@ impl ReqMask {
             Err(RangeError {
                 type_name: ::core::stringify!(ReqMask),
                 value: value as i128,
+                min: 0,
+                max: 63 as i128,
             })
         }
     }
@@ -4654,6 +4682,8 @@ impl WriteSB {
             Err(RangeError {
                 type_name: ::core::stringify!(WriteSB),
                 value: value as i128,
+                min: 0,
+                max: 15 as i128,
             })
         }
     }

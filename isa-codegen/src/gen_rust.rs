@@ -345,7 +345,7 @@ fn gen_register(t: &Type) -> TokenStream {
             pub const PREFIX: &'static str = #prefix;
             /// Register `index`; errors when it does not fit the field.
             pub const fn new(index: u64) -> Result<Self, RangeError> {
-                if index <= #max { Ok(#name(index as #repr)) } else { Err(RangeError { type_name: ::core::stringify!(#name), value: index as i128 }) }
+                if index <= #max { Ok(#name(index as #repr)) } else { Err(RangeError { type_name: ::core::stringify!(#name), value: index as i128, min: 0, max: #max as i128 }) }
             }
             /// The register number.
             #[inline]
@@ -379,7 +379,7 @@ fn gen_int(t: &Type, signed: bool) -> TokenStream {
             impl #name {
                 /// Errors when `value` does not fit in the type's bits.
                 pub const fn new(value: i64) -> Result<Self, RangeError> {
-                    if (value as i128) >= #min && (value as i128) <= #max { Ok(#name(value as #repr)) } else { Err(RangeError { type_name: ::core::stringify!(#name), value: value as i128 }) }
+                    if (value as i128) >= #min && (value as i128) <= #max { Ok(#name(value as #repr)) } else { Err(RangeError { type_name: ::core::stringify!(#name), value: value as i128, min: #min as i128, max: #max as i128 }) }
                 }
                 /// The value (sign-extended).
                 #[inline]
@@ -412,7 +412,7 @@ fn gen_int(t: &Type, signed: bool) -> TokenStream {
             impl #name {
                 /// Errors when `value` does not fit in the type's bits.
                 pub const fn new(value: u64) -> Result<Self, RangeError> {
-                    if value <= #mask { Ok(#name(value as #repr)) } else { Err(RangeError { type_name: ::core::stringify!(#name), value: value as i128 }) }
+                    if value <= #mask { Ok(#name(value as #repr)) } else { Err(RangeError { type_name: ::core::stringify!(#name), value: value as i128, min: 0, max: #mask as i128 }) }
                 }
                 /// The value.
                 #[inline]
@@ -465,7 +465,7 @@ fn gen_float(t: &Type) -> TokenStream {
         impl #name {
             /// From raw IEEE bits; errors when they do not fit.
             pub const fn new(bits: u64) -> Result<Self, RangeError> {
-                if bits <= #mask { Ok(#name(bits as #repr)) } else { Err(RangeError { type_name: ::core::stringify!(#name), value: bits as i128 }) }
+                if bits <= #mask { Ok(#name(bits as #repr)) } else { Err(RangeError { type_name: ::core::stringify!(#name), value: bits as i128, min: 0, max: #mask as i128 }) }
             }
             /// The raw bits.
             #[inline]
@@ -530,8 +530,8 @@ fn gen_const_mem(t: &Type) -> TokenStream {
         impl #name {
             /// Errors when the bank or the offset does not fit.
             pub const fn new(bank: u64, offset: u64) -> Result<Self, RangeError> {
-                if bank > #bank_max { return Err(RangeError { type_name: ::core::concat!(::core::stringify!(#name), " bank"), value: bank as i128 }); }
-                if offset > #off_max { return Err(RangeError { type_name: ::core::concat!(::core::stringify!(#name), " offset"), value: offset as i128 }); }
+                if bank > #bank_max { return Err(RangeError { type_name: ::core::concat!(::core::stringify!(#name), " bank"), value: bank as i128, min: 0, max: #bank_max as i128 }); }
+                if offset > #off_max { return Err(RangeError { type_name: ::core::concat!(::core::stringify!(#name), " offset"), value: offset as i128, min: 0, max: #off_max as i128 }); }
                 Ok(#name { bank: bank as #bank_ty, offset: offset as #off_ty })
             }
             /// The constant bank.
@@ -1012,6 +1012,8 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
     let match_name = match_self(quote! { #( Instruction::#names(_) => #names::NAME, )* }, n);
     let match_index = match_self(quote! { #( Instruction::#names(_) => #names::INDEX, )* }, n);
     let match_raw_fields = match_self(quote! { #( Instruction::#names(i) => i.raw_fields().to_vec(), )* }, n);
+    let n_lit = Literal::usize_unsuffixed(n);
+    let match_field_names = match_self(quote! { #( Instruction::#names(_) => &#names::FIELD_NAMES, )* }, n);
     // With one opcode the other arm would be unreachable (a warning in the calling crate).
     let try_from_body = if n == 1 {
         quote! { let Instruction::$name(x) = i; Ok(x) }
@@ -1037,11 +1039,15 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             pub type_name: &'static str,
             /// The value given.
             pub value: i128,
+            /// The least value that fits.
+            pub min: i128,
+            /// The greatest value that fits.
+            pub max: i128,
         }
 
         impl core::fmt::Display for RangeError {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                ::core::write!(f, "{} does not fit in {}", self.value, self.type_name)
+                ::core::write!(f, "{} does not fit in {} ({}..={})", self.value, self.type_name, self.min, self.max)
             }
         }
         impl std::error::Error for RangeError {}
@@ -1252,6 +1258,18 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
             pub fn raw_fields(&self) -> Vec<u64> {
                 #match_raw_fields
             }
+
+            /// Name of every field, in the order of [`Self::raw_fields`]
+            /// (the opcode's `FIELD_NAMES`).
+            pub fn field_names(&self) -> &'static [&'static str] {
+                #match_field_names
+            }
+
+            /// Every opcode's instruction with every field at its default
+            /// (its `DEFAULT`; 0 where a field has none, which may break an
+            /// `__Exception` rule), in spec order: index it by
+            /// [`Self::index`], or find a name in [`OPCODE_NAMES`].
+            pub const DEFAULTS: [Instruction; #n_lit] = [ #( Instruction::#names(#names::DEFAULT) ),* ];
 
             /// Bits some field of this opcode covers.
             #[inline]

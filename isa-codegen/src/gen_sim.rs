@@ -38,6 +38,16 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
         })
         .collect();
     let nfiles = Literal::usize_unsuffixed(files.len());
+    let typed = files.iter().map(|(name, _)| {
+        let (t, c) = (ident(name), format_ident!("FILE_{}", name.to_ascii_uppercase()));
+        quote! {
+            impl isa_runtime::sim::FileRegister for #t {
+                const FILE: usize = #c;
+                #[inline]
+                fn number(self) -> u64 { self.to_raw() }
+            }
+        }
+    });
     let file_items = files.iter().map(|f| &f.1);
     let file_consts = files.iter().enumerate().map(|(i, (name, _))| {
         let c = format_ident!("FILE_{}", name.to_ascii_uppercase());
@@ -96,6 +106,7 @@ pub fn gen_sim(isa: &Isa) -> TokenStream {
         /// The register files the spec declares, in spec order.
         pub static FILES: [FileSpec; #nfiles] = [ #( #file_items ),* ];
         #( #file_consts )*
+        #( #typed )*
 
         /// A warp of this ISA with every register zero and every lane active.
         pub fn new_warp() -> Warp { Warp::new(&FILES) }

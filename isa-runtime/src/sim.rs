@@ -259,7 +259,26 @@ struct File {
     data: Vec<u32>,
 }
 
+/// A register type of an ISA: the file it names and its number there. The
+/// generated crate implements it for each register type (`Reg`, `Pred`), so
+/// a warp is read and written through them: [`Warp::read`], [`Warp::write`].
+pub trait FileRegister: Copy {
+    /// Index of the type's file in the ISA's `sim::FILES`.
+    const FILE: usize;
+    /// The register's number in its file.
+    fn number(self) -> u64;
+}
+
 /// A warp: register files, constant memory, and the mask of active lanes.
+///
+/// Registers are read and written by file index and number (`lane`,
+/// `set_lane`, `get`, ...), or typed (`read(Reg::new(3)?, lane)`). What the
+/// warp does not hold reads 0 and a write to it is dropped, without an error:
+/// a file index past the ISA's files, a register number past its file, a
+/// lane past [`LANES`], and for a per-warp file (`Scope = Warp;`) any lane
+/// but 0 through `lane`/`set_lane` (use `get`/`set`, `warp`/`set_warp`, or
+/// `read`/`write`, which take a per-warp register whatever the lane). The
+/// file's named constants (`RZ`, `PT`) read their constant and ignore writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warp {
     files: Vec<File>,
@@ -381,6 +400,18 @@ impl Warp {
     pub fn set_lanes64(&mut self, file: usize, idx: u64, mask: u32, v: &[u64; LANES]) {
         self.set_lanes(file, idx, mask, &v.map(|x| x as u32));
         self.set_lanes(file, idx + 1, mask, &v.map(|x| (x >> 32) as u32));
+    }
+    /// Register `r` in `lane` (of either scope): `w.read(Reg::new(3)?, 0)`;
+    /// a predicate reads 0 or 1.
+    #[inline]
+    pub fn read<R: FileRegister>(&self, r: R, lane: usize) -> u32 {
+        self.get(R::FILE, r.number(), lane)
+    }
+    /// Sets register `r` in `lane` (of either scope; a constant such as
+    /// `RZ` ignores it): `w.write(Reg::new(3)?, 0, 42)`.
+    #[inline]
+    pub fn write<R: FileRegister>(&mut self, r: R, lane: usize, v: u32) {
+        self.set(R::FILE, r.number(), lane, v)
     }
     /// Reads a register of either scope.
     #[inline]

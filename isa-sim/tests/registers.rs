@@ -95,6 +95,22 @@ fn listed_defects() -> BTreeSet<String> {
         .collect()
 }
 
+/// The typed accessors reach the same registers as the numbered ones, a
+/// per-warp register from any lane, and a constant ignores writes.
+#[test]
+fn typed_register_access() {
+    use isa_generated::{Pred, Reg, UReg};
+    use isa_generated::sim::{FILE_PRED, FILE_REG, FILE_UREG};
+    let mut w = new_warp();
+    w.write(Reg::new(3).unwrap(), 5, 42);
+    assert_eq!((w.read(Reg::new(3).unwrap(), 5), w.lane(FILE_REG, 3, 5), w.read(Reg::new(3).unwrap(), 4)), (42, 42, 0));
+    w.write(UReg::new(2).unwrap(), 7, 9);
+    assert_eq!((w.read(UReg::new(2).unwrap(), 0), w.read(UReg::new(2).unwrap(), 31), w.warp(FILE_UREG, 2)), (9, 9, 9));
+    w.write(Reg::RZ, 0, 5);
+    w.write(Pred::new(1).unwrap(), 0, 1);
+    assert_eq!((w.read(Reg::RZ, 0), w.read(Pred::PT, 3), w.read(Pred::new(1).unwrap(), 0), w.lane(FILE_PRED, 1, 0)), (0, 1, 1, 1));
+}
+
 #[test]
 fn registers_name_what_execute_reads_and_writes() {
     let all = all_registers();

@@ -321,6 +321,26 @@ fn operand_types_are_range_checked() {
     assert_eq!(isa_generated::SImm32::from_raw(0x1_0000_0005), None);
     assert_eq!(isa_generated::SImm32::from_raw(0xFFFF_FFFF).map(|v| v.value()), Some(-1));
     assert_eq!(isa_generated::Reg::from_raw(0x100), None);
+    // The error says what would fit.
+    assert_eq!(isa_generated::Reg::new(256).unwrap_err().to_string(), "256 does not fit in Reg (0..=255)");
+    assert_eq!(isa_generated::SImm9::new(256).unwrap_err().to_string(), "256 does not fit in SImm9 (-256..=255)");
+    assert_eq!(isa_generated::CMem::new(32, 0).unwrap_err().to_string(), "32 does not fit in CMem bank (0..=31)");
+}
+
+/// Generic code reaches every opcode's defaults and field names through
+/// `Instruction`, without a match over the opcodes.
+#[test]
+fn defaults_and_field_names_by_index() {
+    use isa_generated::{Instruction, OPCODE_NAMES};
+    assert_eq!(Instruction::DEFAULTS.len(), OPCODE_NAMES.len());
+    for (k, i) in Instruction::DEFAULTS.iter().enumerate() {
+        assert_eq!((i.index(), i.name()), (k, OPCODE_NAMES[k]));
+        assert_eq!(i.field_names().len(), i.raw_fields().len(), "{}", i.name());
+    }
+    let ffma = Instruction::DEFAULTS[OPCODE_NAMES.iter().position(|n| *n == "FFMA_RRR").unwrap()];
+    assert_eq!(ffma.to_word(), isa_generated::FFMA_RRR::DEFAULT.to_word());
+    assert_eq!(ffma.field_names(), &isa_generated::FFMA_RRR::FIELD_NAMES[..]);
+    assert!(ffma.field_names().contains(&"rc.neg"));
 }
 
 /// Operand values print as the assembly syntax writes them; the expected
