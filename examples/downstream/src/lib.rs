@@ -15,6 +15,20 @@ isa_macros::isa! {
     module gpu;
 }
 
+// The built-in ISA's reference semantics for this crate's `gpu::sim::Kernels`:
+// defines `Reference`, so `gpu::Instruction::execute(&i, &mut warp, &Reference)` runs.
+isa_reference::reference_kernels!(gpu);
+
+/// Assembles `program` and runs it on `warp` with the reference semantics.
+pub fn run(program: &str, warp: &mut gpu::sim::Warp) -> Result<(), String> {
+    let words = assemble(program).map_err(|e| e.join("\n"))?;
+    for w in words {
+        let i = gpu::Instruction::decode(w).map_err(|e| e.to_string())?;
+        i.execute(warp, &Reference).map_err(|f| f.to_string())?;
+    }
+    Ok(())
+}
+
 /// Builds `IADD R{rd}, R{ra}, R{rb}` and returns its encoding.
 pub fn iadd(rd: u64, ra: u64, rb: u64) -> Result<u128, String> {
     let reg = |i| gpu::Reg::new(i).map_err(|e| e.to_string());
