@@ -37,8 +37,10 @@ def spec_files(root):
                 yield os.path.join(dirpath, f)
 
 
-def read(root):
-    parents, fields, order, enums = {}, {}, [], {}
+def statements(root):
+    """Every statement of the DSL files under `root`, outside ``` fences and
+    comments: (declaration kind, its name, section or None, line text). A
+    `__Def` line itself comes as (kind, name, 'Def', parent list text)."""
     for path in spec_files(root):
         with open(path, encoding='utf-8-sig') as fh:
             text = fh.read()
@@ -55,38 +57,44 @@ def read(root):
                 continue
             m = DEF.match(line)
             if m:
-                kind, name, parent = m.group(1), m.group(2), m.group(3)
-                section = None
-                # Other declarations (`__DefSimulation FFMA`) may reuse a class's name.
-                if kind in ('Group', 'Optype', 'Opcode'):
-                    parents[name] = [p.strip() for p in parent.split(',')] if parent else []
-                    fields.setdefault(name, [])
-                if kind == 'Opcode':
-                    order.append(name)
-                if kind == 'BitFieldType':
-                    enums[name] = {}
-                    enums[name]['_next'] = 0
+                kind, name, section = m.group(1), m.group(2), None
+                yield kind, name, 'Def', m.group(3)
                 continue
             m = SECTION.match(line)
             if m:
                 section = m.group(1)
                 continue
             line = line.split('//')[0].strip()
-            if not line:
-                continue
-            if kind == 'BitFieldType' and section is None:
-                m = ENUM_VALUE.match(line)
-                if m:
-                    table = enums[name]
-                    v = int(m.group(2), 0) if m.group(2) else table['_next']
-                    table[m.group(1)] = v
-                    table['_next'] = v + 1
-                continue
-            if section == 'Encoding' and kind in ('Group', 'Optype', 'Opcode'):
-                m = FIELD.match(line)
-                if m:
-                    start, width, ty, fname, op, value = m.groups()
-                    fields[name].append((fname, int(start), int(width), ty, op, value))
+            if line:
+                yield kind, name, section, line
+
+
+def read(root):
+    parents, fields, order, enums = {}, {}, [], {}
+    for kind, name, section, line in statements(root):
+        if section == 'Def':
+            # Other declarations (`__DefSimulation FFMA`) may reuse a class's name.
+            if kind in ('Group', 'Optype', 'Opcode'):
+                parents[name] = [p.strip() for p in line.split(',')] if line else []
+                fields.setdefault(name, [])
+            if kind == 'Opcode':
+                order.append(name)
+            if kind == 'BitFieldType':
+                enums[name] = {}
+                enums[name]['_next'] = 0
+            continue
+        if kind == 'BitFieldType' and section is None:
+            m = ENUM_VALUE.match(line)
+            if m:
+                table = enums[name]
+                v = int(m.group(2), 0) if m.group(2) else table['_next']
+                table[m.group(1)] = v
+                table['_next'] = v + 1
+        elif section == 'Encoding' and kind in ('Group', 'Optype', 'Opcode'):
+            m = FIELD.match(line)
+            if m:
+                start, width, ty, fname, op, value = m.groups()
+                fields[name].append((fname, int(start), int(width), ty, op, value))
     return parents, fields, order, enums
 
 

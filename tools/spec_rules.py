@@ -34,9 +34,7 @@ import spec_fields  # noqa: E402
 
 WORDS_PER_OPCODE = 96
 RULE = re.compile(r'^EncodingError\s*<\s*\w+\s*,\s*"([^"]*)"\s*>\s*=\s*(.*?)\s*;\s*$')
-DEF = re.compile(r'^__Def(\w+)\s+(\w+)')
 CONSTANT = re.compile(r'^Constant\s+(\w+)\s*=\s*(0[xX][0-9a-fA-F]+|\d+)\s*;')
-SECTION = re.compile(r'^__(\w+)\s*$')
 TOKEN = re.compile(r'\s*(?:(".*?")|(0[xX][0-9a-fA-F]+|\d+)|([A-Za-z_][\w.]*)|(==|!=|&&|\|\||!|\(|\)))')
 
 
@@ -44,37 +42,15 @@ def read_extra(root):
     """Per class, its `__Exception` rules (message, expression); per
     operand type, its named constants."""
     rules, constants = {}, {}
-    for path in spec_fields.spec_files(root):
-        with open(path, encoding='utf-8-sig') as fh:
-            text = fh.read()
-        if not any(l.lstrip().startswith('__Def') for l in text.splitlines()):
-            continue
-        kind = name = section = None
-        fence = False
-        for raw in text.splitlines():
-            line = raw.strip()
-            if line.startswith('```'):
-                fence = not fence
-                continue
-            if fence:
-                continue
-            m = DEF.match(line)
+    for kind, name, section, line in spec_fields.statements(root):
+        if kind in ('Group', 'Optype', 'Opcode') and section == 'Exception':
+            m = RULE.match(line)
             if m:
-                kind, name, section = m.group(1), m.group(2), None
-                continue
-            m = SECTION.match(line)
+                rules.setdefault(name, []).append((m.group(1), m.group(2)))
+        elif kind == 'OperandType' and section != 'Def':
+            m = CONSTANT.match(line)
             if m:
-                section = m.group(1)
-                continue
-            line = line.split('//')[0].strip()
-            if kind in ('Group', 'Optype', 'Opcode') and section == 'Exception':
-                m = RULE.match(line)
-                if m:
-                    rules.setdefault(name, []).append((m.group(1), m.group(2)))
-            if kind == 'OperandType':
-                m = CONSTANT.match(line)
-                if m:
-                    constants.setdefault(name, {})[m.group(1)] = int(m.group(2), 0)
+                constants.setdefault(name, {})[m.group(1)] = int(m.group(2), 0)
     return rules, constants
 
 
