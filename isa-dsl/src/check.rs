@@ -499,8 +499,13 @@ fn check_exception_message(isa: &Isa, op: &Opcode, e: &Exception, diags: &mut Di
         let start = before.len() - name.len() - (before.len() - before.trim_end_matches('.').len());
         let end = m.len() - after.len() + quoted as usize * 2 + value.len();
         let said = m.get(start..end.min(m.len())).unwrap_or(name);
+        // At the words in the message (when it is written as read: no escapes), else at the rule.
+        let at = match e.message_span {
+            Some(s) if s.end as usize - s.start as usize == m.len() + 2 && end <= m.len() => Some(s.sub(1 + start, 1 + end)),
+            other => other.or(e.loc.span),
+        };
         diags.push(
-            Diagnostic::new(Code::MessageNamesNoField, e.loc.span, format!("the message says `{said}`, but the rule tests `{field} == \"{v}\"`: no field is named `{name}`"))
+            Diagnostic::new(Code::MessageNamesNoField, at, format!("the message says `{said}`, but the rule tests `{field} == \"{v}\"`: no field is named `{name}`"))
                 .with_note(format!("in {}; a refused line is reported with this message", op.name)),
         );
     }

@@ -917,6 +917,9 @@ pub struct Exception {
     pub condition: Expr,
     /// Where the rule is written.
     pub loc: Loc,
+    /// Where the message is written, quotes included.
+    #[serde(skip)]
+    pub message_span: Option<Span>,
 }
 
 /// How one syntax form of the optype sets this opcode's fields.

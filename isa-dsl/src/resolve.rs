@@ -1040,6 +1040,7 @@ fn resolve_opcode(sources: &SourceMap, chain: &[(&ast::Decl, &[Option<Field>])],
                     message: e.message.value.clone(),
                     condition: e.condition.clone(),
                     loc: loc(sources, e.span),
+                    message_span: Some(e.message.span),
                 });
             }
         }
