@@ -2203,13 +2203,29 @@ impl From<GETGPR_U> for Instruction {
         Instruction::GETGPR_U(i)
     }
 }
-/// The opcode struct of an instruction of that opcode; the instruction
-/// back otherwise.
+/// An instruction given to an opcode struct's `try_from` that is
+/// another opcode's: the one expected, and the instruction, given back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WrongOpcode {
+    /// The opcode asked for (`IADD_RR`).
+    pub expected: &'static str,
+    /// The instruction, of another opcode.
+    pub found: Instruction,
+}
+impl core::fmt::Display for WrongOpcode {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        ::core::write!(f, "expected {}, found {}", self.expected, self.found.name())
+    }
+}
+impl std::error::Error for WrongOpcode {}
+/// The opcode struct of an instruction of that opcode; [`WrongOpcode`]
+/// (holding the instruction) otherwise.
 macro_rules! try_from_instruction {
     ($($name:ident),*) => {
-        $(impl TryFrom < Instruction > for $name { type Error = Instruction; fn
-        try_from(i : Instruction) -> Result < Self, Instruction > { match i {
-        Instruction:: $name (x) => Ok(x), other => Err(other), } } })*
+        $(impl TryFrom < Instruction > for $name { type Error = WrongOpcode; fn
+        try_from(i : Instruction) -> Result < Self, WrongOpcode > { match i {
+        Instruction:: $name (x) => Ok(x), found => Err(WrongOpcode { expected :
+        ::core::stringify!($name), found }), } } })*
     };
 }
 try_from_instruction!(

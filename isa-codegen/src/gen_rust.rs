@@ -1018,7 +1018,7 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
     let try_from_body = if n == 1 {
         quote! { let Instruction::$name(x) = i; Ok(x) }
     } else {
-        quote! { match i { Instruction::$name(x) => Ok(x), other => Err(other), } }
+        quote! { match i { Instruction::$name(x) => Ok(x), found => Err(WrongOpcode { expected: ::core::stringify!($name), found }), } }
     };
     quote! {
         #doc
@@ -1158,13 +1158,30 @@ fn gen_lib(isa: &Isa, plan: &DecodePlan, example: &str) -> TokenStream {
 
         #( impl From<#names> for Instruction { fn from(i: #names) -> Self { Instruction::#names(i) } } )*
 
-        /// The opcode struct of an instruction of that opcode; the instruction
-        /// back otherwise.
+        /// An instruction given to an opcode struct's `try_from` that is
+        /// another opcode's: the one expected, and the instruction, given back.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct WrongOpcode {
+            /// The opcode asked for (`IADD_RR`).
+            pub expected: &'static str,
+            /// The instruction, of another opcode.
+            pub found: Instruction,
+        }
+
+        impl core::fmt::Display for WrongOpcode {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                ::core::write!(f, "expected {}, found {}", self.expected, self.found.name())
+            }
+        }
+        impl std::error::Error for WrongOpcode {}
+
+        /// The opcode struct of an instruction of that opcode; [`WrongOpcode`]
+        /// (holding the instruction) otherwise.
         macro_rules! try_from_instruction {
             ($($name:ident),*) => {$(
                 impl TryFrom<Instruction> for $name {
-                    type Error = Instruction;
-                    fn try_from(i: Instruction) -> Result<Self, Instruction> {
+                    type Error = WrongOpcode;
+                    fn try_from(i: Instruction) -> Result<Self, WrongOpcode> {
                         #try_from_body
                     }
                 }

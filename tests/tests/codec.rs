@@ -404,7 +404,12 @@ fn opcode_structs_convert_and_print_as_their_instructions() {
     let i: Instruction = "FFMA.RZ R1, R2, -R3, R4".parse().unwrap();
     let f = isa_generated::FFMA_RRR::try_from(i).expect("an FFMA_RRR");
     assert_eq!(f.to_string(), "FFMA.RZ R1, R2, -R3, R4");
-    assert_eq!(isa_generated::FADD_RR::try_from(i), Err(i), "another opcode gives the instruction back");
+    let wrong = isa_generated::FADD_RR::try_from(i).unwrap_err();
+    assert_eq!((wrong.expected, wrong.found), ("FADD_RR", i), "another opcode gives the instruction back");
+    assert_eq!(wrong.to_string(), "expected FADD_RR, found FFMA_RRR");
+    // A `std::error::Error`, so `?` takes it into a boxed error.
+    let boxed: Box<dyn std::error::Error> = Box::new(wrong);
+    assert_eq!(boxed.to_string(), "expected FADD_RR, found FFMA_RRR");
     let d = isa_generated::Decoded::new(i.encode().unwrap()).unwrap();
     assert_eq!(format!("{d:?}"), format!("Decoded {{ opcode: \"FFMA_RRR\", word: {:#034x} }}", d.word()));
 }
